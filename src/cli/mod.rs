@@ -1,0 +1,62 @@
+//! Command-line interface: one file per subcommand, each a thin layer over the library.
+//!
+//! Owns argument parsing (clap derive), rendering to the terminal and exit codes. It must not
+//! contain pipeline logic: every subcommand calls library functions and formats their result.
+
+use clap::{Parser, Subcommand};
+
+pub mod ingest;
+pub mod lint;
+pub mod simulate;
+pub mod validate;
+
+/// Exit code: everything processed (warnings allowed).
+pub const EXIT_OK: i32 = 0;
+/// Exit code: an input failed or an error diagnostic exists (output still written).
+pub const EXIT_FINDINGS: i32 = 1;
+/// Exit code: usage error or fatal I/O (output not written).
+pub const EXIT_USAGE: i32 = 2;
+
+#[derive(Debug, Parser)]
+#[command(name = "cogitator", version, about = "Turns messy Warhammer rules sources into clean, checked datasets")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Read source dumps and pages, write the canonical dataset.
+    Ingest(ingest::Args),
+    /// Re-check an existing dataset, or explain a diagnostic code.
+    Lint(lint::Args),
+    /// Exact (or Monte Carlo) damage distribution of one weapon against one target.
+    Simulate(simulate::Args),
+    /// Run every weapon profile of a dataset against the reference targets.
+    Validate(validate::Args),
+}
+
+/// Parses `std::env::args`, runs the subcommand, returns the process exit code.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { EXIT_USAGE } else { EXIT_OK };
+            let _ = e.print();
+            return code;
+        }
+    };
+    let result = match cli.command {
+        Command::Ingest(a) => ingest::run(a),
+        Command::Lint(a) => lint::run(a),
+        Command::Simulate(a) => simulate::run(a),
+        Command::Validate(a) => validate::run(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            EXIT_USAGE
+        }
+    }
+}

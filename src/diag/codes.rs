@@ -1,0 +1,132 @@
+//! The one registry of stable diagnostic codes (after ruff's `codes.rs`).
+//!
+//! Every diagnostic any stage emits has a code from this table. A code, once published, keeps
+//! its meaning; retired codes are never reused. Each entry carries a one-line title and an
+//! explanation with an example, shown by `cogitator lint --explain CODE` and listed in
+//! `docs/diagnostics.md` (a test keeps that file in step with this table).
+//!
+//! Prefixes name the stage: `S` source (discover/decode), `X` extract, `N` normalize,
+//! `D` dedup, `V` validate/simulate, `C` crosscheck.
+
+use super::Severity;
+
+/// What the registry knows about one code.
+#[derive(Debug, Clone, Copy)]
+pub struct CodeInfo {
+    pub code: Code,
+    pub name: &'static str,
+    pub severity: Severity,
+    pub title: &'static str,
+    pub explanation: &'static str,
+}
+
+macro_rules! codes {
+    ($( $variant:ident = $code:literal, $sev:ident, $title:literal, $expl:literal; )*) => {
+        /// A stable diagnostic code.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Code { $( $variant, )* }
+
+        /// Every code, in code order.
+        pub const CODES: &[CodeInfo] = &[
+            $( CodeInfo { code: Code::$variant, name: $code, severity: Severity::$sev, title: $title, explanation: $expl }, )*
+        ];
+
+        impl Code {
+            pub fn as_str(self) -> &'static str {
+                match self { $( Code::$variant => $code, )* }
+            }
+        }
+    };
+}
+
+impl Code {
+    pub fn info(self) -> &'static CodeInfo {
+        // CODES is in declaration order, which is the enum's order.
+        &CODES[self as usize]
+    }
+
+    pub fn parse(s: &str) -> Option<Code> {
+        CODES
+            .iter()
+            .find(|c| c.name.eq_ignore_ascii_case(s.trim()))
+            .map(|c| c.code)
+    }
+}
+
+codes! {
+    // --- S: discover and decode -------------------------------------------------------------
+    SourceUnreadable = "S001", Error, "input file could not be read",
+        "The file exists but reading it failed (permissions, I/O error). The run goes on with the other inputs.\nExample: `raw/000.txt: error[S001]: cannot read: Permission denied`";
+    SourceEmpty = "S002", Warning, "input file is empty",
+        "A zero-byte (or whitespace-only) input yields no records.\nExample: `raw/empty.txt: warning[S002]: empty input`";
+    SourceBinary = "S003", Warning, "input is not text",
+        "The bytes contain NUL or are mostly control characters, so no decoder applies. Status `skipped`.\nExample: `junk.html: warning[S003]: binary content (NUL bytes), skipped`";
+    SourceLossyUtf8 = "S004", Warning, "input is not valid UTF-8",
+        "Invalid byte sequences were replaced with U+FFFD before decoding; text near them may be damaged.\nExample: `page.html:12: warning[S004]: 3 invalid UTF-8 sequences replaced`";
+    UnsupportedSystem = "S005", Warning, "unsupported game system",
+        "The input is for a game system cogitator does not extract (e.g. Age of Sigmar). Nothing is extracted; status `skipped`.\nExample: `aos--skaven--Acolyte-Globadiers.html: warning[S005]: unsupported game system: Age of Sigmar`";
+    DuplicateSource = "S006", Info, "input is a byte-identical copy of another input",
+        "Two inputs have the same sha256. The first in path order is processed; the copy is listed in the manifest as `duplicate`.\nExample: `faction--captain_test.html: info[S006]: same bytes as space-marines--Captain.html; processed once`";
+    UnknownFormat = "S007", Warning, "input format not recognised",
+        "No decoder claims the file (by content, then extension). Status `skipped`.\nExample: `notes.docx: warning[S007]: unknown format, skipped`";
+    TruncatedInput = "S008", Warning, "input looks truncated",
+        "The input ends in the middle of a structure (an unclosed HTML document, a table row cut short).\nExample: `page.html:4012: warning[S008]: document ends inside <table>`";
+    ChromeDropped = "S009", Info, "site chrome dropped",
+        "Navigation, ads, subscription notes and copyright footers are recognised and dropped. The count per file is in the manifest.\nExample: `raw/004.txt:574: info[S009]: dropped 7 lines of site chrome (Disable Ads / Boosty notice)`";
+    UnknownSystem = "S010", Warning, "game system or edition not recognised",
+        "Nothing in the content says which game system or edition the input is for; records are extracted with `edition: null` where it matters.\nExample: `raw/x.txt: warning[S010]: no edition markers found`";
+
+    // --- X: extract -------------------------------------------------------------------------
+    DatasheetNameMissing = "X101", Warning, "datasheet has no unit name in the source",
+        "The dump carries the datasheet's profiles but not its name. The datasheet is kept with `name: null`; the name is never guessed (not from the file name either).\nExample: `raw/000.txt:1: warning[X101]: datasheet has no unit name in the source; kept with name: null`";
+    DamagedText = "X102", Warning, "damaged source text",
+        "A word is missing where the grammar needs one (`If your Anny Faction is , at the end…`), or a typo is evident. The text is kept as printed; nothing is filled in.\nExample: `raw/000.txt:11: warning[X102]: missing word before ',' in \"Faction is , at\"`";
+    RuleNameUnknown = "X103", Warning, "rule paragraph has no name",
+        "A glossary paragraph has no name in its source and none could be recovered from evidence (its own text, or the same text named in another source). Kept with `name: null`.\nExample: `raw/003.txt:9: warning[X103]: rule paragraph has no name in the source`";
+    WeaponRowIncomplete = "X104", Warning, "weapon profile row is incomplete",
+        "A weapon row has fewer characteristic values than its table header. Missing values are `null`.\nExample: `raw/x.txt:7: warning[X104]: weapon 'Lasgun' has 5 of 6 values`";
+    PointsUnparsed = "X105", Warning, "points line not understood",
+        "A line in the points section did not read as `N model(s) | P`.\nExample: `raw/x.txt:9: warning[X105]: points line not understood: '1 model | ??'`";
+    FactionUnknown = "X106", Warning, "faction not found in the content",
+        "No sentence or keyword in the source names the faction; `faction: null`. The file name is never used.\nExample: `raw/x.txt: warning[X106]: faction not stated in the content`";
+    ScrambledText = "X107", Warning, "text fragments out of order",
+        "The source prints the pieces of a paragraph out of order (a sentence start glued to the next paragraph). The pieces are rejoined only where the seam is unambiguous; the record keeps the source line of each piece.\nExample: `raw/000.txt:58: warning[X107]: enhancement text begins on a later line (\"model only. Each time…\")`";
+    UnmatchedText = "X108", Info, "paragraph not assigned to a record",
+        "A paragraph was read but belongs to no record type the extractor knows; it is counted in the manifest's nothing-lost account.\nExample: `raw/002.txt:40: info[X108]: paragraph not assigned: 'Print on card…'`";
+    StratagemIncomplete = "X109", Warning, "stratagem text incomplete",
+        "A stratagem header (name, CP, group) was found without WHEN/TARGET/EFFECT text, or the reverse.\nExample: `raw/004.txt:101: warning[X109]: stratagem 'BATTLEFIELD COMMAND' listed but its full text is elsewhere`";
+    ConflictingValues = "X110", Warning, "two sources disagree",
+        "The same record was read from two sources with different values. Both values and both files are named; the newer source wins.\nExample: `warning[X110]: Carnifexes points for 2 models: 230 (a.html) vs 180 (b.html); kept 180 (faction pack v1.4 > v1.2)`";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registry_is_in_enum_order_and_unique() {
+        for (i, c) in CODES.iter().enumerate() {
+            assert_eq!(c.code as usize, i, "{} out of order", c.name);
+        }
+        let mut names: Vec<_> = CODES.iter().map(|c| c.name).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), CODES.len(), "duplicate code string");
+    }
+
+    #[test]
+    fn every_code_has_an_example() {
+        for c in CODES {
+            assert!(c.explanation.contains("Example:"), "{} lacks an example", c.name);
+            assert_eq!(c.name.len(), 4, "{}", c.name);
+        }
+    }
+
+    #[test]
+    fn parse_round_trips() {
+        for c in CODES {
+            assert_eq!(Code::parse(c.name), Some(c.code));
+        }
+        assert_eq!(Code::parse("Z999"), None);
+    }
+}

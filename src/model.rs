@@ -1,0 +1,291 @@
+//! The output types: the records of the dataset, each carrying where it came from.
+//!
+//! These types *are* the output contract (v1) documented in `emit`, `README.md` and
+//! `schemas/`. Field names follow the game's own words (`WeaponProfile`, `Stratagem`,
+//! `RuleParagraph` → [`Rule`]). Architecture invariant: every record has provenance (`sources`
+//! or `occurrences`); a value the source lacks is `None` (JSON `null`), never a guess.
+//! This module holds data only: no parsing, no I/O.
+
+use crate::diag::Diagnostic;
+use crate::source::{Occurrence, Provenance};
+use serde::{Deserialize, Serialize};
+
+/// Version of the output contract. Bumped on any incompatible change.
+pub const CONTRACT_VERSION: u32 = 1;
+
+/// Game system and edition a record belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Edition {
+    /// Warhammer 40,000, 10th edition.
+    #[serde(rename = "10e")]
+    Tenth,
+    /// Warhammer 40,000, 9th edition.
+    #[serde(rename = "9e")]
+    Ninth,
+    /// Horus Heresy: Age of Darkness (2nd edition).
+    #[serde(rename = "hh2")]
+    HorusHeresy2,
+}
+
+impl Edition {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Edition::Tenth => "10e",
+            Edition::Ninth => "9e",
+            Edition::HorusHeresy2 => "hh2",
+        }
+    }
+}
+
+/// One model's characteristics line. 10th edition: M T Sv W Ld OC.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ModelProfile {
+    pub name: Option<String>,
+    #[serde(rename = "M")]
+    pub m: Option<String>,
+    #[serde(rename = "T")]
+    pub t: Option<String>,
+    #[serde(rename = "Sv")]
+    pub sv: Option<String>,
+    #[serde(rename = "W")]
+    pub w: Option<String>,
+    #[serde(rename = "Ld")]
+    pub ld: Option<String>,
+    #[serde(rename = "OC")]
+    pub oc: Option<String>,
+}
+
+/// Ranged or melee, from the header of the table the profile sits in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WeaponType {
+    Ranged,
+    Melee,
+}
+
+/// One weapon profile row. A weapon with several profiles (`– standard` / `– supercharge`)
+/// is several `WeaponProfile`s, each with its full name.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WeaponProfile {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub kind: WeaponType,
+    pub range: Option<String>,
+    #[serde(rename = "A")]
+    pub attacks: Option<String>,
+    /// BS for ranged, WS for melee.
+    pub skill: Option<String>,
+    #[serde(rename = "S")]
+    pub strength: Option<String>,
+    #[serde(rename = "AP")]
+    pub ap: Option<String>,
+    #[serde(rename = "D")]
+    pub damage: Option<String>,
+    /// Weapon abilities in canonical spelling (`RAPID FIRE 2`, `ANTI-INFANTRY 4+`).
+    pub keywords: Vec<String>,
+    /// Line of the profile row in the datasheet's first source.
+    pub line: u32,
+}
+
+/// One ability on a datasheet.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Ability {
+    pub name: String,
+    /// `core`, `faction`, `datasheet`, `wargear`, or the snake-cased heading of a named group
+    /// (`shadow_form` for Be'lakor's SHADOW FORM ABILITIES).
+    pub group: String,
+    /// Tags printed in brackets after the name: `Aura`, `Psychic`.
+    pub tags: Vec<String>,
+    /// Parameter of a parameterised core ability: `D6` in `Deadly Demise D6`, `5+` in `Feel No Pain 5+`.
+    pub parameter: Option<String>,
+    /// The rule this ability refers to, when the dataset has it.
+    pub rule_id: Option<String>,
+    /// The ability's text as printed on the datasheet (null for core/faction references).
+    pub text: Option<String>,
+}
+
+/// Points for one unit size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PointsOption {
+    pub models: u32,
+    pub points: u32,
+}
+
+/// A named block of rules text on a datasheet (DAMAGED profile, SUPREME COMMANDER, …).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NamedText {
+    pub name: String,
+    pub text: String,
+}
+
+/// A datasheet: one unit's profiles, weapons, abilities, points and keywords.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Datasheet {
+    /// `EDITION:faction-slug:unit-slug`, e.g. `10e:chaos-daemons:belakor`.
+    pub id: String,
+    pub name: Option<String>,
+    pub edition: Edition,
+    pub faction: Option<String>,
+    pub sources: Vec<Provenance>,
+    /// As printed, without brackets: `⌀100mm`, `105 x 70mm`.
+    pub base_size: Option<String>,
+    pub models: Vec<ModelProfile>,
+    pub invulnerable_save: Option<String>,
+    pub invulnerable_save_condition: Option<String>,
+    pub weapons: Vec<WeaponProfile>,
+    pub abilities: Vec<Ability>,
+    pub wargear_options: Vec<String>,
+    pub unit_composition: Vec<String>,
+    /// `This model is equipped with: …` lines.
+    pub equipment: Vec<String>,
+    pub points: Vec<PointsOption>,
+    /// The DAMAGED profile: `name` is the wounds range line (`DAMAGED: 1-6 WOUNDS REMAINING`).
+    pub damaged: Option<NamedText>,
+    /// Other named rules blocks on the datasheet (SUPREME COMMANDER, …).
+    pub special_rules: Vec<NamedText>,
+    /// Units this CHARACTER can lead (`leader` section), as printed.
+    pub leads: Vec<String>,
+    pub keywords: Vec<String>,
+    pub faction_keywords: Vec<String>,
+    /// Ids of the stratagems listed on the datasheet.
+    pub stratagems: Vec<String>,
+}
+
+/// A rule paragraph: core rule, weapon ability, army rule, detachment rule or Order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Rule {
+    /// `EDITION:kind:name-slug` (scope + name, never a text hash), e.g. `10e:core:deep-strike`.
+    /// Unnamed rules: `EDITION:kind:unnamed-<first words>`.
+    pub id: String,
+    pub name: Option<String>,
+    /// `core`, `weapon_ability`, `army`, `detachment`, `order`.
+    pub kind: String,
+    pub edition: Edition,
+    /// Faction for army/detachment rules and Orders.
+    pub faction: Option<String>,
+    pub flavor: Option<String>,
+    pub text: String,
+    /// The bullet summary some sources print after the rule.
+    pub bullets: Vec<String>,
+    pub occurrences: Vec<Occurrence>,
+}
+
+/// A stratagem. Same name with a different source group is a different stratagem.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Stratagem {
+    /// `EDITION:group-slug:name-slug`, e.g. `10e:core:command-re-roll`.
+    pub id: String,
+    pub name: String,
+    pub edition: Edition,
+    pub cp: Option<u32>,
+    /// Where it comes from: `Core`, `Boarding Actions`, or a detachment name.
+    pub group: Option<String>,
+    /// `Battle Tactic`, `Strategic Ploy`, `Epic Deed`, …
+    pub category: Option<String>,
+    pub flavor: Option<String>,
+    pub when: Option<String>,
+    pub target: Option<String>,
+    pub effect: Option<String>,
+    pub restrictions: Option<String>,
+    pub sources: Vec<Provenance>,
+}
+
+/// An enhancement a CHARACTER can take.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Enhancement {
+    pub id: String,
+    pub name: Option<String>,
+    pub edition: Edition,
+    pub faction: Option<String>,
+    pub detachment: Option<String>,
+    pub points: Option<u32>,
+    pub flavor: Option<String>,
+    pub text: String,
+    pub sources: Vec<Provenance>,
+}
+
+/// A detachment and the ids of its rules, enhancements and stratagems.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Detachment {
+    pub id: String,
+    pub name: String,
+    pub edition: Edition,
+    pub faction: Option<String>,
+    pub rules: Vec<String>,
+    pub enhancements: Vec<String>,
+    pub stratagems: Vec<String>,
+    pub sources: Vec<Provenance>,
+}
+
+/// Status of one input in the manifest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum InputStatus {
+    /// Decoded and extracted.
+    Ok,
+    /// Not extracted (unsupported game system, unknown format, binary, empty).
+    Skipped,
+    /// Byte-identical to an earlier input; not processed again.
+    Duplicate,
+    /// Could not be read.
+    Failed,
+}
+
+/// Per-input account in the manifest.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ManifestInput {
+    pub file: String,
+    pub sha256: String,
+    pub bytes: u64,
+    pub format: String,
+    pub edition: Option<Edition>,
+    pub status: InputStatus,
+    pub duplicate_of: Option<String>,
+    pub blocks: usize,
+    pub chrome_dropped: usize,
+    pub records: RecordCounts,
+}
+
+/// Records per type.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordCounts {
+    pub datasheets: usize,
+    pub weapons: usize,
+    pub rules: usize,
+    pub stratagems: usize,
+    pub enhancements: usize,
+    pub detachments: usize,
+}
+
+/// What was read and what came out: the run's account, with no timestamps.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    pub tool: String,
+    pub version: String,
+    pub contract_version: u32,
+    pub inputs: Vec<ManifestInput>,
+    /// Records in the dataset (after merging and dedup).
+    pub totals: RecordCounts,
+    /// Rule paragraphs read before dedup, and the rules they became.
+    pub rule_occurrences: usize,
+    pub diagnostics: DiagnosticCounts,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DiagnosticCounts {
+    pub info: usize,
+    pub warning: usize,
+    pub error: usize,
+}
+
+/// Everything one ingest produces; `emit` writes it, nothing else touches the disk.
+#[derive(Debug, Clone)]
+pub struct Dataset {
+    pub datasheets: Vec<Datasheet>,
+    pub rules: Vec<Rule>,
+    pub stratagems: Vec<Stratagem>,
+    pub enhancements: Vec<Enhancement>,
+    pub detachments: Vec<Detachment>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub manifest: Manifest,
+}

@@ -1,0 +1,1 @@
+//! The embedded dice engine (exact distributions and Monte Carlo). No I/O.

@@ -1,0 +1,99 @@
+//! Source files and locations: what an input is, before any decoder has looked at it.
+//!
+//! Owns [`SourceFile`] (relative path, bytes, sha256), [`Format`] and [`Provenance`]. Paths in
+//! here are always relative to the input root with `/` separators, so output never carries an
+//! absolute path. This module does no I/O (that is `discover`'s job).
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+/// The input formats cogitator can decode. Detected from content first, extension second.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    /// A plain-text dump of rules pages (the seed dumps).
+    Text,
+    /// A scraped HTML page.
+    Html,
+    /// Markdown text.
+    Markdown,
+    /// Not recognised; skipped with a diagnostic.
+    Unknown,
+}
+
+impl Format {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Html => "html",
+            Format::Markdown => "markdown",
+            Format::Unknown => "unknown",
+        }
+    }
+}
+
+/// One input file, read into memory.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    /// Path relative to the input root, `/`-separated (e.g. `000_7d74a1f54db65dd5.txt`).
+    pub path: String,
+    pub bytes: Vec<u8>,
+    /// Lower-case hex sha256 of `bytes`.
+    pub sha256: String,
+}
+
+impl SourceFile {
+    pub fn new(path: impl Into<String>, bytes: Vec<u8>) -> Self {
+        let sha256 = sha256_hex(&bytes);
+        SourceFile {
+            path: path.into(),
+            bytes,
+            sha256,
+        }
+    }
+}
+
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    let mut s = String::with_capacity(64);
+    for b in digest {
+        s.push_str(&format!("{b:02x}"));
+    }
+    s
+}
+
+/// Where a record came from: the file (relative), the 1-based line, and the file's sha256.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Provenance {
+    pub file: String,
+    pub line: u32,
+    pub sha256: String,
+}
+
+/// An occurrence of a rule: file and line, without the hash (the manifest has it).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Occurrence {
+    pub file: String,
+    pub line: u32,
+}
+
+/// A place in a source: 1-based line, and for paged formats the page and position on it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct Span {
+    pub line: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub x: Option<f32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub y: Option<f32>,
+}
+
+impl Span {
+    pub fn line(line: u32) -> Self {
+        Span {
+            line,
+            ..Span::default()
+        }
+    }
+}
