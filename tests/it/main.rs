@@ -1,0 +1,5 @@
+//! The one integration-test binary (after ripgrep's `tests/`): one module per area, a
+//! regression test per bug. Tests that need `../shared/corpus` skip with a printed reason when
+//! it is absent, and fail instead when `COGITATOR_REQUIRE_CORPUS=1`.
+
+mod util;

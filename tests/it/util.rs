@@ -1,0 +1,27 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+/// The repository root (where `Cargo.toml` is).
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `../shared/corpus`, or `None` with a printed reason (a panic when the corpus is required).
+pub fn corpus() -> Option<PathBuf> {
+    let dir = repo().join("../shared/corpus");
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    if std::env::var("COGITATOR_REQUIRE_CORPUS").as_deref() == Ok("1") {
+        panic!("COGITATOR_REQUIRE_CORPUS=1 but {} is missing", dir.display());
+    }
+    eprintln!("skipped: shared corpus not found at {}", dir.display());
+    None
+}
+
+/// `../shared/seeds` or `raw/` (the seeds are committed in `raw/`).
+pub fn raw() -> PathBuf {
+    repo().join("raw")
+}
