@@ -97,6 +97,14 @@ codes! {
         "A stratagem header (name, CP, group) was found without WHEN/TARGET/EFFECT text, or the reverse.\nExample: `raw/004.txt:101: warning[X109]: stratagem 'BATTLEFIELD COMMAND' listed but its full text is elsewhere`";
     ConflictingValues = "X110", Warning, "two sources disagree",
         "The same record was read from two sources with different values. Both values and both files are named; the newer source wins.\nExample: `warning[X110]: Carnifexes points for 2 models: 230 (a.html) vs 180 (b.html); kept 180 (faction pack v1.4 > v1.2)`";
+
+    // --- N: normalize (schemas, values, keywords) ------------------------------------------
+
+    // --- D: dedup ----------------------------------------------------------------------------
+
+    // --- V: validate and simulate -----------------------------------------------------------
+
+    // --- C: crosscheck -----------------------------------------------------------------------
 }
 
 #[cfg(test)]
