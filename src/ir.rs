@@ -100,4 +100,7 @@ pub struct Document {
     pub blocks: Vec<Block>,
     /// Blocks the decoder recognised as chrome and dropped, by count (the nothing-lost account).
     pub chrome_dropped: usize,
+    /// Facts the markup states about the page (`title`, `url`, `generator`…), for system
+    /// detection and version tie-breaks. Empty for text dumps.
+    pub meta: std::collections::BTreeMap<String, String>,
 }

@@ -1,13 +1,30 @@
 //! cogitator: turns messy Warhammer rules sources into clean, checked datasets.
 //!
 //! The pipeline, one module per stage (see `ARCHITECTURE.md`):
-//! `discover` (I/O) → `decode` (bytes → [`ir::Document`]) → `extract` (IR → records) →
-//! `normalize` (raw strings → canonical values) → `dedup` (one rule registry) → `emit` (I/O),
-//! then `simulate` / `validate`. Stages return values plus diagnostics; they never abort a run.
+//! [`discover`] (I/O) → [`decode`] (bytes → [`ir::Document`]) → [`extract`] (IR → records) →
+//! [`normalize`] (raw strings → canonical values) → [`dedup`] (one rule registry) → [`emit`]
+//! (I/O), then [`simulate`] / validate. [`pipeline`] strings the pure stages together. Stages
+//! return values plus diagnostics; they never abort a run.
 
 pub mod cli;
+pub mod decode;
+pub mod dedup;
 pub mod diag;
+pub mod discover;
+pub mod emit;
+pub mod extract;
+pub mod ids;
 pub mod ir;
 pub mod model;
+pub mod normalize;
+pub mod pipeline;
 pub mod simulate;
 pub mod source;
+
+use std::path::PathBuf;
+
+/// Discovers `inputs` and runs the pipeline over them: the whole ingest except writing.
+pub fn ingest(inputs: &[PathBuf], opts: &pipeline::Options) -> std::io::Result<model::Dataset> {
+    let found = discover::discover(inputs)?;
+    Ok(pipeline::run(&found.sources, &found.failed, opts))
+}

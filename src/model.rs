@@ -287,5 +287,10 @@ pub struct Dataset {
     pub enhancements: Vec<Enhancement>,
     pub detachments: Vec<Detachment>,
     pub diagnostics: Vec<Diagnostic>,
+    /// Records that broke a value rule of the schema, with the rule and their source.
+    pub quarantine: Vec<serde_json::Value>,
     pub manifest: Manifest,
+    /// Further files (relative path, contents) written with the dataset: the published
+    /// schemas, the validation report.
+    pub extra_files: Vec<(String, String)>,
 }

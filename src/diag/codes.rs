@@ -101,6 +101,8 @@ codes! {
     // --- N: normalize (schemas, values, keywords) ------------------------------------------
 
     // --- D: dedup ----------------------------------------------------------------------------
+    RuleConflict = "D201", Warning, "same rule, different text",
+        "Two paragraphs name the same rule in the same scope (edition, kind, faction) but their texts differ beyond truncation or typography. Both are kept; the later one gets a `~2` id suffix.\nExample: `raw/004.txt:180: warning[D201]: rule 'Hazardous' (10e:weapon_ability:hazardous) is printed with different texts; kept as variant 10e:weapon_ability:hazardous~2`";
 
     // --- V: validate and simulate -----------------------------------------------------------
 
@@ -125,7 +127,11 @@ mod tests {
     #[test]
     fn every_code_has_an_example() {
         for c in CODES {
-            assert!(c.explanation.contains("Example:"), "{} lacks an example", c.name);
+            assert!(
+                c.explanation.contains("Example:"),
+                "{} lacks an example",
+                c.name
+            );
             assert_eq!(c.name.len(), 4, "{}", c.name);
         }
     }

@@ -1,0 +1,200 @@
+//! Dedup: one rule registry for every source. Pure.
+//!
+//! Owns the canonical text form (NFKC, quote/dash/whitespace folding, case) and the merging of
+//! rule paragraphs: identical paragraphs become one rule with all their occurrences; a named
+//! copy names its unnamed twins (evidence, not a guess); a copy that is a truncated prefix of
+//! another merges into the complete text; same id with materially different text stays
+//! separate (`~2` suffix) and is reported (`D201`). Ids come from scope and name, never from
+//! input order, so the result does not depend on the order of the inputs.
+
+use crate::diag::{Code, Diagnostic};
+use crate::ids::slug;
+use crate::model::Rule;
+use std::collections::BTreeMap;
+use unicode_normalization::UnicodeNormalization;
+
+/// Canonical comparison form of a text: NFKC, quotes and dashes folded to ASCII, whitespace
+/// collapsed, lower case. Idempotent.
+pub fn canonical_text(s: &str) -> String {
+    let folded: String = s
+        .nfkc()
+        .map(|c| match c {
+            '\u{2018}' | '\u{2019}' | '\u{201B}' | '\u{2032}' | '`' => '\'',
+            '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{2033}' => '"',
+            '\u{2010}'..='\u{2015}' | '\u{2212}' => '-',
+            c => c,
+        })
+        .collect();
+    folded
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+fn full_text(r: &Rule) -> String {
+    canonical_text(&r.text)
+}
+
+/// Merges rule paragraphs (each with its occurrences) into the registry. Output sorted by id.
+pub fn merge_rules(rules: Vec<Rule>, diagnostics: &mut Vec<Diagnostic>) -> Vec<Rule> {
+    // 1. Exact duplicates by (edition, kind, canonical text): one rule, all occurrences.
+    let mut by_text: BTreeMap<(String, String, String), Vec<Rule>> = BTreeMap::new();
+    for r in rules {
+        let key = (
+            r.edition.as_str().to_string(),
+            r.kind.clone(),
+            full_text(&r),
+        );
+        by_text.entry(key).or_default().push(r);
+    }
+    let mut merged: Vec<Rule> = by_text.into_values().map(combine).collect();
+
+    // 2. An unnamed rule whose text is a prefix of (or extends) a named one of the same
+    //    edition takes that rule's identity: it is a truncated copy.
+    merged.sort_by(|a, b| a.id.cmp(&b.id));
+    let texts: Vec<String> = merged.iter().map(full_text).collect();
+    let mut absorbed = vec![None; merged.len()];
+    for i in 0..merged.len() {
+        for j in 0..merged.len() {
+            if i == j || absorbed[j].is_some() || merged[i].edition != merged[j].edition {
+                continue;
+            }
+            // i is a strict, substantial prefix of j and the names do not disagree.
+            let (a, b) = (&texts[i], &texts[j]);
+            let names_agree = match (&merged[i].name, &merged[j].name) {
+                (Some(x), Some(y)) => crate::ids::rule_slug(x) == crate::ids::rule_slug(y),
+                _ => true,
+            };
+            if a.len() >= 80 && b.len() > a.len() && b.starts_with(a.as_str()) && names_agree {
+                absorbed[i] = Some(j);
+                break;
+            }
+        }
+    }
+    let mut keep: Vec<Option<Rule>> = merged.into_iter().map(Some).collect();
+    for i in 0..keep.len() {
+        if let Some(mut j) = absorbed[i] {
+            while let Some(k) = absorbed[j] {
+                j = k;
+            }
+            if let Some(r) = keep[i].take() {
+                if let Some(target) = keep[j].as_mut() {
+                    target.occurrences.extend(r.occurrences);
+                    target.occurrences.sort();
+                    target.occurrences.dedup();
+                    if target.name.is_none() {
+                        target.name = r.name;
+                    }
+                    if target.flavor.is_none() {
+                        target.flavor = r.flavor;
+                    }
+                }
+            }
+        }
+    }
+    let mut rules: Vec<Rule> = keep.into_iter().flatten().collect();
+    for r in &mut rules {
+        r.id = rule_id(r);
+    }
+
+    // 3. Same id, different text: keep both, suffix the later ones, report.
+    rules.sort_by(|a, b| {
+        a.id.cmp(&b.id)
+            .then_with(|| a.occurrences.cmp(&b.occurrences))
+    });
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    for r in &mut rules {
+        let n = seen.entry(r.id.clone()).or_insert(0);
+        *n += 1;
+        if *n > 1 {
+            let first = r.occurrences.first().cloned();
+            let mut d = Diagnostic::new(
+                Code::RuleConflict,
+                format!(
+                    "rule '{}' ({}) is printed with different texts; kept as variant {}~{}",
+                    r.name.as_deref().unwrap_or("unnamed"),
+                    r.id,
+                    r.id,
+                    n
+                ),
+            );
+            if let Some(o) = first {
+                d = d.at(&o.file, o.line);
+            }
+            diagnostics.push(d);
+            r.id = format!("{}~{}", r.id, n);
+        }
+    }
+    rules.sort_by(|a, b| a.id.cmp(&b.id));
+    rules
+}
+
+/// Combines exact copies: union of occurrences; the best name (mixed case over all caps),
+/// flavor and bullets from whichever copy has them.
+fn combine(mut copies: Vec<Rule>) -> Rule {
+    copies.sort_by(|a, b| a.occurrences.cmp(&b.occurrences));
+    let mut it = copies.into_iter();
+    let mut out = it.next().expect("group is never empty");
+    for r in it {
+        out.occurrences.extend(r.occurrences);
+        out.name = better_name(out.name.take(), r.name);
+        if out.flavor.is_none() {
+            out.flavor = r.flavor;
+        }
+        if out.bullets.len() < r.bullets.len() {
+            out.bullets = r.bullets;
+        }
+        if out.faction.is_none() {
+            out.faction = r.faction;
+        }
+    }
+    out.occurrences.sort();
+    out.occurrences.dedup();
+    out
+}
+
+fn better_name(a: Option<String>, b: Option<String>) -> Option<String> {
+    match (a, b) {
+        (Some(a), Some(b)) => {
+            let caps = |s: &str| !s.chars().any(|c| c.is_lowercase());
+            if caps(&a) && !caps(&b) || (caps(&a) == caps(&b) && b < a) {
+                Some(b)
+            } else {
+                Some(a)
+            }
+        }
+        (a, b) => a.or(b),
+    }
+}
+
+/// `EDITION:kind:name-slug`, or `EDITION:kind:unnamed-<first words>` without a name.
+pub fn rule_id(r: &Rule) -> String {
+    let scope = match &r.faction {
+        Some(f) if r.kind != "core" && r.kind != "weapon_ability" => {
+            format!("{}/{}", slug(f), r.kind)
+        }
+        _ => r.kind.clone(),
+    };
+    let tail = match &r.name {
+        Some(n) => crate::ids::rule_slug(n),
+        None => {
+            let words: Vec<&str> = r.text.split_whitespace().take(6).collect();
+            format!("unnamed-{}", slug(&words.join(" ")))
+        }
+    };
+    format!("{}:{}:{}", r.edition.as_str(), scope, tail)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canonical_text_is_idempotent_and_folds() {
+        let s = "Some  CHARACTER units have ‘Leader’ listed – yes";
+        let c = canonical_text(s);
+        assert_eq!(c, "some character units have 'leader' listed - yes");
+        assert_eq!(canonical_text(&c), c);
+    }
+}

@@ -1,0 +1,1 @@
+//! Text helpers shared by extractors (stub).

@@ -1,0 +1,290 @@
+//! The pipeline in one place: sources → decode → extract → normalize → merge/dedup → dataset.
+//!
+//! Pure: takes the bytes `discover` read, returns the [`Dataset`] `emit` writes. Files are
+//! processed in parallel (rayon, largest first) and the results re-sorted by path, so the
+//! output is identical for any thread count. Owns the manifest and the merging of records
+//! that several sources carry (same id → one record with all sources).
+
+use crate::decode;
+use crate::diag::{count_by_severity, sort_diagnostics, Code, Diagnostic};
+use crate::extract::{self, Extracted};
+use crate::model::*;
+use crate::normalize;
+use crate::source::{Format, SourceFile};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+
+/// One processed input: its manifest entry and what was extracted.
+struct Processed {
+    entry: ManifestInput,
+    extracted: Option<Extracted>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// Options of one ingest.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Called once per processed file (progress bars); must be cheap and thread-safe.
+    pub on_file: Option<fn()>,
+}
+
+/// Runs every stage over `sources` (sorted by path) plus the read failures from `discover`.
+pub fn run(sources: &[SourceFile], failed: &[(String, Diagnostic)], opts: &Options) -> Dataset {
+    // Byte-identical inputs: the first in path order is processed, the others listed.
+    let mut first_by_hash: BTreeMap<&str, &str> = BTreeMap::new();
+    let mut duplicate_of: Vec<Option<String>> = Vec::with_capacity(sources.len());
+    for s in sources {
+        match first_by_hash.get(s.sha256.as_str()) {
+            Some(first) => duplicate_of.push(Some(first.to_string())),
+            None => {
+                first_by_hash.insert(&s.sha256, &s.path);
+                duplicate_of.push(None);
+            }
+        }
+    }
+
+    let mut order: Vec<usize> = (0..sources.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(sources[i].bytes.len()));
+    let mut processed: Vec<(usize, Processed)> = order
+        .par_iter()
+        .map(|&i| {
+            let p = process(&sources[i], duplicate_of[i].as_deref());
+            if let Some(f) = opts.on_file {
+                f();
+            }
+            (i, p)
+        })
+        .collect();
+    processed.sort_by_key(|(i, _)| *i);
+
+    let mut diagnostics: Vec<Diagnostic> = Vec::new();
+    let mut inputs: Vec<ManifestInput> = Vec::new();
+    let mut extracted: Vec<Extracted> = Vec::new();
+    for (_, p) in processed {
+        inputs.push(p.entry);
+        diagnostics.extend(p.diagnostics);
+        if let Some(e) = p.extracted {
+            extracted.push(e);
+        }
+    }
+    for (path, d) in failed {
+        diagnostics.push(d.clone());
+        inputs.push(ManifestInput {
+            file: path.clone(),
+            sha256: String::new(),
+            bytes: 0,
+            format: Format::Unknown.as_str().to_string(),
+            edition: None,
+            status: InputStatus::Failed,
+            duplicate_of: None,
+            blocks: 0,
+            chrome_dropped: 0,
+            records: RecordCounts::default(),
+        });
+    }
+    inputs.sort_by(|a, b| a.file.cmp(&b.file));
+    assemble(extracted, inputs, diagnostics)
+}
+
+fn process(src: &SourceFile, duplicate_of: Option<&str>) -> Processed {
+    let mut entry = ManifestInput {
+        file: src.path.clone(),
+        sha256: src.sha256.clone(),
+        bytes: src.bytes.len() as u64,
+        format: decode::detect_format(src).as_str().to_string(),
+        edition: None,
+        status: InputStatus::Ok,
+        duplicate_of: duplicate_of.map(str::to_string),
+        blocks: 0,
+        chrome_dropped: 0,
+        records: RecordCounts::default(),
+    };
+    if let Some(first) = duplicate_of {
+        entry.status = InputStatus::Duplicate;
+        let d = Diagnostic::new(
+            Code::DuplicateSource,
+            format!("same bytes as {first}; processed once"),
+        )
+        .in_file(&src.path);
+        return Processed {
+            entry,
+            extracted: None,
+            diagnostics: vec![d],
+        };
+    }
+    let decoded = decode::decode(src);
+    let mut diagnostics = decoded.diagnostics;
+    entry.format = decoded.format.as_str().to_string();
+    let Some(doc) = decoded.document else {
+        entry.status = InputStatus::Skipped;
+        return Processed {
+            entry,
+            extracted: None,
+            diagnostics,
+        };
+    };
+    entry.blocks = doc.blocks.len();
+    let system = extract::system::detect(&doc);
+    if let extract::system::System::Unsupported(name) = system {
+        entry.status = InputStatus::Skipped;
+        entry.chrome_dropped = doc.chrome_dropped;
+        diagnostics.push(
+            Diagnostic::new(
+                Code::UnsupportedSystem,
+                format!("unsupported game system: {name}"),
+            )
+            .in_file(&src.path),
+        );
+        return Processed {
+            entry,
+            extracted: None,
+            diagnostics,
+        };
+    }
+    let mut ex = extract::extract(&doc);
+    normalize::normalize(&mut ex);
+    entry.edition = ex.edition;
+    entry.chrome_dropped = doc.chrome_dropped + ex.account.chrome;
+    entry.records = RecordCounts {
+        datasheets: ex.datasheets.len(),
+        weapons: ex.datasheets.iter().map(|d| d.weapons.len()).sum(),
+        rules: ex.rules.len(),
+        stratagems: ex.stratagems.len(),
+        enhancements: ex.enhancements.len(),
+        detachments: ex.detachments.len(),
+    };
+    diagnostics.append(&mut ex.diagnostics);
+    Processed {
+        entry,
+        extracted: Some(ex),
+        diagnostics,
+    }
+}
+
+/// Merges per-document records into one dataset.
+fn assemble(
+    extracted: Vec<Extracted>,
+    inputs: Vec<ManifestInput>,
+    mut diagnostics: Vec<Diagnostic>,
+) -> Dataset {
+    let mut datasheets: BTreeMap<String, Datasheet> = BTreeMap::new();
+    let mut stratagems: BTreeMap<String, Stratagem> = BTreeMap::new();
+    let mut enhancements: BTreeMap<String, Enhancement> = BTreeMap::new();
+    let mut detachments: BTreeMap<String, Detachment> = BTreeMap::new();
+    let mut rules: Vec<Rule> = Vec::new();
+    for ex in extracted {
+        for d in ex.datasheets {
+            merge_by_id(&mut datasheets, d.id.clone(), d, |a, b| {
+                a.sources.extend(b.sources)
+            });
+        }
+        for s in ex.stratagems {
+            merge_by_id(&mut stratagems, s.id.clone(), s, |a, b| {
+                a.sources.extend(b.sources);
+                fill(&mut a.flavor, b.flavor);
+                fill(&mut a.when, b.when);
+                fill(&mut a.target, b.target);
+                fill(&mut a.effect, b.effect);
+                fill(&mut a.restrictions, b.restrictions);
+                fill(&mut a.cp, b.cp);
+                fill(&mut a.category, b.category);
+            });
+        }
+        for e in ex.enhancements {
+            merge_by_id(&mut enhancements, e.id.clone(), e, |a, b| {
+                a.sources.extend(b.sources)
+            });
+        }
+        for d in ex.detachments {
+            merge_by_id(&mut detachments, d.id.clone(), d, |a, b| {
+                a.sources.extend(b.sources);
+                a.rules.extend(b.rules);
+                a.enhancements.extend(b.enhancements);
+                a.stratagems.extend(b.stratagems);
+            });
+        }
+        rules.extend(ex.rules);
+    }
+    let rule_occurrences = rules.len();
+    let rules = crate::dedup::merge_rules(rules, &mut diagnostics);
+
+    let mut datasheets: Vec<Datasheet> = datasheets.into_values().collect();
+    for d in &mut datasheets {
+        d.sources.sort();
+        d.sources.dedup();
+    }
+    let mut stratagems: Vec<Stratagem> = stratagems.into_values().collect();
+    for s in &mut stratagems {
+        s.sources.sort();
+        s.sources.dedup();
+    }
+    let mut enhancements: Vec<Enhancement> = enhancements.into_values().collect();
+    for e in &mut enhancements {
+        e.sources.sort();
+        e.sources.dedup();
+    }
+    let mut detachments: Vec<Detachment> = detachments.into_values().collect();
+    for d in &mut detachments {
+        for v in [&mut d.rules, &mut d.enhancements, &mut d.stratagems] {
+            v.sort();
+            v.dedup();
+        }
+        d.sources.sort();
+        d.sources.dedup();
+    }
+
+    sort_diagnostics(&mut diagnostics);
+    let [info, warning, error] = count_by_severity(&diagnostics);
+    let totals = RecordCounts {
+        datasheets: datasheets.len(),
+        weapons: datasheets.iter().map(|d| d.weapons.len()).sum(),
+        rules: rules.len(),
+        stratagems: stratagems.len(),
+        enhancements: enhancements.len(),
+        detachments: detachments.len(),
+    };
+    let manifest = Manifest {
+        tool: "cogitator".to_string(),
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        contract_version: CONTRACT_VERSION,
+        inputs,
+        totals,
+        rule_occurrences,
+        diagnostics: DiagnosticCounts {
+            info,
+            warning,
+            error,
+        },
+    };
+    Dataset {
+        datasheets,
+        rules,
+        stratagems,
+        enhancements,
+        detachments,
+        diagnostics,
+        quarantine: Vec::new(),
+        manifest,
+        extra_files: Vec::new(),
+    }
+}
+
+fn fill<T>(a: &mut Option<T>, b: Option<T>) {
+    if a.is_none() {
+        *a = b;
+    }
+}
+
+fn merge_by_id<T>(
+    map: &mut BTreeMap<String, T>,
+    id: String,
+    rec: T,
+    merge: impl FnOnce(&mut T, T),
+) {
+    match map.get_mut(&id) {
+        Some(existing) => merge(existing, rec),
+        None => {
+            map.insert(id, rec);
+        }
+    }
+}
