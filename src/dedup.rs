@@ -36,16 +36,16 @@ fn full_text(r: &Rule) -> String {
     canonical_text(&r.text)
 }
 
+/// Kind of a paragraph whose source does not say what it is.
+pub const UNCLASSIFIED: &str = "unclassified";
+
 /// Merges rule paragraphs (each with its occurrences) into the registry. Output sorted by id.
 pub fn merge_rules(rules: Vec<Rule>, diagnostics: &mut Vec<Diagnostic>) -> Vec<Rule> {
-    // 1. Exact duplicates by (edition, kind, canonical text): one rule, all occurrences.
-    let mut by_text: BTreeMap<(String, String, String), Vec<Rule>> = BTreeMap::new();
+    // 1. Exact duplicates by (edition, canonical text): one rule, all occurrences. The kind
+    //    is scope only where a source says so; an `unclassified` copy takes its twin's kind.
+    let mut by_text: BTreeMap<(String, String), Vec<Rule>> = BTreeMap::new();
     for r in rules {
-        let key = (
-            r.edition.as_str().to_string(),
-            r.kind.clone(),
-            full_text(&r),
-        );
+        let key = (r.edition.as_str().to_string(), full_text(&r));
         by_text.entry(key).or_default().push(r);
     }
     let mut merged: Vec<Rule> = by_text.into_values().map(combine).collect();
@@ -89,6 +89,9 @@ pub fn merge_rules(rules: Vec<Rule>, diagnostics: &mut Vec<Diagnostic>) -> Vec<R
                     if target.flavor.is_none() {
                         target.flavor = r.flavor;
                     }
+                    if target.kind == UNCLASSIFIED {
+                        target.kind = r.kind;
+                    }
                 }
             }
         }
@@ -107,7 +110,7 @@ pub fn merge_rules(rules: Vec<Rule>, diagnostics: &mut Vec<Diagnostic>) -> Vec<R
     for r in &mut rules {
         let n = seen.entry(r.id.clone()).or_insert(0);
         *n += 1;
-        if *n > 1 {
+        if *n > 1 && r.name.is_some() {
             let first = r.occurrences.first().cloned();
             let mut d = Diagnostic::new(
                 Code::RuleConflict,
@@ -148,6 +151,9 @@ fn combine(mut copies: Vec<Rule>) -> Rule {
         if out.faction.is_none() {
             out.faction = r.faction;
         }
+        if out.kind == UNCLASSIFIED {
+            out.kind = r.kind;
+        }
     }
     out.occurrences.sort();
     out.occurrences.dedup();
@@ -179,7 +185,10 @@ pub fn rule_id(r: &Rule) -> String {
     let tail = match &r.name {
         Some(n) => crate::ids::rule_slug(n),
         None => {
-            let words: Vec<&str> = r.text.split_whitespace().take(6).collect();
+            // the flavor (when there is one) tells unnamed rules apart better than the
+            // formulaic start of rules text (`Each time a unit from your army…`)
+            let basis = r.flavor.as_deref().unwrap_or(&r.text);
+            let words: Vec<&str> = basis.split_whitespace().take(6).collect();
             format!("unnamed-{}", slug(&words.join(" ")))
         }
     };

@@ -55,6 +55,10 @@ pub struct Block {
     pub region: Option<Region>,
     /// A decoder hint naming the source element class (e.g. `dsAbility`), if any.
     pub class: Option<String>,
+    /// The source separates this block from the previous one with an empty line (or, in
+    /// markup, starts a new paragraph element). Extractors use it to tell a flavor sentence
+    /// from the rules text that follows it.
+    pub blank_before: bool,
 }
 
 impl Block {
@@ -67,6 +71,7 @@ impl Block {
             span: Span::line(line),
             region: None,
             class: None,
+            blank_before: false,
         }
     }
 

@@ -167,6 +167,8 @@ pub struct Rule {
     pub text: String,
     /// The bullet summary some sources print after the rule.
     pub bullets: Vec<String>,
+    /// Worked examples printed with the rule (`Example: …`).
+    pub examples: Vec<String>,
     pub occurrences: Vec<Occurrence>,
 }
 

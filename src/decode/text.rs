@@ -24,13 +24,16 @@ pub fn decode(src: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Document {
 
 /// The blocks of a text, 1-based line numbers.
 pub fn blocks_of(text: &str) -> Vec<Block> {
-    let mut blocks = Vec::new();
+    let mut blocks: Vec<Block> = Vec::new();
+    let mut blank = false;
     for (i, raw) in text.lines().enumerate() {
         let line = (i + 1) as u32;
         let trimmed = raw.trim();
         if trimmed.is_empty() {
+            blank = true;
             continue;
         }
+        let before = blocks.len();
         if trimmed.contains('|') && !trimmed.starts_with("**") {
             let mut cells: Vec<String> = trimmed.split('|').map(|c| c.trim().to_string()).collect();
             while cells.last().is_some_and(|c| c.is_empty()) {
@@ -45,6 +48,10 @@ pub fn blocks_of(text: &str) -> Vec<Block> {
         } else {
             blocks.push(Block::new(BlockKind::Paragraph, trimmed, line));
         }
+        if let Some(b) = blocks.get_mut(before) {
+            b.blank_before = blank;
+        }
+        blank = false;
     }
     blocks
 }

@@ -1,5 +1,716 @@
-//! Rule paragraphs: the glossary part of a source (stub, filled in next).
-use super::Extracted;
-use crate::ir::Document;
+//! Rule paragraphs, stratagem texts, detachments, Orders and enhancements: the part of a
+//! source after (or without) its datasheet.
+//!
+//! Two source shapes are read. *Named* glossaries (a heading line, then flavor, rules text,
+//! bullets, examples, separated by empty lines) and *glued* dumps, where each rule is a flavor
+//! paragraph and a rules paragraph and the dump glued one rule's text to the next rule's flavor
+//! (`…ability.Mighty heroes…`). In glued dumps the rules text always starts a source line and a
+//! flavor is either a whole line or the tail after a seam; that structure, not the wording,
+//! tells them apart. A name is taken only from evidence: a heading, the rule's own text
+//! (`Weapons with [HAZARDOUS] in their profile`, `have ‘Leader’ listed`), or — later, in
+//! `dedup` — an identical paragraph named in another source.
 
-pub fn extract_rules_only(_doc: &Document, _out: &mut Extracted) {}
+use super::text::{self, Piece};
+use super::Extracted;
+use crate::diag::{Code, Diagnostic};
+use crate::ids::slug;
+use crate::ir::{Block, BlockKind, Document};
+use crate::model::{Detachment, Edition, Enhancement, Rule, Stratagem};
+use crate::source::{Occurrence, Provenance};
+use regex::Regex;
+use std::sync::LazyLock;
+
+/// What the datasheet part of the document tells the glossary reader.
+#[derive(Debug, Clone, Default)]
+pub struct Context {
+    pub edition: Option<Edition>,
+    pub faction: Option<String>,
+    /// Names listed after `CORE:` on the datasheet.
+    pub core_abilities: Vec<String>,
+    /// Names listed after `FACTION:` on the datasheet.
+    pub faction_abilities: Vec<String>,
+}
+
+/// Reads every block as glossary content (sources with no datasheet).
+pub fn extract_rules_only(doc: &Document, out: &mut Extracted) {
+    let ctx = Context {
+        edition: out.edition,
+        faction: out.faction.clone(),
+        ..Context::default()
+    };
+    read(doc, &doc.blocks, &ctx, out);
+}
+
+/// Reads `blocks` (a slice of `doc.blocks`) as glossary content into `out`.
+pub fn read(doc: &Document, blocks: &[Block], ctx: &Context, out: &mut Extracted) {
+    let mut r = Reader {
+        doc,
+        ctx,
+        out,
+        glued: GluedState::default(),
+        last_named_kind: None,
+    };
+    let mut i = 0;
+    while i < blocks.len() {
+        i = r.step(blocks, i);
+    }
+    r.flush_glued();
+}
+
+#[derive(Debug, Default)]
+struct GluedRule {
+    flavor: Option<(String, u32)>,
+    texts: Vec<(String, u32)>,
+}
+
+#[derive(Debug, Default)]
+struct GluedState {
+    current: Option<GluedRule>,
+    expect_text: bool,
+}
+
+struct Reader<'a> {
+    doc: &'a Document,
+    ctx: &'a Context,
+    out: &'a mut Extracted,
+    glued: GluedState,
+    last_named_kind: Option<String>,
+}
+
+static ORDER: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^((?:[A-Z][^!.]*!\s*)+)\s*(\S.*)$").expect("static regex"));
+static GROUP_LINE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(.+?) [–-] (.+?)(?: Stratagem)?$").expect("static regex"));
+static WEAPON_RULE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"Weapons with \[([^\]]+)\] in their profile").expect("static regex")
+});
+static LISTED_RULE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^Some (?:models|units|CHARACTER units|CHARACTER models) have [‘'“]([^’'”]+)[’'”] listed",
+    )
+    .expect("static regex")
+});
+static ARMY_FACTION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^If your A\w+ Faction is ([A-Z][A-Z’' -]+[A-Z])?").expect("static regex")
+});
+
+impl Reader<'_> {
+    fn file(&self) -> &str {
+        &self.doc.file
+    }
+
+    fn edition(&self) -> Edition {
+        self.ctx.edition.unwrap_or(Edition::Tenth)
+    }
+
+    fn warn(&mut self, code: Code, msg: String, line: u32) {
+        let d = Diagnostic::new(code, msg).at(&self.doc.file, line);
+        self.out.diagnostics.push(d);
+    }
+
+    /// Handles the block at `i`; returns the index of the next unread block.
+    fn step(&mut self, blocks: &[Block], i: usize) -> usize {
+        let b = &blocks[i];
+        if text::is_chrome(&b.text) {
+            self.out.account.chrome += 1;
+            return i + 1;
+        }
+        if let Some((_, faction)) = text::keyword_index_sentence(&b.text) {
+            self.flush_glued();
+            self.note_faction(&faction);
+            self.out.account.in_records += 1;
+            return i + 1;
+        }
+        if let Some(next) = self.stratagem(blocks, i) {
+            self.flush_glued();
+            return next;
+        }
+        if b.kind == BlockKind::Heading || self.starts_named_entry(blocks, i) {
+            self.flush_glued();
+            return self.named_entry(blocks, i);
+        }
+        self.glued_block(b);
+        i + 1
+    }
+
+    fn note_faction(&mut self, faction: &str) {
+        if self.out.faction.is_none() {
+            self.out.faction = Some(faction.to_string());
+        }
+    }
+
+    /// A heading-like line followed by text (not by another heading, unless that is an
+    /// `X Detachment` line).
+    fn starts_named_entry(&self, blocks: &[Block], i: usize) -> bool {
+        let b = &blocks[i];
+        if b.kind != BlockKind::Paragraph || !text::looks_like_heading(&b.text) {
+            return false;
+        }
+        let Some(next) = blocks.get(i + 1) else {
+            return false;
+        };
+        if next.text.ends_with(" Detachment") {
+            return true;
+        }
+        !text::looks_like_heading(&next.text) && !text::is_chrome(&next.text)
+    }
+
+    /// Reads a stratagem header at `i` (NAME / `1CP` / `Group – Category[ Stratagem]`), with
+    /// its full text when it follows. Returns the next index, or `None` if `i` is not one.
+    fn stratagem(&mut self, blocks: &[Block], i: usize) -> Option<usize> {
+        let (_, cp, grp, category) = stratagem_header(blocks, i)?;
+        let name = &blocks[i];
+        let mut s = Stratagem {
+            id: stratagem_id(self.edition(), &grp, &name.text),
+            name: name.text.trim().to_string(),
+            edition: self.edition(),
+            cp: Some(cp),
+            group: Some(grp),
+            category: Some(category),
+            flavor: None,
+            when: None,
+            target: None,
+            effect: None,
+            restrictions: None,
+            sources: vec![self.provenance(name.line())],
+        };
+        let mut j = i + 3;
+        self.out.account.in_records += 3;
+        // A list entry: an abbreviation (`BA`, `C`) or straight into the next entry.
+        if let Some(abbr) = blocks.get(j) {
+            if abbr.text.len() <= 3
+                && text::is_upper(&abbr.text)
+                && text::cp_value(&abbr.text).is_none()
+            {
+                j += 1;
+                self.out.account.in_records += 1;
+            }
+        }
+        let mut field: Option<usize> = None;
+        while let Some(b) = blocks.get(j) {
+            let t = b.text.trim();
+            let labelled = [
+                ("WHEN:", 0),
+                ("TARGET:", 1),
+                ("EFFECT:", 2),
+                ("RESTRICTIONS:", 3),
+            ]
+            .iter()
+            .find_map(|(l, k)| t.strip_prefix(l).map(|rest| (*k, rest.trim().to_string())));
+            if let Some((k, rest)) = labelled {
+                let slot = match k {
+                    0 => &mut s.when,
+                    1 => &mut s.target,
+                    2 => &mut s.effect,
+                    _ => &mut s.restrictions,
+                };
+                *slot = Some(rest);
+                field = Some(k);
+            } else if field.is_none() && s.flavor.is_none() && j == i + 3 && !text::is_upper(t) {
+                // flavor comes right after the header, before WHEN:
+                let is_text = blocks
+                    .get(j + 1)
+                    .is_some_and(|n| n.text.trim_start().starts_with("WHEN:"));
+                if !is_text {
+                    break;
+                }
+                s.flavor = Some(t.to_string());
+            } else {
+                break;
+            }
+            self.out.account.in_records += 1;
+            j += 1;
+        }
+        self.out.stratagems.push(s);
+        Some(j)
+    }
+
+    fn provenance(&self, line: u32) -> Provenance {
+        Provenance {
+            file: self.doc.file.clone(),
+            line,
+            sha256: self.doc.sha256.clone(),
+        }
+    }
+
+    /// A named entry: heading, optional `X Detachment` line, flavor, text, bullets, examples.
+    fn named_entry(&mut self, blocks: &[Block], i: usize) -> usize {
+        let head = &blocks[i];
+        let name = head.text.trim().to_string();
+        let mut j = i + 1;
+        self.out.account.in_records += 1;
+        let mut detachment: Option<String> = None;
+        if let Some(b) = blocks.get(j) {
+            if let Some(d) = b.text.trim().strip_suffix(" Detachment") {
+                detachment = Some(d.to_string());
+                j += 1;
+                self.out.account.in_records += 1;
+            }
+        }
+        let mut paras: Vec<(String, u32, bool)> = Vec::new();
+        let mut items: Vec<(String, usize)> = Vec::new(); // list items with the paragraph count before them
+        let mut examples: Vec<String> = Vec::new();
+        while let Some(b) = blocks.get(j) {
+            let t = b.text.trim();
+            if text::is_chrome(t)
+                || text::keyword_index_sentence(t).is_some()
+                || self.is_stratagem_at(blocks, j)
+                || b.kind == BlockKind::Heading
+                || self.starts_named_entry(blocks, j)
+            {
+                break;
+            }
+            if t.chars().all(|c| c == '+' || c.is_whitespace()) {
+                self.warn(
+                    Code::DamagedText,
+                    "table cell lost its value (only '+' remains)".to_string(),
+                    b.line(),
+                );
+            } else if b.kind == BlockKind::ListItem {
+                items.push((t.to_string(), paras.len()));
+            } else if let Some(ex) = t.strip_prefix("Example:") {
+                examples.push(format!("Example: {}", ex.trim()));
+            } else {
+                if let Some(msg) = text::damage(t) {
+                    self.warn(Code::DamagedText, msg, b.line());
+                }
+                paras.push((t.to_string(), b.line(), b.blank_before));
+            }
+            self.out.account.in_records += 1;
+            j += 1;
+        }
+        // Bullets after the last paragraph are the summary; bullets between paragraphs are part
+        // of the rules text.
+        let mut body: Vec<String> = Vec::new();
+        let mut bullets: Vec<String> = Vec::new();
+        let mut flavor: Option<String> = None;
+        let first_blank = blocks
+            .get(i + 1 + usize::from(detachment.is_some()))
+            .is_some_and(|b| b.blank_before);
+        let mut start = 0;
+        if first_blank && paras.len() >= 2 && !reads_as_rules(&paras[0].0) {
+            flavor = Some(paras[0].0.clone());
+            start = 1;
+        }
+        for (k, (p, _, _)) in paras.iter().enumerate().skip(start) {
+            for (item, before) in &items {
+                if *before == k && k > start {
+                    body.push(format!("• {item}"));
+                }
+            }
+            body.push(p.clone());
+        }
+        for (item, before) in &items {
+            if *before >= paras.len() || (*before <= start && paras.len() <= start) {
+                bullets.push(item.clone());
+            } else if *before == start && start < paras.len() && *before != 0 {
+                body.insert(0, format!("• {item}"));
+            }
+        }
+        if body.is_empty() {
+            if !bullets.is_empty() || flavor.is_some() {
+                body = std::mem::take(&mut bullets);
+            } else {
+                // A heading with nothing under it (a table title): not a rule.
+                self.out.account.in_records -= 1;
+                self.out.account.unassigned += 1;
+                return j;
+            }
+        }
+        let text_joined = body.join("\n\n");
+        let kind = self.kind_of(&name, &text_joined, detachment.is_some());
+        let faction = match kind.as_str() {
+            "army" | "detachment" | "order" => self
+                .ctx
+                .faction
+                .clone()
+                .or_else(|| self.out.faction.clone()),
+            _ => None,
+        };
+        let rule = Rule {
+            id: String::new(),
+            name: Some(name.clone()),
+            kind: kind.clone(),
+            edition: self.edition(),
+            faction: faction.clone(),
+            flavor,
+            text: text_joined,
+            bullets,
+            examples,
+            occurrences: vec![Occurrence {
+                file: self.file().to_string(),
+                line: head.line(),
+            }],
+        };
+        let rule_id = crate::dedup::rule_id(&rule);
+        if let Some(d) = detachment {
+            self.out.detachments.push(Detachment {
+                id: format!(
+                    "{}:{}:{}",
+                    self.edition().as_str(),
+                    faction
+                        .as_deref()
+                        .map(slug)
+                        .unwrap_or_else(|| "unknown".into()),
+                    slug(&d)
+                ),
+                name: d,
+                edition: self.edition(),
+                faction,
+                rules: vec![rule_id],
+                enhancements: Vec::new(),
+                stratagems: Vec::new(),
+                sources: vec![self.provenance(head.line())],
+            });
+        }
+        self.last_named_kind = Some(kind);
+        self.out.rules.push(rule);
+        j
+    }
+
+    fn is_stratagem_at(&self, blocks: &[Block], i: usize) -> bool {
+        stratagem_header(blocks, i).is_some()
+    }
+
+    fn kind_of(&self, name: &str, body: &str, detachment: bool) -> String {
+        let same = |list: &[String]| list.iter().any(|n| slug(n) == slug(name));
+        if detachment {
+            "detachment".into()
+        } else if WEAPON_RULE.is_match(body) {
+            "weapon_ability".into()
+        } else if same(&self.ctx.faction_abilities) || ARMY_FACTION.is_match(body) {
+            "army".into()
+        } else if same(&self.ctx.core_abilities) {
+            "core".into()
+        } else if self.last_named_kind.as_deref() == Some("army") && text::is_upper(name) {
+            // an upper-case sub-rule right after an army rule belongs to it
+            "army".into()
+        } else {
+            "core".into()
+        }
+    }
+
+    // --- glued dumps ----------------------------------------------------------------------
+
+    fn glued_block(&mut self, b: &Block) {
+        if b.kind == BlockKind::TableRow && b.filled_cells().next().is_none() {
+            // a lost table (`|`): the rule before it ends; its content is gone
+            self.flush_glued();
+            self.glued.expect_text = false;
+            self.out.account.in_records += 1;
+            return;
+        }
+        let text_of = if b.kind == BlockKind::TableRow {
+            b.filled_cells().collect::<Vec<_>>().join(" ")
+        } else {
+            b.text.clone()
+        };
+        let pieces = text::split_glued(&text_of);
+        for p in pieces {
+            self.glued_piece(p, b);
+        }
+        self.out.account.in_records += 1;
+    }
+
+    fn glued_piece(&mut self, p: Piece, b: &Block) {
+        let line = b.line();
+        if let Some((_, faction)) = text::keyword_index_sentence(&p.text) {
+            self.flush_glued();
+            self.note_faction(&faction);
+            return;
+        }
+        if b.kind == BlockKind::TableRow && (!p.head || !p.glued) {
+            if let Some(c) = ORDER.captures(&p.text) {
+                self.flush_glued();
+                self.order(c[1].trim(), c[2].trim(), line);
+                return;
+            }
+        }
+        if let Some(msg) = text::damage(&p.text) {
+            self.warn(Code::DamagedText, msg, line);
+        }
+        let is_text = (p.glued && p.head) || (!p.glued && self.glued.expect_text);
+        if is_text {
+            let cur = self.glued.current.get_or_insert_with(GluedRule::default);
+            cur.texts.push((p.text, line));
+            self.glued.expect_text = false;
+        } else {
+            self.flush_glued();
+            self.glued.current = Some(GluedRule {
+                flavor: Some((p.text, line)),
+                texts: Vec::new(),
+            });
+            self.glued.expect_text = true;
+        }
+    }
+
+    fn order(&mut self, name: &str, text: &str, line: u32) {
+        // Orders belong to the army rule they follow (`If your Army Faction is ASTRA MILITARUM`).
+        let army = self
+            .out
+            .rules
+            .iter()
+            .rev()
+            .find(|r| r.kind == "army" || r.kind == "order")
+            .and_then(|r| r.faction.clone());
+        let faction = army
+            .or_else(|| self.ctx.faction.clone())
+            .or_else(|| self.out.faction.clone());
+        self.out.rules.push(Rule {
+            id: String::new(),
+            name: Some(name.to_string()),
+            kind: "order".into(),
+            edition: self.edition(),
+            faction,
+            flavor: None,
+            text: text.to_string(),
+            bullets: Vec::new(),
+            examples: Vec::new(),
+            occurrences: vec![Occurrence {
+                file: self.file().to_string(),
+                line,
+            }],
+        });
+    }
+
+    fn flush_glued(&mut self) {
+        let Some(rule) = self.glued.current.take() else {
+            return;
+        };
+        self.glued.expect_text = false;
+        let GluedRule { flavor, mut texts } = rule;
+        let Some(first_line) = flavor
+            .as_ref()
+            .map(|(_, l)| *l)
+            .or(texts.first().map(|(_, l)| *l))
+        else {
+            return;
+        };
+        if texts.is_empty() {
+            // A flavor with no rules text: the text was lost (or it is a lone sentence).
+            let (t, l) = flavor.unwrap_or_default();
+            self.warn(
+                Code::UnmatchedText,
+                format!("paragraph not assigned: '{}'", short(&t)),
+                l,
+            );
+            self.out.account.unassigned += 1;
+            return;
+        }
+        // Scrambled order: the sentence start was printed on a later line (it ends mid-sentence,
+        // the earlier piece does not). Rejoin start + rest, and say so.
+        if texts.len() >= 2 {
+            let ends_open = |s: &str| {
+                !s.trim_end()
+                    .ends_with(['.', '!', '?', ':', ')', '"', '”', '’'])
+            };
+            let last = texts.len() - 1;
+            if ends_open(&texts[last].0) && !ends_open(&texts[last - 1].0) {
+                let start = texts.remove(last);
+                self.warn(
+                    Code::ScrambledText,
+                    format!(
+                        "text begins on a later line (\"{}\"); rejoined",
+                        short(&start.0)
+                    ),
+                    start.1,
+                );
+                texts.insert(0, start);
+            }
+        }
+        let body = texts
+            .iter()
+            .map(|(t, _)| t.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        if body.starts_with("model only.") {
+            self.warn(
+                Code::DamagedText,
+                "the keyword before 'model only.' is missing".to_string(),
+                texts[0].1,
+            );
+        }
+        let flavor_text = flavor.map(|(t, _)| t);
+        if body.contains("bearer") && (body.contains("model only") || body.contains("Enhancement"))
+        {
+            let faction = self
+                .ctx
+                .faction
+                .clone()
+                .or_else(|| self.out.faction.clone());
+            let words: Vec<&str> = flavor_text
+                .as_deref()
+                .unwrap_or(&body)
+                .split_whitespace()
+                .take(6)
+                .collect();
+            self.out.enhancements.push(Enhancement {
+                id: format!(
+                    "{}:{}:unnamed-{}",
+                    self.edition().as_str(),
+                    faction
+                        .as_deref()
+                        .map(slug)
+                        .unwrap_or_else(|| "unknown".into()),
+                    slug(&words.join(" "))
+                ),
+                name: None,
+                edition: self.edition(),
+                faction,
+                detachment: None,
+                points: None,
+                flavor: flavor_text,
+                text: body,
+                sources: vec![self.provenance(first_line)],
+            });
+            return;
+        }
+        let (name, kind) = self.name_from_text(&body);
+        if name.is_none() {
+            self.warn(
+                Code::RuleNameUnknown,
+                format!(
+                    "rule paragraph has no name in the source: \"{}\"",
+                    short(&body)
+                ),
+                first_line,
+            );
+        }
+        let faction = if kind == "army" {
+            ARMY_FACTION
+                .captures(&body)
+                .and_then(|c| c.get(1).map(|m| title_case(m.as_str())))
+                .or_else(|| self.ctx.faction.clone())
+                .or_else(|| self.out.faction.clone())
+        } else {
+            None
+        };
+        self.out.rules.push(Rule {
+            id: String::new(),
+            name,
+            kind,
+            edition: self.edition(),
+            faction,
+            flavor: flavor_text,
+            text: body,
+            bullets: Vec::new(),
+            examples: Vec::new(),
+            occurrences: vec![Occurrence {
+                file: self.file().to_string(),
+                line: first_line,
+            }],
+        });
+    }
+
+    /// A name and kind read from the rule's own words, or `(None, "unclassified")`.
+    fn name_from_text(&self, body: &str) -> (Option<String>, String) {
+        if let Some(c) = WEAPON_RULE.captures(body) {
+            return (
+                Some(text::title_case_keyword(&c[1])),
+                "weapon_ability".into(),
+            );
+        }
+        if let Some(c) = LISTED_RULE.captures(body) {
+            let name = c[1]
+                .split_whitespace()
+                .filter(|w| !matches!(*w, "x" | "x+" | "X" | "X+"))
+                .collect::<Vec<_>>()
+                .join(" ");
+            return (Some(name), "core".into());
+        }
+        if ARMY_FACTION.is_match(body) {
+            return (None, "army".into());
+        }
+        (None, "unclassified".into())
+    }
+}
+
+/// Words that mark rules text rather than a flavor sentence.
+fn reads_as_rules(p: &str) -> bool {
+    const MARKERS: &[&str] = &[
+        "your army",
+        "each time",
+        "Each time",
+        " roll",
+        " test",
+        "D3",
+        "D6",
+        "mortal wound",
+        "characteristic",
+        "Stratagem",
+        " phase",
+        "you can",
+        "select",
+    ];
+    MARKERS.iter().any(|m| p.contains(m))
+}
+
+/// Reads one stratagem (list entry or full text) at `i` into `out`; returns its id and the
+/// next index.
+pub fn stratagem_at(
+    doc: &Document,
+    blocks: &[Block],
+    i: usize,
+    edition: Edition,
+    out: &mut Extracted,
+) -> Option<(String, usize)> {
+    let ctx = Context {
+        edition: Some(edition),
+        ..Context::default()
+    };
+    let mut r = Reader {
+        doc,
+        ctx: &ctx,
+        out,
+        glued: GluedState::default(),
+        last_named_kind: None,
+    };
+    let next = r.stratagem(blocks, i)?;
+    let id = r.out.stratagems.last().map(|s| s.id.clone())?;
+    Some((id, next))
+}
+
+/// A stratagem header at `i`: NAME / `1CP` / `Group – Category[ Stratagem]` →
+/// (name, cp, group, category).
+pub fn stratagem_header(blocks: &[Block], i: usize) -> Option<(String, u32, String, String)> {
+    let name = blocks.get(i)?;
+    let cp = text::cp_value(&blocks.get(i + 1)?.text)?;
+    let group = blocks.get(i + 2)?;
+    if !text::is_upper(&name.text) || text::cp_value(&name.text).is_some() {
+        return None;
+    }
+    let caps = GROUP_LINE.captures(group.text.trim())?;
+    Some((
+        name.text.trim().to_string(),
+        cp,
+        caps[1].trim().to_string(),
+        caps[2].trim().to_string(),
+    ))
+}
+
+/// `EDITION:group-slug:name-slug`: same name in another group is another stratagem.
+pub fn stratagem_id(edition: Edition, group: &str, name: &str) -> String {
+    format!("{}:{}:{}", edition.as_str(), slug(group), slug(name))
+}
+
+/// `ASTRA MILITARUM` → `Astra Militarum`.
+pub fn title_case(s: &str) -> String {
+    s.split_whitespace()
+        .map(|w| {
+            let mut c = w.chars();
+            match c.next() {
+                Some(f) => f.to_uppercase().collect::<String>() + &c.as_str().to_lowercase(),
+                None => String::new(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn short(s: &str) -> String {
+    let mut out: String = s.chars().take(60).collect();
+    if s.chars().count() > 60 {
+        out.push('…');
+    }
+    out
+}

@@ -1,5 +1,767 @@
-//! 10th-edition datasheet pages (stub, filled in next).
-use super::Extracted;
-use crate::ir::Document;
+//! 10th-edition datasheet pages: the datasheet part, then everything after it as glossary.
+//!
+//! Reads the sections of a Wahapedia datasheet as the dumps and the HTML decoder render them:
+//! name and base size, characteristics (`M T Sv W Ld OC`, as a header row plus values row or
+//! one label/value per line), INVULNERABLE SAVE, weapon tables (pipe rows or one value per
+//! line; each profile is printed twice — a name-only row, then the row with values — and is
+//! one profile), WARGEAR OPTIONS, abilities by group, UNIT COMPOSITION, points, DAMAGED,
+//! named rules such as SUPREME COMMANDER, KEYWORDS, FACTION KEYWORDS, the STRATAGEMS list and
+//! DETACHMENT ABILITY. The datasheet part ends at the first block no section claims; the rest
+//! goes to [`glossary`](super::glossary). Never guesses a missing name or value.
 
-pub fn extract(_doc: &Document, _out: &mut Extracted) {}
+use super::glossary::{self, Context};
+use super::text;
+use super::Extracted;
+use crate::diag::{Code, Diagnostic};
+use crate::ids::slug;
+use crate::ir::{Block, BlockKind, Document};
+use crate::model::*;
+use crate::source::Provenance;
+use regex::Regex;
+use std::sync::LazyLock;
+
+const CHARACTERISTICS: [&str; 6] = ["M", "T", "SV", "W", "LD", "OC"];
+
+static POINTS: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(\d+) models?$").expect("static regex"));
+static BASE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\((?:⌀|&#8960;)?\s*(.+?mm)\)$").expect("static regex"));
+static PARAM: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(.*?)\s+(\d*D\d+(?:\+\d+)?|\d+\+?)$").expect("static regex"));
+static ABILITY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^([^:()]{2,60}?)(?:\s*\(([^)]*)\))?:\s*(.*)$").expect("static regex")
+});
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Section {
+    None,
+    Weapons(WeaponType),
+    Wargear,
+    Abilities,
+    Composition,
+    Points,
+    Damaged,
+    Special,
+    FactionKeywords,
+    Stratagems,
+    Detachment,
+}
+
+/// Reads one 10th-edition document.
+pub fn extract(doc: &Document, out: &mut Extracted) {
+    let blocks = &doc.blocks;
+    let mut r = DatasheetReader::new(doc);
+    let end = r.read(blocks, out);
+    let ctx = Context {
+        edition: Some(Edition::Tenth),
+        faction: None,
+        core_abilities: r.core.clone(),
+        faction_abilities: r.faction_abilities.clone(),
+    };
+    // The glossary names the faction (`…used in the following Grey Knights datasheets:`).
+    glossary::read(doc, &blocks[end..], &ctx, out);
+    if out.faction.is_none() {
+        out.faction = r.title_faction.clone();
+    }
+    if let Some(ds) = r.finish(out) {
+        out.datasheets.push(ds);
+    }
+    // Faction-scoped records read before the faction was known.
+    let faction = out.faction.clone();
+    for rule in &mut out.rules {
+        if matches!(rule.kind.as_str(), "army" | "detachment" | "order") && rule.faction.is_none() {
+            rule.faction = faction.clone();
+        }
+    }
+    if let Some(f) = &faction {
+        for e in &mut out.enhancements {
+            if e.faction.is_none() {
+                e.faction = Some(f.clone());
+                e.id = e.id.replacen(":unknown:", &format!(":{}:", slug(f)), 1);
+            }
+        }
+        for d in &mut out.detachments {
+            if d.faction.is_none() {
+                d.faction = Some(f.clone());
+                d.id = d.id.replacen(":unknown:", &format!(":{}:", slug(f)), 1);
+            }
+        }
+    }
+}
+
+struct DatasheetReader<'a> {
+    doc: &'a Document,
+    ds: Datasheet,
+    found: bool,
+    first_line: u32,
+    core: Vec<String>,
+    faction_abilities: Vec<String>,
+    title_faction: Option<String>,
+    title: Option<String>,
+    detachment: Option<String>,
+    ability_group: Option<String>,
+}
+
+impl<'a> DatasheetReader<'a> {
+    fn new(doc: &'a Document) -> Self {
+        DatasheetReader {
+            doc,
+            ds: Datasheet {
+                id: String::new(),
+                name: None,
+                edition: Edition::Tenth,
+                faction: None,
+                sources: Vec::new(),
+                base_size: None,
+                models: Vec::new(),
+                invulnerable_save: None,
+                invulnerable_save_condition: None,
+                weapons: Vec::new(),
+                abilities: Vec::new(),
+                wargear_options: Vec::new(),
+                unit_composition: Vec::new(),
+                equipment: Vec::new(),
+                points: Vec::new(),
+                damaged: None,
+                special_rules: Vec::new(),
+                leads: Vec::new(),
+                keywords: Vec::new(),
+                faction_keywords: Vec::new(),
+                stratagems: Vec::new(),
+            },
+            found: false,
+            first_line: 0,
+            core: Vec::new(),
+            faction_abilities: Vec::new(),
+            title_faction: None,
+            title: None,
+            detachment: None,
+            ability_group: None,
+        }
+    }
+
+    fn diag(&self, out: &mut Extracted, code: Code, msg: String, line: u32) {
+        out.diagnostics
+            .push(Diagnostic::new(code, msg).at(&self.doc.file, line));
+    }
+
+    fn mark(&mut self, line: u32) {
+        if !self.found {
+            self.found = true;
+            self.first_line = line;
+        }
+    }
+
+    /// Reads the datasheet part; returns the index of the first block after it.
+    fn read(&mut self, blocks: &[Block], out: &mut Extracted) -> usize {
+        let mut section = Section::None;
+        let mut i = 0;
+        let mut after_points = false;
+        while i < blocks.len() {
+            let b = &blocks[i];
+            let t = b.text.trim();
+            let upper = t.to_uppercase();
+            if text::is_chrome(t) {
+                out.account.chrome += 1;
+                i += 1;
+                continue;
+            }
+            let first_cell = b.cells.first().map(|c| c.trim().to_uppercase());
+            // --- section starts -------------------------------------------------------------
+            let header = first_cell.as_deref().unwrap_or(upper.as_str());
+            if header == "RANGED WEAPONS" || header == "MELEE WEAPONS" {
+                self.mark(b.line());
+                let kind = if header.starts_with("RANGED") {
+                    WeaponType::Ranged
+                } else {
+                    WeaponType::Melee
+                };
+                section = Section::Weapons(kind);
+                i += 1;
+                out.account.in_records += 1;
+                // one-label-per-line header
+                while i < blocks.len()
+                    && matches!(
+                        blocks[i].text.trim(),
+                        "RANGE" | "A" | "BS" | "WS" | "S" | "AP" | "D"
+                    )
+                {
+                    i += 1;
+                    out.account.in_records += 1;
+                }
+                continue;
+            }
+            if let Some(n) = self.characteristics(blocks, i, out) {
+                i = n;
+                section = Section::None;
+                continue;
+            }
+            if let Some((models, points, n)) = points_at(blocks, i) {
+                self.mark(b.line());
+                self.ds.points.push(PointsOption { models, points });
+                out.account.in_records += n - i;
+                i = n;
+                section = Section::Points;
+                after_points = true;
+                continue;
+            }
+            match upper.as_str() {
+                "INVULNERABLE SAVE" => {
+                    if let Some(v) = blocks.get(i + 1) {
+                        let (save, cond) = match v.text.split_once('*') {
+                            Some((s, c)) => (
+                                s.trim().to_string(),
+                                Some(c.trim().to_string()).filter(|c| !c.is_empty()),
+                            ),
+                            None => (v.text.trim().to_string(), None),
+                        };
+                        self.ds.invulnerable_save = Some(save);
+                        self.ds.invulnerable_save_condition = cond;
+                    }
+                    out.account.in_records += 2;
+                    i += 2;
+                    continue;
+                }
+                "WARGEAR OPTIONS" => section = Section::Wargear,
+                "UNIT COMPOSITION" => section = Section::Composition,
+                "ABILITIES" => {
+                    section = Section::Abilities;
+                    self.ability_group = None;
+                }
+                "STRATAGEMS" => section = Section::Stratagems,
+                "DETACHMENT ABILITY" => section = Section::Detachment,
+                "FACTION KEYWORDS:" => section = Section::FactionKeywords,
+                _ => {}
+            }
+            if matches!(
+                upper.as_str(),
+                "WARGEAR OPTIONS"
+                    | "UNIT COMPOSITION"
+                    | "ABILITIES"
+                    | "STRATAGEMS"
+                    | "DETACHMENT ABILITY"
+                    | "FACTION KEYWORDS:"
+            ) {
+                self.mark(b.line());
+                out.account.in_records += 1;
+                i += 1;
+                continue;
+            }
+            if upper.ends_with(" ABILITIES") && text::is_upper(t) && t.len() < 50 {
+                self.ability_group = Some(snake(t.trim_end_matches(" ABILITIES").trim()));
+                section = Section::Abilities;
+                out.account.in_records += 1;
+                i += 1;
+                continue;
+            }
+            if let Some(rest) = upper.strip_prefix("DAMAGED:") {
+                let _ = rest;
+                self.ds.damaged = Some(NamedText {
+                    name: t.to_string(),
+                    text: String::new(),
+                });
+                section = Section::Damaged;
+                out.account.in_records += 1;
+                i += 1;
+                continue;
+            }
+            if let Some(rest) = strip_prefix_ci(t, "FACTION KEYWORDS:") {
+                section = Section::FactionKeywords;
+                self.ds.faction_keywords.extend(split_list(rest));
+                out.account.in_records += 1;
+                i += 1;
+                continue;
+            }
+            if let Some(rest) =
+                strip_prefix_ci(t, "KEYWORDS:").or_else(|| strip_prefix_ci(t, "KEYWORDS –"))
+            {
+                self.ds.keywords.extend(split_list(rest));
+                section = Section::None;
+                out.account.in_records += 1;
+                i += 1;
+                continue;
+            }
+            // --- section bodies ---------------------------------------------------------------
+            let consumed = match section {
+                Section::Weapons(kind) => self.weapon(blocks, i, kind, out),
+                Section::Wargear
+                    if b.kind == BlockKind::ListItem || !self.ends_free_text(blocks, i) =>
+                {
+                    self.ds.wargear_options.push(t.to_string());
+                    Some(i + 1)
+                }
+                Section::Composition if b.kind == BlockKind::ListItem => {
+                    self.ds.unit_composition.push(t.to_string());
+                    Some(i + 1)
+                }
+                Section::Composition if !self.ends_free_text(blocks, i) => {
+                    self.ds.equipment.push(t.to_string());
+                    Some(i + 1)
+                }
+                Section::Abilities if !self.ends_free_text(blocks, i) => {
+                    self.ability(t);
+                    Some(i + 1)
+                }
+                Section::Damaged | Section::Special if !self.ends_free_text(blocks, i) => {
+                    let target = if section == Section::Damaged {
+                        self.ds.damaged.as_mut()
+                    } else {
+                        self.ds.special_rules.last_mut()
+                    };
+                    if let Some(nt) = target {
+                        if !nt.text.is_empty() {
+                            nt.text.push_str("\n\n");
+                        }
+                        nt.text.push_str(t);
+                    }
+                    Some(i + 1)
+                }
+                Section::FactionKeywords if !is_section_heading(t) && text::is_upper(t) => {
+                    self.ds.faction_keywords.extend(split_list(t));
+                    Some(i + 1)
+                }
+                Section::Stratagems => {
+                    match glossary::stratagem_at(self.doc, blocks, i, Edition::Tenth, out) {
+                        Some((id, next)) => {
+                            self.ds.stratagems.push(id);
+                            // stratagem_at counted the blocks itself
+                            i = next;
+                            continue;
+                        }
+                        None => None,
+                    }
+                }
+                Section::Detachment if self.detachment.is_none() && text::looks_like_heading(t) => {
+                    self.detachment = Some(t.to_string());
+                    Some(i + 1)
+                }
+                _ => None,
+            };
+            if let Some(n) = consumed {
+                out.account.in_records += n - i;
+                i = n;
+                continue;
+            }
+            // --- things that may stand before the first section ------------------------------
+            if !self.found || self.ds.name.is_none() && self.ds.models.is_empty() {
+                if let Some(c) = BASE.captures(t) {
+                    self.ds.base_size = Some(c[1].trim().to_string());
+                    if let Some(prev) = i.checked_sub(1).and_then(|p| blocks.get(p)) {
+                        if !text::is_chrome(&prev.text) && prev.text.len() < 80 {
+                            self.ds.name = Some(prev.text.trim().to_string());
+                        }
+                    }
+                    self.mark(b.line());
+                    out.account.in_records += 1;
+                    i += 1;
+                    continue;
+                }
+                if !self.found {
+                    if let Some((f, n)) = t.split_once(" – ") {
+                        self.title = Some(n.trim().to_string());
+                        self.title_faction = Some(f.trim().to_string());
+                    }
+                    out.account.in_records += 1;
+                    i += 1;
+                    continue;
+                }
+            }
+            // A named rule block on the datasheet (SUPREME COMMANDER): upper case, then text.
+            if self.found
+                && self.ds.keywords.is_empty()
+                && text::is_upper(t)
+                && text::looks_like_heading(t)
+                && blocks
+                    .get(i + 1)
+                    .is_some_and(|n| !text::looks_like_heading(&n.text))
+                && (after_points || self.ds.damaged.is_some())
+            {
+                self.ds.special_rules.push(NamedText {
+                    name: t.to_string(),
+                    text: String::new(),
+                });
+                section = Section::Special;
+                out.account.in_records += 1;
+                i += 1;
+                continue;
+            }
+            break;
+        }
+        if !self.found {
+            return 0;
+        }
+        i
+    }
+
+    /// A block that cannot continue a free-text section: a known heading or another section's
+    /// start.
+    fn ends_free_text(&self, blocks: &[Block], i: usize) -> bool {
+        let t = blocks[i].text.trim();
+        let u = t.to_uppercase();
+        blocks[i].kind == BlockKind::Heading
+            || points_at(blocks, i).is_some()
+            || u.starts_with("KEYWORDS")
+            || u.starts_with("FACTION KEYWORDS")
+            || u.starts_with("DAMAGED:")
+            || (text::is_upper(t) && text::looks_like_heading(t) && t.len() > 3)
+    }
+
+    /// Characteristics at `i`: a header row `M | T | Sv | W | Ld | OC` with a values row, or
+    /// one label/value per line. Returns the next index.
+    fn characteristics(
+        &mut self,
+        blocks: &[Block],
+        i: usize,
+        out: &mut Extracted,
+    ) -> Option<usize> {
+        let b = &blocks[i];
+        let labels: Vec<String> = if b.kind == BlockKind::TableRow {
+            b.cells.iter().map(|c| c.trim().to_uppercase()).collect()
+        } else {
+            Vec::new()
+        };
+        if labels.len() >= 6 && labels[..6].iter().zip(CHARACTERISTICS).all(|(a, b)| a == b) {
+            // header row, then one values row per model (first cell may be the model name)
+            let mut j = i + 1;
+            while let Some(v) = blocks.get(j) {
+                if v.kind != BlockKind::TableRow {
+                    break;
+                }
+                let cells: Vec<&str> = v.cells.iter().map(|c| c.trim()).collect();
+                let (name, vals) = if cells.len() == 7 {
+                    (Some(cells[0].to_string()), &cells[1..])
+                } else if cells.len() == 6 {
+                    (None, &cells[..])
+                } else {
+                    break;
+                };
+                self.ds.models.push(profile(name, vals));
+                j += 1;
+            }
+            self.mark(b.line());
+            out.account.in_records += j - i;
+            return Some(j);
+        }
+        // 004 layout: M / 12" / T / 10 / ...
+        if b.kind == BlockKind::Paragraph && b.text.trim() == "M" {
+            let mut vals: Vec<&str> = Vec::new();
+            for (k, label) in CHARACTERISTICS.iter().enumerate() {
+                let l = blocks.get(i + 2 * k)?;
+                if l.text.trim().to_uppercase() != *label {
+                    return None;
+                }
+                vals.push(blocks.get(i + 2 * k + 1)?.text.trim());
+            }
+            let name = self.ds.name.clone();
+            self.ds.models.push(profile(name, &vals));
+            self.mark(b.line());
+            out.account.in_records += 12;
+            return Some(i + 12);
+        }
+        None
+    }
+
+    /// A weapon profile at `i` in either layout. Returns the next index, or `None` when the
+    /// block is not a weapon row (the table ended).
+    fn weapon(
+        &mut self,
+        blocks: &[Block],
+        i: usize,
+        kind: WeaponType,
+        out: &mut Extracted,
+    ) -> Option<usize> {
+        let b = &blocks[i];
+        if b.kind == BlockKind::TableRow {
+            let cells: Vec<&str> = b.cells.iter().map(|c| c.trim()).collect();
+            let filled = cells.iter().filter(|c| !c.is_empty()).count();
+            if filled == 0 || cells[0].is_empty() {
+                return None;
+            }
+            if filled == 1 {
+                // the name-only row printed before each profile
+                return Some(i + 1);
+            }
+            let values: Vec<&str> = cells[1..].iter().copied().take(6).collect();
+            self.push_weapon(cells[0], &values, kind, b.line(), out);
+            return Some(i + 1);
+        }
+        if b.kind != BlockKind::Paragraph
+            || text::looks_like_heading(&b.text) && text::is_upper(&b.text)
+        {
+            return None;
+        }
+        // one value per line: name (printed twice), then six values
+        let mut j = i + 1;
+        if blocks.get(j).is_some_and(|n| n.text == b.text) {
+            j += 1;
+        }
+        let mut values = Vec::new();
+        while values.len() < 6 {
+            match blocks.get(j) {
+                Some(v) if is_value(&v.text) => {
+                    values.push(v.text.trim());
+                    j += 1;
+                }
+                _ => break,
+            }
+        }
+        if values.is_empty() {
+            return None;
+        }
+        self.push_weapon(&b.text, &values, kind, b.line(), out);
+        Some(j)
+    }
+
+    fn push_weapon(
+        &mut self,
+        name_cell: &str,
+        values: &[&str],
+        kind: WeaponType,
+        line: u32,
+        out: &mut Extracted,
+    ) {
+        let (name, keywords) = text::weapon_name_and_keywords(name_cell);
+        let get = |k: usize| {
+            values
+                .get(k)
+                .map(|v| v.to_string())
+                .filter(|v| !v.is_empty())
+        };
+        if values.iter().filter(|v| !v.is_empty()).count() < 6 {
+            self.diag(
+                out,
+                Code::WeaponRowIncomplete,
+                format!(
+                    "weapon '{name}' has {} of 6 values",
+                    values.iter().filter(|v| !v.is_empty()).count()
+                ),
+                line,
+            );
+        }
+        self.ds.weapons.push(WeaponProfile {
+            name,
+            kind,
+            range: get(0),
+            attacks: get(1),
+            skill: get(2),
+            strength: get(3),
+            ap: get(4),
+            damage: get(5),
+            keywords,
+            line,
+        });
+    }
+
+    fn ability(&mut self, t: &str) {
+        if let Some(rest) = strip_prefix_ci(t, "CORE:") {
+            for name in split_list(rest) {
+                self.core.push(name.clone());
+                self.ds.abilities.push(reference(&name, "core"));
+            }
+            return;
+        }
+        if let Some(rest) = strip_prefix_ci(t, "FACTION:") {
+            for name in split_list(rest) {
+                self.faction_abilities.push(name.clone());
+                self.ds.abilities.push(reference(&name, "faction"));
+            }
+            return;
+        }
+        let group = self
+            .ability_group
+            .clone()
+            .unwrap_or_else(|| "datasheet".to_string());
+        if let Some(c) = ABILITY.captures(t) {
+            let tags = c.get(2).map(|m| split_list(m.as_str())).unwrap_or_default();
+            self.ds.abilities.push(Ability {
+                name: c[1].trim().to_string(),
+                group,
+                tags,
+                parameter: None,
+                rule_id: None,
+                text: Some(c[3].trim().to_string()),
+            });
+        } else if let Some(last) = self.ds.abilities.last_mut().filter(|a| a.text.is_some()) {
+            if let Some(text) = last.text.as_mut() {
+                text.push_str("\n\n");
+                text.push_str(t);
+            }
+        } else {
+            self.ds.abilities.push(Ability {
+                name: t.to_string(),
+                group,
+                tags: Vec::new(),
+                parameter: None,
+                rule_id: None,
+                text: None,
+            });
+        }
+    }
+
+    /// The finished datasheet, if the document had one.
+    fn finish(&mut self, out: &mut Extracted) -> Option<Datasheet> {
+        if !self.found
+            || (self.ds.models.is_empty()
+                && self.ds.weapons.is_empty()
+                && self.ds.points.is_empty())
+        {
+            return None;
+        }
+        let mut ds = self.ds.clone();
+        ds.faction = out.faction.clone();
+        if ds.name.is_none() {
+            if let Some(t) = &self.title {
+                ds.name = Some(t.clone());
+            }
+        }
+        if let Some(first) = ds.models.first_mut() {
+            if first.name.is_none() {
+                first.name = ds.name.clone();
+            }
+        }
+        let faction_slug = ds
+            .faction
+            .as_deref()
+            .map(slug)
+            .unwrap_or_else(|| "unknown".to_string());
+        ds.id = match &ds.name {
+            Some(n) => format!("10e:{faction_slug}:{}", slug(n)),
+            None => format!(
+                "10e:{faction_slug}:unnamed-{}",
+                &self.doc.sha256[..12.min(self.doc.sha256.len())]
+            ),
+        };
+        if ds.name.is_none() {
+            self.diag(
+                out,
+                Code::DatasheetNameMissing,
+                "datasheet has no unit name in the source; kept with name: null".to_string(),
+                self.first_line,
+            );
+        }
+        if ds.faction.is_none() {
+            out.diagnostics.push(
+                Diagnostic::new(Code::FactionUnknown, "faction not stated in the content")
+                    .at(&self.doc.file, self.first_line),
+            );
+        }
+        for a in &mut ds.abilities {
+            if a.group == "core" || a.group == "faction" {
+                let kind = if a.group == "core" {
+                    "core".to_string()
+                } else {
+                    format!("{faction_slug}/army")
+                };
+                a.rule_id = Some(format!("10e:{kind}:{}", crate::ids::rule_slug(&a.name)));
+            }
+        }
+        if let Some(d) = &self.detachment {
+            ds.special_rules.push(NamedText {
+                name: "DETACHMENT ABILITY".to_string(),
+                text: d.clone(),
+            });
+        }
+        ds.sources.push(Provenance {
+            file: self.doc.file.clone(),
+            line: self.first_line,
+            sha256: self.doc.sha256.clone(),
+        });
+        Some(ds)
+    }
+}
+
+fn profile(name: Option<String>, vals: &[&str]) -> ModelProfile {
+    let v = |k: usize| {
+        vals.get(k)
+            .map(|s| s.to_string())
+            .filter(|s| !s.is_empty() && s != "-")
+    };
+    ModelProfile {
+        name,
+        m: v(0),
+        t: v(1),
+        sv: v(2),
+        w: v(3),
+        ld: v(4),
+        oc: v(5),
+    }
+}
+
+fn reference(name: &str, group: &str) -> Ability {
+    let (n, param) = match PARAM.captures(name) {
+        Some(c) => (c[1].trim().to_string(), Some(c[2].to_string())),
+        None => (name.trim().to_string(), None),
+    };
+    Ability {
+        name: n,
+        group: group.to_string(),
+        tags: Vec::new(),
+        parameter: param,
+        rule_id: None,
+        text: None,
+    }
+}
+
+/// `1 model | 70` as a row, or `1 model` / `325` on two lines → (models, points, next index).
+fn points_at(blocks: &[Block], i: usize) -> Option<(u32, u32, usize)> {
+    let b = blocks.get(i)?;
+    if b.kind == BlockKind::TableRow {
+        let cells: Vec<&str> = b.filled_cells().collect();
+        if cells.len() == 2 {
+            let m = POINTS.captures(cells[0].trim())?;
+            let models = m[1].parse().ok()?;
+            let points = cells[1].trim().parse().ok()?;
+            return Some((models, points, i + 1));
+        }
+        return None;
+    }
+    let m = POINTS.captures(b.text.trim())?;
+    let next = blocks.get(i + 1)?;
+    let points = next.text.trim().parse().ok()?;
+    Some((m[1].parse().ok()?, points, i + 2))
+}
+
+/// A characteristic value: short, no spaces beyond dice (`12"`, `D6+1`, `-2`, `Melee`, `N/A`).
+fn is_value(t: &str) -> bool {
+    let t = t.trim();
+    !t.is_empty() && t.len() <= 8 && !t.contains(' ') || t.eq_ignore_ascii_case("melee")
+}
+
+fn split_list(s: &str) -> Vec<String> {
+    s.split(',')
+        .map(|x| x.trim().to_string())
+        .filter(|x| !x.is_empty())
+        .collect()
+}
+
+fn strip_prefix_ci<'t>(t: &'t str, prefix: &str) -> Option<&'t str> {
+    if t.len() >= prefix.len()
+        && t.is_char_boundary(prefix.len())
+        && t[..prefix.len()].eq_ignore_ascii_case(prefix)
+    {
+        Some(t[prefix.len()..].trim())
+    } else {
+        None
+    }
+}
+
+/// The datasheet's own section headings.
+fn is_section_heading(t: &str) -> bool {
+    matches!(
+        t.trim().to_uppercase().as_str(),
+        "RANGED WEAPONS"
+            | "MELEE WEAPONS"
+            | "WARGEAR OPTIONS"
+            | "UNIT COMPOSITION"
+            | "ABILITIES"
+            | "STRATAGEMS"
+            | "DETACHMENT ABILITY"
+            | "INVULNERABLE SAVE"
+            | "KEYWORDS:"
+            | "FACTION KEYWORDS:"
+    )
+}
+
+fn snake(s: &str) -> String {
+    slug(s).replace('-', "_")
+}
