@@ -130,6 +130,20 @@ pub fn merge_rules(rules: Vec<Rule>, diagnostics: &mut Vec<Diagnostic>) -> Vec<R
         }
     }
     rules.sort_by(|a, b| a.id.cmp(&b.id));
+    // 4. Rules no source names: kept with `name: null`, reported once each.
+    for r in rules.iter().filter(|r| r.name.is_none()) {
+        let mut d = Diagnostic::new(
+            Code::RuleNameUnknown,
+            format!(
+                "rule paragraph has no name in any source: \"{}\"",
+                r.text.chars().take(60).collect::<String>()
+            ),
+        );
+        if let Some(o) = r.occurrences.first() {
+            d = d.at(&o.file, o.line);
+        }
+        diagnostics.push(d);
+    }
     rules
 }
 

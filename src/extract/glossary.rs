@@ -90,6 +90,10 @@ static LISTED_RULE: LazyLock<Regex> = LazyLock::new(|| {
     )
     .expect("static regex")
 });
+static SPECIAL_RULE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(?:the|a|an) ((?:[A-Z][\w’'-]*)(?: (?:[A-Z][\w’'-]*|\([A-Z0-9+]+\)))*) special rules?\b")
+        .expect("static regex")
+});
 static ARMY_FACTION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^If your A\w+ Faction is ([A-Z][A-Z’' -]+[A-Z])?").expect("static regex")
 });
@@ -396,6 +400,11 @@ impl Reader<'_> {
         if b.kind == BlockKind::TableRow && b.filled_cells().next().is_none() {
             // a lost table (`|`): the rule before it ends; its content is gone
             self.flush_glued();
+            self.warn(
+                Code::DamagedText,
+                "a table was lost here (only its '|' separator remains)".to_string(),
+                b.line(),
+            );
             self.glued.expect_text = false;
             self.out.account.in_records += 1;
             return;
@@ -565,17 +574,8 @@ impl Reader<'_> {
             });
             return;
         }
+        // A rule still unnamed after dedup (no twin named elsewhere) is reported there (X103).
         let (name, kind) = self.name_from_text(&body);
-        if name.is_none() {
-            self.warn(
-                Code::RuleNameUnknown,
-                format!(
-                    "rule paragraph has no name in the source: \"{}\"",
-                    short(&body)
-                ),
-                first_line,
-            );
-        }
         let faction = if kind == "army" {
             ARMY_FACTION
                 .captures(&body)
@@ -620,6 +620,13 @@ impl Reader<'_> {
         }
         if ARMY_FACTION.is_match(body) {
             return (None, "army".into());
+        }
+        if self.edition() == Edition::HorusHeresy2 {
+            // `Models with the Adamantium Will special rule…`, `…has the Rending special rule`
+            if let Some(c) = SPECIAL_RULE.captures(body) {
+                return (Some(c[1].to_string()), "special_rule".into());
+            }
+            return (None, "special_rule".into());
         }
         (None, "unclassified".into())
     }

@@ -1,0 +1,26 @@
+# cogitator recipes (`cargo install just`); every recipe is a plain cargo command too.
+
+# Ingest raw/ (or the given paths) into output/
+ingest *paths:
+    cargo run --release -- ingest {{paths}}
+
+# Ingest the shared Wahapedia HTML corpus into a scratch directory
+ingest-corpus:
+    cargo run --release -- ingest ../shared/corpus/wahapedia-html --out target/corpus-output
+
+# Run the test suite
+test:
+    cargo test --locked
+
+# Everything CI runs: fmt, clippy, tests, committed-output check
+check:
+    bash .ci/run
+
+# Benchmarks (plain bench binaries, release profile)
+bench:
+    cargo bench --bench ingest
+    cargo bench --bench simulate
+
+# Re-check an existing dataset
+lint dir="output":
+    cargo run --release -- lint {{dir}}
