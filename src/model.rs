@@ -245,7 +245,18 @@ pub struct ManifestInput {
     pub duplicate_of: Option<String>,
     pub blocks: usize,
     pub chrome_dropped: usize,
+    /// The nothing-lost account: how the document's blocks were used.
+    pub account: BlockAccount,
     pub records: RecordCounts,
+}
+
+/// The nothing-lost account of one document: every block is either part of a record, chrome,
+/// or unassigned (reported with `X108`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BlockAccount {
+    pub in_records: usize,
+    pub chrome: usize,
+    pub unassigned: usize,
 }
 
 /// Records per type.

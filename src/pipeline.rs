@@ -79,6 +79,7 @@ pub fn run(sources: &[SourceFile], failed: &[(String, Diagnostic)], opts: &Optio
             duplicate_of: None,
             blocks: 0,
             chrome_dropped: 0,
+            account: BlockAccount::default(),
             records: RecordCounts::default(),
         });
     }
@@ -97,6 +98,7 @@ fn process(src: &SourceFile, duplicate_of: Option<&str>) -> Processed {
         duplicate_of: duplicate_of.map(str::to_string),
         blocks: 0,
         chrome_dropped: 0,
+        account: BlockAccount::default(),
         records: RecordCounts::default(),
     };
     if let Some(first) = duplicate_of {
@@ -145,6 +147,8 @@ fn process(src: &SourceFile, duplicate_of: Option<&str>) -> Processed {
     normalize::normalize(&mut ex);
     entry.edition = ex.edition;
     entry.chrome_dropped = doc.chrome_dropped + ex.account.chrome;
+    entry.account = ex.account;
+    entry.account.chrome += doc.chrome_dropped;
     entry.records = RecordCounts {
         datasheets: ex.datasheets.len(),
         weapons: ex.datasheets.iter().map(|d| d.weapons.len()).sum(),

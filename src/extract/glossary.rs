@@ -60,6 +60,8 @@ pub fn read(doc: &Document, blocks: &[Block], ctx: &Context, out: &mut Extracted
 #[derive(Debug, Default)]
 struct GluedRule {
     flavor: Option<(String, u32)>,
+    /// The flavor was a whole block (not a piece of a glued line).
+    flavor_whole: bool,
     texts: Vec<(String, u32)>,
 }
 
@@ -446,6 +448,7 @@ impl Reader<'_> {
         } else {
             self.flush_glued();
             self.glued.current = Some(GluedRule {
+                flavor_whole: !p.glued,
                 flavor: Some((p.text, line)),
                 texts: Vec::new(),
             });
@@ -487,7 +490,11 @@ impl Reader<'_> {
             return;
         };
         self.glued.expect_text = false;
-        let GluedRule { flavor, mut texts } = rule;
+        let GluedRule {
+            flavor,
+            mut texts,
+            flavor_whole,
+        } = rule;
         let Some(first_line) = flavor
             .as_ref()
             .map(|(_, l)| *l)
@@ -503,7 +510,11 @@ impl Reader<'_> {
                 format!("paragraph not assigned: '{}'", short(&t)),
                 l,
             );
-            self.out.account.unassigned += 1;
+            if flavor_whole {
+                // the block was counted as used when read; it is not
+                self.out.account.in_records -= 1;
+                self.out.account.unassigned += 1;
+            }
             return;
         }
         // Scrambled order: the sentence start was printed on a later line (it ends mid-sentence,

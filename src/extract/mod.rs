@@ -8,22 +8,13 @@
 
 use crate::diag::Diagnostic;
 use crate::ir::Document;
+pub use crate::model::BlockAccount;
 use crate::model::{Datasheet, Detachment, Edition, Enhancement, Rule, Stratagem};
-use serde::Serialize;
 
 pub mod glossary;
 pub mod system;
 pub mod ten;
 pub mod text;
-
-/// The nothing-lost account of one document: every block is either part of a record, chrome,
-/// or unassigned (reported with `X108`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-pub struct BlockAccount {
-    pub in_records: usize,
-    pub chrome: usize,
-    pub unassigned: usize,
-}
 
 /// Records read from one document, before normalization and merging.
 #[derive(Debug, Clone, Default)]

@@ -45,6 +45,7 @@ enum Section {
     FactionKeywords,
     Stratagems,
     Detachment,
+    Leader,
 }
 
 /// Reads one 10th-edition document.
@@ -229,6 +230,16 @@ impl<'a> DatasheetReader<'a> {
                     self.ability_group = None;
                 }
                 "STRATAGEMS" => section = Section::Stratagems,
+                "LEADER"
+                    if blocks
+                        .get(i + 1)
+                        .is_some_and(|n| n.text.contains("can be attached to")) =>
+                {
+                    section = Section::Leader;
+                    out.account.in_records += 2;
+                    i += 2;
+                    continue;
+                }
                 "DETACHMENT ABILITY" => section = Section::Detachment,
                 "FACTION KEYWORDS:" => section = Section::FactionKeywords,
                 _ => {}
@@ -318,6 +329,10 @@ impl<'a> DatasheetReader<'a> {
                 }
                 Section::FactionKeywords if !is_section_heading(t) && text::is_upper(t) => {
                     self.ds.faction_keywords.extend(split_list(t));
+                    Some(i + 1)
+                }
+                Section::Leader if b.kind == BlockKind::ListItem => {
+                    self.ds.leads.push(t.to_string());
                     Some(i + 1)
                 }
                 Section::Stratagems => {
@@ -452,11 +467,45 @@ impl<'a> DatasheetReader<'a> {
                 }
                 vals.push(blocks.get(i + 2 * k + 1)?.text.trim());
             }
-            let name = self.ds.name.clone();
+            // The first profile's model name is the line before `M` when that line is not the
+            // unit's name/base size; otherwise the unit name.
+            let before = i.checked_sub(1).and_then(|p| blocks.get(p));
+            let name = match before {
+                Some(p)
+                    if !BASE.is_match(p.text.trim())
+                        && self.ds.name.is_some()
+                        && text::looks_like_heading(&p.text)
+                        && !text::is_chrome(&p.text)
+                        && Some(p.text.trim()) != self.ds.name.as_deref() =>
+                {
+                    Some(p.text.trim().to_string())
+                }
+                _ => self.ds.name.clone(),
+            };
             self.ds.models.push(profile(name, &vals));
             self.mark(b.line());
-            out.account.in_records += 12;
-            return Some(i + 12);
+            let mut j = i + 12;
+            // Later profiles of a mixed unit are positional: a model name, then six values.
+            while let Some(n) = blocks.get(j) {
+                let vals: Vec<&str> = (1..=6)
+                    .filter_map(|k| blocks.get(j + k))
+                    .map(|v| v.text.trim())
+                    .filter(|v| is_value(v))
+                    .collect();
+                if vals.len() < 6
+                    || is_value(&n.text)
+                    || !text::looks_like_heading(&n.text)
+                    || is_section_heading(&n.text)
+                {
+                    break;
+                }
+                self.ds
+                    .models
+                    .push(profile(Some(n.text.trim().to_string()), &vals));
+                j += 7;
+            }
+            out.account.in_records += j - i;
+            return Some(j);
         }
         None
     }

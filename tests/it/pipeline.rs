@@ -241,3 +241,17 @@ proptest! {
         prop_assert_eq!(ds.manifest.inputs.len(), 1);
     }
 }
+
+#[test]
+fn every_block_is_accounted_for() {
+    let ds = cogitator::ingest(&[util::raw()], &Options::default()).unwrap();
+    for i in &ds.manifest.inputs {
+        let a = i.account;
+        assert_eq!(
+            a.in_records + a.chrome + a.unassigned,
+            i.blocks,
+            "{}: {a:?}",
+            i.file
+        );
+    }
+}
