@@ -281,7 +281,20 @@ pub struct Manifest {
     pub totals: RecordCounts,
     /// Rule paragraphs read before dedup, and the rules they became.
     pub rule_occurrences: usize,
+    /// What each stage saw and produced.
+    pub stages: StageCounts,
     pub diagnostics: DiagnosticCounts,
+}
+
+/// Counts per stage: inputs discovered → decoded → blocks → records extracted → records
+/// emitted after merging and dedup.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StageCounts {
+    pub discovered: usize,
+    pub decoded: usize,
+    pub blocks: usize,
+    pub extracted_records: usize,
+    pub emitted_records: usize,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -143,6 +143,15 @@ fn process(src: &SourceFile, duplicate_of: Option<&str>) -> Processed {
             diagnostics,
         };
     }
+    if system == extract::system::System::Unknown {
+        diagnostics.push(
+            Diagnostic::new(
+                Code::UnknownSystem,
+                "no game-system or edition markers found; read as 10th edition",
+            )
+            .in_file(&src.path),
+        );
+    }
     let mut ex = extract::extract(&doc);
     normalize::normalize(&mut ex);
     entry.edition = ex.edition;
@@ -176,6 +185,16 @@ fn assemble(
     let mut enhancements: BTreeMap<String, Enhancement> = BTreeMap::new();
     let mut detachments: BTreeMap<String, Detachment> = BTreeMap::new();
     let mut rules: Vec<Rule> = Vec::new();
+    let extracted_records: usize = extracted
+        .iter()
+        .map(|e| {
+            e.datasheets.len()
+                + e.rules.len()
+                + e.stratagems.len()
+                + e.enhancements.len()
+                + e.detachments.len()
+        })
+        .sum();
     for ex in extracted {
         for d in ex.datasheets {
             merge_by_id(&mut datasheets, d.id.clone(), d, |a, b| {
@@ -247,6 +266,20 @@ fn assemble(
         enhancements: enhancements.len(),
         detachments: detachments.len(),
     };
+    let stages = StageCounts {
+        discovered: inputs.len(),
+        decoded: inputs
+            .iter()
+            .filter(|i| i.status == InputStatus::Ok)
+            .count(),
+        blocks: inputs.iter().map(|i| i.blocks).sum(),
+        extracted_records,
+        emitted_records: totals.datasheets
+            + totals.rules
+            + totals.stratagems
+            + totals.enhancements
+            + totals.detachments,
+    };
     let manifest = Manifest {
         tool: "cogitator".to_string(),
         version: env!("CARGO_PKG_VERSION").to_string(),
@@ -254,6 +287,7 @@ fn assemble(
         inputs,
         totals,
         rule_occurrences,
+        stages,
         diagnostics: DiagnosticCounts {
             info,
             warning,

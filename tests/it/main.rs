@@ -4,5 +4,6 @@
 
 mod dedup;
 mod pipeline;
+mod regressions;
 mod seeds;
 mod util;
