@@ -150,7 +150,16 @@ pub fn merge_rules(rules: Vec<Rule>, diagnostics: &mut Vec<Diagnostic>) -> Vec<R
 /// Combines exact copies: union of occurrences; the best name (mixed case over all caps),
 /// flavor and bullets from whichever copy has them.
 fn combine(mut copies: Vec<Rule>) -> Rule {
-    copies.sort_by(|a, b| a.occurrences.cmp(&b.occurrences));
+    // a total order, so the kept text never depends on input order
+    copies.sort_by(|a, b| {
+        (&a.occurrences, &a.text, &a.name, &a.flavor, &a.kind).cmp(&(
+            &b.occurrences,
+            &b.text,
+            &b.name,
+            &b.flavor,
+            &b.kind,
+        ))
+    });
     let mut it = copies.into_iter();
     let mut out = it.next().expect("group is never empty");
     for r in it {
