@@ -26,7 +26,10 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             return Ok(super::EXIT_USAGE);
         };
         let info = code.info();
-        println!("{} ({}): {}\n\n{}", info.name, info.severity, info.title, info.explanation);
+        println!(
+            "{} ({}): {}\n\n{}",
+            info.name, info.severity, info.title, info.explanation
+        );
         return Ok(super::EXIT_OK);
     }
     eprintln!("nothing to do: give --explain CODE or --list");

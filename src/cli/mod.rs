@@ -18,7 +18,11 @@ pub const EXIT_FINDINGS: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
 
 #[derive(Debug, Parser)]
-#[command(name = "cogitator", version, about = "Turns messy Warhammer rules sources into clean, checked datasets")]
+#[command(
+    name = "cogitator",
+    version,
+    about = "Turns messy Warhammer rules sources into clean, checked datasets"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,

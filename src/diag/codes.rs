@@ -125,7 +125,11 @@ mod tests {
     #[test]
     fn every_code_has_an_example() {
         for c in CODES {
-            assert!(c.explanation.contains("Example:"), "{} lacks an example", c.name);
+            assert!(
+                c.explanation.contains("Example:"),
+                "{} lacks an example",
+                c.name
+            );
             assert_eq!(c.name.len(), 4, "{}", c.name);
         }
     }

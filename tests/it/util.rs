@@ -15,7 +15,10 @@ pub fn corpus() -> Option<PathBuf> {
         return Some(dir);
     }
     if std::env::var("COGITATOR_REQUIRE_CORPUS").as_deref() == Ok("1") {
-        panic!("COGITATOR_REQUIRE_CORPUS=1 but {} is missing", dir.display());
+        panic!(
+            "COGITATOR_REQUIRE_CORPUS=1 but {} is missing",
+            dir.display()
+        );
     }
     eprintln!("skipped: shared corpus not found at {}", dir.display());
     None
