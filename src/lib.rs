@@ -11,3 +11,4 @@ pub mod ir;
 pub mod model;
 pub mod simulate;
 pub mod source;
+pub mod validate;
