@@ -14,10 +14,18 @@ use crate::validate;
 use anyhow::{anyhow, bail, Context};
 use std::path::PathBuf;
 
-/// Arguments of `cogitator simulate`.
+/// Arguments of `cogitator simulate` (boxed: the flag set is large).
 #[derive(Debug, clap::Args)]
 #[command(allow_negative_numbers = true)]
 pub struct Args {
+    #[command(flatten)]
+    pub flags: Box<Flags>,
+}
+
+/// The flags of `cogitator simulate`.
+#[derive(Debug, clap::Args)]
+#[command(allow_negative_numbers = true)]
+pub struct Flags {
     /// Attacks characteristic: `3`, `D6`, `D6+1`, `2D6`.
     #[arg(long)]
     pub attacks: Option<String>,
@@ -111,7 +119,7 @@ fn need<'a>(v: &'a Option<String>, flag: &str) -> anyhow::Result<&'a str> {
     v.as_deref().ok_or_else(|| anyhow!("missing --{flag}"))
 }
 
-fn weapon_from_flags(a: &Args) -> anyhow::Result<Weapon> {
+fn weapon_from_flags(a: &Flags) -> anyhow::Result<Weapon> {
     let mut keywords = Vec::new();
     for k in a
         .keywords
@@ -138,7 +146,7 @@ fn weapon_from_flags(a: &Args) -> anyhow::Result<Weapon> {
     })
 }
 
-fn target_from_flags(a: &Args) -> anyhow::Result<Target> {
+fn target_from_flags(a: &Flags) -> anyhow::Result<Target> {
     let threshold = |name: &'static str, v: &Option<String>| -> anyhow::Result<Option<u8>> {
         v.as_deref()
             .map(|s| parse_save(name, s))
@@ -168,7 +176,7 @@ fn load_datasheets(dir: &std::path::Path) -> anyhow::Result<Vec<Datasheet>> {
     serde_json::from_str(&text).with_context(|| format!("cannot parse {}", path.display()))
 }
 
-fn scenario(a: &Args) -> anyhow::Result<Scenario> {
+fn scenario(a: &Flags) -> anyhow::Result<Scenario> {
     let conditions = Conditions {
         rules: if a.edition == "9e" {
             Rules::Ninth
@@ -273,6 +281,7 @@ fn render(o: &Outcome) {
 }
 
 pub fn run(args: Args) -> anyhow::Result<i32> {
+    let args = *args.flags;
     let sc = match scenario(&args) {
         Ok(sc) => sc,
         Err(e) => {

@@ -32,7 +32,7 @@ fn per_attack(plan: &Plan) -> PerAttack {
         for roll in 1..=6 {
             match plan.hit(roll) {
                 Hit::Miss => {}
-                Hit::Hit => p_hit += 1.0 / 6.0,
+                Hit::Normal => p_hit += 1.0 / 6.0,
                 Hit::Critical => p_crit_hit += 1.0 / 6.0,
             }
         }
@@ -41,7 +41,7 @@ fn per_attack(plan: &Plan) -> PerAttack {
     for roll in 1..=6 {
         match plan.wound(roll) {
             Wound::Fail => {}
-            Wound::Wound => w += 1.0 / 6.0,
+            Wound::Normal => w += 1.0 / 6.0,
             Wound::Critical => c += 1.0 / 6.0,
         }
     }

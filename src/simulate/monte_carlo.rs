@@ -63,7 +63,7 @@ pub(crate) fn run(plan: &Plan, trials: u64, seed: u64) -> Outcome {
         for _ in 0..plan.attackers {
             let base = plan.attacks.base.sample(&mut rng);
             let extra = plan.attacks.extra.map(|d| d.sample(&mut rng)).unwrap_or(0);
-            let attacks = plan.attacks.from_base_roll(base, extra);
+            let attacks = plan.attacks.attacks_for_roll(base, extra);
             sum_attacks += u64::from(attacks);
             for _ in 0..attacks {
                 if plan.auto_hit {
@@ -72,7 +72,7 @@ pub(crate) fn run(plan: &Plan, trials: u64, seed: u64) -> Outcome {
                 }
                 match plan.hit(d6(&mut rng)) {
                     Hit::Miss => {}
-                    Hit::Hit => hits_to_roll += 1,
+                    Hit::Normal => hits_to_roll += 1,
                     Hit::Critical => {
                         if plan.lethal {
                             auto_wounds += 1;
@@ -96,7 +96,7 @@ pub(crate) fn run(plan: &Plan, trials: u64, seed: u64) -> Outcome {
             }
             match r {
                 Wound::Fail => {}
-                Wound::Wound => wounds.push(false),
+                Wound::Normal => wounds.push(false),
                 Wound::Critical => wounds.push(true),
             }
         }

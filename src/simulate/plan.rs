@@ -16,7 +16,7 @@ pub(crate) const MAX_STRENGTH: u32 = 100;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Hit {
     Miss,
-    Hit,
+    Normal,
     Critical,
 }
 
@@ -24,7 +24,7 @@ pub(crate) enum Hit {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Wound {
     Fail,
-    Wound,
+    Normal,
     Critical,
 }
 
@@ -46,7 +46,7 @@ pub(crate) struct AttackRule {
 
 impl AttackRule {
     /// Attacks of one model given the raw roll of `base`.
-    pub fn from_base_roll(&self, roll: u32, extra: u32) -> u32 {
+    pub fn attacks_for_roll(&self, roll: u32, extra: u32) -> u32 {
         let mut a = roll;
         if !self.base.is_constant() {
             if self.max_roll {
@@ -76,7 +76,7 @@ impl AttackRule {
                 if q == 0.0 {
                     continue;
                 }
-                let a = self.from_base_roll(roll as u32, x as u32) as usize;
+                let a = self.attacks_for_roll(roll as u32, x as u32) as usize;
                 if out.len() <= a {
                     out.resize(a + 1, 0.0);
                 }
@@ -366,11 +366,11 @@ impl Plan {
             return if self.critical_hits {
                 Hit::Critical
             } else {
-                Hit::Hit
+                Hit::Normal
             };
         }
         if i32::from(roll) + self.hit_mod >= i32::from(self.skill) {
-            Hit::Hit
+            Hit::Normal
         } else {
             Hit::Miss
         }
@@ -385,7 +385,7 @@ impl Plan {
             return Wound::Critical;
         }
         if roll == 6 || i32::from(roll) + self.wound_mod >= i32::from(self.wound_need) {
-            Wound::Wound
+            Wound::Normal
         } else {
             Wound::Fail
         }

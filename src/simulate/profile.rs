@@ -42,7 +42,7 @@ pub fn parse_skill(s: &str) -> Result<Option<u8>, ProfileError> {
 
 /// `-2` → -2; `0` → 0.
 pub fn parse_ap(s: &str) -> Result<i32, ProfileError> {
-    let t = s.trim().replace('–', "-").replace('−', "-");
+    let t = s.trim().replace(['–', '−'], "-");
     match t.parse::<i32>() {
         Ok(v) if (-6..=0).contains(&v) => Ok(v),
         _ => Err(ProfileError::Characteristic {
