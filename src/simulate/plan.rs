@@ -11,6 +11,10 @@ pub(crate) const MAX_ATTACKERS: u32 = 200;
 pub(crate) const MAX_MODELS: u32 = 200;
 pub(crate) const MAX_WOUNDS: u32 = 100;
 pub(crate) const MAX_STRENGTH: u32 = 100;
+/// Most attacks one volley may make (keeps the exact engine's O(attacks²) work bounded).
+pub(crate) const MAX_VOLLEY_ATTACKS: u64 = 5_000;
+/// Most hits one volley may roll to wound (attacks × (1 + SUSTAINED HITS maximum)).
+pub(crate) const MAX_VOLLEY_HITS: u64 = 20_000;
 
 /// Result of one hit die.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -330,6 +334,24 @@ impl Plan {
             let cover_applies = cover && !(sv <= 3 && w.ap == 0);
             (sv, w.ap + i32::from(cover_applies).min(1))
         });
+        let per_model =
+            attacks.attacks_for_roll(w.attacks.max(), attacks.extra.map(|d| d.max()).unwrap_or(0));
+        let max_attacks = u64::from(sc.attackers) * u64::from(per_model);
+        if max_attacks > MAX_VOLLEY_ATTACKS {
+            return Err(invalid(
+                "number of attacks",
+                max_attacks,
+                "at most 5000 per volley",
+            ));
+        }
+        let max_hits = max_attacks * (1 + u64::from(sustained.map(|d| d.max()).unwrap_or(0)));
+        if max_hits > MAX_VOLLEY_HITS {
+            return Err(invalid(
+                "number of hits",
+                max_hits,
+                "at most 20000 per volley",
+            ));
+        }
         Ok(Plan {
             attackers: sc.attackers,
             attacks,

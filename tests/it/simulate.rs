@@ -468,9 +468,12 @@ fn exact_agrees_with_monte_carlo() {
                 }
             }
         }
-        // Attacks/hits/wounds: each is a sum over attacks; bound from the per-scenario
-        // maximum (σ ≤ max/2 for a variable in [0, max]).
-        let max_attacks = (s.weapon.attacks.max() + 12) as f64 * s.attackers as f64 * 4.0;
+        // Attacks, hits and wounds per volley lie in [0, max_hits], where per model the
+        // attacks are at most 2·A_max (9e RAPID FIRE doubles) + 1 (10e RAPID FIRE 1, the only
+        // one in the grid) + models/5 (10e BLAST), and each attack yields at most 1 + 3 hits
+        // (SUSTAINED HITS D3); wounds ≤ hits. By Popoviciu's inequality σ ≤ max_hits/2.
+        let per_model = 2 * s.weapon.attacks.max() + 1 + s.target.models / 5;
+        let max_attacks = f64::from(s.attackers * per_model * 4);
         let bound = 5.0 * (max_attacks / 2.0) / (N as f64).sqrt();
         assert!(
             (m.expected_attacks - e.expected_attacks).abs() <= bound,
@@ -854,4 +857,27 @@ fn cli_validate_and_simulate_from_dataset() {
         j["models_destroyed_distribution"].as_array().unwrap().len(),
         6
     );
+}
+
+/// Absurd inputs are refused with an error, not a hang or a panic.
+#[test]
+fn huge_volleys_are_refused() {
+    let s = sc(
+        200,
+        weapon("999", Some(3), 4, 0, "1", &[]),
+        target(10, 4, Some(3), 1),
+    );
+    assert!(matches!(
+        simulate::exact(&s),
+        Err(simulate::SimError::Invalid { .. })
+    ));
+    let s = sc(
+        10,
+        weapon("100", Some(3), 4, 0, "1", &["SUSTAINED HITS 999"]),
+        target(10, 4, Some(3), 1),
+    );
+    assert!(matches!(
+        simulate::exact(&s),
+        Err(simulate::SimError::Invalid { .. })
+    ));
 }
