@@ -218,6 +218,19 @@ impl Plan {
         let mut ignores_cover = false;
         let mut twin_linked = false;
         for k in &w.keywords {
+            if !tenth
+                && matches!(
+                    k,
+                    Keyword::Heavy
+                        | Keyword::Melta(_)
+                        | Keyword::Lance
+                        | Keyword::TwinLinked
+                        | Keyword::IndirectFire
+                        | Keyword::Hazardous
+                )
+            {
+                note(k, "9e: applied with its 10th edition effect (assumption)");
+            }
             match k {
                 Keyword::RapidFire(x) => {
                     if !c.half_range {
