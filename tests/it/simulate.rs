@@ -881,3 +881,33 @@ fn huge_volleys_are_refused() {
         Err(simulate::SimError::Invalid { .. })
     ));
 }
+
+/// 9th edition: no critical hits or wounds. 6 attacks, BS 4+ (1/2), S4 vs T4 (1/2), no save,
+/// D1 with LETHAL HITS, SUSTAINED HITS 1, ANTI-INFANTRY 2+ and DEVASTATING WOUNDS: all four
+/// have no effect, so hits = 3, wounds = damage = 3/2, and each is noted.
+#[test]
+fn known_ninth_edition_has_no_criticals() {
+    let mut t = target(20, 4, None, 1);
+    t.keywords = vec!["INFANTRY".into()];
+    let kws = [
+        "LETHAL HITS",
+        "SUSTAINED HITS 1",
+        "ANTI-INFANTRY 2+",
+        "DEVASTATING WOUNDS",
+    ];
+    let mut s = sc(1, weapon("6", Some(4), 4, 0, "1", &kws), t);
+    s.conditions.rules = Rules::Ninth;
+    let o = exact(&s);
+    close(o.expected_hits, 3.0);
+    close(o.expected_wounds, 1.5);
+    close(o.expected_damage, 1.5);
+    assert_eq!(
+        o.notes
+            .iter()
+            .filter(|n| n.ends_with("no effect in 9e"))
+            .count(),
+        4,
+        "{:?}",
+        o.notes
+    );
+}
