@@ -164,13 +164,13 @@ fn main() {
     let (rows, diags) = cogitator::validate::validate_datasheets(&sheets, &panel);
     let el = start.elapsed();
     println!(
-        "validate {}: {} datasheets, {} weapon profiles, {} targets -> {} rows, {} diagnostics in {:.3}s",
+        "validate {}: {} datasheets, {} weapon profiles, {} targets -> {} rows, {} diagnostics in {:.3} ms",
         dir.display(),
         sheets.len(),
         sheets.iter().map(|d| d.weapons.len()).sum::<usize>(),
         panel.len(),
         rows.len(),
         diags.len(),
-        el.as_secs_f64()
+        el.as_secs_f64() * 1000.0
     );
 }
