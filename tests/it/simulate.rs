@@ -588,7 +588,7 @@ proptest! {
         prop_assert!(o.damage_distribution.iter().all(|&p| p >= -1e-15));
         prop_assert!(o.expected_damage <= total as f64 + 1e-9);
         prop_assert!(o.expected_models_destroyed <= s.target.models as f64 + 1e-9);
-        prop_assert!(o.expected_wounds <= o.expected_hits + 1e-9 || s.weapon.keywords.contains(&Keyword::TwinLinked));
+        prop_assert!(o.expected_wounds <= o.expected_hits + 1e-9);
     }
 
     /// Expected damage never decreases when S rises, AP improves, D rises by 1, or SUSTAINED
@@ -910,4 +910,56 @@ fn known_ninth_edition_has_no_criticals() {
         "{:?}",
         o.notes
     );
+}
+
+fn arb_field() -> impl Strategy<Value = Option<String>> {
+    prop::option::of(prop_oneof![
+        "[0-9dD+ -]{0,6}",
+        prop::sample::select(vec![
+            "D6",
+            "2D6+2",
+            "3+",
+            "N/A",
+            "-2",
+            "0",
+            "12",
+            "D4",
+            "7+",
+            "-",
+            "99999999999"
+        ])
+        .prop_map(String::from),
+        ".{0,8}",
+    ])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// The dice and keyword parsers reject garbage with an error, never a panic.
+    #[test]
+    fn parsers_never_panic(s in ".{0,12}") {
+        let _ = Dice::parse(&s);
+        let _ = Keyword::parse(&s);
+        if let Ok(d) = Dice::parse(&s) {
+            prop_assert_eq!(Dice::parse(&d.to_string()), Ok(d));
+            prop_assert!((d.distribution().iter().sum::<f64>() - 1.0).abs() < 1e-9);
+        }
+    }
+
+    /// Validation of arbitrary weapon strings yields rows or diagnostics, never a panic.
+    #[test]
+    fn validate_never_panics(
+        a in arb_field(), skill in arb_field(), st in arb_field(), ap in arb_field(), d in arb_field(),
+        kw in prop::collection::vec(prop_oneof![".{0,10}", prop::sample::select(KEYWORDS.to_vec()).prop_map(String::from)], 0..3),
+    ) {
+        let mut j = datasheets_json();
+        j[0]["weapons"] = serde_json::json!([{
+            "name": "w", "type": "melee", "range": "Melee", "A": a, "skill": skill, "S": st, "AP": ap,
+            "D": d, "keywords": kw, "line": 3
+        }]);
+        let sheets: Vec<cogitator::model::Datasheet> = serde_json::from_value(j).unwrap();
+        let (rows, diags) = validate_datasheets(&sheets, &default_panel());
+        prop_assert!(!rows.is_empty() || !diags.is_empty());
+    }
 }
