@@ -32,6 +32,7 @@ pub struct Flags {
     /// BS/WS: `3+`, or `N/A` (TORRENT only).
     #[arg(long)]
     pub skill: Option<String>,
+    /// Strength characteristic.
     #[arg(long)]
     pub strength: Option<String>,
     /// AP as printed: `0`, `-2`.
@@ -53,28 +54,35 @@ pub struct Flags {
     #[arg(long)]
     pub melee: bool,
 
+    /// Target toughness.
     #[arg(long)]
     pub toughness: Option<String>,
     /// Armour save: `3+`, or `-` for none.
     #[arg(long, allow_hyphen_values = true)]
     pub save: Option<String>,
+    /// Target invulnerable save: `4+`.
     #[arg(long)]
     pub invuln: Option<String>,
     /// Feel No Pain: `5+`.
     #[arg(long)]
     pub fnp: Option<String>,
+    /// Wounds characteristic of each target model.
     #[arg(long)]
     pub wounds: Option<String>,
+    /// Number of target models [default: 1].
     #[arg(long)]
     pub models: Option<u32>,
     /// Comma-separated target keywords (for ANTI-x).
     #[arg(long, value_delimiter = ',')]
     pub target_keywords: Vec<String>,
 
+    /// The target is within half range (RAPID FIRE, MELTA).
     #[arg(long)]
     pub half_range: bool,
+    /// The attacking unit remained stationary (HEAVY).
     #[arg(long)]
     pub stationary: bool,
+    /// The bearer made a Charge move this turn (LANCE).
     #[arg(long)]
     pub charged: bool,
     /// The target has the Benefit of Cover.
@@ -86,6 +94,7 @@ pub struct Flags {
     /// The target is not visible (INDIRECT FIRE).
     #[arg(long)]
     pub not_visible: bool,
+    /// Rules edition.
     #[arg(long, default_value = "10e", value_parser = ["10e", "9e"])]
     pub edition: String,
 
@@ -111,6 +120,7 @@ pub struct Flags {
     /// Run the Monte Carlo engine with this many trials instead of the exact one.
     #[arg(long, value_name = "N")]
     pub monte_carlo: Option<u64>,
+    /// Seed of the Monte Carlo generator (rand_pcg::Pcg64).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
 }
