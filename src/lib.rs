@@ -3,7 +3,7 @@
 //! The pipeline, one module per stage (see `ARCHITECTURE.md`):
 //! [`discover`] (I/O) → [`decode`] (bytes → [`ir::Document`]) → [`extract`] (IR → records) →
 //! [`normalize`] (raw strings → canonical values) → [`dedup`] (one rule registry) → [`emit`]
-//! (I/O), then [`simulate`] / validate. [`pipeline`] strings the pure stages together. Stages
+//! (I/O), then [`simulate`] / [`validate`]. [`pipeline`] strings the pure stages together. Stages
 //! return values plus diagnostics; they never abort a run.
 
 pub mod cli;
@@ -20,6 +20,7 @@ pub mod normalize;
 pub mod pipeline;
 pub mod simulate;
 pub mod source;
+pub mod validate;
 
 use std::path::PathBuf;
 

@@ -1,9 +1,64 @@
 //! `cogitator validate`: run a dataset's weapon profiles against reference targets.
+//!
+//! Owns file I/O (reading `DIR/datasheets.json` and the panel, writing
+//! `DIR/validation/expected-damage.csv`), printing and the exit code; the work is
+//! `cogitator::validate::validate_datasheets`.
+
+use crate::diag::{count_by_severity, Severity};
+use crate::model::Datasheet;
+use crate::validate::{default_panel, expected_damage_csv, load_panel, validate_datasheets};
+use anyhow::{anyhow, Context};
+use std::path::PathBuf;
 
 /// Arguments of `cogitator validate`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Dataset directory holding `datasheets.json`.
+    #[arg(default_value = "output")]
+    pub dataset_dir: PathBuf,
+    /// Reference target panel to use instead of the embedded `schemas/targets.yaml`.
+    #[arg(long, value_name = "FILE")]
+    pub targets: Option<PathBuf>,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<i32> {
-    anyhow::bail!("validate is not implemented yet")
+pub fn run(args: Args) -> anyhow::Result<i32> {
+    let panel = match &args.targets {
+        Some(p) => {
+            let text = std::fs::read_to_string(p)
+                .with_context(|| format!("cannot read {}", p.display()))?;
+            load_panel(&text).map_err(|e| anyhow!("{}:{e}", p.display()))?
+        }
+        None => default_panel(),
+    };
+    let path = args.dataset_dir.join("datasheets.json");
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    let sheets: Vec<Datasheet> =
+        serde_json::from_str(&text).with_context(|| format!("cannot parse {}", path.display()))?;
+    let (rows, diags) = validate_datasheets(&sheets, &panel);
+    let out_dir = args.dataset_dir.join("validation");
+    std::fs::create_dir_all(&out_dir)
+        .with_context(|| format!("cannot create {}", out_dir.display()))?;
+    let csv = out_dir.join("expected-damage.csv");
+    std::fs::write(&csv, expected_damage_csv(&rows))
+        .with_context(|| format!("cannot write {}", csv.display()))?;
+    for d in &diags {
+        eprintln!("{d}");
+    }
+    let [info, warn, err] = count_by_severity(&diags);
+    println!(
+        "validated {} datasheets, {} weapon profiles against {} reference targets: {} rows → {}",
+        sheets.len(),
+        sheets.iter().map(|d| d.weapons.len()).sum::<usize>(),
+        panel.len(),
+        rows.len(),
+        csv.display()
+    );
+    println!("diagnostics: {err} errors, {warn} warnings, {info} info");
+    let failed = diags.iter().any(|d| d.severity == Severity::Error);
+    Ok(if failed {
+        super::EXIT_FINDINGS
+    } else {
+        super::EXIT_OK
+    })
 }

@@ -105,6 +105,19 @@ codes! {
         "Two paragraphs name the same rule in the same scope (edition, kind, faction) but their texts differ beyond truncation or typography. Both are kept; the later one gets a `~2` id suffix.\nExample: `raw/004.txt:180: warning[D201]: rule 'Hazardous' (10e:weapon_ability:hazardous) is printed with different texts; kept as variant 10e:weapon_ability:hazardous~2`";
 
     // --- V: validate and simulate -----------------------------------------------------------
+    DiceUnparsed = "V301", Error, "dice expression not understood",
+        "A weapon's Attacks or Damage, or the parameter of RAPID FIRE / SUSTAINED HITS / MELTA, is not a dice expression the simulator reads (D3, D6, 2D6, D6+1, D3+3, 2D6+2 or an integer). The profile is not simulated.\nExample: `raw/000.txt:14: error[V301]: datasheet 10e:orks:boyz, weapon 'Choppa': damage (D): not a dice expression: \"D4\"`";
+    CharacteristicUnusable = "V302", Error, "weapon or target characteristic missing or not understood",
+        "A characteristic the simulator needs (A, BS/WS, S, AP, D; T, Sv, W of a target) is null or not in canonical form. The profile is not simulated.\nExample: `raw/000.txt:14: error[V302]: datasheet 10e:orks:boyz, weapon 'Slugga': AP not understood: \"+1\"`";
+    UnknownWeaponKeyword = "V303", Warning, "weapon keyword has no known effect",
+        "The simulator does not know this weapon ability (usually a datasheet-unique one); it is ignored and the profile is simulated without it. Reported once per keyword per datasheet.\nExample: `raw/000.txt:14: warning[V303]: datasheet 10e:chaos-daemons:belakor, weapon 'Blade of Shadows': unknown weapon keyword \"SHADOW FORM\" ignored`";
+    SkillNotApplicable = "V304", Error, "skill N/A without TORRENT",
+        "Only TORRENT weapons hit automatically; a weapon with BS/WS `N/A` and no TORRENT keyword cannot be simulated.\nExample: `raw/000.txt:20: error[V304]: datasheet 10e:x:y, weapon 'Grenade': skill N/A needs the TORRENT keyword`";
+    ScenarioRefused = "V305", Error, "simulation refused",
+        "The combination of weapon, target and conditions is not allowed by the rules or outside the simulator's limits (INDIRECT FIRE with TORRENT against a non-visible target; more than 200 models; more than 100 wounds).\nExample: `error[V305]: datasheet 10e:x:y, weapon 'Flamer': INDIRECT FIRE cannot be combined with TORRENT against a target that is not visible`";
+    ReferenceTargetUnusable = "V306", Error, "reference target not usable",
+        "A reference target (targets.yaml entry or datasheet used as a target) lacks T, Sv or W, or has a value out of range.\nExample: `schemas/targets.yaml:12: error[V306]: reference target 'vehicle': toughness 0 out of range`";
+
 
     // --- C: crosscheck -----------------------------------------------------------------------
 }

@@ -1,1 +1,207 @@
-//! The embedded dice engine (exact distributions and Monte Carlo). No I/O.
+//! The embedded dice engine: exact damage distributions and a Monte Carlo cross-check for one
+//! weapon profile fired by N models at one target unit, under 10th (or 9th) edition rules.
+//!
+//! Owns the rules model ([`Scenario`] → [`Outcome`]), the dice grammar ([`dice`]), weapon
+//! keywords ([`keyword`]) and the conversion of dataset records into scenarios
+//! ([`profile`]). It must not do I/O, print, or emit diagnostics: callers (`validate`, the
+//! CLI) turn [`SimError`]s into diagnostics or messages. See `docs/simulator.md`.
+
+pub mod dice;
+mod exact;
+pub mod keyword;
+mod monte_carlo;
+mod plan;
+pub mod profile;
+
+pub use dice::{Dice, DiceError};
+pub use keyword::{Keyword, KeywordError};
+
+use serde::Serialize;
+
+/// Which edition's rules to apply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Rules {
+    #[default]
+    Tenth,
+    Ninth,
+}
+
+/// The attacking weapon profile, already parsed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Weapon {
+    pub name: String,
+    /// Melee weapons ignore STEALTH, cover, HEAVY and INDIRECT FIRE.
+    pub melee: bool,
+    pub attacks: Dice,
+    /// BS/WS threshold (2..=6); `None` for `N/A` (only valid with TORRENT).
+    pub skill: Option<u8>,
+    pub strength: u32,
+    /// AP as printed: `0`, `-1`, `-2`, … (never positive).
+    pub ap: i32,
+    pub damage: Dice,
+    pub keywords: Vec<Keyword>,
+}
+
+/// The target unit: M models with identical profiles.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Target {
+    pub models: u32,
+    pub toughness: u32,
+    /// Armour save threshold (2..=6); `None` for no armour save.
+    pub save: Option<u8>,
+    pub invuln: Option<u8>,
+    pub wounds: u32,
+    pub fnp: Option<u8>,
+    /// Unit keywords (for ANTI-), compared case-insensitively.
+    pub keywords: Vec<String>,
+}
+
+/// The situation the attack is made in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Conditions {
+    pub rules: Rules,
+    pub half_range: bool,
+    pub stationary: bool,
+    pub charged: bool,
+    /// The target has the Benefit of Cover.
+    pub cover: bool,
+    /// The target has STEALTH.
+    pub stealth: bool,
+    pub target_visible: bool,
+}
+
+impl Default for Conditions {
+    fn default() -> Self {
+        Conditions {
+            rules: Rules::Tenth,
+            half_range: false,
+            stationary: false,
+            charged: false,
+            cover: false,
+            stealth: false,
+            target_visible: true,
+        }
+    }
+}
+
+/// One volley: `attackers` models each firing `weapon` once at `target`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scenario {
+    pub attackers: u32,
+    pub weapon: Weapon,
+    pub target: Target,
+    pub conditions: Conditions,
+}
+
+/// Why a scenario cannot be simulated.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SimError {
+    #[error("INDIRECT FIRE cannot be combined with TORRENT against a target that is not visible")]
+    IndirectTorrent,
+    #[error("skill N/A needs the TORRENT keyword")]
+    SkillNotApplicable,
+    #[error("invalid {what}: {value} ({expected})")]
+    Invalid {
+        what: &'static str,
+        value: String,
+        expected: &'static str,
+    },
+}
+
+/// Exact or sampled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Method {
+    Exact,
+    MonteCarlo,
+}
+
+/// The result of a simulation. Distributions are dense: element `v` is P(value = v), for
+/// damage `0..=models*wounds` and models destroyed `0..=models`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    pub method: Method,
+    pub expected_attacks: f64,
+    pub expected_hits: f64,
+    pub expected_wounds: f64,
+    pub expected_damage: f64,
+    pub expected_models_destroyed: f64,
+    pub damage_distribution: Vec<f64>,
+    pub models_destroyed_distribution: Vec<f64>,
+    /// Keywords with no numeric effect in this scenario, and why.
+    pub notes: Vec<String>,
+    /// Expected mortal wounds the attacking unit suffers from HAZARDOUS (if the weapon has it).
+    pub expected_hazardous_mortal_wounds: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct Point {
+    value: usize,
+    probability: f64,
+}
+
+#[derive(Serialize)]
+struct OutcomeJson<'a> {
+    method: Method,
+    expected_attacks: f64,
+    expected_hits: f64,
+    expected_wounds: f64,
+    expected_damage: f64,
+    expected_models_destroyed: f64,
+    damage_distribution: Vec<Point>,
+    models_destroyed_distribution: Vec<Point>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    notes: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expected_hazardous_mortal_wounds: Option<f64>,
+}
+
+fn points(d: &[f64]) -> Vec<Point> {
+    d.iter()
+        .enumerate()
+        .map(|(value, &probability)| Point { value, probability })
+        .collect()
+}
+
+impl Outcome {
+    /// The `--json` document (see `docs/simulator.md`).
+    pub fn to_json(&self) -> serde_json::Value {
+        let j = OutcomeJson {
+            method: self.method,
+            expected_attacks: self.expected_attacks,
+            expected_hits: self.expected_hits,
+            expected_wounds: self.expected_wounds,
+            expected_damage: self.expected_damage,
+            expected_models_destroyed: self.expected_models_destroyed,
+            damage_distribution: points(&self.damage_distribution),
+            models_destroyed_distribution: points(&self.models_destroyed_distribution),
+            notes: &self.notes,
+            expected_hazardous_mortal_wounds: self.expected_hazardous_mortal_wounds,
+        };
+        serde_json::to_value(j).unwrap_or(serde_json::Value::Null)
+    }
+}
+
+/// Exact distributions (f64 arithmetic, no sampling).
+pub fn exact(scenario: &Scenario) -> Result<Outcome, SimError> {
+    let plan = plan::Plan::new(scenario)?;
+    Ok(exact::run(&plan))
+}
+
+/// The same rules by sampling `trials` volleys with `rand_pcg::Pcg64` seeded from `seed`.
+pub fn monte_carlo(scenario: &Scenario, trials: u64, seed: u64) -> Result<Outcome, SimError> {
+    let plan = plan::Plan::new(scenario)?;
+    if trials == 0 {
+        return Err(SimError::Invalid {
+            what: "trial count",
+            value: "0".into(),
+            expected: "at least 1",
+        });
+    }
+    Ok(monte_carlo::run(&plan, trials, seed))
+}
+
+/// Mean of a dense distribution.
+pub(crate) fn mean_of(d: &[f64]) -> f64 {
+    d.iter().enumerate().map(|(v, p)| v as f64 * p).sum()
+}

@@ -6,4 +6,5 @@ mod dedup;
 mod pipeline;
 mod regressions;
 mod seeds;
+mod simulate;
 mod util;

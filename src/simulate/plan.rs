@@ -1,0 +1,475 @@
+//! Resolves a [`Scenario`] into the per-die rules both engines share: what each face of the
+//! hit, wound and save dice means, how many attacks each model makes, and the damage dice.
+//!
+//! Owns every rules decision (modifier caps, criticals, ANTI thresholds, cover, edition
+//! differences) so the exact and Monte Carlo engines cannot disagree on the rules. It must
+//! not compute distributions over a whole volley.
+
+use super::{Dice, Keyword, Rules, Scenario, SimError};
+
+pub(crate) const MAX_ATTACKERS: u32 = 200;
+pub(crate) const MAX_MODELS: u32 = 200;
+pub(crate) const MAX_WOUNDS: u32 = 100;
+pub(crate) const MAX_STRENGTH: u32 = 100;
+/// Most attacks one volley may make (keeps the exact engine's O(attacks²) work bounded).
+pub(crate) const MAX_VOLLEY_ATTACKS: u64 = 5_000;
+/// Most hits one volley may roll to wound (attacks × (1 + SUSTAINED HITS maximum)).
+pub(crate) const MAX_VOLLEY_HITS: u64 = 20_000;
+
+/// Result of one hit die.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Hit {
+    Miss,
+    Normal,
+    Critical,
+}
+
+/// Result of one wound die.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Wound {
+    Fail,
+    Normal,
+    Critical,
+}
+
+/// How many attacks one model makes with the weapon.
+#[derive(Debug, Clone)]
+pub(crate) struct AttackRule {
+    pub base: Dice,
+    /// 10e: extra attacks added (RAPID FIRE X at half range).
+    pub extra: Option<Dice>,
+    /// 10e BLAST: flat bonus.
+    pub blast_bonus: u32,
+    /// 9e BLAST: minimum result of a random attacks roll (3 against 6–10 models).
+    pub min_roll: u32,
+    /// 9e BLAST against 11+ models: random attacks take their maximum.
+    pub max_roll: bool,
+    /// 9e RAPID FIRE at half range.
+    pub double: bool,
+}
+
+impl AttackRule {
+    /// Attacks of one model given the raw roll of `base`.
+    pub fn attacks_for_roll(&self, roll: u32, extra: u32) -> u32 {
+        let mut a = roll;
+        if !self.base.is_constant() {
+            if self.max_roll {
+                a = self.base.max();
+            }
+            a = a.max(self.min_roll);
+        }
+        if self.double {
+            a *= 2;
+        }
+        a + extra + self.blast_bonus
+    }
+
+    /// Exact distribution of one model's attacks.
+    pub fn distribution(&self) -> Vec<f64> {
+        let base = self.base.distribution();
+        let extra = self
+            .extra
+            .map(|d| d.distribution())
+            .unwrap_or_else(|| vec![1.0]);
+        let mut out: Vec<f64> = Vec::new();
+        for (roll, &p) in base.iter().enumerate() {
+            if p == 0.0 {
+                continue;
+            }
+            for (x, &q) in extra.iter().enumerate() {
+                if q == 0.0 {
+                    continue;
+                }
+                let a = self.attacks_for_roll(roll as u32, x as u32) as usize;
+                if out.len() <= a {
+                    out.resize(a + 1, 0.0);
+                }
+                out[a] += p * q;
+            }
+        }
+        out
+    }
+}
+
+/// Every rules decision for one scenario.
+#[derive(Debug, Clone)]
+pub(crate) struct Plan {
+    pub attackers: u32,
+    pub attacks: AttackRule,
+    /// TORRENT: no hit roll.
+    pub auto_hit: bool,
+    pub skill: u8,
+    pub hit_mod: i32,
+    /// INDIRECT FIRE against a non-visible target: unmodified 1..=this always fail.
+    pub hit_fail_upto: u8,
+    pub critical_hits: bool,
+    pub lethal: bool,
+    pub sustained: Option<Dice>,
+    pub wound_need: u8,
+    pub wound_mod: i32,
+    /// Unmodified wound rolls at or above this are Critical Wounds (7 = never).
+    pub critical_wound_at: u8,
+    pub twin_linked: bool,
+    pub devastating: bool,
+    /// Armour save: (threshold, net modifier).
+    pub armour: Option<(u8, i32)>,
+    pub invuln: Option<u8>,
+    pub damage: Dice,
+    pub melta: Option<Dice>,
+    pub fnp: Option<u8>,
+    pub models: u32,
+    pub wounds: u32,
+    pub notes: Vec<String>,
+    pub hazardous: bool,
+}
+
+fn invalid(what: &'static str, value: impl ToString, expected: &'static str) -> SimError {
+    SimError::Invalid {
+        what,
+        value: value.to_string(),
+        expected,
+    }
+}
+
+fn check_threshold(what: &'static str, v: Option<u8>) -> Result<(), SimError> {
+    match v {
+        Some(t) if !(2..=6).contains(&t) => Err(invalid(what, format!("{t}+"), "2+ to 6+")),
+        _ => Ok(()),
+    }
+}
+
+/// Wound roll needed for strength `s` against toughness `t` (10e and 9e share the table).
+pub(crate) fn wound_threshold(s: u32, t: u32) -> u8 {
+    if s >= 2 * t {
+        2
+    } else if s > t {
+        3
+    } else if s == t {
+        4
+    } else if 2 * s <= t {
+        6
+    } else {
+        5
+    }
+}
+
+impl Plan {
+    pub fn new(sc: &Scenario) -> Result<Plan, SimError> {
+        let w = &sc.weapon;
+        let t = &sc.target;
+        let c = &sc.conditions;
+        let tenth = c.rules == Rules::Tenth;
+        if sc.attackers == 0 || sc.attackers > MAX_ATTACKERS {
+            return Err(invalid("attacking model count", sc.attackers, "1 to 200"));
+        }
+        if t.models == 0 || t.models > MAX_MODELS {
+            return Err(invalid("target model count", t.models, "1 to 200"));
+        }
+        if t.wounds == 0 || t.wounds > MAX_WOUNDS {
+            return Err(invalid("wounds characteristic", t.wounds, "1 to 100"));
+        }
+        if t.toughness == 0 || t.toughness > MAX_STRENGTH {
+            return Err(invalid("toughness", t.toughness, "1 to 100"));
+        }
+        if w.strength == 0 || w.strength > MAX_STRENGTH {
+            return Err(invalid("strength", w.strength, "1 to 100"));
+        }
+        if w.ap > 0 || w.ap < -6 {
+            return Err(invalid("AP", w.ap, "0 to -6"));
+        }
+        check_threshold("skill", w.skill)?;
+        check_threshold("save", t.save)?;
+        check_threshold("invulnerable save", t.invuln)?;
+        check_threshold("Feel No Pain", t.fnp)?;
+
+        let has = |k: &Keyword| w.keywords.contains(k);
+        let ranged = !w.melee;
+        let torrent = has(&Keyword::Torrent);
+        let indirect = ranged && has(&Keyword::IndirectFire) && !c.target_visible;
+        if torrent && indirect {
+            return Err(SimError::IndirectTorrent);
+        }
+        let skill = match (w.skill, torrent) {
+            (Some(s), _) => s,
+            (None, true) => 2,
+            (None, false) => return Err(SimError::SkillNotApplicable),
+        };
+        let mut notes = Vec::new();
+        let mut note = |k: &Keyword, why: &str| notes.push(format!("{k}: {why}"));
+
+        // Attacks per model.
+        let models_in_target = t.models;
+        let mut attacks = AttackRule {
+            base: w.attacks,
+            extra: None,
+            blast_bonus: 0,
+            min_roll: 0,
+            max_roll: false,
+            double: false,
+        };
+        let mut sustained = None;
+        let mut melta = None;
+        let mut lethal = false;
+        let mut devastating = false;
+        let mut anti_at = 7u8;
+        let mut hit_mod = 0i32;
+        let mut wound_mod = 0i32;
+        let mut hazardous = false;
+        let mut ignores_cover = false;
+        let mut twin_linked = false;
+        for k in &w.keywords {
+            if !tenth
+                && matches!(
+                    k,
+                    Keyword::Heavy
+                        | Keyword::Melta(_)
+                        | Keyword::Lance
+                        | Keyword::TwinLinked
+                        | Keyword::IndirectFire
+                        | Keyword::Hazardous
+                )
+            {
+                note(k, "9e: applied with its 10th edition effect (assumption)");
+            }
+            match k {
+                Keyword::RapidFire(x) => {
+                    if !c.half_range {
+                        note(k, "no effect: target not within half range");
+                    } else if tenth {
+                        attacks.extra = Some(*x);
+                    } else {
+                        attacks.double = true;
+                    }
+                }
+                Keyword::Blast => {
+                    if tenth {
+                        attacks.blast_bonus = models_in_target / 5;
+                        if attacks.blast_bonus == 0 {
+                            note(k, "no effect: fewer than 5 models in the target");
+                        }
+                    } else if w.attacks.is_constant() {
+                        note(k, "no effect in 9e: the weapon's Attacks are not random");
+                    } else if models_in_target >= 11 {
+                        attacks.max_roll = true;
+                    } else if models_in_target >= 6 {
+                        attacks.min_roll = 3;
+                    } else {
+                        note(k, "no effect in 9e: fewer than 6 models in the target");
+                    }
+                }
+                Keyword::Torrent => {}
+                Keyword::Heavy => {
+                    if ranged && c.stationary {
+                        hit_mod += 1;
+                    } else {
+                        note(k, "no effect: the attacking unit did not remain stationary");
+                    }
+                }
+                Keyword::LethalHits
+                | Keyword::SustainedHits(_)
+                | Keyword::DevastatingWounds
+                | Keyword::Anti { .. }
+                    if !tenth =>
+                {
+                    note(k, "no effect in 9e");
+                }
+                Keyword::LethalHits => {
+                    if torrent {
+                        note(
+                            k,
+                            "no effect: TORRENT makes no hit roll, so no Critical Hits",
+                        );
+                    }
+                    lethal = true;
+                }
+                Keyword::SustainedHits(x) => {
+                    if torrent {
+                        note(
+                            k,
+                            "no effect: TORRENT makes no hit roll, so no Critical Hits",
+                        );
+                    }
+                    sustained = Some(*x);
+                }
+                Keyword::DevastatingWounds => devastating = true,
+                Keyword::Anti { keyword, threshold } => {
+                    if t.keywords
+                        .iter()
+                        .any(|tk| tk.trim().eq_ignore_ascii_case(keyword))
+                    {
+                        anti_at = anti_at.min(*threshold);
+                    } else {
+                        note(k, "no effect: the target lacks the keyword");
+                    }
+                }
+                Keyword::TwinLinked => twin_linked = true,
+                Keyword::Melta(x) => {
+                    if c.half_range {
+                        melta = Some(*x);
+                    } else {
+                        note(k, "no effect: target not within half range");
+                    }
+                }
+                Keyword::Lance => {
+                    if c.charged {
+                        wound_mod += 1;
+                    } else {
+                        note(k, "no effect: the bearer did not charge");
+                    }
+                }
+                Keyword::IgnoresCover => ignores_cover = true,
+                Keyword::IndirectFire => {
+                    if !indirect {
+                        note(k, "no effect: the target is visible");
+                    }
+                }
+                Keyword::Hazardous => hazardous = true,
+                Keyword::Assault | Keyword::Pistol => {
+                    note(k, "no numeric effect (movement/shooting permission only)")
+                }
+                Keyword::Precision => note(
+                    k,
+                    "no numeric effect (allocation to CHARACTER models not modelled)",
+                ),
+                Keyword::Psychic => note(k, "no numeric effect"),
+                Keyword::OneShot => note(k, "no effect on a single volley"),
+                Keyword::ExtraAttacks => note(k, "no numeric effect on this weapon alone"),
+            }
+        }
+        if ranged && c.stealth {
+            hit_mod -= 1;
+        }
+        if indirect {
+            hit_mod -= 1;
+        }
+        let cover = ranged && (c.cover || indirect) && !ignores_cover;
+        let armour = t.save.map(|sv| {
+            let cover_applies = cover && !(sv <= 3 && w.ap == 0);
+            (sv, w.ap + i32::from(cover_applies).min(1))
+        });
+        let per_model =
+            attacks.attacks_for_roll(w.attacks.max(), attacks.extra.map(|d| d.max()).unwrap_or(0));
+        let max_attacks = u64::from(sc.attackers) * u64::from(per_model);
+        if max_attacks > MAX_VOLLEY_ATTACKS {
+            return Err(invalid(
+                "number of attacks",
+                max_attacks,
+                "at most 5000 per volley",
+            ));
+        }
+        let max_hits = max_attacks * (1 + u64::from(sustained.map(|d| d.max()).unwrap_or(0)));
+        if max_hits > MAX_VOLLEY_HITS {
+            return Err(invalid(
+                "number of hits",
+                max_hits,
+                "at most 20000 per volley",
+            ));
+        }
+        Ok(Plan {
+            attackers: sc.attackers,
+            attacks,
+            auto_hit: torrent,
+            skill,
+            hit_mod: hit_mod.clamp(-1, 1),
+            hit_fail_upto: if indirect { 3 } else { 1 },
+            critical_hits: tenth && !torrent,
+            lethal,
+            sustained,
+            wound_need: wound_threshold(w.strength, t.toughness),
+            wound_mod: wound_mod.clamp(-1, 1),
+            critical_wound_at: if tenth { anti_at.min(6) } else { 7 },
+            twin_linked,
+            devastating,
+            armour,
+            invuln: t.invuln,
+            damage: w.damage,
+            melta,
+            fnp: t.fnp,
+            models: t.models,
+            wounds: t.wounds,
+            notes,
+            hazardous,
+        })
+    }
+
+    /// Meaning of an unmodified hit roll (not used with TORRENT).
+    pub fn hit(&self, roll: u8) -> Hit {
+        if roll <= self.hit_fail_upto {
+            return Hit::Miss;
+        }
+        if roll == 6 {
+            return if self.critical_hits {
+                Hit::Critical
+            } else {
+                Hit::Normal
+            };
+        }
+        if i32::from(roll) + self.hit_mod >= i32::from(self.skill) {
+            Hit::Normal
+        } else {
+            Hit::Miss
+        }
+    }
+
+    /// Meaning of an unmodified wound roll (before any re-roll).
+    pub fn wound(&self, roll: u8) -> Wound {
+        if roll == 1 {
+            return Wound::Fail;
+        }
+        if roll >= self.critical_wound_at {
+            return Wound::Critical;
+        }
+        if roll == 6 || i32::from(roll) + self.wound_mod >= i32::from(self.wound_need) {
+            Wound::Normal
+        } else {
+            Wound::Fail
+        }
+    }
+
+    /// The save roll needed with the save the defender picks (the better of armour and
+    /// invulnerable); 7 means no save possible.
+    pub fn save_need(&self) -> u8 {
+        let armour = self
+            .armour
+            .map(|(sv, m)| (i32::from(sv) - m).clamp(2, 7) as u8)
+            .unwrap_or(7);
+        let invuln = self.invuln.unwrap_or(7);
+        armour.min(invuln)
+    }
+
+    /// Whether an unmodified save roll passes.
+    pub fn save(&self, need: u8, roll: u8) -> bool {
+        roll != 1 && roll >= need
+    }
+
+    /// Chance that one wound that would be lost is ignored.
+    pub fn fnp_ignore(&self) -> f64 {
+        self.fnp.map(|f| f64::from(7 - f) / 6.0).unwrap_or(0.0)
+    }
+
+    /// Distribution of the Damage characteristic of one attack (with MELTA).
+    pub fn damage_distribution(&self) -> Vec<f64> {
+        let d = self.damage.distribution();
+        match self.melta {
+            None => d,
+            Some(m) => convolve(&d, &m.distribution()),
+        }
+    }
+}
+
+/// Discrete convolution of two distributions.
+pub(crate) fn convolve(a: &[f64], b: &[f64]) -> Vec<f64> {
+    if a.is_empty() || b.is_empty() {
+        return Vec::new();
+    }
+    let mut out = vec![0.0; a.len() + b.len() - 1];
+    for (i, &x) in a.iter().enumerate() {
+        if x == 0.0 {
+            continue;
+        }
+        for (j, &y) in b.iter().enumerate() {
+            out[i + j] += x * y;
+        }
+    }
+    out
+}

@@ -1,0 +1,198 @@
+//! Conversion of dataset records ([`WeaponProfile`], [`Datasheet`]) into simulator inputs
+//! ([`Weapon`], [`Target`]), and of canonical characteristic strings (`3+`, `N/A`, `-2`,
+//! `12"`, `Melee`).
+//!
+//! Owns the reading of canonical strings only; it returns typed errors and must not emit
+//! diagnostics, print, or guess a value the record lacks.
+
+use super::dice::{Dice, DiceError};
+use super::keyword::{parse_threshold, Keyword, KeywordError};
+use super::{Target, Weapon};
+use crate::model::{Datasheet, WeaponProfile, WeaponType};
+
+/// Why a record cannot become a simulator input.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProfileError {
+    #[error("{field} is missing")]
+    Missing { field: &'static str },
+    #[error("{field}: {source}")]
+    Dice {
+        field: &'static str,
+        source: DiceError,
+    },
+    #[error("{field} not understood: {value:?}")]
+    Characteristic { field: &'static str, value: String },
+    #[error("{0}")]
+    Keyword(KeywordError),
+}
+
+/// `3+` → `Some(3)`; `N/A` → `None`.
+pub fn parse_skill(s: &str) -> Result<Option<u8>, ProfileError> {
+    let t = s.trim();
+    if t.eq_ignore_ascii_case("N/A") || t == "-" || t == "–" {
+        return Ok(None);
+    }
+    parse_threshold(t)
+        .map(Some)
+        .ok_or_else(|| ProfileError::Characteristic {
+            field: "skill",
+            value: s.to_string(),
+        })
+}
+
+/// `-2` → -2; `0` → 0.
+pub fn parse_ap(s: &str) -> Result<i32, ProfileError> {
+    let t = s.trim().replace(['–', '−'], "-");
+    match t.parse::<i32>() {
+        Ok(v) if (-6..=0).contains(&v) => Ok(v),
+        _ => Err(ProfileError::Characteristic {
+            field: "AP",
+            value: s.to_string(),
+        }),
+    }
+}
+
+/// A positive integer characteristic (S, T, W).
+pub fn parse_positive(field: &'static str, s: &str) -> Result<u32, ProfileError> {
+    match s.trim().parse::<u32>() {
+        Ok(v) if (1..=100).contains(&v) => Ok(v),
+        _ => Err(ProfileError::Characteristic {
+            field,
+            value: s.to_string(),
+        }),
+    }
+}
+
+/// A save characteristic: `3+` → `Some(3)`; `-` → `None` (no save).
+pub fn parse_save(field: &'static str, s: &str) -> Result<Option<u8>, ProfileError> {
+    let t = s.trim();
+    if t == "-" || t == "–" {
+        return Ok(None);
+    }
+    parse_threshold(t)
+        .map(Some)
+        .ok_or_else(|| ProfileError::Characteristic {
+            field,
+            value: s.to_string(),
+        })
+}
+
+/// `12"` → `Some(12)`; `Melee` → `None`.
+pub fn parse_range(s: &str) -> Result<Option<u32>, ProfileError> {
+    let t = s.trim();
+    if t.eq_ignore_ascii_case("melee") {
+        return Ok(None);
+    }
+    let digits = t.trim_end_matches(['"', '\'', '”', '″']).trim();
+    digits
+        .parse::<u32>()
+        .map(Some)
+        .map_err(|_| ProfileError::Characteristic {
+            field: "range",
+            value: s.to_string(),
+        })
+}
+
+fn required<'a>(field: &'static str, v: &'a Option<String>) -> Result<&'a str, ProfileError> {
+    match v.as_deref().map(str::trim) {
+        Some(s) if !s.is_empty() => Ok(s),
+        _ => Err(ProfileError::Missing { field }),
+    }
+}
+
+fn dice(field: &'static str, s: &str) -> Result<Dice, ProfileError> {
+    Dice::parse(s).map_err(|source| ProfileError::Dice { field, source })
+}
+
+/// A weapon from a dataset profile. Keywords the simulator does not know are left out and
+/// returned (second element) so the caller can report them; a known keyword with a bad
+/// parameter (`RAPID FIRE X`) is an error.
+pub fn weapon_from_profile(p: &WeaponProfile) -> Result<(Weapon, Vec<String>), ProfileError> {
+    let attacks = dice("attacks (A)", required("attacks (A)", &p.attacks)?)?;
+    let skill = parse_skill(required("skill (BS/WS)", &p.skill)?)?;
+    let strength = parse_positive("strength (S)", required("strength (S)", &p.strength)?)?;
+    let ap = parse_ap(required("AP", &p.ap)?)?;
+    let damage = dice("damage (D)", required("damage (D)", &p.damage)?)?;
+    let melee = match p.range.as_deref() {
+        Some(r) if r.trim().eq_ignore_ascii_case("melee") => true,
+        _ => p.kind == WeaponType::Melee,
+    };
+    let mut keywords = Vec::new();
+    let mut unknown = Vec::new();
+    for k in &p.keywords {
+        match Keyword::parse(k) {
+            Ok(k) => keywords.push(k),
+            Err(KeywordError::Unknown(s)) => unknown.push(s),
+            Err(e) => return Err(ProfileError::Keyword(e)),
+        }
+    }
+    let weapon = Weapon {
+        name: p.name.clone(),
+        melee,
+        attacks,
+        skill,
+        strength,
+        ap,
+        damage,
+        keywords,
+    };
+    Ok((weapon, unknown))
+}
+
+/// A target from a datasheet: its first model profile's T, Sv and W, its invulnerable save,
+/// the model count of its smallest points option (1 if it has none), its keywords, and a
+/// `Feel No Pain x+` ability if it has one.
+pub fn target_from_datasheet(ds: &Datasheet) -> Result<Target, ProfileError> {
+    let m = ds.models.first().ok_or(ProfileError::Missing {
+        field: "model profile",
+    })?;
+    let toughness = parse_positive("toughness (T)", required("toughness (T)", &m.t)?)?;
+    let save = parse_save("save (Sv)", required("save (Sv)", &m.sv)?)?;
+    let wounds = parse_positive("wounds (W)", required("wounds (W)", &m.w)?)?;
+    let invuln = match ds.invulnerable_save.as_deref() {
+        Some(s) if !s.trim().is_empty() => parse_save("invulnerable save", s)?,
+        _ => None,
+    };
+    let models = ds
+        .points
+        .iter()
+        .map(|p| p.models)
+        .filter(|&n| n > 0)
+        .min()
+        .unwrap_or(1);
+    let fnp = ds
+        .abilities
+        .iter()
+        .filter(|a| a.name.trim().eq_ignore_ascii_case("feel no pain"))
+        .filter_map(|a| a.parameter.as_deref().and_then(parse_threshold))
+        .min();
+    let mut keywords = ds.keywords.clone();
+    keywords.extend(ds.faction_keywords.iter().cloned());
+    Ok(Target {
+        models,
+        toughness,
+        save,
+        invuln,
+        wounds,
+        fnp,
+        keywords,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn characteristics() {
+        assert_eq!(parse_skill("3+"), Ok(Some(3)));
+        assert_eq!(parse_skill("N/A"), Ok(None));
+        assert!(parse_skill("7+").is_err());
+        assert_eq!(parse_ap("-2"), Ok(-2));
+        assert_eq!(parse_ap("0"), Ok(0));
+        assert!(parse_ap("2").is_err());
+        assert_eq!(parse_range("24\""), Ok(Some(24)));
+        assert_eq!(parse_range("Melee"), Ok(None));
+        assert_eq!(parse_save("Sv", "-"), Ok(None));
+    }
+}
