@@ -26,6 +26,9 @@ struct Processed {
 pub struct Options {
     /// Called once per processed file (progress bars); must be cheap and thread-safe.
     pub on_file: Option<fn()>,
+    /// Skip the final stage: running every weapon profile through the simulator against the
+    /// reference targets (`validation/expected-damage.csv`, `V3xx` diagnostics).
+    pub skip_validation: bool,
 }
 
 /// Runs every stage over `sources` (sorted by path) plus the read failures from `discover`.
@@ -84,7 +87,30 @@ pub fn run(sources: &[SourceFile], failed: &[(String, Diagnostic)], opts: &Optio
         });
     }
     inputs.sort_by(|a, b| a.file.cmp(&b.file));
-    assemble(extracted, inputs, diagnostics)
+    let mut dataset = assemble(extracted, inputs, diagnostics);
+    if !opts.skip_validation {
+        validate(&mut dataset);
+    }
+    dataset
+}
+
+/// The last stage: every weapon profile against the reference panel. Adds the expected-damage
+/// table to the dataset's files and the profiles the simulator cannot run to its diagnostics.
+fn validate(ds: &mut Dataset) {
+    let panel = crate::validate::default_panel();
+    let (rows, diags) = crate::validate::validate_datasheets(&ds.datasheets, &panel);
+    ds.extra_files.push((
+        "validation/expected-damage.csv".to_string(),
+        crate::validate::expected_damage_csv(&rows),
+    ));
+    ds.diagnostics.extend(diags);
+    sort_diagnostics(&mut ds.diagnostics);
+    let [info, warning, error] = count_by_severity(&ds.diagnostics);
+    ds.manifest.diagnostics = DiagnosticCounts {
+        info,
+        warning,
+        error,
+    };
 }
 
 fn process(src: &SourceFile, duplicate_of: Option<&str>) -> Processed {

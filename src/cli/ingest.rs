@@ -18,6 +18,9 @@ pub struct Args {
     /// Print every warning and error diagnostic, not only the summary.
     #[arg(long, short)]
     pub verbose: bool,
+    /// Do not run the weapon profiles through the simulator at the end.
+    #[arg(long)]
+    pub no_validate: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<i32> {
@@ -36,6 +39,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let bar = progress_bar(found.sources.len() as u64);
     let opts = crate::pipeline::Options {
         on_file: bar.as_ref().map(|_| tick as fn()),
+        skip_validation: args.no_validate,
     };
     let dataset = crate::pipeline::run(&found.sources, &found.failed, &opts);
     if let Some(b) = bar {
@@ -110,6 +114,16 @@ fn print_summary(ds: &Dataset, out: &std::path::Path, verbose: bool) {
     println!("  stratagems   {}", m.totals.stratagems);
     println!("  enhancements {}", m.totals.enhancements);
     println!("  detachments  {}", m.totals.detachments);
+    if let Some((_, csv)) = ds
+        .extra_files
+        .iter()
+        .find(|(p, _)| p.ends_with("expected-damage.csv"))
+    {
+        let rows = csv.lines().count().saturating_sub(1);
+        println!(
+            "  validation   {rows} weapon × target rows simulated (validation/expected-damage.csv)"
+        );
+    }
     let chrome: usize = m.inputs.iter().map(|i| i.chrome_dropped).sum();
     println!("  chrome       {chrome} blocks dropped");
     println!(
