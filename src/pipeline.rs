@@ -83,7 +83,10 @@ pub fn run(sources: &[SourceFile], failed: &[(String, Diagnostic)], opts: &Optio
         });
     }
     inputs.sort_by(|a, b| a.file.cmp(&b.file));
-    assemble(extracted, inputs, diagnostics)
+    let mut dataset = assemble(extracted, inputs, diagnostics);
+    // Schema validation of every record, unique weapon abilities, published schemas.
+    normalize::finish(&mut dataset);
+    dataset
 }
 
 fn process(src: &SourceFile, duplicate_of: Option<&str>) -> Processed {
@@ -172,7 +175,9 @@ fn assemble(
     let mut enhancements: BTreeMap<String, Enhancement> = BTreeMap::new();
     let mut detachments: BTreeMap<String, Detachment> = BTreeMap::new();
     let mut rules: Vec<Rule> = Vec::new();
+    let mut quarantine: Vec<serde_json::Value> = Vec::new();
     for ex in extracted {
+        quarantine.extend(ex.quarantine);
         for d in ex.datasheets {
             merge_by_id(&mut datasheets, d.id.clone(), d, |a, b| {
                 a.sources.extend(b.sources)
@@ -263,7 +268,7 @@ fn assemble(
         enhancements,
         detachments,
         diagnostics,
-        quarantine: Vec::new(),
+        quarantine,
         manifest,
         extra_files: Vec::new(),
     }
