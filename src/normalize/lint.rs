@@ -60,42 +60,35 @@ pub fn lint(files: &[(String, Result<Value, String>)]) -> Vec<Diagnostic> {
         } else {
             vec![value]
         };
-        let mut valid_datasheets = Vec::new();
+        let mut datasheets = Vec::new();
+        let mut n = Normalizer::for_lint(name);
         for (i, r) in records.iter().enumerate() {
+            let label = record_label(record_type, i, r);
             let errors = publish::validate(record_type, r);
-            if !errors.is_empty() {
-                for e in errors {
-                    out.push(
-                        Diagnostic::new(
-                            Code::NormSchemaInvalid,
-                            format!("{}: {e}", record_label(record_type, i, r)),
-                        )
-                        .in_file(name),
-                    );
+            // Datasheets also get the edition-exact value check; its findings name the value
+            // and the rule, so they replace the schema's less precise pattern errors.
+            let mut explained = false;
+            if *record_type == "datasheet" {
+                if let Ok(d) = serde_json::from_value::<Datasheet>((*r).clone()) {
+                    let before = n.report.errors.len();
+                    let _ = n.datasheet(d.clone());
+                    explained = n.report.errors.len() > before;
+                    datasheets.push(d);
                 }
+            }
+            if explained {
                 continue;
             }
-            if *record_type == "datasheet" {
-                match serde_json::from_value::<Datasheet>((*r).clone()) {
-                    Ok(d) => valid_datasheets.push(d),
-                    Err(e) => out.push(
-                        Diagnostic::new(
-                            Code::NormSchemaInvalid,
-                            format!("{}: {e}", record_label(record_type, i, r)),
-                        )
-                        .in_file(name),
-                    ),
-                }
+            for e in errors {
+                out.push(
+                    Diagnostic::new(Code::NormSchemaInvalid, format!("{label}: {e}")).in_file(name),
+                );
             }
         }
-        if !valid_datasheets.is_empty() {
-            let mut n = Normalizer::for_lint(name);
-            for d in valid_datasheets.iter().cloned() {
-                let _ = n.datasheet(d);
-            }
+        if !datasheets.is_empty() {
             let (diags, _) = n.into_parts();
             out.extend(diags);
-            out.extend(unique_keywords(&valid_datasheets, Some(name)));
+            out.extend(unique_keywords(&datasheets, Some(name)));
         }
     }
     sort_diagnostics(&mut out);

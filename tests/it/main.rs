@@ -2,4 +2,5 @@
 //! regression test per bug. Tests that need `../shared/corpus` skip with a printed reason when
 //! it is absent, and fail instead when `COGITATOR_REQUIRE_CORPUS=1`.
 
+mod schema;
 mod util;
