@@ -111,6 +111,8 @@ pub struct Grammar {
     /// `T (10e)`: used in messages.
     pub label: String,
     pub alts: Vec<Alt>,
+    /// Spellings the source uses for "no value" (`-` for no invulnerable save): become `null`.
+    pub none: Vec<String>,
     /// The anchored regular expression the alternatives compile to.
     pub pattern: String,
     re: Regex,
@@ -123,9 +125,16 @@ impl Grammar {
         Ok(Grammar {
             label,
             alts,
+            none: Vec::new(),
             pattern,
             re,
         })
+    }
+
+    /// With the spellings that mean "no value".
+    pub fn with_none(mut self, none: Vec<String>) -> Grammar {
+        self.none = none;
+        self
     }
 
     pub fn is_canonical(&self, v: &str) -> bool {
@@ -167,6 +176,8 @@ pub enum Outcome {
     Canonical,
     /// Made canonical by the listed fixes; `value` is the result.
     Fixed { value: String, fixes: Vec<Fix> },
+    /// The source's spelling of "no value" (`-`): the value becomes `null` (counted as `N105`).
+    Null,
     /// Cannot be made canonical: `code` is `N110` (grammar) or `N111` (range); `rule` in words.
     Broken { code: Code, rule: String },
 }
@@ -268,6 +279,9 @@ pub fn canonicalize(g: &Grammar, raw: &str) -> Outcome {
         fold_typography(raw),
     ) {
         return done(fixes, v);
+    }
+    if g.none.contains(&v) {
+        return Outcome::Null;
     }
     // Literals, case-insensitively; `n/a` spellings; signed zero.
     for a in &g.alts {

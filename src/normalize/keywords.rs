@@ -138,6 +138,27 @@ pub fn canonical_order(keywords: &[String]) -> Vec<String> {
     v
 }
 
+/// Several vocabulary keywords glued into one string by a source (`sustained hits 1. twin-linked`):
+/// the canonical parts, when every part is in the vocabulary; otherwise `None`.
+pub fn split_glued(vocab: &Vocabulary, k: &str) -> Option<Vec<String>> {
+    let parts: Vec<&str> = k
+        .split([',', '.', ';'])
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect();
+    if parts.len() < 2 {
+        return None;
+    }
+    parts
+        .into_iter()
+        .map(|p| match keyword(vocab, p) {
+            KeywordOutcome::Canonical => Some(p.to_string()),
+            KeywordOutcome::Respelled(c) => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -120,7 +120,7 @@ impl Normalizer {
         pending: &mut Pending,
     ) -> Result<(), Break> {
         // Check everything first so a broken record is left exactly as extracted.
-        let mut changes: Vec<(usize, String)> = Vec::new();
+        let mut changes: Vec<(usize, Option<String>)> = Vec::new();
         for (i, (name, v)) in pairs.iter().enumerate() {
             let (Some(raw), Some(g)) = (v.as_deref(), self.c.grammar(edition, name)) else {
                 continue;
@@ -129,7 +129,18 @@ impl Normalizer {
                 Outcome::Canonical => {}
                 Outcome::Fixed { value, fixes } => {
                     pending.extend(fixes.into_iter().map(|f| (name.to_string(), f)));
-                    changes.push((i, value));
+                    changes.push((i, Some(value)));
+                }
+                Outcome::Null => {
+                    pending.push((
+                        name.to_string(),
+                        Fix {
+                            code: Code::NormLiteral,
+                            from: raw.to_string(),
+                            to: "null".to_string(),
+                        },
+                    ));
+                    changes.push((i, None));
                 }
                 Outcome::Broken { code, rule } => {
                     return Err(Break {
@@ -143,7 +154,7 @@ impl Normalizer {
         }
         for (i, value) in changes {
             if let Some((_, v)) = pairs.get_mut(i) {
-                **v = Some(value);
+                **v = value;
             }
         }
         Ok(())
@@ -152,6 +163,18 @@ impl Normalizer {
     fn keywords(&self, list: &mut Vec<String>, pending: &mut Pending) -> Result<(), Break> {
         let mut out = Vec::with_capacity(list.len());
         for k in list.iter() {
+            if let Some(parts) = keywords::split_glued(&self.c.vocabulary, k) {
+                pending.push((
+                    "keyword".into(),
+                    Fix {
+                        code: Code::NormKeywordAlias,
+                        from: k.clone(),
+                        to: parts.join(", "),
+                    },
+                ));
+                out.extend(parts);
+                continue;
+            }
             match keyword(&self.c.vocabulary, k) {
                 KeywordOutcome::Canonical | KeywordOutcome::Unique => out.push(k.clone()),
                 KeywordOutcome::Respelled(c) => {

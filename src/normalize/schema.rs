@@ -195,6 +195,9 @@ struct Profile {
 struct CharDef {
     name: Spanned<String>,
     title: String,
+    /// Spellings meaning "no value" in every edition (`-`): normalized to `null`.
+    #[serde(default)]
+    none: Vec<String>,
     editions: BTreeMap<String, Vec<Alt>>,
 }
 
@@ -394,9 +397,11 @@ pub fn load(
                 }
             }
             let label = format!("{} ({edition})", c.name.value);
-            let g = Grammar::new(label, alts.clone()).map_err(|e| {
-                SchemaError::at(cfile, &c.name, format!("grammar does not compile: {e}"))
-            })?;
+            let g = Grammar::new(label, alts.clone())
+                .map_err(|e| {
+                    SchemaError::at(cfile, &c.name, format!("grammar does not compile: {e}"))
+                })?
+                .with_none(c.none.clone());
             grammars.insert((edition.clone(), c.name.value.clone()), g);
         }
     }
