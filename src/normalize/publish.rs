@@ -6,7 +6,7 @@
 //! tool can use it alone. A characteristic's `pattern` is the union of its per-edition grammars
 //! (the edition-exact check is `normalize`'s and `lint`'s). Must not read or write files.
 
-use super::schema::{contract, Contract, Def, Field, Kind};
+use super::schema::{contract, Contract, Def, Field, Kind, Param};
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
@@ -173,15 +173,62 @@ pub fn json_schema(c: &Contract, record: &str) -> Option<Value> {
     Some(Value::Object(root))
 }
 
-/// The published schema files: `("schema/<record>.schema.json", contents)` for every record.
+/// The published files: `("schema/<record>.schema.json", contents)` for every record, then
+/// `schema/weapon_keywords.json` (the vocabulary).
 pub fn files() -> Vec<(String, String)> {
     let c = contract();
-    c.records
+    let mut out: Vec<(String, String)> = c
+        .records
         .iter()
         .filter_map(|r| {
             json_schema(c, r).map(|s| (format!("schema/{r}.schema.json"), crate::emit::to_json(&s)))
         })
-        .collect()
+        .collect();
+    out.push((
+        "schema/weapon_keywords.json".to_string(),
+        crate::emit::to_json(&vocabulary_json(c)),
+    ));
+    out
+}
+
+/// The regular expression of one vocabulary keyword's canonical spellings (anchored).
+pub fn keyword_pattern(k: &super::schema::KeywordDef) -> String {
+    let name = regex::escape(&k.name.value);
+    match k.parameter {
+        Param::None => format!("^{name}$"),
+        Param::Amount => format!("^{name} (?:[1-9][0-9]*|{})$", super::grammar::DICE_RE),
+        Param::Anti => "^ANTI-[A-Z0-9'][A-Z0-9' -]* [2-6]\\+$".to_string(),
+    }
+}
+
+/// `schema/weapon_keywords.json`: the weapon-ability vocabulary for consumers (canonical name,
+/// printed form, parameter grammar and pattern, rule id, aliases seen in real data). A keyword on
+/// a weapon that matches none of these patterns is a datasheet-unique ability kept verbatim.
+pub fn vocabulary_json(c: &Contract) -> Value {
+    let v = &c.vocabulary;
+    let keywords: Vec<Value> = v
+        .keywords
+        .iter()
+        .map(|k| {
+            json!({
+                "name": k.name.value,
+                "form": k.form,
+                "parameter": match k.parameter {
+                    Param::None => "none",
+                    Param::Amount => "amount",
+                    Param::Anti => "anti",
+                },
+                "pattern": keyword_pattern(k),
+                "rule_id": v.rule_id(k),
+                "aliases": k.aliases,
+            })
+        })
+        .collect();
+    json!({
+        "$comment": "cogitator weapon-ability vocabulary; generated from schemas/keywords.yaml, do not edit",
+        "order": v.order.value,
+        "keywords": keywords,
+    })
 }
 
 /// The compiled validator of one record type (built once per process).

@@ -672,8 +672,29 @@ fn broken_schema_string_is_reported_with_line_and_column() {
 #[test]
 fn published_schemas_are_json_schema_2020_12() {
     let files = publish::files();
-    assert_eq!(files.len(), contract().records.len());
-    for (path, text) in files {
+    assert_eq!(files.len(), contract().records.len() + 1);
+    let (vocab_path, vocab) = files.last().expect("vocabulary");
+    assert_eq!(vocab_path, "schema/weapon_keywords.json");
+    let vocab: Value = serde_json::from_str(vocab).expect("json");
+    let patterns: Vec<regex::Regex> = vocab["keywords"]
+        .as_array()
+        .expect("keywords")
+        .iter()
+        .map(|k| regex::Regex::new(k["pattern"].as_str().expect("pattern")).expect("regex"))
+        .collect();
+    for canonical in [
+        "TWIN-LINKED",
+        "ANTI-INFANTRY 4+",
+        "RAPID FIRE 2",
+        "SUSTAINED HITS D3",
+    ] {
+        assert!(
+            patterns.iter().any(|p| p.is_match(canonical)),
+            "{canonical}"
+        );
+    }
+    assert!(!patterns.iter().any(|p| p.is_match("ZHADSNARK")));
+    for (path, text) in files.iter().filter(|(p, _)| p.ends_with(".schema.json")) {
         assert!(path.starts_with("schema/") && path.ends_with(".schema.json"));
         let v: Value = serde_json::from_str(&text).expect("json");
         assert_eq!(v["$schema"], publish::DIALECT);
