@@ -696,7 +696,7 @@ fn published_schemas_are_json_schema_2020_12() {
     assert!(!patterns.iter().any(|p| p.is_match("ZHADSNARK")));
     for (path, text) in files.iter().filter(|(p, _)| p.ends_with(".schema.json")) {
         assert!(path.starts_with("schema/") && path.ends_with(".schema.json"));
-        let v: Value = serde_json::from_str(&text).expect("json");
+        let v: Value = serde_json::from_str(text).expect("json");
         assert_eq!(v["$schema"], publish::DIALECT);
         jsonschema::draft202012::new(&v).expect("compiles");
     }
