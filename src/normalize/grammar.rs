@@ -44,6 +44,19 @@ pub enum Alt {
 /// The canonical dice expression, as a regular expression.
 pub const DICE_RE: &str = r"(?:[2-9]|[1-9][0-9]+)?D(?:3|6)(?:\+[1-9][0-9]*)?";
 
+/// Escapes the ECMA-262 syntax characters only, so the result is valid both for the `regex`
+/// crate and for JSON Schema tools that compile patterns in Unicode mode (where `\-` is an error).
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if "\\^$.|?*+()[]{}".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
 fn alternation(items: impl IntoIterator<Item = String>) -> String {
     let v: Vec<String> = items.into_iter().collect();
     format!("(?:{})", v.join("|"))
@@ -65,7 +78,7 @@ impl Alt {
     /// This alternative as an unanchored regular expression (regex crate and ECMA-262).
     pub fn regex(&self) -> String {
         match self {
-            Alt::Literal(l) => regex::escape(l),
+            Alt::Literal(l) => escape(l),
             Alt::Number { min, max } => int_re(*min, *max),
             Alt::Roll { min, max } => format!(
                 "{}\\+",

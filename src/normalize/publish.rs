@@ -16,17 +16,17 @@ pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 
 /// The union of one characteristic's grammars over every edition, anchored.
 pub fn characteristic_pattern(c: &Contract, name: &str) -> Option<String> {
-    let alts: Vec<String> = c
-        .grammars
-        .iter()
-        .filter(|((_, n), _)| n == name)
-        .map(|(_, g)| {
-            g.pattern
-                .trim_start_matches('^')
-                .trim_end_matches('$')
-                .to_string()
-        })
-        .collect();
+    let mut alts: Vec<String> = Vec::new();
+    for ((_, n), g) in &c.grammars {
+        if n != name {
+            continue;
+        }
+        for a in g.alts.iter().map(super::grammar::Alt::regex) {
+            if !alts.contains(&a) {
+                alts.push(a);
+            }
+        }
+    }
     (!alts.is_empty()).then(|| format!("^(?:{})$", alts.join("|")))
 }
 
@@ -193,7 +193,7 @@ pub fn files() -> Vec<(String, String)> {
 
 /// The regular expression of one vocabulary keyword's canonical spellings (anchored).
 pub fn keyword_pattern(k: &super::schema::KeywordDef) -> String {
-    let name = regex::escape(&k.name.value);
+    let name = super::grammar::escape(&k.name.value);
     match k.parameter {
         Param::None => format!("^{name}$"),
         Param::Amount => format!("^{name} (?:[1-9][0-9]*|{})$", super::grammar::DICE_RE),

@@ -698,6 +698,8 @@ fn published_schemas_are_json_schema_2020_12() {
         assert!(path.starts_with("schema/") && path.ends_with(".schema.json"));
         let v: Value = serde_json::from_str(text).expect("json");
         assert_eq!(v["$schema"], publish::DIALECT);
+        // ECMA-262 in Unicode mode (ajv and others) rejects identity escapes such as `\-`.
+        assert!(!text.contains("\\\\-"), "{path}: non-ECMA escape");
         jsonschema::draft202012::new(&v).expect("compiles");
     }
 }
