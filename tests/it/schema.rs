@@ -256,6 +256,18 @@ proptest! {
     }
 
     #[test]
+    fn canonical_keywords_are_never_changed(i in 0usize..64, n in 1u32..7, anti in "[A-Z]{3,10}", roll in 2u32..7) {
+        let v = &contract().vocabulary;
+        let k = &v.keywords[i % v.keywords.len()];
+        let canonical = match k.parameter {
+            schema::Param::None => k.name.value.clone(),
+            schema::Param::Amount => format!("{} {n}", k.name.value),
+            schema::Param::Anti => format!("ANTI-{anti} {roll}+"),
+        };
+        prop_assert_eq!(keyword(v, &canonical), KeywordOutcome::Canonical, "{:?}", canonical);
+    }
+
+    #[test]
     fn keyword_normalization_is_idempotent(raw in "[a-zA-Z \\-]{0,14}( [0-9dD+]{1,3})?") {
         let v = &contract().vocabulary;
         if let KeywordOutcome::Respelled(c) = keyword(v, &raw) {
@@ -475,6 +487,26 @@ fn bad_invulnerable_save_quarantines_the_datasheet() {
     assert!(ex.datasheets.is_empty());
     assert_eq!(ex.quarantine[0]["record_type"], "datasheet");
     assert_eq!(ex.quarantine[0]["code"], "N111");
+}
+
+#[test]
+fn normalizing_twice_changes_nothing() {
+    let mut ds = full_datasheet();
+    ds.weapons[0].keywords = vec![
+        "rapid fire 2".into(),
+        "Twin Linked".into(),
+        "ZHADSNARK".into(),
+    ];
+    ds.weapons[0].attacks = Some("2d6+2".into());
+    ds.models[0].ld = Some("6".into());
+    let mut ex = extracted(vec![ds]);
+    normalize::normalize(&mut ex);
+    assert!(!ex.diagnostics.is_empty());
+    let once = ex.datasheets.clone();
+    let mut again = extracted(once.clone());
+    normalize::normalize(&mut again);
+    assert_eq!(again.datasheets, once);
+    assert!(again.diagnostics.is_empty(), "{:?}", again.diagnostics);
 }
 
 #[test]
