@@ -138,6 +138,38 @@ fn object_schema(c: &Contract, d: &Def, refs: &mut BTreeSet<String>) -> Map<Stri
     o
 }
 
+/// Constraints on `d` (and the objects it nests) from the grammars of one edition: each
+/// characteristic's exact pattern. `None` when nothing applies.
+fn edition_constraints(c: &Contract, d: &Def, edition: &str, depth: usize) -> Option<Value> {
+    if depth > 8 {
+        return None;
+    }
+    let props: Map<String, Value> = d
+        .fields
+        .iter()
+        .filter_map(|f| field_constraints(c, f, edition, depth).map(|v| (f.name.clone(), v)))
+        .collect();
+    (!props.is_empty()).then(|| json!({ "properties": props }))
+}
+
+fn field_constraints(c: &Contract, f: &Field, edition: &str, depth: usize) -> Option<Value> {
+    if let Some(ch) = &f.characteristic {
+        let g = c.grammar(edition, &ch.value)?;
+        return Some(json!({ "pattern": g.pattern }));
+    }
+    match f.kind {
+        Kind::Object => {
+            let def = c.def(&f.reference.as_ref()?.value)?;
+            edition_constraints(c, def, edition, depth + 1)
+        }
+        Kind::Array => {
+            let inner = field_constraints(c, f.items.as_ref()?, edition, depth)?;
+            Some(json!({ "items": inner }))
+        }
+        _ => None,
+    }
+}
+
 /// The JSON Schema of one record type, or `None` if `schemas/` has no such record.
 pub fn json_schema(c: &Contract, record: &str) -> Option<Value> {
     let d = c.def(record)?;
@@ -167,6 +199,22 @@ pub fn json_schema(c: &Contract, record: &str) -> Option<Value> {
         )),
     );
     root.extend(body);
+    // Records that carry their edition get the edition-exact grammars as well.
+    if d.fields.iter().any(|f| f.name == "edition") {
+        let rules: Vec<Value> = super::schema::EDITIONS
+            .iter()
+            .filter_map(|e| {
+                let then = edition_constraints(c, d, e, 0)?;
+                Some(json!({
+                    "if": { "properties": { "edition": { "const": e } }, "required": ["edition"] },
+                    "then": then,
+                }))
+            })
+            .collect();
+        if !rules.is_empty() {
+            root.insert("allOf".into(), Value::Array(rules));
+        }
+    }
     if !defs.is_empty() {
         root.insert("$defs".into(), json!(defs));
     }

@@ -674,6 +674,19 @@ fn schema_drift() {
 }
 
 #[test]
+fn published_datasheet_schema_is_edition_exact() {
+    // 10th-edition Ld is a roll; 9th-edition Ld a plain number. The union would accept both.
+    let mut v = to_value(&full_datasheet());
+    assert!(publish::validate("datasheet", &v).is_empty());
+    v["models"][0]["Ld"] = Value::from("6");
+    assert!(!publish::validate("datasheet", &v).is_empty());
+    v["edition"] = Value::from("9e");
+    v["models"][0]["OC"] = Value::Null;
+    v["weapons"] = Value::Array(vec![]);
+    assert_eq!(publish::validate("datasheet", &v), Vec::<String>::new());
+}
+
+#[test]
 fn a_field_missing_from_the_schema_fails_validation() {
     let mut v = to_value(&full_datasheet());
     v["new_field"] = Value::from(1);
