@@ -88,9 +88,16 @@ pub fn run(sources: &[SourceFile], failed: &[(String, Diagnostic)], opts: &Optio
     }
     inputs.sort_by(|a, b| a.file.cmp(&b.file));
     let mut dataset = assemble(extracted, inputs, diagnostics);
+    // Schema validation of every record, unique weapon abilities, published schemas.
+    normalize::finish(&mut dataset);
     if !opts.skip_validation {
         validate(&mut dataset);
     }
+    dataset.manifest.stages.emitted_records = dataset.datasheets.len()
+        + dataset.rules.len()
+        + dataset.stratagems.len()
+        + dataset.enhancements.len()
+        + dataset.detachments.len();
     dataset
 }
 
@@ -211,6 +218,7 @@ fn assemble(
     let mut enhancements: BTreeMap<String, Enhancement> = BTreeMap::new();
     let mut detachments: BTreeMap<String, Detachment> = BTreeMap::new();
     let mut rules: Vec<Rule> = Vec::new();
+    let mut quarantine: Vec<serde_json::Value> = Vec::new();
     let extracted_records: usize = extracted
         .iter()
         .map(|e| {
@@ -222,6 +230,7 @@ fn assemble(
         })
         .sum();
     for ex in extracted {
+        quarantine.extend(ex.quarantine);
         for d in ex.datasheets {
             merge_by_id(&mut datasheets, d.id.clone(), d, |a, b| {
                 a.sources.extend(b.sources)
@@ -327,7 +336,7 @@ fn assemble(
         enhancements,
         detachments,
         diagnostics,
-        quarantine: Vec::new(),
+        quarantine,
         manifest,
         extra_files: Vec::new(),
     }

@@ -1,16 +1,90 @@
-//! `cogitator lint`: explain a diagnostic code, or re-check an existing dataset.
+//! `cogitator lint`: explain a diagnostic code, list the codes, print `docs/diagnostics.md`, or
+//! re-check an existing dataset (`cogitator lint DATASET_DIR`) without re-ingesting.
+//!
+//! Owns reading the dataset directory and rendering findings; the checks themselves are
+//! `normalize::lint`. Must not change the dataset.
 
-use crate::diag::{Code, CODES};
+use crate::diag::{count_by_severity, Code, Severity, CODES};
+use crate::normalize::lint::{lint, DATASET_FILES};
+use std::path::PathBuf;
 
 /// Arguments of `cogitator lint`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
+    /// A dataset directory written by `cogitator ingest` (e.g. `output/`) to re-check against
+    /// the schemas: JSON Schema validation of every record, value grammar per edition, weapon
+    /// abilities. Exit status 1 when an error is found.
+    #[arg(value_name = "DATASET_DIR")]
+    pub dataset: Option<PathBuf>,
     /// Print the documentation of one diagnostic code (e.g. `X101`) and exit.
     #[arg(long, value_name = "CODE")]
     pub explain: Option<String>,
     /// List every diagnostic code.
     #[arg(long)]
     pub list: bool,
+    /// Print `docs/diagnostics.md` (every code with its explanation) to stdout.
+    #[arg(long)]
+    pub docs: bool,
+}
+
+/// `docs/diagnostics.md`, generated from the registry in `diag::codes`.
+pub fn docs_markdown() -> String {
+    let mut s = String::new();
+    s.push_str("# Diagnostic codes\n\n");
+    s.push_str(
+        "Generated from `src/diag/codes.rs` by `cargo run -- lint --docs > docs/diagnostics.md`; \
+         do not edit by hand (a test fails when this file is out of date).\n\n",
+    );
+    s.push_str("Prefixes name the stage: `S` source (discover/decode), `X` extract, `N` normalize (schemas, values, keywords), `D` dedup, `V` validate/simulate, `C` crosscheck.\n\n");
+    s.push_str("| code | severity | title |\n| --- | --- | --- |\n");
+    for c in CODES {
+        s.push_str(&format!(
+            "| [{}](#{}) | {} | {} |\n",
+            c.name,
+            c.name.to_ascii_lowercase(),
+            c.severity,
+            c.title.replace('|', "\\|")
+        ));
+    }
+    for c in CODES {
+        s.push_str(&format!(
+            "\n## {}\n\n**{}** ({})\n\n{}\n",
+            c.name, c.title, c.severity, c.explanation
+        ));
+    }
+    s
+}
+
+fn lint_dir(dir: &std::path::Path) -> i32 {
+    if !dir.is_dir() {
+        eprintln!("not a directory: {}", dir.display());
+        return super::EXIT_USAGE;
+    }
+    let mut files = Vec::new();
+    for (name, _, _) in DATASET_FILES {
+        let path = dir.join(name);
+        if !path.exists() {
+            continue;
+        }
+        let parsed = std::fs::read_to_string(&path)
+            .map_err(|e| format!("cannot read: {e}"))
+            .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()));
+        files.push((name.to_string(), parsed));
+    }
+    let findings = lint(&files);
+    for d in &findings {
+        println!("{d}");
+    }
+    let [info, warning, error] = count_by_severity(&findings);
+    eprintln!(
+        "{}: {error} error(s), {warning} warning(s), {info} info",
+        dir.display()
+    );
+    if findings.iter().any(|d| d.severity == Severity::Error) {
+        super::EXIT_FINDINGS
+    } else {
+        super::EXIT_OK
+    }
 }
 
 pub fn run(args: Args) -> anyhow::Result<i32> {
@@ -18,6 +92,10 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         for c in CODES {
             println!("{}  {:<7}  {}", c.name, c.severity, c.title);
         }
+        return Ok(super::EXIT_OK);
+    }
+    if args.docs {
+        print!("{}", docs_markdown());
         return Ok(super::EXIT_OK);
     }
     if let Some(code) = args.explain {
@@ -32,6 +110,9 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         );
         return Ok(super::EXIT_OK);
     }
-    eprintln!("nothing to do: give --explain CODE or --list");
+    if let Some(dir) = args.dataset {
+        return Ok(lint_dir(&dir));
+    }
+    eprintln!("nothing to do: give DATASET_DIR, --explain CODE, --list or --docs");
     Ok(super::EXIT_USAGE)
 }

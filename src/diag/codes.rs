@@ -99,6 +99,32 @@ codes! {
         "The same record was read from two sources with different values. Both values and both files are named; the newer source wins.\nExample: `warning[X110]: Carnifexes points for 2 models: 230 (a.html) vs 180 (b.html); kept 180 (faction pack v1.4 > v1.2)`";
 
     // --- N: normalize (schemas, values, keywords) ------------------------------------------
+    NormTypography = "N101", Info, "typography folded in a value",
+        "A characteristic value or weapon keyword carried typographic characters: curly quotes or primes, en/em dashes, U+2212 minus, non-breaking or thin spaces, HTML entities (`&#34;`). They are folded to ASCII. Names are never folded. One diagnostic per (from, to) per file, with a count.\nExample: `raw/002.txt:14: info[N101]: range '24&#34;' -> '24\"' (3 values)`";
+    NormDice = "N102", Info, "dice expression made canonical",
+        "Dice are written upper case, without a leading `1` or spaces, and without `+0`: `2d6+2` -> `2D6+2`, `1D6` -> `D6`, `d3 + 3` -> `D3+3`.\nExample: `raw/002.txt:31: info[N102]: A '2d6+2' -> '2D6+2' (1 value)`";
+    NormRollPlus = "N103", Info, "`+` added to a roll",
+        "A characteristic that is a roll (Sv, BS/WS, Ld in 10th edition, an invulnerable save) was printed without its `+` (`4` for BS 4+), or with a space before it. Canonical rolls are `N+`.\nExample: `Imperium - Grey Knights.cat: info[N103]: skill '4' -> '4+' (2 values)`";
+    NormInches = "N104", Info, "inch mark made canonical",
+        "Distances are written `N\"` with an ASCII double quote; a bare number in a Range column gets its mark, two apostrophes or `in` become `\"`, and a minimum move `20\"+` is written `20+\"`.\nExample: `raw/x.txt:9: info[N104]: M '20\"+' -> '20+\"' (1 value)`";
+    NormLiteral = "N105", Info, "value respelled to its canonical literal",
+        "Case and spacing of fixed words and signs: `melee` -> `Melee`, `n/a` -> `N/A`, `-0` -> `0`, `- 2` -> `-2`, `04` -> `4`.\nExample: `raw/002.txt:40: info[N105]: skill 'n/a' -> 'N/A' (4 values)`";
+    NormKeywordAlias = "N106", Info, "weapon keyword respelled",
+        "A weapon ability in the vocabulary (`schemas/keywords.yaml`) was spelled another way; it is written upper case with its parameter: `Twin Linked` -> `TWIN-LINKED`, `Anti Vehicle 3+` -> `ANTI-VEHICLE 3+`, `Anti-FLY 2` -> `ANTI-FLY 2+`.\nExample: `raw/000.txt:2: info[N106]: keyword 'rapid fire 2' -> 'RAPID FIRE 2' (1 value)`";
+    NormKeywordOrder = "N107", Info, "weapon keywords put in canonical order",
+        "A weapon's keywords are listed alphabetically by canonical spelling with repeats removed, so the same weapon read from two sources compares equal.\nExample: `raw/x.txt:5: info[N107]: keywords '[PSYCHIC, BLAST]' -> '[BLAST, PSYCHIC]' (1 value)`";
+    NormUniqueKeyword = "N108", Info, "weapon ability outside the vocabulary kept verbatim",
+        "A bracketed weapon ability that is not in `schemas/keywords.yaml` (a datasheet-unique ability) is kept exactly as printed. Reported once per dataset per spelling, with the number of weapons carrying it and the first file.\nExample: `orks--Zodgrod.html: info[N108]: weapon ability 'ZHADSNARK' is not in the vocabulary; kept verbatim (1 weapon)`";
+    NormKeywordParameter = "N109", Error, "weapon keyword parameter malformed",
+        "A weapon ability of the vocabulary lacks its parameter or has one its grammar rejects (`RAPID FIRE` without X, `ANTI-INFANTRY` without a roll, `MELTA two`). The weapon profile goes to quarantine.json; the datasheet keeps its other weapons.\nExample: `raw/x.txt:7: error[N109]: weapon 'Meltagun' of 10e:astra-militarum:guardsmen quarantined: keyword 'MELTA' needs a number or dice expression`";
+    NormGrammar = "N110", Error, "value does not match its characteristic's grammar",
+        "A value no listed normalization makes canonical (`S 8+` on a Chainfist, AP `-` in 10th edition, T `tough`). It is not guessed: the smallest record holding it (weapon profile, model profile, ability; the datasheet for its invulnerable save) goes to quarantine.json with the rule and its source location; the datasheet keeps the rest.\nExample: `raw/x.txt:12: error[N110]: weapon 'Chainfist' of 10e:space-marines:terminator-squad quarantined: S '8+' breaks S (10e): a number >= 1, or a dice expression`";
+    NormOutOfRange = "N111", Error, "value outside the range the rules allow",
+        "The value has the right shape but the rules do not allow it: T or W below 1, a save outside 2+..7+, a positive AP in 10th edition, a BS of 1+. Quarantined like N110.\nExample: `raw/x.txt:3: error[N111]: model profile of 10e:tyranids:termagants quarantined: Sv '1+' breaks Sv (10e): a roll 2+..7+`";
+    NormSchemaInvalid = "N112", Error, "record does not validate against its published schema",
+        "Every emitted record is validated against `output/schema/<record>.schema.json` (generated from `schemas/*.yaml`). A record that fails (a missing field, a value of the wrong type or pattern) goes to quarantine.json; `cogitator lint` reports the same for an existing dataset.\nExample: `datasheets.json: error[N112]: datasheet 10e:x:y: /weapons/0/AP: \"+1\" does not match \"^(?:...)$\"`";
+    NormDatasetUnreadable = "N113", Error, "dataset file missing or not JSON",
+        "`cogitator lint DATASET_DIR` could not read one of the dataset files (`datasheets.json`, `manifest.json`, ...), or it is not JSON of the expected shape.\nExample: `out/rules.json: error[N113]: expected value at line 1 column 1`";
 
     // --- D: dedup ----------------------------------------------------------------------------
     RuleConflict = "D201", Warning, "same rule, different text",

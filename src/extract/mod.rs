@@ -31,6 +31,9 @@ pub struct Extracted {
     pub detachments: Vec<Detachment>,
     pub diagnostics: Vec<Diagnostic>,
     pub account: BlockAccount,
+    /// Records `normalize` took out because a value broke the schema (quarantine entries,
+    /// `schemas/quarantine_entry.yaml`). Extractors leave this empty.
+    pub quarantine: Vec<serde_json::Value>,
 }
 
 /// Reads one document. Dispatches on the game system the content declares.

@@ -5,6 +5,7 @@
 mod dedup;
 mod pipeline;
 mod regressions;
+mod schema;
 mod seeds;
 mod simulate;
 mod util;

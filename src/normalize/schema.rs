@@ -1,0 +1,540 @@
+//! The output contract as data: `schemas/*.yaml`, embedded in the binary and read with
+//! serde-saphyr, keeping line and column so a mistake in a schema file is reported at its place.
+//!
+//! Owns the schema file format ([`SchemaFile`], [`Def`], [`Field`]), the characteristic grammars
+//! per edition (`characteristics.yaml` → [`Grammar`]s), the weapon-ability vocabulary
+//! (`keywords.yaml` → [`Vocabulary`]) and [`contract`], the loaded and cross-checked whole. It
+//! must not read files at run time (the YAML is `include_str!`ed) and knows nothing of JSON
+//! Schema (that is `publish`).
+
+use super::grammar::{Alt, Grammar};
+use serde::Deserialize;
+use serde_saphyr::Spanned;
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+/// The record schema files, in the order the records are documented.
+pub const RECORD_FILES: &[(&str, &str)] = &[
+    ("common.yaml", include_str!("../../schemas/common.yaml")),
+    (
+        "datasheet.yaml",
+        include_str!("../../schemas/datasheet.yaml"),
+    ),
+    (
+        "model_profile.yaml",
+        include_str!("../../schemas/model_profile.yaml"),
+    ),
+    (
+        "weapon_profile.yaml",
+        include_str!("../../schemas/weapon_profile.yaml"),
+    ),
+    ("ability.yaml", include_str!("../../schemas/ability.yaml")),
+    ("rule.yaml", include_str!("../../schemas/rule.yaml")),
+    (
+        "stratagem.yaml",
+        include_str!("../../schemas/stratagem.yaml"),
+    ),
+    (
+        "enhancement.yaml",
+        include_str!("../../schemas/enhancement.yaml"),
+    ),
+    (
+        "detachment.yaml",
+        include_str!("../../schemas/detachment.yaml"),
+    ),
+    (
+        "diagnostic.yaml",
+        include_str!("../../schemas/diagnostic.yaml"),
+    ),
+    ("manifest.yaml", include_str!("../../schemas/manifest.yaml")),
+    (
+        "quarantine_entry.yaml",
+        include_str!("../../schemas/quarantine_entry.yaml"),
+    ),
+];
+
+/// `schemas/characteristics.yaml`: the value grammar of every characteristic, per edition.
+pub const CHARACTERISTICS_FILE: (&str, &str) = (
+    "characteristics.yaml",
+    include_str!("../../schemas/characteristics.yaml"),
+);
+
+/// `schemas/keywords.yaml`: the weapon-ability vocabulary.
+pub const KEYWORDS_FILE: (&str, &str) =
+    ("keywords.yaml", include_str!("../../schemas/keywords.yaml"));
+
+/// The editions a grammar may be given for (`Edition::as_str`).
+pub const EDITIONS: &[&str] = &["10e", "9e", "hh2"];
+
+/// A mistake in a schema file, at its place (1-based line and column; 0 when unknown).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("schemas/{file}:{line}:{column}: {message}")]
+pub struct SchemaError {
+    pub file: String,
+    pub line: u64,
+    pub column: u64,
+    pub message: String,
+}
+
+impl SchemaError {
+    fn at<T>(file: &str, s: &Spanned<T>, message: String) -> SchemaError {
+        SchemaError {
+            file: file.to_string(),
+            line: s.referenced.line(),
+            column: s.referenced.column(),
+            message,
+        }
+    }
+
+    fn yaml(file: &str, e: &serde_saphyr::Error) -> SchemaError {
+        let (line, column) = e.location().map_or((0, 0), |l| (l.line(), l.column()));
+        // The rendered error may carry a source snippet; the first line is the message.
+        let text = e.to_string();
+        let first = text.lines().next().unwrap_or("invalid YAML");
+        // Drop the library's own `error: line L column C:` prefix; the location is ours.
+        let t = first.strip_prefix("error: ").unwrap_or(first);
+        let message = match t.split_once(": ") {
+            Some((head, rest)) if head.starts_with("line ") => rest,
+            _ => t,
+        }
+        .to_string();
+        SchemaError {
+            file: file.to_string(),
+            line,
+            column,
+            message,
+        }
+    }
+}
+
+/// JSON type of a field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    String,
+    Integer,
+    Boolean,
+    Array,
+    Object,
+}
+
+/// One field of a record (or the item type of an array field, where `name` is empty).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Field {
+    #[serde(default)]
+    pub name: String,
+    #[serde(rename = "type")]
+    pub kind: Kind,
+    /// `null` allowed.
+    #[serde(default)]
+    pub nullable: bool,
+    /// May be absent from the JSON (every field is present unless this is set).
+    #[serde(default)]
+    pub optional: bool,
+    #[serde(default)]
+    pub description: Option<String>,
+    /// For `object`: the def it is (`provenance`, `model_profile`); none = any object.
+    #[serde(default, rename = "ref")]
+    pub reference: Option<Spanned<String>>,
+    /// For `array`: the item type.
+    #[serde(default)]
+    pub items: Option<Box<Field>>,
+    #[serde(default, rename = "enum")]
+    pub values: Option<Vec<String>>,
+    #[serde(default)]
+    pub minimum: Option<i64>,
+    /// For `string`: a regular expression without anchors.
+    #[serde(default)]
+    pub pattern: Option<Spanned<String>>,
+    /// For `string`: the characteristic whose per-edition grammar the value follows.
+    #[serde(default)]
+    pub characteristic: Option<Spanned<String>>,
+    /// For `string`: `weapon` = a weapon ability (`keywords.yaml`).
+    #[serde(default)]
+    pub keyword: Option<Spanned<String>>,
+}
+
+/// A named object type: a record or a shared definition.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Def {
+    pub name: String,
+    #[serde(default)]
+    pub title: Option<String>,
+    #[serde(default)]
+    pub description: Option<String>,
+    pub fields: Vec<Field>,
+}
+
+/// One `schemas/*.yaml` record file: an optional top-level record plus definitions.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SchemaFile {
+    #[serde(default)]
+    pub record: Option<String>,
+    #[serde(default)]
+    pub title: Option<String>,
+    #[serde(default)]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub fields: Vec<Field>,
+    #[serde(default)]
+    pub defs: Vec<Def>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Profile {
+    model: Vec<String>,
+    weapon: Vec<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CharDef {
+    name: Spanned<String>,
+    title: String,
+    /// Spellings meaning "no value" in every edition (`-`): normalized to `null`.
+    #[serde(default)]
+    none: Vec<String>,
+    editions: BTreeMap<String, Vec<Alt>>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CharFile {
+    profiles: BTreeMap<String, Profile>,
+    characteristics: Vec<CharDef>,
+}
+
+/// Parameter grammar of a weapon ability.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Param {
+    /// No parameter: `BLAST`.
+    None,
+    /// A number >= 1 or a dice expression: `RAPID FIRE 2`, `SUSTAINED HITS D3`.
+    Amount,
+    /// A target keyword and a roll 2+..6+: `ANTI-INFANTRY 4+`.
+    Anti,
+}
+
+/// One weapon ability of the vocabulary.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KeywordDef {
+    pub name: Spanned<String>,
+    pub form: String,
+    pub parameter: Param,
+    /// Slug of the rule: rule id is `rule_prefix + rule`.
+    pub rule: String,
+    #[serde(default)]
+    pub aliases: Vec<String>,
+}
+
+/// `schemas/keywords.yaml`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Vocabulary {
+    pub rule_prefix: String,
+    pub order: Spanned<String>,
+    pub keywords: Vec<KeywordDef>,
+}
+
+impl Vocabulary {
+    /// The rule id a vocabulary keyword refers to (`10e:weapon_ability:rapid-fire`).
+    pub fn rule_id(&self, k: &KeywordDef) -> String {
+        format!("{}{}", self.rule_prefix, k.rule)
+    }
+}
+
+/// Everything `schemas/` defines, loaded and cross-checked.
+#[derive(Debug, Clone)]
+pub struct Contract {
+    /// Top-level records, in file order (`datasheet`, `model_profile`, …).
+    pub records: Vec<String>,
+    /// Every def by name (records and shared definitions).
+    pub defs: BTreeMap<String, Def>,
+    /// Characteristic names with their titles, in file order.
+    pub characteristics: Vec<(String, String)>,
+    /// `(edition, characteristic)` → grammar.
+    pub grammars: BTreeMap<(String, String), Grammar>,
+    /// Edition → (model characteristics, weapon characteristics).
+    pub profiles: BTreeMap<String, (Vec<String>, Vec<String>)>,
+    pub vocabulary: Vocabulary,
+}
+
+impl Contract {
+    /// The grammar of `characteristic` in `edition`, if the edition has one.
+    pub fn grammar(&self, edition: &str, characteristic: &str) -> Option<&Grammar> {
+        self.grammars
+            .get(&(edition.to_string(), characteristic.to_string()))
+    }
+
+    pub fn def(&self, name: &str) -> Option<&Def> {
+        self.defs.get(name)
+    }
+}
+
+fn parse<T: for<'de> Deserialize<'de>>(file: &str, text: &str) -> Result<T, SchemaError> {
+    serde_saphyr::from_str(text).map_err(|e| SchemaError::yaml(file, &e))
+}
+
+fn check_field(
+    file: &str,
+    f: &Field,
+    known_defs: &BTreeMap<String, Def>,
+    characteristics: &BTreeMap<String, ()>,
+) -> Result<(), SchemaError> {
+    if let Some(r) = &f.reference {
+        if !known_defs.contains_key(&r.value) {
+            return Err(SchemaError::at(
+                file,
+                r,
+                format!("field `{}`: unknown ref `{}`", f.name, r.value),
+            ));
+        }
+    }
+    if let Some(p) = &f.pattern {
+        if let Err(e) = regex::Regex::new(&p.value) {
+            return Err(SchemaError::at(
+                file,
+                p,
+                format!("field `{}`: bad pattern: {e}", f.name),
+            ));
+        }
+    }
+    if let Some(c) = &f.characteristic {
+        if !characteristics.contains_key(&c.value) {
+            return Err(SchemaError::at(
+                file,
+                c,
+                format!("field `{}`: unknown characteristic `{}`", f.name, c.value),
+            ));
+        }
+    }
+    if let Some(k) = &f.keyword {
+        if k.value != "weapon" {
+            return Err(SchemaError::at(
+                file,
+                k,
+                format!(
+                    "field `{}`: unknown keyword vocabulary `{}`",
+                    f.name, k.value
+                ),
+            ));
+        }
+    }
+    match (f.kind, &f.items) {
+        (Kind::Array, Some(items)) => check_field(file, items, known_defs, characteristics),
+        (Kind::Array, None) => Err(SchemaError {
+            file: file.to_string(),
+            line: 0,
+            column: 0,
+            message: format!("array field `{}` has no `items`", f.name),
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// Loads and cross-checks a contract from schema texts (`(file name, YAML)`).
+pub fn load(
+    record_files: &[(&str, &str)],
+    characteristics: (&str, &str),
+    keywords: (&str, &str),
+) -> Result<Contract, SchemaError> {
+    let mut records = Vec::new();
+    let mut defs: BTreeMap<String, Def> = BTreeMap::new();
+    let mut def_file: BTreeMap<String, String> = BTreeMap::new();
+    for (file, text) in record_files {
+        let sf: SchemaFile = parse(file, text)?;
+        let mut all = sf.defs;
+        if let Some(name) = sf.record {
+            records.push(name.clone());
+            all.push(Def {
+                name,
+                title: sf.title,
+                description: sf.description,
+                fields: sf.fields,
+            });
+        }
+        for d in all {
+            if defs.contains_key(&d.name) {
+                return Err(SchemaError {
+                    file: file.to_string(),
+                    line: 0,
+                    column: 0,
+                    message: format!("`{}` is defined twice", d.name),
+                });
+            }
+            def_file.insert(d.name.clone(), file.to_string());
+            defs.insert(d.name.clone(), d);
+        }
+    }
+
+    let (cfile, ctext) = characteristics;
+    let cf: CharFile = parse(cfile, ctext)?;
+    let mut grammars = BTreeMap::new();
+    let mut names = BTreeMap::new();
+    let mut char_list = Vec::new();
+    for c in &cf.characteristics {
+        names.insert(c.name.value.clone(), ());
+        char_list.push((c.name.value.clone(), c.title.clone()));
+        for (edition, alts) in &c.editions {
+            if !EDITIONS.contains(&edition.as_str()) {
+                return Err(SchemaError::at(
+                    cfile,
+                    &c.name,
+                    format!("`{}`: unknown edition `{edition}`", c.name.value),
+                ));
+            }
+            for a in alts {
+                if let Alt::Pattern(p) = a {
+                    if let Err(e) = regex::Regex::new(&p.value) {
+                        return Err(SchemaError::at(cfile, p, format!("bad pattern: {e}")));
+                    }
+                }
+            }
+            let label = format!("{} ({edition})", c.name.value);
+            let g = Grammar::new(label, alts.clone())
+                .map_err(|e| {
+                    SchemaError::at(cfile, &c.name, format!("grammar does not compile: {e}"))
+                })?
+                .with_none(c.none.clone());
+            grammars.insert((edition.clone(), c.name.value.clone()), g);
+        }
+    }
+    let mut profiles = BTreeMap::new();
+    for (edition, p) in &cf.profiles {
+        if !EDITIONS.contains(&edition.as_str()) {
+            return Err(SchemaError {
+                file: cfile.to_string(),
+                line: 0,
+                column: 0,
+                message: format!("profiles: unknown edition `{edition}`"),
+            });
+        }
+        for n in p.model.iter().chain(&p.weapon) {
+            if !names.contains_key(n) {
+                return Err(SchemaError {
+                    file: cfile.to_string(),
+                    line: 0,
+                    column: 0,
+                    message: format!("profiles.{edition}: unknown characteristic `{n}`"),
+                });
+            }
+        }
+        profiles.insert(edition.clone(), (p.model.clone(), p.weapon.clone()));
+    }
+
+    for d in defs.values() {
+        let file = def_file.get(&d.name).map_or("?", String::as_str);
+        for f in &d.fields {
+            check_field(file, f, &defs, &names)?;
+        }
+    }
+
+    let (kfile, ktext) = keywords;
+    let vocabulary: Vocabulary = parse(kfile, ktext)?;
+    if vocabulary.order.value != "alphabetical" {
+        return Err(SchemaError::at(
+            kfile,
+            &vocabulary.order,
+            format!(
+                "order `{}` is not supported (only `alphabetical`)",
+                vocabulary.order.value
+            ),
+        ));
+    }
+    for k in &vocabulary.keywords {
+        let n = &k.name.value;
+        if n.is_empty() || *n != n.to_uppercase() {
+            return Err(SchemaError::at(
+                kfile,
+                &k.name,
+                format!("keyword `{n}` must be upper case"),
+            ));
+        }
+    }
+
+    Ok(Contract {
+        records,
+        defs,
+        characteristics: char_list,
+        grammars,
+        profiles,
+        vocabulary,
+    })
+}
+
+/// The contract embedded in the binary. The embedded files are checked by the tests, so a
+/// failure here is a build defect, not bad input.
+pub fn contract() -> &'static Contract {
+    static C: OnceLock<Contract> = OnceLock::new();
+    C.get_or_init(|| {
+        load(RECORD_FILES, CHARACTERISTICS_FILE, KEYWORDS_FILE)
+            .unwrap_or_else(|e| panic!("embedded schema is invalid: {e}"))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn embedded_schemas_load() {
+        let c = load(RECORD_FILES, CHARACTERISTICS_FILE, KEYWORDS_FILE).expect("schemas load");
+        for r in [
+            "datasheet",
+            "model_profile",
+            "weapon_profile",
+            "ability",
+            "rule",
+            "stratagem",
+            "enhancement",
+            "detachment",
+            "diagnostic",
+            "manifest",
+        ] {
+            assert!(c.records.iter().any(|x| x == r), "no schema for {r}");
+        }
+        assert!(c.grammar("10e", "T").is_some());
+        assert!(c.grammar("9e", "weapon_type").is_some());
+        assert!(c.grammar("hh2", "special_rule").is_some());
+    }
+
+    #[test]
+    fn broken_yaml_is_reported_at_its_place() {
+        let bad = "record: x\nfields:\n  - name: a\n    type: strin\n";
+        let e =
+            load(&[("x.yaml", bad)], CHARACTERISTICS_FILE, KEYWORDS_FILE).expect_err("must fail");
+        assert_eq!(e.file, "x.yaml");
+        assert_eq!(e.line, 4, "{e}");
+        assert!(e.column > 0, "{e}");
+    }
+
+    #[test]
+    fn unknown_field_key_is_reported_at_its_place() {
+        let bad = "record: x\nfields:\n  - name: a\n    type: string\n    nulable: true\n";
+        let e =
+            load(&[("x.yaml", bad)], CHARACTERISTICS_FILE, KEYWORDS_FILE).expect_err("must fail");
+        assert_eq!(e.line, 5, "{e}");
+    }
+
+    #[test]
+    fn unknown_ref_is_reported_at_its_place() {
+        let bad = "record: x\nfields:\n  - name: a\n    type: object\n    ref: nothing\n";
+        let e =
+            load(&[("x.yaml", bad)], CHARACTERISTICS_FILE, KEYWORDS_FILE).expect_err("must fail");
+        assert_eq!((e.line, e.column), (5, 10), "{e}");
+        assert!(e.message.contains("unknown ref"), "{e}");
+    }
+
+    #[test]
+    fn bad_grammar_pattern_is_reported_at_its_place() {
+        let bad = "profiles: {}\ncharacteristics:\n  - name: T\n    title: t\n    editions:\n      10e:\n        - pattern: '(['\n";
+        let e = load(RECORD_FILES, ("c.yaml", bad), KEYWORDS_FILE).expect_err("must fail");
+        assert_eq!(e.line, 7, "{e}");
+    }
+}
