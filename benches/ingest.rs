@@ -1,1 +1,140 @@
-fn main() {}
+//! Ingest benchmark (plain `fn main`, std::time): the whole Wahapedia HTML corpus end to end
+//! (read → decode → extract → normalize → dedup → simulate/validate → emit) against the bare
+//! `scraper::Html::parse_document` over the same files in the same run, on one core and on
+//! all cores. Prints MB/s for each, the end-to-end / bare-parse ratio, and peak memory.
+//!
+//! Run: `cargo bench --bench ingest [-- CORPUS_DIR]` (default `../shared/corpus/wahapedia-html`).
+
+use cogitator::decode::html::parse_only;
+use cogitator::pipeline::Options;
+use rayon::prelude::*;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+const ROUNDS: usize = 5;
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn mbps(bytes: usize, d: Duration) -> f64 {
+    bytes as f64 / 1e6 / d.as_secs_f64()
+}
+
+/// Peak resident set size of this process, from /proc (Linux), in MB.
+fn peak_rss_mb() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+fn main() {
+    let dir = std::env::args()
+        .skip(1)
+        .find(|a| !a.starts_with('-'))
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/wahapedia-html")
+        });
+    if !dir.is_dir() {
+        eprintln!("skipped: corpus not found at {}", dir.display());
+        return;
+    }
+    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(&dir)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "html"))
+        .map(|e| e.into_path())
+        .collect();
+    files.sort();
+    let texts: Vec<String> = files
+        .iter()
+        .map(|f| String::from_utf8_lossy(&std::fs::read(f).expect("read")).into_owned())
+        .collect();
+    let bytes: usize = texts.iter().map(String::len).sum();
+    let threads = rayon::current_num_threads();
+    println!(
+        "corpus: {} files, {:.1} MB, {} threads, {} rounds (median)",
+        files.len(),
+        bytes as f64 / 1e6,
+        threads,
+        ROUNDS
+    );
+
+    let parse_one_core = median(
+        (0..ROUNDS)
+            .map(|_| {
+                let t = Instant::now();
+                let n: usize = texts.iter().map(|s| parse_only(s)).sum();
+                std::hint::black_box(n);
+                t.elapsed()
+            })
+            .collect(),
+    );
+    let parse_all = median(
+        (0..ROUNDS)
+            .map(|_| {
+                let t = Instant::now();
+                let n: usize = texts.par_iter().map(|s| parse_only(s)).sum();
+                std::hint::black_box(n);
+                t.elapsed()
+            })
+            .collect(),
+    );
+    let out = tempfile_dir();
+    let mut ingest_times = Vec::new();
+    let mut ingest_no_validate = Vec::new();
+    for round in 0..ROUNDS {
+        for (validate, times) in [(true, &mut ingest_times), (false, &mut ingest_no_validate)] {
+            let t = Instant::now();
+            let ds = cogitator::ingest(
+                &[dir.clone()],
+                &Options {
+                    skip_validation: !validate,
+                    ..Options::default()
+                },
+            )
+            .expect("ingest");
+            cogitator::emit::write(&ds, &out.join(format!("out-{round}-{validate}")))
+                .expect("emit");
+            times.push(t.elapsed());
+        }
+    }
+    let _ = std::fs::remove_dir_all(&out);
+    let e2e = median(ingest_times);
+    let e2e_nv = median(ingest_no_validate);
+    println!(
+        "bare scraper parse, 1 core      {:>8.1} MB/s  ({:.0} ms)",
+        mbps(bytes, parse_one_core),
+        parse_one_core.as_secs_f64() * 1e3
+    );
+    println!(
+        "bare scraper parse, {threads} threads   {:>8.1} MB/s  ({:.0} ms)",
+        mbps(bytes, parse_all),
+        parse_all.as_secs_f64() * 1e3
+    );
+    println!(
+        "ingest end to end               {:>8.1} MB/s  ({:.0} ms)  ratio to bare parse ({threads} threads): {:.2}",
+        mbps(bytes, e2e),
+        e2e.as_secs_f64() * 1e3,
+        parse_all.as_secs_f64() / e2e.as_secs_f64()
+    );
+    println!(
+        "ingest without simulator stage  {:>8.1} MB/s  ({:.0} ms)  ratio: {:.2}",
+        mbps(bytes, e2e_nv),
+        e2e_nv.as_secs_f64() * 1e3,
+        parse_all.as_secs_f64() / e2e_nv.as_secs_f64()
+    );
+    if let Some(mb) = peak_rss_mb() {
+        println!("peak memory (VmHWM)             {mb:>8.0} MB");
+    }
+}
+
+fn tempfile_dir() -> PathBuf {
+    let d = std::env::temp_dir().join(format!("cogitator-bench-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&d);
+    d
+}

@@ -7,6 +7,7 @@
 //! return values plus diagnostics; they never abort a run.
 
 pub mod cli;
+pub mod conflict;
 pub mod decode;
 pub mod dedup;
 pub mod diag;

@@ -229,14 +229,61 @@ fn assemble(
                 + e.detachments.len()
         })
         .sum();
+    // Version and file of the source each merged record currently takes its values from.
+    let mut ds_from: BTreeMap<String, (Option<(u32, u32)>, String)> = BTreeMap::new();
+    let mut st_from: BTreeMap<String, (Option<(u32, u32)>, String)> = BTreeMap::new();
     for ex in extracted {
         quarantine.extend(ex.quarantine);
+        let version = ex.version;
         for d in ex.datasheets {
-            merge_by_id(&mut datasheets, d.id.clone(), d, |a, b| {
-                a.sources.extend(b.sources)
-            });
+            let Some(a) = datasheets.get_mut(&d.id) else {
+                ds_from.insert(d.id.clone(), (version, ex.file.clone()));
+                datasheets.insert(d.id.clone(), d);
+                continue;
+            };
+            let (av, afile) = ds_from.get(&d.id).cloned().unwrap_or((None, String::new()));
+            let newer = version > av;
+            let label = d.name.clone().unwrap_or_else(|| d.id.clone());
+            for (field, old, new) in crate::conflict::datasheet_differences(a, &d) {
+                diagnostics.push(crate::conflict::diagnostic(
+                    &label,
+                    field,
+                    (&old, &afile, av),
+                    (&new, &ex.file, version),
+                    newer,
+                ));
+            }
+            if newer {
+                let mut sources = std::mem::take(&mut a.sources);
+                *a = d;
+                sources.append(&mut a.sources);
+                a.sources = sources;
+                ds_from.insert(a.id.clone(), (version, ex.file.clone()));
+            } else {
+                a.sources.extend(d.sources);
+            }
         }
         for s in ex.stratagems {
+            if let Some(a) = stratagems.get_mut(&s.id) {
+                let (av, afile) = st_from.get(&s.id).cloned().unwrap_or((None, String::new()));
+                let newer = version > av;
+                for (field, old, new) in crate::conflict::stratagem_differences(a, &s) {
+                    diagnostics.push(crate::conflict::diagnostic(
+                        &s.name,
+                        field,
+                        (&old, &afile, av),
+                        (&new, &ex.file, version),
+                        newer,
+                    ));
+                }
+                if newer {
+                    a.cp = s.cp.or(a.cp);
+                    a.category = s.category.clone().or(a.category.take());
+                    st_from.insert(s.id.clone(), (version, ex.file.clone()));
+                }
+            } else {
+                st_from.insert(s.id.clone(), (version, ex.file.clone()));
+            }
             merge_by_id(&mut stratagems, s.id.clone(), s, |a, b| {
                 a.sources.extend(b.sources);
                 fill(&mut a.flavor, b.flavor);

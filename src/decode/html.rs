@@ -1,17 +1,931 @@
-//! Decoder for scraped HTML pages (Wahapedia): the DOM rendered into IR blocks.
-//! (Filled in by the HTML work; until then an HTML page yields no blocks.)
+//! Decoder for scraped Wahapedia pages: the DOM (parsed by `scraper`) rendered into IR blocks.
+//!
+//! Owns everything about the site's markup and nothing about the game: it knows that a
+//! `dsProfileWrap` holds characteristic values, that a weapon row's abilities are the `kwb2`
+//! spans of its name cell, that `tooltip_templates` hold the glossary, and renders each into
+//! blocks with a `class` hint and a [`Region`]; what the values *mean* is `extract`'s business.
+//!
+//! Both scrapers' quirks are absorbed here: the re-serialized pages' injected consent scripts,
+//! `&#34;` inch marks and `<="" div="">` debris, the raw pages' BOM and malformed
+//! `data-tooltip-content="…"</div>` tags (html5ever recovers both), class names spelled with a
+//! Cyrillic `С` (`dsLeftСol`), keywords split into one span per word, in any case, sometimes
+//! wrapped in literal brackets. Tooltip ids are per-page numbers and are never used.
+//!
+//! Lines: `scraper` keeps no source positions, so a [`Locator`] walks the raw text forward in
+//! document order and gives each block the line where its first word next occurs: the line of
+//! the element (or, for markup without text, of the nearest text before it).
+//!
+//! Architecture invariant: never panics on any input; never drops text silently (site chrome
+//! is counted in `chrome_dropped`).
 
-use crate::diag::Diagnostic;
-use crate::ir::Document;
-use crate::source::{Format, SourceFile};
+use crate::diag::{Code, Diagnostic};
+use crate::ir::{Block, BlockKind, Document, Region};
+use crate::source::{Format, SourceFile, Span};
+use scraper::{ElementRef, Html, Node};
+use std::collections::BTreeMap;
 
-pub fn decode(src: &SourceFile, _diagnostics: &mut Vec<Diagnostic>) -> Document {
+/// Decodes one HTML page.
+pub fn decode(src: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Document {
+    let text = super::text_of(src, diagnostics);
+    let html = Html::parse_document(&text);
+    let mut r = Renderer {
+        loc: Locator::new(&text),
+        blocks: Vec::new(),
+        para: String::new(),
+        region: None,
+        class: None,
+        chrome: 0,
+        meta: BTreeMap::new(),
+        paths: BTreeMap::new(),
+        list_depth: 0,
+    };
+    r.element(html.root_element());
+    r.flush();
+    if let Some((path, _)) = r
+        .paths
+        .iter()
+        .max_by_key(|(p, n)| (**n, std::cmp::Reverse(*p)))
+    {
+        r.meta.insert("site_path".to_string(), path.clone());
+    }
+    if looks_truncated(&text) {
+        diagnostics.push(
+            Diagnostic::new(Code::TruncatedInput, "document ends before </html>")
+                .at(&src.path, r.loc.line_count()),
+        );
+    }
     Document {
         file: src.path.clone(),
         sha256: src.sha256.clone(),
         format: Format::Html,
-        blocks: Vec::new(),
-        chrome_dropped: 0,
-        meta: Default::default(),
+        blocks: r.blocks,
+        chrome_dropped: r.chrome,
+        meta: r.meta,
+    }
+}
+
+/// The bare parse this decoder builds on, for benchmarks: `scraper::Html::parse_document`
+/// over the text, returning the number of DOM nodes (so the work cannot be optimised away).
+pub fn parse_only(text: &str) -> usize {
+    Html::parse_document(text).tree.nodes().count()
+}
+
+/// A page that has a `<body>` but no closing `</html>` (or `</body>`) was cut short.
+fn looks_truncated(text: &str) -> bool {
+    let tail = &text[floor_char_boundary(text, text.len().saturating_sub(4096))..];
+    let lower_tail = tail.to_ascii_lowercase();
+    let has_body = text.len() > 64
+        && text
+            .get(..text.len().min(1 << 20))
+            .is_some_and(|h| h.contains("<body") || h.contains("<BODY") || h.contains("<div"));
+    has_body && !lower_tail.contains("</html>") && !lower_tail.contains("</body>")
+}
+
+fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// Finds the source line of blocks by searching forward from the last found position.
+pub struct Locator<'t> {
+    text: &'t str,
+    newlines: Vec<usize>,
+    cursor: usize,
+}
+
+impl<'t> Locator<'t> {
+    pub fn new(text: &'t str) -> Self {
+        let newlines = text
+            .bytes()
+            .enumerate()
+            .filter(|(_, b)| *b == b'\n')
+            .map(|(i, _)| i)
+            .collect();
+        Locator {
+            text,
+            newlines,
+            cursor: 0,
+        }
+    }
+
+    fn line_at(&self, pos: usize) -> u32 {
+        (self.newlines.partition_point(|&n| n < pos) + 1) as u32
+    }
+
+    fn line_count(&self) -> u32 {
+        self.newlines.len() as u32 + 1
+    }
+
+    /// Line of the next occurrence of `needle` at or after the cursor (which moves there);
+    /// the cursor's line when it does not occur.
+    pub fn find(&mut self, needle: &str) -> u32 {
+        if !needle.is_empty() {
+            if let Some(off) = self.text[self.cursor..].find(needle) {
+                self.cursor += off;
+            }
+        }
+        self.line_at(self.cursor)
+    }
+}
+
+/// The first word of `text` long enough to find in the markup (letters and digits only, so
+/// entities and typography do not get in the way).
+fn needle(text: &str) -> &str {
+    text.split(|c: char| !c.is_alphanumeric())
+        .find(|w| w.chars().count() >= 3)
+        .unwrap_or("")
+}
+
+struct Renderer<'t> {
+    loc: Locator<'t>,
+    blocks: Vec<Block>,
+    /// Inline text gathered since the last block boundary.
+    para: String,
+    region: Option<Region>,
+    class: Option<&'static str>,
+    chrome: usize,
+    meta: BTreeMap<String, String>,
+    /// Counts of the site sections the page links to (`/wh40k10ed/`, `/aos4/`…).
+    paths: BTreeMap<String, usize>,
+    list_depth: u8,
+}
+
+/// Compares class names with the Cyrillic `С` (U+0421) some of the site's classes use read as
+/// a Latin `C`.
+fn has_class(el: &ElementRef, name: &str) -> bool {
+    el.value()
+        .classes()
+        .any(|c| c == name || (c.contains('\u{421}') && c.replace('\u{421}', "C") == name))
+}
+
+fn tag<'a>(el: &ElementRef<'a>) -> &'a str {
+    el.value().name()
+}
+
+const SKIPPED_TAGS: &[&str] = &[
+    "script", "style", "noscript", "select", "option", "iframe", "svg", "template", "input",
+    "button", "textarea", "head", "link", "meta",
+];
+const BLOCK_TAGS: &[&str] = &[
+    "html",
+    "body",
+    "div",
+    "p",
+    "ul",
+    "ol",
+    "li",
+    "table",
+    "thead",
+    "tbody",
+    "tfoot",
+    "tr",
+    "td",
+    "th",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "section",
+    "article",
+    "main",
+    "header",
+    "footer",
+    "nav",
+    "aside",
+    "form",
+    "blockquote",
+    "dl",
+    "dt",
+    "dd",
+    "center",
+    "hr",
+    "label",
+];
+/// Classes of site chrome: ads, print toggles, filter warnings, icon strips.
+const CHROME_CLASSES: &[&str] = &[
+    "noprint",
+    "page_breaker_ads",
+    "page_ads_wrapper",
+    "selectionWarning",
+    "dsIconsNarrow",
+    "dsIconsWide",
+    "dsPicNarrow",
+    "dsPicWide",
+    "dsBanner",
+    "tooltip_link",
+    "contents",
+];
+
+impl<'t> Renderer<'t> {
+    fn element(&mut self, el: ElementRef) {
+        let name = tag(&el);
+        if name == "head" {
+            self.head(el);
+            return;
+        }
+        if name == "img" {
+            if has_class(&el, "logo3") {
+                if let Some(t) = el.value().attr("title") {
+                    self.meta
+                        .entry("faction_pack".to_string())
+                        .or_insert_with(|| t.trim().to_string());
+                }
+            }
+            return;
+        }
+        if name == "a" {
+            if let Some(href) = el.value().attr("href") {
+                if let Some(section) = href
+                    .strip_prefix('/')
+                    .and_then(|h| h.split('/').next())
+                    .filter(|s| !s.is_empty() && s.len() < 24)
+                {
+                    *self.paths.entry(format!("/{section}/")).or_insert(0) += 1;
+                }
+            }
+        }
+        if SKIPPED_TAGS.contains(&name) || is_repeated_variant(&el) {
+            return;
+        }
+        if CHROME_CLASSES.iter().any(|c| has_class(&el, c)) {
+            // The publication the page cites sits among the datasheet's icons.
+            for img in el.descendants().filter_map(ElementRef::wrap) {
+                if tag(&img) == "img" {
+                    self.element(img);
+                }
+            }
+            self.flush();
+            self.chrome += 1;
+            return;
+        }
+        if has_class(&el, "dsOuterFrame") {
+            self.flush();
+            self.scoped(Some(Region::Datasheet), None, |r| r.children(el));
+            return;
+        }
+        if has_class(&el, "tooltip_templates") {
+            self.flush();
+            self.scoped(Some(Region::Glossary), None, |r| r.tooltip(el));
+            return;
+        }
+        if has_class(&el, "str10Wrap") {
+            self.flush();
+            let region = self.region.or(Some(Region::Faction));
+            self.scoped(region, None, |r| r.stratagem_card(el));
+            return;
+        }
+        if self.region == Some(Region::Datasheet) && self.datasheet_part(el) {
+            return;
+        }
+        if name == "ul" && has_class(&el, "EnhancementsPts") {
+            self.flush();
+            for li in el.child_elements() {
+                let cells: Vec<String> = li
+                    .child_elements()
+                    .map(|s| clean(&inline_text(s)))
+                    .filter(|s| !s.is_empty())
+                    .collect();
+                if !cells.is_empty() {
+                    self.row(cells, Some("EnhancementsPts"));
+                }
+            }
+            return;
+        }
+        let class_hint = if has_class(&el, "ShowFluff") || has_class(&el, "legend2") {
+            Some("flavor")
+        } else if has_class(&el, "detachName") {
+            Some("detachName")
+        } else if has_class(&el, "redExample") {
+            Some("example")
+        } else if has_class(&el, "redSquare") {
+            Some("summary")
+        } else if has_class(&el, "dsAbility") || has_class(&el, "dsAbility_noLine") {
+            Some("dsAbility")
+        } else {
+            None
+        };
+        if !BLOCK_TAGS.contains(&name) {
+            // Inline: its text joins the current paragraph.
+            if name == "br" {
+                self.flush();
+            } else {
+                self.inline(el);
+            }
+            return;
+        }
+        self.flush();
+        match name {
+            "h1" | "h2" | "h3" | "h4" | "h5" | "h6" if holds_structure(el) => {
+                // Broken markup (an unclosed heading) can swallow a datasheet: read it as a
+                // container rather than as one heading.
+                self.children(el);
+            }
+            "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => {
+                let level = name[1..].parse().unwrap_or(1);
+                let t = clean(&inline_text(el));
+                if name == "h1" && !self.meta.contains_key("h1") {
+                    self.meta.insert("h1".to_string(), t.clone());
+                    if let Some(first) = el.child_elements().next() {
+                        let f = clean(&inline_text(first));
+                        if !f.is_empty() {
+                            self.meta.insert("page_faction".to_string(), f);
+                        }
+                    }
+                }
+                if !t.is_empty() {
+                    let mut b = self.block(BlockKind::Heading, t, None);
+                    b.level = level;
+                    self.blocks.push(b);
+                }
+            }
+            "tr" if has_block_content(el) => {
+                // A layout table (faction pages put each enhancement in one): its cells
+                // are containers, not values.
+                let class = class_hint.or(self.class);
+                self.scoped(self.region, class, |r| r.children(el));
+            }
+            "tr" => {
+                let cells: Vec<String> = el
+                    .child_elements()
+                    .filter(|c| matches!(tag(c), "td" | "th"))
+                    .map(|c| clean(&inline_text(c)))
+                    .collect();
+                if cells.iter().any(|c| !c.is_empty()) {
+                    let class = class_hint.or(self.class);
+                    self.row(cells, class);
+                }
+            }
+            "li" => {
+                self.list_depth = self.list_depth.saturating_add(1);
+                let class = class_hint.or(self.class);
+                self.scoped(self.region, class, |r| {
+                    for child in el.children() {
+                        match ElementRef::wrap(child) {
+                            Some(c) if matches!(tag(&c), "ul" | "ol") => {
+                                r.flush_as(BlockKind::ListItem);
+                                r.element(c);
+                            }
+                            Some(c) => r.element(c),
+                            None => r.node_text(child.value()),
+                        }
+                    }
+                    r.flush_as(BlockKind::ListItem);
+                });
+                self.list_depth = self.list_depth.saturating_sub(1);
+            }
+            _ => {
+                let class = class_hint.or(self.class);
+                self.scoped(self.region, class, |r| r.children(el));
+                self.flush();
+            }
+        }
+    }
+
+    fn head(&mut self, el: ElementRef) {
+        for d in el.descendants().filter_map(ElementRef::wrap) {
+            if tag(&d) == "title" {
+                let t = clean(&inline_text(d));
+                if !t.is_empty() {
+                    self.meta.insert("title".to_string(), t);
+                }
+            }
+        }
+    }
+
+    fn children(&mut self, el: ElementRef) {
+        for child in el.children() {
+            match ElementRef::wrap(child) {
+                Some(c) => self.element(c),
+                None => self.node_text(child.value()),
+            }
+        }
+    }
+
+    fn node_text(&mut self, node: &Node) {
+        if let Node::Text(t) = node {
+            self.para.push_str(t);
+        }
+    }
+
+    /// An inline element: its text joins the current paragraph (block-level descendants,
+    /// which broken markup can put inside a `span`, still end it).
+    fn inline(&mut self, el: ElementRef) {
+        self.children(el);
+    }
+
+    fn scoped(
+        &mut self,
+        region: Option<Region>,
+        class: Option<&'static str>,
+        f: impl FnOnce(&mut Self),
+    ) {
+        let (r0, c0) = (self.region, self.class);
+        self.region = region;
+        self.class = class;
+        f(self);
+        self.flush();
+        self.region = r0;
+        self.class = c0;
+    }
+
+    fn block(&mut self, kind: BlockKind, text: String, class: Option<&'static str>) -> Block {
+        let line = self.loc.find(needle(&text));
+        let mut b = Block::new(kind, text, line);
+        b.span = Span::line(line);
+        b.region = self.region;
+        b.class = class.or(self.class).map(str::to_string);
+        b.blank_before = true;
+        b
+    }
+
+    fn push(&mut self, kind: BlockKind, text: String, class: Option<&'static str>) {
+        let text = clean(&text);
+        if text.is_empty() {
+            return;
+        }
+        let mut b = self.block(kind, text, class);
+        if kind == BlockKind::ListItem {
+            b.level = self.list_depth.max(1);
+        }
+        self.blocks.push(b);
+    }
+
+    fn row(&mut self, cells: Vec<String>, class: Option<&'static str>) {
+        let first = cells
+            .iter()
+            .find(|c| !c.is_empty())
+            .cloned()
+            .unwrap_or_default();
+        let line = self.loc.find(needle(&first));
+        let mut b = Block::row(cells, line);
+        b.region = self.region;
+        b.class = class.or(self.class).map(str::to_string);
+        b.blank_before = true;
+        self.blocks.push(b);
+    }
+
+    fn flush(&mut self) {
+        self.flush_as(BlockKind::Paragraph);
+    }
+
+    fn flush_as(&mut self, kind: BlockKind) {
+        if self.para.trim().is_empty() {
+            self.para.clear();
+            return;
+        }
+        let text = std::mem::take(&mut self.para);
+        self.push(kind, text, None);
+    }
+
+    /// Parts of a datasheet with their own markup. Returns false for anything else.
+    fn datasheet_part(&mut self, el: ElementRef) -> bool {
+        if has_class(&el, "dsH2Header") {
+            self.flush();
+            let name = el
+                .child_elements()
+                .find(|c| tag(c) == "div" && c.value().classes().next().is_none())
+                .map(|c| clean(&inline_text(c)))
+                .unwrap_or_default();
+            self.push(BlockKind::Heading, name, Some("dsH2Header"));
+            if let Some(b) = self.blocks.last_mut() {
+                b.level = 2;
+            }
+            for d in el.descendants().filter_map(ElementRef::wrap) {
+                if has_class(&d, "dsModelBase2") {
+                    self.push(BlockKind::Paragraph, inline_text(d), Some("dsModelBase"));
+                }
+            }
+            return true;
+        }
+        if has_class(&el, "dsProfileBaseWrap") {
+            self.flush();
+            let mut names = Vec::new();
+            let mut values = Vec::new();
+            let mut model = None;
+            let mut base = None;
+            for d in el.descendants().filter_map(ElementRef::wrap) {
+                if has_class(&d, "dsCharName") {
+                    names.push(clean(&inline_text(d)));
+                } else if has_class(&d, "dsCharValue") {
+                    values.push(clean(&inline_text(d)));
+                } else if has_class(&d, "dsModelName") {
+                    model = Some(clean(&inline_text(d)));
+                } else if has_class(&d, "dsModelBase") {
+                    base = Some(clean(&inline_text(d)));
+                } else if has_class(&d, "dsInvulWrap") {
+                    // Rendered after the profile, below.
+                }
+            }
+            if let Some(m) = model {
+                self.push(BlockKind::Paragraph, m, Some("dsModelName"));
+            }
+            if let Some(b) = base {
+                self.push(BlockKind::Paragraph, b, Some("dsModelBase"));
+            }
+            if !names.is_empty() {
+                self.row(names, Some("dsCharName"));
+            }
+            if !values.is_empty() {
+                self.row(values, Some("dsProfile"));
+            }
+            for d in el.descendants().filter_map(ElementRef::wrap) {
+                if has_class(&d, "dsInvulWrap") {
+                    self.invuln(d);
+                }
+            }
+            return true;
+        }
+        if has_class(&el, "dsInvulWrap") {
+            self.flush();
+            self.invuln(el);
+            return true;
+        }
+        if tag(&el) == "table" && has_class(&el, "wTable") {
+            self.flush();
+            self.weapon_table(el);
+            return true;
+        }
+        if has_class(&el, "dsLeftColKW") {
+            self.flush();
+            // Per-model groups are separated by `dsVertLine` spans.
+            let mut group = String::new();
+            for child in el.children() {
+                match ElementRef::wrap(child) {
+                    Some(c) if has_class(&c, "dsVertLine") => {
+                        let g = std::mem::take(&mut group);
+                        self.push(BlockKind::Paragraph, g, Some("dsKeywords"));
+                    }
+                    Some(c) => group.push_str(&inline_text(c)),
+                    None => {
+                        if let Node::Text(t) = child.value() {
+                            group.push_str(t);
+                        }
+                    }
+                }
+            }
+            self.push(BlockKind::Paragraph, group, Some("dsKeywords"));
+            return true;
+        }
+        if has_class(&el, "dsRightColKW") {
+            self.flush();
+            self.push(
+                BlockKind::Paragraph,
+                inline_text(el),
+                Some("dsFactionKeywords"),
+            );
+            return true;
+        }
+        if has_class(&el, "dsHeader") {
+            self.flush();
+            self.push(BlockKind::Heading, inline_text(el), Some("dsHeader"));
+            if let Some(b) = self.blocks.last_mut() {
+                b.level = 3;
+            }
+            return true;
+        }
+        if has_class(&el, "s10Wrap") {
+            self.flush();
+            let mut name = String::new();
+            let mut cp = String::new();
+            let mut kind = String::new();
+            for d in el.descendants().filter_map(ElementRef::wrap) {
+                if has_class(&d, "s10Name") {
+                    name = clean(&inline_text(d));
+                    if let Some(next) = d
+                        .next_siblings()
+                        .filter_map(ElementRef::wrap)
+                        .find(|n| inline_text(*n).contains("CP"))
+                    {
+                        cp = clean(&inline_text(next));
+                    }
+                } else if has_class(&d, "s10Type") {
+                    kind = clean(&inline_text(d));
+                }
+            }
+            self.row(vec![name, cp, kind], Some("s10Wrap"));
+            return true;
+        }
+        if has_class(&el, "s10EnhWrap") {
+            self.flush();
+            let mut cells: Vec<String> = el
+                .child_elements()
+                .map(|c| clean(&inline_text(c)))
+                .filter(|c| !c.is_empty())
+                .collect();
+            cells.truncate(2);
+            if !cells.is_empty() {
+                self.row(cells, Some("s10EnhWrap"));
+            }
+            return true;
+        }
+        false
+    }
+
+    fn invuln(&mut self, el: ElementRef) {
+        for d in el.descendants().filter_map(ElementRef::wrap) {
+            if has_class(&d, "dsCharInvulValue") {
+                self.push(BlockKind::Paragraph, inline_text(d), Some("dsInvul"));
+            } else if has_class(&d, "dsInvulComment") {
+                self.push(BlockKind::Paragraph, inline_text(d), Some("dsInvulComment"));
+            }
+        }
+    }
+
+    /// Weapon tables: header rows (`RANGED WEAPONS | RANGE | A | BS …`, wherever they sit,
+    /// even inside the previous weapon's `tbody`) and one row per profile; the `wTable2_long`
+    /// row that repeats each profile's name for narrow screens is the same profile and skipped.
+    fn weapon_table(&mut self, table: ElementRef) {
+        for tr in table.descendants().filter_map(ElementRef::wrap) {
+            if tag(&tr) != "tr" || has_class(&tr, "wTable2_long") {
+                continue;
+            }
+            let tds: Vec<ElementRef> = tr.child_elements().filter(|c| tag(c) == "td").collect();
+            let is_header = tr
+                .descendants()
+                .filter_map(ElementRef::wrap)
+                .any(|d| has_class(&d, "dsHeader"));
+            if is_header {
+                let cells: Vec<String> = tds
+                    .iter()
+                    .map(|c| clean(&inline_text(*c)))
+                    .filter(|c| !c.is_empty())
+                    .collect();
+                self.row(cells, Some("wHeader"));
+                continue;
+            }
+            let Some(pos) = tds.iter().position(|c| has_class(c, "wTable2_short")) else {
+                // Notes under a weapon (`dsOptionsComment`) and the like.
+                let cells: Vec<String> = tds.iter().map(|c| clean(&inline_text(*c))).collect();
+                if cells.iter().any(|c| !c.is_empty()) {
+                    self.row(cells, Some("wNote"));
+                }
+                continue;
+            };
+            let (name, keywords) = weapon_cell(tds[pos]);
+            let mut first = name;
+            if !keywords.is_empty() {
+                first = format!("{first} [{}]", keywords.join(", "));
+            }
+            let mut cells = vec![first];
+            cells.extend(tds[pos + 1..].iter().map(|c| clean(&inline_text(*c))));
+            let pointy = tr
+                .descendants()
+                .filter_map(ElementRef::wrap)
+                .any(|d| has_class(&d, "dsPointy"));
+            self.row(
+                cells,
+                Some(if pointy { "wProfileMulti" } else { "wProfile" }),
+            );
+        }
+    }
+
+    /// A glossary tooltip: a rule (`tooltip_header`), an ability card (`abName`), a
+    /// stratagem card, or a keyword index (`The X keyword is used in the following …`).
+    fn tooltip(&mut self, el: ElementRef) {
+        for entry in el.child_elements() {
+            let mut started = false;
+            for d in entry.descendants().filter_map(ElementRef::wrap).take(8) {
+                if has_class(&d, "tooltip_header") || has_class(&d, "abName") {
+                    started = true;
+                    break;
+                }
+                if has_class(&d, "str10Wrap") {
+                    started = true;
+                    break;
+                }
+            }
+            if !started {
+                // Keep entries apart: a marker heading with no text.
+                let line = self.loc.find("");
+                let mut b = Block::new(BlockKind::Heading, String::new(), line);
+                b.region = self.region;
+                b.class = Some("tooltip".to_string());
+                b.level = 6;
+                self.blocks.push(b);
+            }
+            self.glossary_entry(entry);
+            self.flush();
+        }
+    }
+
+    fn glossary_entry(&mut self, el: ElementRef) {
+        for child in el.children() {
+            let Some(c) = ElementRef::wrap(child) else {
+                self.node_text(child.value());
+                continue;
+            };
+            if has_class(&c, "tooltip_header") || has_class(&c, "abName") {
+                self.flush();
+                let class = if has_class(&c, "abName") {
+                    "abName"
+                } else {
+                    "tooltip_header"
+                };
+                self.push(BlockKind::Heading, inline_text(c), Some(class));
+                if let Some(b) = self.blocks.last_mut() {
+                    b.level = 4;
+                }
+            } else if has_class(&c, "abWrap")
+                || has_class(&c, "abFlex")
+                || has_class(&c, "abNameWrap")
+            {
+                self.glossary_entry(c);
+            } else if tag(&c) == "p" && inline_text(c).contains("keyword is used in the following")
+            {
+                self.flush();
+                self.push(BlockKind::Paragraph, inline_text(c), Some("keyword_index"));
+            } else {
+                self.element(c);
+            }
+        }
+    }
+
+    /// A stratagem card: name, CP, `Group – Category Stratagem`, flavor, then the
+    /// WHEN / TARGET / EFFECT / RESTRICTIONS paragraphs.
+    fn stratagem_card(&mut self, el: ElementRef) {
+        for d in el.descendants().filter_map(ElementRef::wrap) {
+            let class = if has_class(&d, "str10Name") {
+                "str10Name"
+            } else if has_class(&d, "str10CP") {
+                "str10CP"
+            } else if has_class(&d, "str10Type") {
+                "str10Type"
+            } else if has_class(&d, "str10Legend") {
+                "str10Legend"
+            } else if has_class(&d, "str10Text") {
+                self.flush();
+                self.scoped(self.region, Some("str10Text"), |r| r.children(d));
+                continue;
+            } else {
+                continue;
+            };
+            let kind = if class == "str10Name" {
+                BlockKind::Heading
+            } else {
+                BlockKind::Paragraph
+            };
+            self.push(kind, inline_text(d), Some(class));
+            if class == "str10Name" {
+                if let Some(b) = self.blocks.last_mut() {
+                    b.level = 4;
+                }
+            }
+        }
+    }
+}
+
+/// The site prints a keyword once per detachment filter (`snFl` spans, all but one hidden by
+/// script): the first variant is the text, the repeats are not.
+fn is_repeated_variant(el: &ElementRef) -> bool {
+    has_class(el, "snFl")
+        && el
+            .prev_siblings()
+            .filter_map(ElementRef::wrap)
+            .any(|p| has_class(&p, "snFl"))
+}
+
+/// An element that contains a datasheet, tooltip or stratagem card.
+fn holds_structure(el: ElementRef) -> bool {
+    el.descendent_elements().any(|d| {
+        has_class(&d, "dsOuterFrame")
+            || has_class(&d, "tooltip_templates")
+            || has_class(&d, "str10Wrap")
+    })
+}
+
+/// A table row whose cells hold paragraphs or lists.
+fn has_block_content(tr: ElementRef) -> bool {
+    tr.child_elements().any(|td| {
+        td.child_elements()
+            .any(|c| matches!(tag(&c), "p" | "ul" | "ol" | "table"))
+    })
+}
+
+/// A weapon's name cell: the name, and its abilities — one `kwb2` span each, possibly split
+/// into one span per word, in any case, sometimes wrapped in literal brackets.
+fn weapon_cell(td: ElementRef) -> (String, Vec<String>) {
+    let mut name = String::new();
+    let mut keywords = Vec::new();
+    collect_weapon(td, &mut name, &mut keywords);
+    (clean(&name), keywords)
+}
+
+fn collect_weapon(el: ElementRef, name: &mut String, keywords: &mut Vec<String>) {
+    for child in el.children() {
+        match ElementRef::wrap(child) {
+            Some(c) if has_class(&c, "kwb2") => {
+                let k = clean(&inline_text(c));
+                let k = k
+                    .trim_matches(|ch: char| ch == '[' || ch == ']' || ch == ',')
+                    .trim();
+                if !k.is_empty() {
+                    keywords.push(k.to_string());
+                }
+            }
+            Some(c) if has_class(&c, "dsPointy") || SKIPPED_TAGS.contains(&tag(&c)) => {}
+            Some(c) => collect_weapon(c, name, keywords),
+            None => {
+                if let Node::Text(t) = child.value() {
+                    name.push_str(t);
+                }
+            }
+        }
+    }
+}
+
+/// All text under `el`, `<br>` as a space; scripts, styles and form controls left out.
+fn inline_text(el: ElementRef) -> String {
+    let mut s = String::new();
+    push_text(el, &mut s);
+    s
+}
+
+fn push_text(el: ElementRef, s: &mut String) {
+    for child in el.children() {
+        match child.value() {
+            Node::Text(t) => s.push_str(t),
+            Node::Element(e) if e.name() == "br" => s.push(' '),
+            Node::Element(e) if SKIPPED_TAGS.contains(&e.name()) => {}
+            Node::Element(_) => {
+                if let Some(c) = ElementRef::wrap(child).filter(|c| !is_repeated_variant(c)) {
+                    push_text(c, s);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Whitespace runs (including non-breaking spaces) collapsed to one space, trimmed.
+fn clean(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut space = false;
+    for c in s.chars() {
+        if c.is_whitespace() || c == '\u{a0}' {
+            space = true;
+        } else {
+            if space && !out.is_empty() {
+                out.push(' ');
+            }
+            space = false;
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(html: &str) -> Document {
+        let src = SourceFile::new("t.html", html.as_bytes().to_vec());
+        decode(&src, &mut Vec::new())
+    }
+
+    #[test]
+    fn cyrillic_class_names_match() {
+        let d = doc(
+            "<html><body><div class=\"dsOuterFrame\"><div class=\"dsLeft\u{421}olKW\">KEYWORDS: \
+             <span class=\"kwb\">INFANTRY</span><span class=\"dsVertLine\"></span>SERGEANT: \
+             <span>CHARACTER</span></div></div></body></html>",
+        );
+        let kw: Vec<&str> = d
+            .blocks
+            .iter()
+            .filter(|b| b.class.as_deref() == Some("dsKeywords"))
+            .map(|b| b.text.as_str())
+            .collect();
+        assert_eq!(kw, ["KEYWORDS: INFANTRY", "SERGEANT: CHARACTER"]);
+    }
+
+    #[test]
+    fn weapon_keywords_split_per_word_and_bracketed() {
+        let d = doc(
+            "<html><body><div class=\"dsOuterFrame\"><table class=\"wTable\"><tr>\
+             <td class=\"wTable2_short\"><span>Gun <span class=\"kwb2\"><span>[indirect</span> \
+             <span>fire]</span></span> <span class=\"kwb2\"><span>PISTOl</span></span></span></td>\
+             <td>24\"</td><td>1</td></tr></table></div></body></html>",
+        );
+        let row = d
+            .blocks
+            .iter()
+            .find(|b| b.class.as_deref() == Some("wProfile"))
+            .expect("weapon row");
+        assert_eq!(row.cells, ["Gun [indirect fire, PISTOl]", "24\"", "1"]);
+    }
+
+    #[test]
+    fn locator_moves_forward() {
+        let text = "a\nfoo\nbar\nfoo\n";
+        let mut l = Locator::new(text);
+        assert_eq!(l.find("foo"), 2);
+        assert_eq!(l.find("bar"), 3);
+        assert_eq!(l.find("foo"), 4);
+        assert_eq!(l.find("nothing"), 4);
     }
 }

@@ -81,9 +81,9 @@ struct Reader<'a> {
 
 static ORDER: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^((?:[A-Z][^!.]*!\s*)+)\s*(\S.*)$").expect("static regex"));
-static GROUP_LINE: LazyLock<Regex> =
+pub(super) static GROUP_LINE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(.+?) [–-] (.+?)(?: Stratagem)?$").expect("static regex"));
-static WEAPON_RULE: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static WEAPON_RULE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"Weapons with \[([^\]]+)\] in their profile").expect("static regex")
 });
 static LISTED_RULE: LazyLock<Regex> = LazyLock::new(|| {
@@ -96,7 +96,7 @@ static SPECIAL_RULE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(?:the|a|an) ((?:[A-Z][\w’'-]*)(?: (?:[A-Z][\w’'-]*|\([A-Z0-9+]+\)))*) special rules?\b")
         .expect("static regex")
 });
-static ARMY_FACTION: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static ARMY_FACTION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^If your A\w+ Faction is ([A-Z][A-Z’' -]+[A-Z])?").expect("static regex")
 });
 

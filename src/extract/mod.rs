@@ -15,6 +15,7 @@ pub mod glossary;
 pub mod system;
 pub mod ten;
 pub mod text;
+pub mod wahapedia;
 
 /// Records read from one document, before normalization and merging.
 #[derive(Debug, Clone, Default)]
@@ -23,6 +24,9 @@ pub struct Extracted {
     pub sha256: String,
     pub edition: Option<Edition>,
     pub faction: Option<String>,
+    /// Version of the publication the page cites (`Faction Pack … version 1.4` → (1, 4)),
+    /// used to pick the newer of two sources that disagree.
+    pub version: Option<(u32, u32)>,
     pub datasheets: Vec<Datasheet>,
     /// Rule paragraphs, each with exactly one occurrence (dedup merges them).
     pub rules: Vec<Rule>,
@@ -46,6 +50,11 @@ pub fn extract(doc: &Document) -> Extracted {
     let system = system::detect(doc);
     out.edition = system.edition();
     match system {
+        system::System::Warhammer40k10e | system::System::Unknown
+            if doc.format == crate::source::Format::Html =>
+        {
+            wahapedia::extract(doc, &mut out)
+        }
         system::System::Warhammer40k10e | system::System::Unknown => ten::extract(doc, &mut out),
         // 9th edition and Horus Heresy get their own extractors (issue 5); until then their
         // paragraphs are read as rule paragraphs only.

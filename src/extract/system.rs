@@ -32,6 +32,7 @@ impl System {
 const AOS_MARKERS: &[&str] = &["age of sigmar", "/aos", "warscroll"];
 const HH_MARKERS: &[&str] = &["horus heresy", "age of darkness"];
 const NINTH_MARKERS: &[&str] = &[
+    "/wh40k9ed/",
     "9th edition",
     "power rating",
     "heroic intervention moves",
@@ -48,6 +49,7 @@ const TENTH_MARKERS: &[&str] = &[
     "stratagem",
     "[rapid fire",
     "deep strike",
+    "/wh40k10ed/",
 ];
 
 /// Detects the system from the document's meta and text (first 400 blocks).

@@ -22,13 +22,13 @@ use std::sync::LazyLock;
 
 const CHARACTERISTICS: [&str; 6] = ["M", "T", "SV", "W", "LD", "OC"];
 
-static POINTS: LazyLock<Regex> =
+pub(super) static POINTS: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(\d+) models?$").expect("static regex"));
-static BASE: LazyLock<Regex> =
+pub(super) static BASE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\((?:⌀|&#8960;)?\s*(.+?mm)\)$").expect("static regex"));
-static PARAM: LazyLock<Regex> =
+pub(super) static PARAM: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(.*?)\s+(\d*D\d+(?:\+\d+)?|\d+\+?)$").expect("static regex"));
-static ABILITY: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static ABILITY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^([^:()]{2,60}?)(?:\s*\(([^)]*)\))?:\s*(.*)$").expect("static regex")
 });
 
@@ -736,7 +736,7 @@ fn profile(name: Option<String>, vals: &[&str]) -> ModelProfile {
     }
 }
 
-fn reference(name: &str, group: &str) -> Ability {
+pub(super) fn reference(name: &str, group: &str) -> Ability {
     let (n, param) = match PARAM.captures(name) {
         Some(c) => (c[1].trim().to_string(), Some(c[2].to_string())),
         None => (name.trim().to_string(), None),
@@ -776,14 +776,14 @@ fn is_value(t: &str) -> bool {
     !t.is_empty() && t.len() <= 8 && !t.contains(' ') || t.eq_ignore_ascii_case("melee")
 }
 
-fn split_list(s: &str) -> Vec<String> {
+pub(super) fn split_list(s: &str) -> Vec<String> {
     s.split(',')
         .map(|x| x.trim().to_string())
         .filter(|x| !x.is_empty())
         .collect()
 }
 
-fn strip_prefix_ci<'t>(t: &'t str, prefix: &str) -> Option<&'t str> {
+pub(super) fn strip_prefix_ci<'t>(t: &'t str, prefix: &str) -> Option<&'t str> {
     if t.len() >= prefix.len()
         && t.is_char_boundary(prefix.len())
         && t[..prefix.len()].eq_ignore_ascii_case(prefix)
@@ -811,6 +811,6 @@ fn is_section_heading(t: &str) -> bool {
     )
 }
 
-fn snake(s: &str) -> String {
+pub(super) fn snake(s: &str) -> String {
     slug(s).replace('-', "_")
 }

@@ -3,6 +3,7 @@
 //! it is absent, and fail instead when `COGITATOR_REQUIRE_CORPUS=1`.
 
 mod dedup;
+mod html;
 mod pipeline;
 mod regressions;
 mod schema;

@@ -1,0 +1,979 @@
+//! Wahapedia pages (10th edition) as the HTML decoder renders them: datasheets, glossary
+//! tooltips, stratagem cards and faction-page sections.
+//!
+//! Reads blocks by the region and class hints the decoder sets (`Region::Datasheet` with
+//! `dsProfile`, `wProfile`, `dsHeader`…; `Region::Glossary` with `tooltip_header`, `abName`,
+//! `str10Name`…) and never looks at markup. Owns: the datasheet sections of a unit page, rule
+//! paragraphs from tooltips (with flavor, bullet summary and examples), stratagems (the list
+//! on a datasheet and the full cards), and a faction page's army rules, detachments,
+//! detachment rules, enhancements and stratagems. The faction comes from the page's content
+//! (its heading, else a keyword-index sentence, else the faction keywords), never from the
+//! file name. Never guesses: a value the page lacks stays `None`.
+
+use super::glossary::{stratagem_id, title_case, ARMY_FACTION, GROUP_LINE, WEAPON_RULE};
+use super::ten::{reference, split_list, strip_prefix_ci, ABILITY, POINTS};
+use super::text;
+use super::Extracted;
+use crate::diag::{Code, Diagnostic};
+use crate::ids::{rule_slug, slug};
+use crate::ir::{Block, BlockKind, Document, Region};
+use crate::model::*;
+use crate::source::{Occurrence, Provenance};
+
+/// Reads one Wahapedia page.
+pub fn extract(doc: &Document, out: &mut Extracted) {
+    out.edition = Some(Edition::Tenth);
+    out.faction = page_faction(doc);
+    out.version = doc.meta.get("faction_pack").and_then(|t| pack_version(t));
+    let blocks = &doc.blocks;
+    let mut i = 0;
+    let mut rest: Vec<&Block> = Vec::new();
+    let mut glossary: Vec<&Block> = Vec::new();
+    while i < blocks.len() {
+        match blocks[i].region {
+            Some(Region::Datasheet) => {
+                let start = i;
+                while i < blocks.len() && blocks[i].region == Some(Region::Datasheet) {
+                    i += 1;
+                    if i < blocks.len() && is_datasheet_start(&blocks[i]) {
+                        break;
+                    }
+                }
+                datasheet(doc, &blocks[start..i], out);
+                continue;
+            }
+            Some(Region::Glossary) => glossary.push(&blocks[i]),
+            _ => rest.push(&blocks[i]),
+        }
+        i += 1;
+    }
+    faction_page(doc, &rest, out);
+    read_glossary(doc, &glossary, out);
+    if out.faction.is_none() {
+        out.diagnostics.push(
+            Diagnostic::new(Code::FactionUnknown, "faction not stated in the content")
+                .in_file(&doc.file),
+        );
+    }
+}
+
+/// `Faction Pack. Tyranids (10th edition, version 1.4)` → (1, 4).
+pub fn pack_version(title: &str) -> Option<(u32, u32)> {
+    let rest = &title[title.rfind("version")? + "version".len()..];
+    let v: String = rest
+        .trim()
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.')
+        .collect();
+    let mut parts = v.split('.');
+    let major = parts.next()?.parse().ok()?;
+    let minor = parts.next().and_then(|m| m.parse().ok()).unwrap_or(0);
+    Some((major, minor))
+}
+
+fn is_datasheet_start(b: &Block) -> bool {
+    b.class.as_deref() == Some("dsH2Header")
+}
+
+fn class(b: &Block) -> &str {
+    b.class.as_deref().unwrap_or("")
+}
+
+/// The faction the page names: the first part of its heading (`Tyranids – Carnifexes`), else
+/// the faction of a keyword-index sentence (`…used in the following Tyranids datasheets`).
+fn page_faction(doc: &Document) -> Option<String> {
+    if let Some(f) = doc.meta.get("page_faction") {
+        let f = f.split(" – ").next().unwrap_or(f).trim();
+        if !f.is_empty() && f.len() < 60 {
+            return Some(f.to_string());
+        }
+    }
+    doc.blocks
+        .iter()
+        .filter(|b| class(b) == "keyword_index")
+        .find_map(|b| text::keyword_index_sentence(&b.text).map(|(_, f)| f))
+}
+
+fn provenance(doc: &Document, line: u32) -> Provenance {
+    Provenance {
+        file: doc.file.clone(),
+        line,
+        sha256: doc.sha256.clone(),
+    }
+}
+
+fn empty_datasheet() -> Datasheet {
+    Datasheet {
+        id: String::new(),
+        name: None,
+        edition: Edition::Tenth,
+        faction: None,
+        sources: Vec::new(),
+        base_size: None,
+        models: Vec::new(),
+        invulnerable_save: None,
+        invulnerable_save_condition: None,
+        weapons: Vec::new(),
+        abilities: Vec::new(),
+        wargear_options: Vec::new(),
+        unit_composition: Vec::new(),
+        equipment: Vec::new(),
+        points: Vec::new(),
+        damaged: None,
+        special_rules: Vec::new(),
+        leads: Vec::new(),
+        keywords: Vec::new(),
+        faction_keywords: Vec::new(),
+        stratagems: Vec::new(),
+    }
+}
+
+/// `(⌀105 x 70mm)` → `105 x 70mm` (the `⌀` kept off, as the text dumps print it).
+fn base_size(t: &str) -> Option<String> {
+    let t = t
+        .trim()
+        .trim_start_matches('(')
+        .trim_end_matches(')')
+        .trim();
+    let t = t.trim_start_matches(['⌀', '∅']).trim();
+    (!t.is_empty()).then(|| t.to_string())
+}
+
+/// Splits `Group – Category[ Stratagem]`.
+fn group_and_category(t: &str) -> (Option<String>, Option<String>) {
+    match GROUP_LINE.captures(t.trim()) {
+        Some(c) => (Some(c[1].trim().to_string()), Some(c[2].trim().to_string())),
+        None => (None, (!t.trim().is_empty()).then(|| t.trim().to_string())),
+    }
+}
+
+fn datasheet(doc: &Document, blocks: &[Block], out: &mut Extracted) {
+    let mut ds = empty_datasheet();
+    let first_line = blocks.first().map(|b| b.line()).unwrap_or(1);
+    let mut section = String::new();
+    let mut char_names: Vec<String> = Vec::new();
+    let mut model_name: Option<String> = None;
+    let mut weapon_type = WeaponType::Ranged;
+    let mut damaged: Option<NamedText> = None;
+    let mut special: Option<NamedText> = None;
+    let mut wargear_parent: Option<usize> = None;
+    let faction = out.faction.clone();
+    let mut used = 0usize;
+    for b in blocks {
+        used += 1;
+        match class(b) {
+            "dsH2Header" => {
+                if !b.text.is_empty() {
+                    ds.name = Some(b.text.clone());
+                }
+                continue;
+            }
+            "dsModelBase" => {
+                if ds.base_size.is_none() {
+                    ds.base_size = base_size(&b.text);
+                }
+                continue;
+            }
+            "dsModelName" => {
+                model_name = Some(b.text.clone());
+                continue;
+            }
+            "dsCharName" => {
+                char_names = b.cells.iter().map(|c| c.to_uppercase()).collect();
+                continue;
+            }
+            "dsProfile" => {
+                let get = |key: &str, pos: usize| -> Option<String> {
+                    let idx = char_names.iter().position(|n| n == key).unwrap_or(pos);
+                    b.cells
+                        .get(idx)
+                        .map(|s| s.trim().to_string())
+                        .filter(|s| !s.is_empty() && s != "-")
+                };
+                ds.models.push(ModelProfile {
+                    name: model_name.take().or_else(|| ds.name.clone()),
+                    m: get("M", 0),
+                    t: get("T", 1),
+                    sv: get("SV", 2),
+                    w: get("W", 3),
+                    ld: get("LD", 4),
+                    oc: get("OC", 5),
+                });
+                if b.cells.len() > 6 && char_names.len() <= 6 {
+                    out.diagnostics.push(
+                        Diagnostic::new(
+                            Code::WeaponRowIncomplete,
+                            format!(
+                                "profile row has {} values for 6 characteristics",
+                                b.cells.len()
+                            ),
+                        )
+                        .at(&doc.file, b.line()),
+                    );
+                }
+                continue;
+            }
+            "dsInvul" => {
+                ds.invulnerable_save = Some(b.text.trim().to_string());
+                continue;
+            }
+            "dsInvulComment" => {
+                ds.invulnerable_save_condition =
+                    Some(b.text.trim().trim_start_matches('*').trim().to_string());
+                continue;
+            }
+            "wHeader" => {
+                let head = b
+                    .cells
+                    .first()
+                    .map(|c| c.to_uppercase())
+                    .unwrap_or_default();
+                weapon_type = if head.contains("MELEE") {
+                    WeaponType::Melee
+                } else {
+                    WeaponType::Ranged
+                };
+                section = head;
+                continue;
+            }
+            "wProfile" | "wProfileMulti" => {
+                let (mut name, keywords) = text::weapon_name_and_keywords(&b.cells[0]);
+                if class(b) == "wProfileMulti" {
+                    // `Plasma pistol - supercharge` beside `Plasma pistol – standard`: one
+                    // weapon, its profiles named with the en dash the site mostly uses.
+                    name = name.replacen(" - ", " – ", 1);
+                }
+                let get = |k: usize| {
+                    b.cells
+                        .get(k)
+                        .map(|s| s.trim().to_string())
+                        .filter(|s| !s.is_empty())
+                };
+                if b.cells.len() < 7 {
+                    out.diagnostics.push(
+                        Diagnostic::new(
+                            Code::WeaponRowIncomplete,
+                            format!(
+                                "weapon '{name}' has {} of 6 values",
+                                b.cells.len().saturating_sub(1)
+                            ),
+                        )
+                        .at(&doc.file, b.line()),
+                    );
+                }
+                ds.weapons.push(WeaponProfile {
+                    name,
+                    kind: weapon_type,
+                    range: get(1),
+                    attacks: get(2),
+                    skill: get(3),
+                    strength: get(4),
+                    ap: get(5),
+                    damage: get(6),
+                    keywords,
+                    line: b.line(),
+                });
+                continue;
+            }
+            "dsKeywords" => {
+                let t = b.text.trim();
+                let list = match t.find(':') {
+                    Some(i) => &t[i + 1..],
+                    None => t,
+                };
+                for k in split_list(list) {
+                    if !ds.keywords.iter().any(|x| x.eq_ignore_ascii_case(&k)) {
+                        ds.keywords.push(k);
+                    }
+                }
+                continue;
+            }
+            "dsFactionKeywords" => {
+                let t = b.text.trim();
+                let list = strip_prefix_ci(t, "FACTION KEYWORDS:").unwrap_or(t);
+                ds.faction_keywords.extend(split_list(list));
+                continue;
+            }
+            "dsHeader" => {
+                if let Some(n) = damaged.take().or(None) {
+                    ds.damaged = Some(n);
+                }
+                if let Some(s) = special.take() {
+                    ds.special_rules.push(s);
+                }
+                section = b.text.trim().to_uppercase();
+                wargear_parent = None;
+                if section.starts_with("DAMAGED") {
+                    damaged = Some(NamedText {
+                        name: b.text.trim().to_string(),
+                        text: String::new(),
+                    });
+                } else if !KNOWN_SECTIONS.contains(&section.as_str()) {
+                    special = Some(NamedText {
+                        name: b.text.trim().to_string(),
+                        text: String::new(),
+                    });
+                }
+                continue;
+            }
+            _ => {}
+        }
+        if class(b) == "wNote" || section.ends_with("WEAPONS") {
+            // A note printed under a weapon's profile (`One Shot: …`, `Ibram Gaunt only.`).
+            let named = ABILITY
+                .captures(&b.text)
+                .map(|c| (c[1].trim().to_string(), c[3].trim().to_string()));
+            if let Some((name, text)) = named.or_else(|| {
+                ds.weapons
+                    .last()
+                    .map(|w| (w.name.clone(), b.text.trim().to_string()))
+            }) {
+                ds.special_rules.push(NamedText { name, text });
+                continue;
+            }
+        }
+        // Content of the current section.
+        if let Some(d) = damaged.as_mut().or(special.as_mut()) {
+            push_para(&mut d.text, &b.text);
+            continue;
+        }
+        match section.as_str() {
+            "WARGEAR OPTIONS" if b.kind == BlockKind::ListItem => {
+                if b.level > 1 {
+                    if let Some(p) = wargear_parent.and_then(|p| ds.wargear_options.get_mut(p)) {
+                        p.push_str(if p.ends_with(':') { " " } else { "; " });
+                        p.push_str(&b.text);
+                        continue;
+                    }
+                }
+                wargear_parent = Some(ds.wargear_options.len());
+                ds.wargear_options.push(b.text.clone());
+            }
+            "WARGEAR OPTIONS" => ds.wargear_options.push(b.text.clone()),
+            "ABILITIES" | "WARGEAR ABILITIES" => {
+                let group = if section == "ABILITIES" {
+                    "datasheet"
+                } else {
+                    "wargear"
+                };
+                ability(&mut ds, &b.text, group, faction.as_deref());
+            }
+            "UNIT COMPOSITION" => {
+                if b.kind == BlockKind::TableRow {
+                    match points(b) {
+                        Some(p) => ds.points.push(p),
+                        None => out.diagnostics.push(
+                            Diagnostic::new(
+                                Code::PointsUnparsed,
+                                format!("points line not understood: '{}'", b.text),
+                            )
+                            .at(&doc.file, b.line()),
+                        ),
+                    }
+                } else if b.kind == BlockKind::ListItem {
+                    ds.unit_composition.push(b.text.clone());
+                } else if b.text.contains("equipped with") {
+                    ds.equipment.push(b.text.clone());
+                } else {
+                    ds.unit_composition.push(b.text.clone());
+                }
+            }
+            "LEADER" if b.kind == BlockKind::ListItem => ds.leads.push(b.text.clone()),
+            "STRATAGEMS" if class(b) == "s10Wrap" => {
+                if let Some(id) = listed_stratagem(doc, b, out) {
+                    if !ds.stratagems.contains(&id) {
+                        ds.stratagems.push(id);
+                    }
+                }
+            }
+            "LEADER" | "LED BY" | "DETACHMENT ABILITY" | "ENHANCEMENTS" | "STRATAGEMS" => {
+                // Cross-references to other pages' records (bodyguards, detachment rules,
+                // enhancements): read there, not here.
+            }
+            _ => {
+                used -= 1;
+                out.account.unassigned += 1;
+                out.diagnostics.push(
+                    Diagnostic::new(
+                        Code::UnmatchedText,
+                        format!("paragraph not assigned: '{}'", short(&b.text)),
+                    )
+                    .at(&doc.file, b.line()),
+                );
+            }
+        }
+    }
+    if let Some(n) = damaged {
+        ds.damaged = Some(n);
+    }
+    if let Some(s) = special {
+        ds.special_rules.push(s);
+    }
+    out.account.in_records += used;
+    if ds.name.is_none() && ds.models.is_empty() && ds.weapons.is_empty() {
+        return;
+    }
+    ds.faction = faction.clone();
+    let faction_slug = faction
+        .as_deref()
+        .map(slug)
+        .unwrap_or_else(|| "unknown".into());
+    ds.id = match &ds.name {
+        Some(n) => format!("10e:{faction_slug}:{}", slug(n)),
+        None => {
+            out.diagnostics.push(
+                Diagnostic::new(
+                    Code::DatasheetNameMissing,
+                    "datasheet has no unit name in the source; kept with name: null",
+                )
+                .at(&doc.file, first_line),
+            );
+            format!(
+                "10e:{faction_slug}:unnamed-{}",
+                &doc.sha256[..12.min(doc.sha256.len())]
+            )
+        }
+    };
+    for a in &mut ds.abilities {
+        match a.group.as_str() {
+            "core" => a.rule_id = Some(format!("10e:core:{}", rule_slug(&a.name))),
+            "faction" => {
+                a.rule_id = Some(format!("10e:{faction_slug}/army:{}", rule_slug(&a.name)))
+            }
+            _ => {}
+        }
+    }
+    ds.sources.push(provenance(doc, first_line));
+    out.datasheets.push(ds);
+}
+
+const KNOWN_SECTIONS: &[&str] = &[
+    "RANGED WEAPONS",
+    "MELEE WEAPONS",
+    "WARGEAR OPTIONS",
+    "ABILITIES",
+    "WARGEAR ABILITIES",
+    "UNIT COMPOSITION",
+    "LEADER",
+    "LED BY",
+    "STRATAGEMS",
+    "DETACHMENT ABILITY",
+    "ENHANCEMENTS",
+];
+
+fn push_para(text: &mut String, p: &str) {
+    if !text.is_empty() {
+        text.push_str("\n\n");
+    }
+    text.push_str(p.trim());
+}
+
+fn short(s: &str) -> String {
+    let mut out: String = s.chars().take(60).collect();
+    if s.chars().count() > 60 {
+        out.push('…');
+    }
+    out
+}
+
+/// `1 model | 90` → 1 model for 90 points.
+fn points(b: &Block) -> Option<PointsOption> {
+    let cells: Vec<&str> = b.filled_cells().collect();
+    if cells.len() != 2 {
+        return None;
+    }
+    let m = POINTS.captures(cells[0].trim())?;
+    Some(PointsOption {
+        models: m[1].parse().ok()?,
+        points: cells[1].trim().parse().ok()?,
+    })
+}
+
+fn ability(ds: &mut Datasheet, t: &str, group: &str, _faction: Option<&str>) {
+    if let Some(rest) = strip_prefix_ci(t, "CORE:") {
+        for name in split_list(rest) {
+            ds.abilities.push(reference(&name, "core"));
+        }
+        return;
+    }
+    if let Some(rest) = strip_prefix_ci(t, "FACTION:") {
+        for name in split_list(rest) {
+            ds.abilities.push(reference(&name, "faction"));
+        }
+        return;
+    }
+    if let Some(c) = ABILITY.captures(t) {
+        let tags = c.get(2).map(|m| split_list(m.as_str())).unwrap_or_default();
+        ds.abilities.push(Ability {
+            name: c[1].trim().to_string(),
+            group: group.to_string(),
+            tags,
+            parameter: None,
+            rule_id: None,
+            text: Some(c[3].trim().to_string()),
+        });
+    } else if let Some(text) = ds.abilities.last_mut().and_then(|a| a.text.as_mut()) {
+        push_para(text, t);
+    } else {
+        ds.abilities.push(Ability {
+            name: t.to_string(),
+            group: group.to_string(),
+            tags: Vec::new(),
+            parameter: None,
+            rule_id: None,
+            text: None,
+        });
+    }
+}
+
+/// A stratagem listed on a datasheet (`NAME | 1CP | Group – Category`): its id, and a record
+/// with what the list says (the full card in the glossary fills the rest when merged).
+fn listed_stratagem(doc: &Document, b: &Block, out: &mut Extracted) -> Option<String> {
+    let name = b.cells.first()?.trim();
+    if name.is_empty() {
+        return None;
+    }
+    let (group, category) = group_and_category(b.cells.get(2).map(String::as_str).unwrap_or(""));
+    let id = stratagem_id(Edition::Tenth, group.as_deref().unwrap_or("unknown"), name);
+    out.stratagems.push(Stratagem {
+        id: id.clone(),
+        name: name.to_string(),
+        edition: Edition::Tenth,
+        cp: b.cells.get(1).and_then(|c| text::cp_value(c)),
+        group,
+        category,
+        flavor: None,
+        when: None,
+        target: None,
+        effect: None,
+        restrictions: None,
+        sources: vec![provenance(doc, b.line())],
+    });
+    Some(id)
+}
+
+/// A rule's parts gathered from consecutive blocks.
+#[derive(Default)]
+struct RuleParts {
+    name: Option<String>,
+    line: u32,
+    flavor: Vec<String>,
+    /// The detachment a tooltip says the rule belongs to (`detachName`).
+    detachment: Option<String>,
+    text: Vec<String>,
+    bullets: Vec<String>,
+    examples: Vec<String>,
+    blocks: usize,
+}
+
+impl RuleParts {
+    fn add(&mut self, b: &Block) {
+        self.blocks += 1;
+        match class(b) {
+            "flavor" => self.flavor.push(b.text.clone()),
+            "detachName" => self.detachment = Some(b.text.trim().to_string()),
+            "summary" => self.bullets.push(b.text.clone()),
+            "example" => self.examples.push(
+                b.text
+                    .trim()
+                    .strip_prefix("Example:")
+                    .unwrap_or(&b.text)
+                    .trim()
+                    .to_string(),
+            ),
+            _ if b.kind == BlockKind::ListItem => self.text.push(format!("• {}", b.text)),
+            _ => self.text.push(b.text.clone()),
+        }
+    }
+
+    fn body(&self) -> String {
+        self.text.join("\n\n")
+    }
+}
+
+fn rule_kind(name: &str, body: &str) -> (&'static str, Option<String>) {
+    let _ = name;
+    if WEAPON_RULE.is_match(body) {
+        ("weapon_ability", None)
+    } else if let Some(c) = ARMY_FACTION.captures(body) {
+        ("army", c.get(1).map(|m| title_case(m.as_str())))
+    } else {
+        ("core", None)
+    }
+}
+
+fn push_rule(
+    doc: &Document,
+    parts: RuleParts,
+    kind: &str,
+    faction: Option<String>,
+    out: &mut Extracted,
+) {
+    let body = parts.body();
+    if body.is_empty() {
+        out.account.unassigned += parts.blocks;
+        return;
+    }
+    out.account.in_records += parts.blocks;
+    out.rules.push(Rule {
+        id: String::new(),
+        name: parts.name,
+        kind: kind.to_string(),
+        edition: Edition::Tenth,
+        faction,
+        flavor: (!parts.flavor.is_empty()).then(|| parts.flavor.join("\n\n")),
+        text: body,
+        bullets: parts.bullets,
+        examples: parts.examples,
+        occurrences: vec![Occurrence {
+            file: doc.file.clone(),
+            line: parts.line,
+        }],
+    });
+}
+
+/// Tooltips: rule paragraphs and stratagem cards. Keyword indexes are navigation (chrome).
+fn read_glossary(doc: &Document, blocks: &[&Block], out: &mut Extracted) {
+    let mut i = 0;
+    while i < blocks.len() {
+        let b = blocks[i];
+        match class(b) {
+            "tooltip_header" | "abName" => {
+                let mut parts = RuleParts {
+                    name: Some(display_name(&b.text)),
+                    line: b.line(),
+                    blocks: 1,
+                    ..RuleParts::default()
+                };
+                i += 1;
+                while i < blocks.len() && blocks[i].kind != BlockKind::Heading {
+                    if class(blocks[i]) == "keyword_index" {
+                        break;
+                    }
+                    parts.add(blocks[i]);
+                    i += 1;
+                }
+                let (mut kind, faction) = rule_kind(&b.text, &parts.body());
+                let faction = if kind == "army" {
+                    faction.or_else(|| out.faction.clone())
+                } else if let Some(det) = parts.detachment.clone() {
+                    // A detachment rule: the detachment is recorded with it.
+                    kind = "detachment";
+                    let fs = out
+                        .faction
+                        .as_deref()
+                        .map(slug)
+                        .unwrap_or_else(|| "unknown".into());
+                    let det = det.trim_end_matches(" Detachment").trim().to_string();
+                    let name = parts.name.clone().unwrap_or_default();
+                    out.detachments.push(Detachment {
+                        id: format!("10e:{fs}:{}", slug(&det)),
+                        name: det,
+                        edition: Edition::Tenth,
+                        faction: out.faction.clone(),
+                        rules: vec![format!("10e:{fs}/detachment:{}", rule_slug(&name))],
+                        enhancements: Vec::new(),
+                        stratagems: Vec::new(),
+                        sources: vec![provenance(doc, b.line())],
+                    });
+                    out.faction.clone()
+                } else {
+                    None
+                };
+                push_rule(doc, parts, kind, faction, out);
+            }
+            "str10Name" => {
+                i = stratagem_card(doc, blocks, i, out);
+            }
+            _ => {
+                // Marker, keyword index, or text of a tooltip without a header.
+                if class(b) == "tooltip" || class(b) == "keyword_index" {
+                    out.account.chrome += 1;
+                } else {
+                    out.account.unassigned += 1;
+                }
+                i += 1;
+            }
+        }
+    }
+}
+
+/// Ability cards print the name in capitals (`DEADLY DEMISE`); rules are named in title case
+/// everywhere else, so the card's name is title-cased for the record.
+fn display_name(name: &str) -> String {
+    let n = name.trim();
+    if text::is_upper(n) {
+        title_case(n)
+    } else {
+        n.to_string()
+    }
+}
+
+/// A stratagem card starting at `i`; returns the index after it.
+fn stratagem_card(doc: &Document, blocks: &[&Block], mut i: usize, out: &mut Extracted) -> usize {
+    let head = blocks[i];
+    let name = head.text.trim().to_string();
+    let mut s = Stratagem {
+        id: String::new(),
+        name: name.clone(),
+        edition: Edition::Tenth,
+        cp: None,
+        group: None,
+        category: None,
+        flavor: None,
+        when: None,
+        target: None,
+        effect: None,
+        restrictions: None,
+        sources: vec![provenance(doc, head.line())],
+    };
+    let mut used = 1;
+    let mut last: Option<&'static str> = None;
+    i += 1;
+    while i < blocks.len() && blocks[i].kind != BlockKind::Heading {
+        let b = blocks[i];
+        used += 1;
+        match class(b) {
+            "str10CP" => s.cp = text::cp_value(&b.text),
+            "str10Type" => (s.group, s.category) = group_and_category(&b.text),
+            "str10Legend" => s.flavor = Some(b.text.trim().to_string()),
+            _ => {
+                let t = b.text.trim();
+                let mut matched = false;
+                for (label, key) in [
+                    ("WHEN:", "when"),
+                    ("TARGET:", "target"),
+                    ("EFFECT:", "effect"),
+                    ("RESTRICTIONS:", "restrictions"),
+                ] {
+                    if let Some(rest) = t.strip_prefix(label) {
+                        *field(&mut s, key) = Some(rest.trim().to_string());
+                        last = Some(key);
+                        matched = true;
+                        break;
+                    }
+                }
+                if !matched {
+                    match last {
+                        Some(key) => {
+                            let f = field(&mut s, key);
+                            let mut v = f.take().unwrap_or_default();
+                            push_para(&mut v, t);
+                            *f = Some(v);
+                        }
+                        None => {
+                            used -= 1;
+                            out.account.unassigned += 1;
+                        }
+                    }
+                }
+            }
+        }
+        i += 1;
+    }
+    out.account.in_records += used;
+    s.id = stratagem_id(
+        Edition::Tenth,
+        s.group.as_deref().unwrap_or("unknown"),
+        &name,
+    );
+    if s.when.is_none() && s.effect.is_none() {
+        out.diagnostics.push(
+            Diagnostic::new(
+                Code::StratagemIncomplete,
+                format!("stratagem '{name}' has no WHEN/EFFECT text"),
+            )
+            .at(&doc.file, head.line()),
+        );
+    }
+    out.stratagems.push(s);
+    i
+}
+
+fn field<'s>(s: &'s mut Stratagem, key: &str) -> &'s mut Option<String> {
+    match key {
+        "when" => &mut s.when,
+        "target" => &mut s.target,
+        "effect" => &mut s.effect,
+        _ => &mut s.restrictions,
+    }
+}
+
+/// Headings of a faction page that structure it rather than name a rule or detachment.
+const BOILERPLATE: &[&str] = &[
+    "books",
+    "faq",
+    "introduction",
+    "army rules",
+    "army rule",
+    "detachment rule",
+    "detachment rules",
+    "enhancements",
+    "stratagems",
+    "rules adaptations",
+    "mustering a boarding patrol",
+    "forming boarding squads",
+    "boarding actions",
+    "crusade rules",
+    "datasheets",
+];
+
+/// A faction page's sections: army rules; per detachment its rule, enhancements and
+/// stratagems. Stratagem cards here carry `Region::Faction`; other blocks have no region.
+fn faction_page(doc: &Document, blocks: &[&Block], out: &mut Extracted) {
+    #[derive(PartialEq)]
+    enum Sec {
+        None,
+        ArmyRules(u8),
+        DetachmentRule(u8),
+        Enhancements,
+        Stratagems,
+    }
+    let faction = out.faction.clone();
+    let faction_slug = faction
+        .as_deref()
+        .map(slug)
+        .unwrap_or_else(|| "unknown".into());
+    let mut sec = Sec::None;
+    let mut last_plain: [Option<(String, u32)>; 7] = Default::default();
+    let mut detachment: Option<Detachment> = None;
+    let mut detachments: Vec<Detachment> = Vec::new();
+    let mut i = 0;
+    let close = |d: Option<Detachment>, all: &mut Vec<Detachment>| {
+        if let Some(d) = d {
+            all.push(d);
+        }
+    };
+    while i < blocks.len() {
+        let b = blocks[i];
+        if b.kind == BlockKind::Heading && class(b) != "str10Name" {
+            let level = b.level.min(6);
+            let lower = b.text.trim().to_lowercase();
+            // Leaving a rules section at this level or above.
+            match sec {
+                Sec::ArmyRules(l) | Sec::DetachmentRule(l) if level <= l => sec = Sec::None,
+                Sec::Enhancements | Sec::Stratagems if level <= 3 => sec = Sec::None,
+                _ => {}
+            }
+            if lower == "army rules" || lower == "army rule" {
+                sec = Sec::ArmyRules(level);
+            } else if lower == "detachment rule" || lower == "detachment rules" {
+                let name = last_plain[level as usize].clone();
+                if let Some((name, line)) = name {
+                    close(detachment.take(), &mut detachments);
+                    detachment = Some(Detachment {
+                        id: format!("10e:{faction_slug}:{}", slug(&name)),
+                        name,
+                        edition: Edition::Tenth,
+                        faction: faction.clone(),
+                        rules: Vec::new(),
+                        enhancements: Vec::new(),
+                        stratagems: Vec::new(),
+                        sources: vec![provenance(doc, line)],
+                    });
+                }
+                sec = Sec::DetachmentRule(level);
+            } else if lower == "enhancements" {
+                sec = Sec::Enhancements;
+            } else if lower == "stratagems" {
+                sec = Sec::Stratagems;
+            } else if matches!(sec, Sec::ArmyRules(_) | Sec::DetachmentRule(_)) {
+                // A rule: heading, then its paragraphs.
+                let mut parts = RuleParts {
+                    name: Some(b.text.trim().to_string()),
+                    line: b.line(),
+                    blocks: 1,
+                    ..RuleParts::default()
+                };
+                i += 1;
+                while i < blocks.len() && blocks[i].kind != BlockKind::Heading {
+                    parts.add(blocks[i]);
+                    i += 1;
+                }
+                let (kind, fac) = if let Sec::DetachmentRule(_) = sec {
+                    ("detachment", faction.clone())
+                } else {
+                    ("army", faction.clone())
+                };
+                if let (Some(d), "detachment") = (detachment.as_mut(), kind) {
+                    if let Some(n) = &parts.name {
+                        d.rules
+                            .push(format!("10e:{faction_slug}/detachment:{}", rule_slug(n)));
+                    }
+                }
+                push_rule(doc, parts, kind, fac, out);
+                continue;
+            }
+            if !BOILERPLATE.contains(&lower.as_str()) {
+                last_plain[level as usize] = Some((b.text.trim().to_string(), b.line()));
+                for l in (level as usize + 1)..7 {
+                    last_plain[l] = None;
+                }
+            }
+            out.account.in_records += 1;
+            i += 1;
+            continue;
+        }
+        if class(b) == "str10Name" {
+            let n = out.stratagems.len();
+            i = stratagem_card(doc, blocks, i, out);
+            if let (Some(d), Some(s)) = (detachment.as_mut(), out.stratagems.get(n)) {
+                if sec == Sec::Stratagems && s.group.as_deref().map(slug) == Some(slug(&d.name)) {
+                    d.stratagems.push(s.id.clone());
+                }
+            }
+            continue;
+        }
+        if sec == Sec::Enhancements && class(b) == "EnhancementsPts" {
+            let name = b.cells.first().cloned().unwrap_or_default();
+            let pts = b
+                .cells
+                .get(1)
+                .and_then(|p| p.trim().trim_end_matches("pts").trim().parse::<u32>().ok());
+            let mut parts = RuleParts {
+                line: b.line(),
+                blocks: 1,
+                ..RuleParts::default()
+            };
+            i += 1;
+            while i < blocks.len()
+                && blocks[i].kind != BlockKind::Heading
+                && class(blocks[i]) != "EnhancementsPts"
+                && class(blocks[i]) != "str10Name"
+            {
+                parts.add(blocks[i]);
+                i += 1;
+            }
+            out.account.in_records += parts.blocks;
+            let det = detachment.as_ref().map(|d| d.name.clone());
+            let id = format!(
+                "10e:{faction_slug}:{}{}",
+                det.as_deref()
+                    .map(|d| format!("{}:", slug(d)))
+                    .unwrap_or_default(),
+                slug(&name)
+            );
+            if let Some(d) = detachment.as_mut() {
+                d.enhancements.push(id.clone());
+            }
+            out.enhancements.push(Enhancement {
+                id,
+                name: Some(name),
+                edition: Edition::Tenth,
+                faction: faction.clone(),
+                detachment: det,
+                points: pts,
+                flavor: (!parts.flavor.is_empty()).then(|| parts.flavor.join("\n\n")),
+                text: parts.body(),
+                sources: vec![provenance(doc, parts.line)],
+            });
+            continue;
+        }
+        // Everything else on the page (introductions, navigation, Crusade rules, FAQ) is
+        // not a record type of the contract.
+        out.account.unassigned += 1;
+        i += 1;
+    }
+    close(detachment.take(), &mut detachments);
+    out.detachments.extend(detachments);
+}
