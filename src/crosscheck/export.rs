@@ -494,6 +494,34 @@ struct Table {
     records: Vec<(u32, csv::StringRecord)>,
 }
 
+/// 1-based line numbers from byte offsets, counted incrementally (records come in order). The
+/// csv crate's own line count is one short after a CRLF, so lines are counted here: a record's
+/// line is one more than the newlines before its first byte (line ends skipped).
+#[derive(Default)]
+struct LineCounter {
+    offset: usize,
+    newlines: usize,
+}
+
+impl LineCounter {
+    fn line(&mut self, bytes: &[u8], byte: u64) -> u32 {
+        let mut start = usize::try_from(byte).unwrap_or(usize::MAX).min(bytes.len());
+        while start < bytes.len() && matches!(bytes[start], b'\r' | b'\n') {
+            start += 1;
+        }
+        if start < self.offset {
+            self.offset = 0;
+            self.newlines = 0;
+        }
+        self.newlines += bytes[self.offset..start]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        self.offset = start;
+        u32::try_from(self.newlines + 1).unwrap_or(u32::MAX)
+    }
+}
+
 /// One record of a [`Table`].
 struct Row<'t> {
     table: &'t Table,
@@ -544,10 +572,11 @@ impl Table {
             .max()
             .map_or(0, |m| m + 1);
         let mut records = Vec::new();
+        let mut lines = LineCounter::default();
         for result in reader.records() {
             match result {
                 Ok(rec) => {
-                    let line = rec.position().map_or(0, |p| p.line()) as u32;
+                    let line = rec.position().map_or(0, |p| lines.line(bytes, p.byte()));
                     if rec.len() == 1 && rec.get(0).is_some_and(|s| s.trim().is_empty()) {
                         continue; // blank line
                     }
@@ -564,7 +593,7 @@ impl Table {
                     records.push((line, rec));
                 }
                 Err(e) => {
-                    let line = e.position().map_or(0, |p| p.line()) as u32;
+                    let line = e.position().map_or(0, |p| lines.line(bytes, p.byte()));
                     diags.push(
                         Diagnostic::new(Code::ExportLineMalformed, format!("{e}; line skipped"))
                             .at(file, line),
