@@ -1051,6 +1051,9 @@ fn keywords(ours: &Datasheet, export: &Export, theirs: &ExportDatasheet, pair: &
 fn abilities(ours: &Datasheet, export: &Export, theirs: &ExportDatasheet, pair: &mut Pair) {
     let mut t: Vec<(String, u32)> = Vec::new();
     let mut uncompared: BTreeSet<String> = BTreeSet::new();
+    // Name + parameter of parameterised abilities (`Scouts` + `6"`), to recognise a name of
+    // ours that carries its parameter.
+    let mut with_param: Vec<(String, String, String, u32)> = Vec::new();
     for a in export.abilities_of(&theirs.id) {
         let Some(name) = a.name.clone() else {
             *pair
@@ -1062,10 +1065,18 @@ fn abilities(ours: &Datasheet, export: &Export, theirs: &ExportDatasheet, pair: 
         if UNCOMPARED_ABILITY_TYPES.contains(&a.kind.as_str()) {
             uncompared.insert(ability_key(&name));
         } else {
+            if let Some(p) = &a.parameter {
+                with_param.push((
+                    format!("{} {}", ability_key(&name), name_key(p)),
+                    name.clone(),
+                    p.clone(),
+                    a.line,
+                ));
+            }
             t.push((name, a.line));
         }
     }
-    let o: Vec<String> = ours
+    let mut o: Vec<String> = ours
         .abilities
         .iter()
         .map(|a| a.name.clone())
@@ -1081,6 +1092,36 @@ fn abilities(ours: &Datasheet, export: &Export, theirs: &ExportDatasheet, pair: 
                 "weapon-profile footnotes and untitled notes among the export's abilities".into(),
             )
             .or_default() += skipped;
+    }
+    // The export keeps a transport's capacity in `Datasheets.csv`'s `transport` column, not
+    // among the abilities; our TRANSPORT block agrees with it when that column is filled.
+    if theirs.transport {
+        uncompared.insert(ability_key("Transport"));
+    }
+    // `Scouts 6"` of ours against `Scouts` with parameter `6"`: one disagreement (the parameter
+    // belongs in `parameter`), not a missing and an extra ability.
+    let t_keys: BTreeSet<String> = t.iter().map(|(n, _)| ability_key(n)).collect();
+    for (joined, name, param, line) in &with_param {
+        let Some(i) = o
+            .iter()
+            .position(|n| ability_key(n) == *joined && !t_keys.contains(&ability_key(n)))
+        else {
+            continue;
+        };
+        let ours_name = o.remove(i);
+        t.retain(|(n, _)| ability_key(n) != ability_key(name));
+        pair.checks.push(Check {
+            export_source: at(super::export::DATASHEET_ABILITIES, *line),
+            ..presence(
+                Kind::Abilities,
+                format!("abilities[{name}]"),
+                Some(ours_name),
+                Some(name.clone()),
+                Hint::Mismatch(format!(
+                    "our ability name carries its parameter `{param}`, which belongs in `parameter`"
+                )),
+            )
+        });
     }
     if t.is_empty() && o.is_empty() {
         return;

@@ -59,6 +59,8 @@ pub struct ExportDatasheet {
     pub id: String,
     pub name: String,
     pub faction_id: String,
+    /// The `transport` column is filled (the datasheet's TRANSPORT block).
+    pub transport: bool,
     /// The export's `virtual` flag (a datasheet that only exists as a reference).
     pub virtual_: bool,
     pub line: u32,
@@ -205,6 +207,7 @@ impl Export {
                 id,
                 name,
                 faction_id: r.text("faction_id").unwrap_or_default(),
+                transport: r.text("transport").is_some_and(|s| !s.is_empty()),
                 virtual_: r.text("virtual").as_deref() == Some("true"),
                 line: r.line,
             });

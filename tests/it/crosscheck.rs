@@ -41,7 +41,7 @@ fn fixture() -> tempfile::TempDir {
         &[
             "id|name|faction_id|source_id|legend|role|loadout|transport|virtual|leader_head|leader_footer|damaged_w|damaged_description|link",
             "000000001|Warboss |ORK|1|A <b>big</b> ork.|Characters|x||false|||||x",
-            "000000002|Intercessor Squad|SM|1||Battleline|x||false|||||x",
+            "000000002|Intercessor Squad|SM|1||Battleline|x|Carries 6 <b>INFANTRY</b> models.|false|||||x",
             "000000003|Wolf Guard Terminators|SM|1||Infantry|x||false|||||x",
             "000000004|Artillery Team|ORK|1||Other|x||false|||||x",
         ],
@@ -117,6 +117,7 @@ fn fixture() -> tempfile::TempDir {
             "000003676|Waaagh!|x|ORK|x",
             "000003676|Waaagh!|x|UN|x",
             "000008350|Oath of Moment|x|SM|x",
+            "000008344|Scouts|x||x",
         ],
     );
     table(
@@ -130,6 +131,7 @@ fn fixture() -> tempfile::TempDir {
             "000000001|4|||One Shot|once per battle|Wargear profile|",
             "000000002|1|000008350||||Faction|",
             "000000002|2|||Target Elimination|x|Datasheet|",
+            "000000002|3|000008344||||Core|6\"",
             "000000003|1|000008350||||Faction|",
             "000000004|1|||Grot Crew (Aura)|x|Datasheet|",
         ],
@@ -240,7 +242,8 @@ fn intercessors() -> serde_json::Value {
     ]);
     v["abilities"] = json!([
         ability("Oath of Moment", "faction"),
-        ability("Target Elimination", "datasheet")
+        ability("Target Elimination", "datasheet"),
+        ability("Scouts", "core")
     ]);
     v["points"] = json!([{"models": 5, "points": 80}, {"models": 10, "points": 160}]);
     v["keywords"] = json!(["Infantry", "Grenades"]);
@@ -942,4 +945,40 @@ fn real_export_against_itself_agrees() {
         "{}",
         r.summary.fields_compared
     );
+}
+
+#[test]
+fn an_ability_name_carrying_its_parameter_is_one_extraction_error() {
+    let (_dir, ex) = read_fixture();
+    let p = &ex.abilities_of("000000002")[2];
+    assert_eq!(
+        (p.name.as_deref(), p.parameter.as_deref()),
+        (Some("Scouts"), Some("6\""))
+    );
+    let mut v = intercessors();
+    v["abilities"][2]["name"] = json!("Scouts 6\"");
+    let r = crosscheck(&ex, &[sheet(v)]);
+    assert_eq!(r.disagreements.len(), 1, "{:#?}", r.disagreements);
+    let d = &r.disagreements[0];
+    assert_eq!(d.field, "abilities[Scouts]");
+    assert_eq!(d.category, Category::ExtractionError);
+    assert!(d.reason.contains("parameter"), "{}", d.reason);
+}
+
+#[test]
+fn a_transport_block_agrees_with_the_transport_column() {
+    let (_dir, ex) = read_fixture();
+    let transport =
+        json!([{"name": "TRANSPORT", "text": "This model has a transport capacity of 6."}]);
+    let mut v = intercessors();
+    v["special_rules"] = transport.clone();
+    let r = crosscheck(&ex, &[sheet(v)]);
+    assert_eq!(r.disagreements, vec![], "{:#?}", r.disagreements);
+    // The Warboss has no transport column: our TRANSPORT block there is not in the export.
+    let mut v = warboss();
+    v["special_rules"] = transport;
+    let r = crosscheck(&ex, &[sheet(v)]);
+    assert_eq!(r.disagreements.len(), 1, "{:#?}", r.disagreements);
+    assert_eq!(r.disagreements[0].field, "abilities[TRANSPORT]");
+    assert_eq!(r.disagreements[0].category, Category::ExtractionError);
 }
