@@ -3,11 +3,13 @@
 //! The pipeline, one module per stage (see `ARCHITECTURE.md`):
 //! [`discover`] (I/O) → [`decode`] (bytes → [`ir::Document`]) → [`extract`] (IR → records) →
 //! [`normalize`] (raw strings → canonical values) → [`dedup`] (one rule registry) → [`emit`]
-//! (I/O), then [`simulate`] / [`validate`]. [`pipeline`] strings the pure stages together. Stages
-//! return values plus diagnostics; they never abort a run.
+//! (I/O), then [`simulate`] / [`validate`], and [`crosscheck`] against Wahapedia's CSV
+//! export. [`pipeline`] strings the pure stages together. Stages return values plus
+//! diagnostics; they never abort a run.
 
 pub mod cli;
 pub mod conflict;
+pub mod crosscheck;
 pub mod decode;
 pub mod dedup;
 pub mod diag;

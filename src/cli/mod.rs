@@ -5,6 +5,7 @@
 
 use clap::{Parser, Subcommand};
 
+pub mod crosscheck;
 pub mod ingest;
 pub mod lint;
 pub mod simulate;
@@ -38,6 +39,8 @@ pub enum Command {
     Simulate(simulate::Args),
     /// Run every weapon profile of a dataset against the reference targets.
     Validate(validate::Args),
+    /// Compare a dataset's datasheets with Wahapedia's CSV export, field by field.
+    Crosscheck(crosscheck::Args),
 }
 
 /// Parses `std::env::args`, runs the subcommand, returns the process exit code.
@@ -55,6 +58,7 @@ pub fn main() -> i32 {
         Command::Lint(a) => lint::run(a),
         Command::Simulate(a) => simulate::run(a),
         Command::Validate(a) => validate::run(a),
+        Command::Crosscheck(a) => crosscheck::run(a),
     };
     match result {
         Ok(code) => code,

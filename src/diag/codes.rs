@@ -146,6 +146,10 @@ codes! {
 
 
     // --- C: crosscheck -----------------------------------------------------------------------
+    ExportLineMalformed = "C001", Warning, "export line malformed",
+        "A line of the Wahapedia CSV export could not be read as a row of its table (invalid UTF-8, too few fields, a required value empty); the line is skipped and the crosscheck goes on without it.\nExample: `Datasheets_models.csv:42: warning[C001]: 3 fields, 13 expected; line skipped`";
+    ExportDanglingRow = "C002", Info, "export row refers to an unknown datasheet",
+        "A row of a `Datasheets_*.csv` table names a `datasheet_id` that `Datasheets.csv` does not have; the row cannot be compared.\nExample: `Datasheets_keywords.csv:15571: info[C002]: datasheet_id 000004150 is not in Datasheets.csv`";
 }
 
 #[cfg(test)]

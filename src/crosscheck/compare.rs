@@ -1,0 +1,1265 @@
+//! Field-by-field comparison of one dataset datasheet with one export datasheet, and the rule
+//! that puts every disagreement in a category.
+//!
+//! Owns the normalization used for comparing (name keys tolerant of case, apostrophes, dashes
+//! and accents; values through the dataset's own 10th-edition grammars, so `3` and `3+` or `-0`
+//! and `0` agree; weapon keywords through the weapon-ability vocabulary), the pairing of models,
+//! weapons, points, keywords and abilities, and the category rule (see `docs/crosscheck.md`):
+//!
+//! * `naming`: the two sides name the same thing differently (normalized edit distance at most
+//!   [`NAME_DISTANCE`], a known synonym such as `bolter`/`boltgun`, a plural, or a model named
+//!   after its unit) and pairing them by that name makes the values comparable;
+//! * `changed_since_export`: both values are well-formed canonical values of the field (both
+//!   pass the grammar; both are point costs), the pair of datasheets otherwise agrees on at least
+//!   [`CLOSE_MATCH`] of its fields, and the field is points, a characteristic, the keywords of a
+//!   weapon whose characteristics changed too, or a weapon or unit size present on one side
+//!   only while the other side has an unpaired one of the same type (the list changed as a whole);
+//! * `extraction_error`: everything else (a malformed value, a value or record missing on one
+//!   side, a keyword or ability name that differs, any difference on a datasheet that does not
+//!   match closely).
+//!
+//! It must not read files, know unit names, or decide which datasheet of the export a dataset
+//! datasheet is (that is `crosscheck::crosscheck`).
+
+use super::export::{Export, ExportDatasheet, ExportModel, ExportWeapon};
+use super::report::{Category, Kind};
+use crate::model::{Datasheet, ModelProfile, WeaponProfile, WeaponType};
+use crate::normalize::{canonicalize, contract, fold_typography, keyword, KeywordOutcome, Outcome};
+use std::collections::{BTreeMap, BTreeSet};
+use unicode_normalization::UnicodeNormalization;
+
+/// Largest normalized edit distance (edits / longer length) between two names called the same.
+pub const NAME_DISTANCE: f64 = 0.25;
+
+/// Share of a datasheet pair's fields that must agree for a difference of well-formed values to
+/// count as a change since the export rather than an extraction error.
+pub const CLOSE_MATCH: f64 = 0.75;
+
+/// Export ability types that are not datasheet abilities: footnotes of weapon profiles
+/// (`One Shot`, a random-profile table) and untitled notes (`Designer's Note`).
+pub const UNCOMPARED_ABILITY_TYPES: &[&str] = &["Wargear profile", "Без заголовка"];
+
+/// How a pair of values relates, before the category is decided.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Hint {
+    /// Both sides have the value.
+    Value { well_formed: bool, note: String },
+    /// The keywords of a weapon differ.
+    WeaponKeywords { well_formed: bool },
+    /// Present on one side only while the other side has an unpaired one of the same sort.
+    ListChanged(String),
+    /// The same thing, named differently.
+    Naming(String),
+    /// Missing on our side, present in the export.
+    Missing(String),
+    /// Present on our side, absent from the export.
+    Extra(String),
+    /// Paired, but the names are not similar.
+    Mismatch(String),
+}
+
+/// One compared field.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Check {
+    pub kind: Kind,
+    pub field: String,
+    pub aspect: String,
+    pub ours: Option<String>,
+    pub theirs: Option<String>,
+    pub agree: bool,
+    pub hint: Hint,
+    /// Line of our source, when more precise than the datasheet's (a weapon profile row).
+    pub our_line: Option<u32>,
+    pub export_source: Option<String>,
+    /// Checks of the same weapon share a group.
+    pub group: Option<String>,
+}
+
+/// All checks of one datasheet pair, and what of the export was not compared.
+#[derive(Debug, Clone, Default)]
+pub struct Pair {
+    pub checks: Vec<Check>,
+    pub not_compared: BTreeMap<String, usize>,
+}
+
+impl Pair {
+    pub fn compared(&self) -> usize {
+        self.checks.len()
+    }
+    pub fn agreed(&self) -> usize {
+        self.checks.iter().filter(|c| c.agree).count()
+    }
+    /// Agreed share of the compared fields (1 when nothing was compared).
+    pub fn ratio(&self) -> f64 {
+        if self.checks.is_empty() {
+            1.0
+        } else {
+            self.agreed() as f64 / self.compared() as f64
+        }
+    }
+}
+
+/// A name as a comparison key: accents dropped, apostrophes removed, dashes and hyphens as
+/// spaces, lower case, whitespace collapsed (`Gaunt’s Ghosts` = `gaunts ghosts`).
+pub fn name_key(s: &str) -> String {
+    let folded: String =
+        s.nfkd()
+            .filter(|c| !unicode_normalization::char::is_combining_mark(*c))
+            .filter(|c| !matches!(c, '\'' | '\u{2019}' | '\u{2018}' | '`' | '\u{2032}'))
+            .map(|c| match c {
+                '-' | '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}' | '\u{2014}'
+                | '\u{2212}' => ' ',
+                c => c,
+            })
+            .collect();
+    folded
+        .to_lowercase()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// An ability name as a key: trailing bracketed tags (`(Aura)`, `(Psychic)`) dropped.
+pub fn ability_key(s: &str) -> String {
+    let mut t = s.trim();
+    while t.ends_with(')') {
+        match t.rfind('(') {
+            Some(i) => t = t[..i].trim_end(),
+            None => break,
+        }
+    }
+    name_key(t)
+}
+
+/// A weapon keyword in canonical spelling (`rapid fire 2` → `RAPID FIRE 2`) and whether the
+/// vocabulary knows it; outside the vocabulary, typography-folded upper case.
+pub fn weapon_keyword_key(raw: &str) -> (String, bool) {
+    match keyword(&contract().vocabulary, raw) {
+        KeywordOutcome::Canonical => (raw.trim().to_string(), true),
+        KeywordOutcome::Respelled(c) => (c, true),
+        _ => (fold_typography(raw).to_uppercase(), false),
+    }
+}
+
+/// A characteristic value in canonical spelling under the 10th-edition grammar `grammar`, and
+/// whether it is well-formed. `None` stays `None` (as does the grammar's "no value", `-`).
+pub fn canon(grammar: &str, v: Option<&str>) -> (Option<String>, bool) {
+    let Some(v) = v else {
+        return (None, true);
+    };
+    match contract().grammar("10e", grammar) {
+        Some(g) => match canonicalize(g, v) {
+            Outcome::Canonical => (Some(v.to_string()), true),
+            Outcome::Fixed { value, .. } => (Some(value), true),
+            Outcome::Null => (None, true),
+            Outcome::Broken { .. } => (Some(v.trim().to_string()), false),
+        },
+        None => (Some(v.trim().to_string()), false),
+    }
+}
+
+/// Levenshtein distance over characters.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.iter().enumerate() {
+        cur[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+/// Known synonyms of weapon and model names, applied word by word to keys.
+const SYNONYMS: &[(&str, &str)] = &[("bolter", "boltgun"), ("bolters", "boltguns")];
+
+fn synonym_key(key: &str) -> String {
+    key.split(' ')
+        .map(|w| {
+            let w = SYNONYMS
+                .iter()
+                .find(|(a, _)| *a == w)
+                .map_or(w, |(_, b)| *b);
+            w.strip_suffix('s').filter(|s| s.len() > 2).unwrap_or(w)
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Why two different names are the same thing, if they are: a synonym or plural, or a small
+/// edit distance.
+pub fn similar(a: &str, b: &str) -> Option<String> {
+    let (ka, kb) = (name_key(a), name_key(b));
+    if ka == kb {
+        return Some("the names differ only in case, apostrophes or dashes".to_string());
+    }
+    if synonym_key(&ka) == synonym_key(&kb) {
+        return Some("the names differ by a known synonym or a plural".to_string());
+    }
+    let d = edit_distance(&ka, &kb);
+    let longer = ka.chars().count().max(kb.chars().count()).max(1);
+    let r = d as f64 / longer as f64;
+    if r <= NAME_DISTANCE {
+        return Some(format!(
+            "the names differ by {d} character(s) of {longer} (normalized edit distance {r:.2})"
+        ));
+    }
+    None
+}
+
+fn at(file: &str, line: u32) -> Option<String> {
+    Some(format!("{file}:{line}"))
+}
+
+/// Compares `ours` with the export datasheet `theirs`.
+pub fn compare(ours: &Datasheet, export: &Export, theirs: &ExportDatasheet) -> Pair {
+    let mut pair = Pair::default();
+    models(ours, export, theirs, &mut pair);
+    weapons(ours, export, theirs, &mut pair);
+    points(ours, export, theirs, &mut pair);
+    keywords(ours, export, theirs, &mut pair);
+    abilities(ours, export, theirs, &mut pair);
+    pair
+}
+
+#[allow(clippy::too_many_arguments)]
+fn value_check(
+    kind: Kind,
+    field: String,
+    aspect: &str,
+    grammar: &str,
+    ours: Option<&str>,
+    theirs: Option<&str>,
+    note: &str,
+    our_line: Option<u32>,
+    export_source: Option<String>,
+    group: Option<String>,
+) -> Check {
+    let (o, o_ok) = canon(grammar, ours);
+    let (t, t_ok) = canon(grammar, theirs);
+    let agree = o == t;
+    let hint = match (&o, &t) {
+        (None, Some(_)) => Hint::Missing(format!("{aspect} missing on our side")),
+        (Some(_), None) => Hint::Extra(format!("the export has no {aspect}")),
+        _ => {
+            let mut n = Vec::new();
+            if !o_ok {
+                n.push(format!("our value is not a well-formed {aspect}"));
+            }
+            if !t_ok {
+                n.push(format!("the export's value is not a well-formed {aspect}"));
+            }
+            if !note.is_empty() {
+                n.push(note.to_string());
+            }
+            Hint::Value {
+                well_formed: o_ok && t_ok,
+                note: n.join("; "),
+            }
+        }
+    };
+    Check {
+        kind,
+        field,
+        aspect: aspect.to_string(),
+        ours: o,
+        theirs: t,
+        agree,
+        hint,
+        our_line,
+        export_source,
+        group,
+    }
+}
+
+fn presence(
+    kind: Kind,
+    field: String,
+    ours: Option<String>,
+    theirs: Option<String>,
+    hint: Hint,
+) -> Check {
+    let agree = matches!((&ours, &theirs), (Some(a), Some(b)) if a == b);
+    let aspect = match hint {
+        Hint::Naming(_) | Hint::Mismatch(_) => "name",
+        _ => "presence",
+    };
+    Check {
+        kind,
+        field,
+        aspect: aspect.to_string(),
+        ours,
+        theirs,
+        agree,
+        hint,
+        our_line: None,
+        export_source: None,
+        group: None,
+    }
+}
+
+/// Pairs (our index, their index, why the names differ when they do), then the unpaired
+/// indices of each side.
+type Pairing = (Vec<(usize, usize, Option<String>)>, Vec<usize>, Vec<usize>);
+
+/// Pairs items of two lists: exact keys first, then similar names. `compatible` says which
+/// items may pair at all (a weapon's type).
+fn pair_by_name(
+    ours: &[String],
+    theirs: &[String],
+    compatible: &dyn Fn(usize, usize) -> bool,
+) -> Pairing {
+    let mut pairs = Vec::new();
+    let mut used_t = vec![false; theirs.len()];
+    let mut left_o = Vec::new();
+    for (i, o) in ours.iter().enumerate() {
+        let k = name_key(o);
+        match (0..theirs.len())
+            .find(|&j| !used_t[j] && compatible(i, j) && name_key(&theirs[j]) == k)
+        {
+            Some(j) => {
+                used_t[j] = true;
+                pairs.push((i, j, None));
+            }
+            None => left_o.push(i),
+        }
+    }
+    let mut still_o = Vec::new();
+    for i in left_o {
+        let found = (0..theirs.len())
+            .filter(|&j| !used_t[j] && compatible(i, j))
+            .find_map(|j| similar(&ours[i], &theirs[j]).map(|r| (j, r)));
+        match found {
+            Some((j, r)) => {
+                used_t[j] = true;
+                pairs.push((i, j, Some(r)));
+            }
+            None => still_o.push(i),
+        }
+    }
+    let left_t: Vec<usize> = (0..theirs.len()).filter(|&j| !used_t[j]).collect();
+    (pairs, still_o, left_t)
+}
+
+fn models(ours: &Datasheet, export: &Export, theirs: &ExportDatasheet, pair: &mut Pair) {
+    let t_models = export.models_of(&theirs.id);
+    if t_models.is_empty() {
+        return;
+    }
+    let unit = ours.name.clone().unwrap_or_default();
+    if ours.models.is_empty() {
+        pair.checks.push(Check {
+            export_source: at(super::export::MODELS, t_models[0].line),
+            ..presence(
+                Kind::Model,
+                "models".into(),
+                None,
+                Some(format!("{} model profile(s)", t_models.len())),
+                Hint::Missing("no model profile on our side".into()),
+            )
+        });
+    } else {
+        let o_names: Vec<String> = ours
+            .models
+            .iter()
+            .map(|m| m.name.clone().unwrap_or_else(|| unit.clone()))
+            .collect();
+        let t_names: Vec<String> = t_models.iter().map(|m| m.name.clone()).collect();
+        let (mut pairs, left_o, left_t) = pair_by_name(&o_names, &t_names, &|_, _| true);
+        let mut unpaired_o = Vec::new();
+        let mut unpaired_t = left_t.clone();
+        if left_o.len() == left_t.len() {
+            // What is left pairs in order; a model named after its unit is a naming difference.
+            for (&i, &j) in left_o.iter().zip(left_t.iter()) {
+                let named_after_unit = [&unit, &theirs.name].iter().any(|u| {
+                    name_key(u) == name_key(&o_names[i]) || name_key(u) == name_key(&t_names[j])
+                });
+                let why = if named_after_unit {
+                    Some("one side names the model after its unit".to_string())
+                } else {
+                    None
+                };
+                pairs.push((i, j, why.or(Some(String::new()))));
+            }
+            unpaired_t.clear();
+        } else {
+            unpaired_o = left_o;
+        }
+        pairs.sort();
+        for (i, j, why) in pairs {
+            let (o, t) = (&ours.models[i], t_models[j]);
+            let label = &t_names[j];
+            match why {
+                None => pair.checks.push(Check {
+                    export_source: at(super::export::MODELS, t.line),
+                    ..presence(
+                        Kind::Model,
+                        format!("models[{label}]"),
+                        Some(name_key(&o_names[i])),
+                        Some(name_key(label)),
+                        Hint::Naming(String::new()),
+                    )
+                }),
+                Some(r) => {
+                    let hint = if r.is_empty() {
+                        Hint::Mismatch(
+                            "the only unpaired models of each side have unrelated names".into(),
+                        )
+                    } else {
+                        Hint::Naming(r)
+                    };
+                    pair.checks.push(Check {
+                        export_source: at(super::export::MODELS, t.line),
+                        ..presence(
+                            Kind::Model,
+                            format!("models[{label}]"),
+                            Some(o_names[i].clone()),
+                            Some(label.clone()),
+                            hint,
+                        )
+                    });
+                }
+            }
+            model_values(o, t, label, pair);
+        }
+        for i in unpaired_o {
+            pair.checks.push(presence(
+                Kind::Model,
+                format!("models[{}]", o_names[i]),
+                Some(o_names[i].clone()),
+                None,
+                Hint::Extra("no model of this name in the export".into()),
+            ));
+        }
+        for j in unpaired_t {
+            pair.checks.push(Check {
+                export_source: at(super::export::MODELS, t_models[j].line),
+                ..presence(
+                    Kind::Model,
+                    format!("models[{}]", t_names[j]),
+                    None,
+                    Some(t_names[j].clone()),
+                    Hint::Missing("model profile missing on our side".into()),
+                )
+            });
+        }
+    }
+    invulnerable(ours, &t_models, pair);
+}
+
+fn model_values(o: &ModelProfile, t: &ExportModel, label: &str, pair: &mut Pair) {
+    let src = at(super::export::MODELS, t.line);
+    let star = |c: &str| {
+        if t.starred.iter().any(|s| s == c) {
+            "the export prints this value with a footnote star".to_string()
+        } else {
+            String::new()
+        }
+    };
+    for (aspect, ov, tv) in [
+        ("M", &o.m, &t.m),
+        ("T", &o.t, &t.t),
+        ("Sv", &o.sv, &t.sv),
+        ("W", &o.w, &t.w),
+        ("Ld", &o.ld, &t.ld),
+        ("OC", &o.oc, &t.oc),
+    ] {
+        pair.checks.push(value_check(
+            Kind::Model,
+            format!("models[{label}].{aspect}"),
+            aspect,
+            aspect,
+            ov.as_deref(),
+            tv.as_deref(),
+            &star(aspect),
+            None,
+            src.clone(),
+            None,
+        ));
+    }
+}
+
+fn invulnerable(ours: &Datasheet, t_models: &[&ExportModel], pair: &mut Pair) {
+    let Some(first) = t_models.first() else {
+        return;
+    };
+    let theirs: BTreeSet<Option<String>> = t_models.iter().map(|m| m.inv_sv.clone()).collect();
+    let (o, _) = canon("invulnerable_save", ours.invulnerable_save.as_deref());
+    // Models of one unit with different saves: ours agrees with any of them.
+    let chosen = if theirs.contains(&o) {
+        o.clone()
+    } else {
+        first.inv_sv.clone()
+    };
+    let mut note = String::new();
+    if theirs.len() > 1 {
+        note = "the export's models have different invulnerable saves".to_string();
+    } else if first.inv_sv_conditional {
+        note = format!(
+            "the export marks it conditional{}",
+            first
+                .inv_sv_descr
+                .as_deref()
+                .map(|d| format!(": {d}"))
+                .unwrap_or_default()
+        );
+    }
+    pair.checks.push(value_check(
+        Kind::Model,
+        "invulnerable_save".into(),
+        "invulnerable_save",
+        "invulnerable_save",
+        o.as_deref(),
+        chosen.as_deref(),
+        &note,
+        None,
+        at(super::export::MODELS, first.line),
+        None,
+    ));
+}
+
+fn weapon_values(w: &WeaponProfile) -> [Option<String>; 6] {
+    [
+        canon("range", w.range.as_deref()).0,
+        canon("A", w.attacks.as_deref()).0,
+        canon("skill", w.skill.as_deref()).0,
+        canon("S", w.strength.as_deref()).0,
+        canon("AP", w.ap.as_deref()).0,
+        canon("D", w.damage.as_deref()).0,
+    ]
+}
+
+fn export_weapon_values(w: &ExportWeapon) -> [Option<String>; 6] {
+    [
+        canon("range", w.range.as_deref()).0,
+        canon("A", w.attacks.as_deref()).0,
+        canon("skill", w.skill.as_deref()).0,
+        canon("S", w.strength.as_deref()).0,
+        canon("AP", w.ap.as_deref()).0,
+        canon("D", w.damage.as_deref()).0,
+    ]
+}
+
+fn weapon_keys(kws: &[String]) -> (BTreeSet<String>, bool) {
+    let mut ok = true;
+    let set = kws
+        .iter()
+        .map(|k| {
+            let (c, known) = weapon_keyword_key(k);
+            ok &= known;
+            c
+        })
+        .collect();
+    (set, ok)
+}
+
+fn weapons(ours: &Datasheet, export: &Export, theirs: &ExportDatasheet, pair: &mut Pair) {
+    // The export repeats a weapon per model line; identical repeats are one weapon, variants
+    // with the same name but other values stay, and ours pairs with its best-agreeing variant.
+    let mut t_weapons: Vec<&ExportWeapon> = Vec::new();
+    for w in export.weapons_of(&theirs.id) {
+        let dup = t_weapons.iter().any(|x| {
+            name_key(&x.name) == name_key(&w.name)
+                && x.kind == w.kind
+                && export_weapon_values(x) == export_weapon_values(w)
+        });
+        if !dup {
+            t_weapons.push(w);
+        }
+    }
+    let mut o_weapons: Vec<&WeaponProfile> = Vec::new();
+    for w in &ours.weapons {
+        let dup = o_weapons.iter().any(|x| {
+            name_key(&x.name) == name_key(&w.name)
+                && x.kind == w.kind
+                && weapon_values(x) == weapon_values(w)
+        });
+        if !dup {
+            o_weapons.push(w);
+        }
+    }
+    if t_weapons.is_empty() && o_weapons.is_empty() {
+        return;
+    }
+    if o_weapons.is_empty() {
+        pair.checks.push(Check {
+            export_source: at(super::export::WARGEAR, t_weapons[0].line),
+            ..presence(
+                Kind::Weapon,
+                "weapons".into(),
+                None,
+                Some(format!("{} weapon profile(s)", t_weapons.len())),
+                Hint::Missing("no weapon profile on our side".into()),
+            )
+        });
+        return;
+    }
+    // Group the export's variants by (name key, type).
+    let mut groups: Vec<Vec<&ExportWeapon>> = Vec::new();
+    for w in t_weapons {
+        match groups
+            .iter_mut()
+            .find(|g| name_key(&g[0].name) == name_key(&w.name) && g[0].kind == w.kind)
+        {
+            Some(g) => g.push(w),
+            None => groups.push(vec![w]),
+        }
+    }
+    let o_names: Vec<String> = o_weapons.iter().map(|w| w.name.clone()).collect();
+    let t_names: Vec<String> = groups.iter().map(|g| g[0].name.clone()).collect();
+    let kind_ok = |i: usize, j: usize| groups[j][0].kind.map_or(true, |k| k == o_weapons[i].kind);
+    let (mut pairs, left_o, left_t) = pair_by_name(&o_names, &t_names, &kind_ok);
+    // Unpaired weapons with identical profiles are one weapon under a new name.
+    let mut rest_o = Vec::new();
+    let mut used_t: BTreeSet<usize> = BTreeSet::new();
+    let mut renamed = Vec::new();
+    for i in left_o {
+        let v = weapon_values(o_weapons[i]);
+        let found = left_t.iter().copied().find(|j| {
+            !used_t.contains(j)
+                && kind_ok(i, *j)
+                && groups[*j].iter().any(|w| export_weapon_values(w) == v)
+        });
+        match found {
+            Some(j) => {
+                used_t.insert(j);
+                renamed.push((i, j));
+            }
+            None => rest_o.push(i),
+        }
+    }
+    let rest_t: Vec<usize> = left_t.into_iter().filter(|j| !used_t.contains(j)).collect();
+    let kind_of_t = |j: usize| groups[j][0].kind;
+    for (i, j, why) in pairs.drain(..) {
+        let g = &groups[j];
+        let label = g[0].name.clone();
+        let hint = match &why {
+            None => Hint::Naming(String::new()),
+            Some(r) => Hint::Naming(r.clone()),
+        };
+        let (ov, tv) = match why {
+            None => (name_key(&o_names[i]), name_key(&label)),
+            Some(_) => (o_names[i].clone(), label.clone()),
+        };
+        weapon_pair(o_weapons[i], g, &label, ov, tv, hint, pair);
+    }
+    for (i, j) in renamed {
+        let g = &groups[j];
+        let label = g[0].name.clone();
+        weapon_pair(
+            o_weapons[i],
+            g,
+            &label,
+            o_names[i].clone(),
+            label.clone(),
+            Hint::ListChanged(
+                "a weapon with the same profile and type has another name on each side (renamed)"
+                    .into(),
+            ),
+            pair,
+        );
+    }
+    for i in &rest_o {
+        let k = o_weapons[*i].kind;
+        let hint = if rest_t
+            .iter()
+            .any(|&j| kind_of_t(j).map_or(true, |t| t == k))
+        {
+            Hint::ListChanged(format!(
+                "the export has an unpaired {} weapon too: the weapon list differs as a whole",
+                kind_name(k)
+            ))
+        } else {
+            Hint::Extra("no weapon of this name or profile in the export".into())
+        };
+        pair.checks.push(Check {
+            our_line: Some(o_weapons[*i].line),
+            group: Some(o_names[*i].clone()),
+            ..presence(
+                Kind::Weapon,
+                format!("weapons[{}]", o_names[*i]),
+                Some(o_names[*i].clone()),
+                None,
+                hint,
+            )
+        });
+    }
+    for j in rest_t {
+        let g = &groups[j];
+        let hint = if rest_o
+            .iter()
+            .any(|&i| kind_of_t(j).map_or(true, |t| t == o_weapons[i].kind))
+        {
+            Hint::ListChanged(
+                "we have an unpaired weapon of the same type: the weapon list differs as a whole"
+                    .into(),
+            )
+        } else {
+            Hint::Missing("weapon profile missing on our side".into())
+        };
+        pair.checks.push(Check {
+            export_source: at(super::export::WARGEAR, g[0].line),
+            group: Some(g[0].name.clone()),
+            ..presence(
+                Kind::Weapon,
+                format!("weapons[{}]", g[0].name),
+                None,
+                Some(g[0].name.clone()),
+                hint,
+            )
+        });
+    }
+}
+
+fn kind_name(k: WeaponType) -> &'static str {
+    match k {
+        WeaponType::Ranged => "ranged",
+        WeaponType::Melee => "melee",
+    }
+}
+
+fn weapon_pair(
+    o: &WeaponProfile,
+    variants: &[&ExportWeapon],
+    label: &str,
+    o_name: String,
+    t_name: String,
+    name_hint: Hint,
+    pair: &mut Pair,
+) {
+    let ov = weapon_values(o);
+    let best = variants
+        .iter()
+        .max_by_key(|w| {
+            let tv = export_weapon_values(w);
+            let n = ov.iter().zip(tv.iter()).filter(|(a, b)| a == b).count();
+            (n, std::cmp::Reverse(w.line))
+        })
+        .copied();
+    let Some(t) = best else {
+        return;
+    };
+    let group = Some(label.to_string());
+    let src = at(super::export::WARGEAR, t.line);
+    pair.checks.push(Check {
+        our_line: Some(o.line),
+        export_source: src.clone(),
+        group: group.clone(),
+        ..presence(
+            Kind::Weapon,
+            format!("weapons[{label}]"),
+            Some(o_name),
+            Some(t_name),
+            name_hint,
+        )
+    });
+    let note = if variants.len() > 1 {
+        "the export has several profiles of this name; compared with the closest".to_string()
+    } else {
+        String::new()
+    };
+    for (aspect, grammar, ov, tv) in [
+        ("range", "range", &o.range, &t.range),
+        ("A", "A", &o.attacks, &t.attacks),
+        ("skill", "skill", &o.skill, &t.skill),
+        ("S", "S", &o.strength, &t.strength),
+        ("AP", "AP", &o.ap, &t.ap),
+        ("D", "D", &o.damage, &t.damage),
+    ] {
+        pair.checks.push(value_check(
+            Kind::Weapon,
+            format!("weapons[{label}].{aspect}"),
+            aspect,
+            grammar,
+            ov.as_deref(),
+            tv.as_deref(),
+            &note,
+            Some(o.line),
+            src.clone(),
+            group.clone(),
+        ));
+    }
+    let (ok, o_ok) = weapon_keys(&o.keywords);
+    let (tk, t_ok) = weapon_keys(&t.keywords);
+    let show = |s: &BTreeSet<String>| s.iter().cloned().collect::<Vec<_>>().join(", ");
+    pair.checks.push(Check {
+        kind: Kind::Weapon,
+        field: format!("weapons[{label}].keywords"),
+        aspect: "keywords".into(),
+        ours: Some(show(&ok)),
+        theirs: Some(show(&tk)),
+        agree: ok == tk,
+        hint: Hint::WeaponKeywords {
+            well_formed: o_ok && t_ok,
+        },
+        our_line: Some(o.line),
+        export_source: src,
+        group,
+    });
+}
+
+fn points(ours: &Datasheet, export: &Export, theirs: &ExportDatasheet, pair: &mut Pair) {
+    let costs = export.costs_of(&theirs.id);
+    let mut t: BTreeMap<u32, (BTreeSet<u32>, u32)> = BTreeMap::new();
+    for c in &costs {
+        match (c.addon, c.models, c.cost) {
+            (true, _, _) => {
+                *pair
+                    .not_compared
+                    .entry("add-on point costs (`+55`)".into())
+                    .or_default() += 1
+            }
+            (false, Some(n), Some(p)) => {
+                let e = t.entry(n).or_insert((BTreeSet::new(), c.line));
+                e.0.insert(p);
+            }
+            _ => {
+                *pair
+                    .not_compared
+                    .entry("points lines without a model count or cost".into())
+                    .or_default() += 1
+            }
+        }
+    }
+    if t.is_empty() {
+        return;
+    }
+    if ours.points.is_empty() {
+        let first = t.values().next().map(|v| v.1).unwrap_or(0);
+        pair.checks.push(Check {
+            export_source: at(super::export::COSTS, first),
+            ..presence(
+                Kind::Points,
+                "points".into(),
+                None,
+                Some(format!("{} unit size(s)", t.len())),
+                Hint::Missing("no points on our side (our source may not print them)".into()),
+            )
+        });
+        return;
+    }
+    let mut o: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
+    for p in &ours.points {
+        o.entry(p.models).or_default().insert(p.points);
+    }
+    let only_o = o.keys().any(|k| !t.contains_key(k));
+    let only_t = t.keys().any(|k| !o.contains_key(k));
+    let counts: BTreeSet<u32> = o.keys().chain(t.keys()).copied().collect();
+    let show = |s: &BTreeSet<u32>| {
+        s.iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(" or ")
+    };
+    for n in counts {
+        let field = format!("points[{n} model{}]", if n == 1 { "" } else { "s" });
+        let src = t.get(&n).and_then(|v| at(super::export::COSTS, v.1));
+        let check = match (o.get(&n), t.get(&n)) {
+            (Some(a), Some((b, _))) => Check {
+                kind: Kind::Points,
+                field,
+                aspect: "points".into(),
+                ours: Some(show(a)),
+                theirs: Some(show(b)),
+                agree: a.intersection(b).next().is_some(),
+                hint: Hint::Value {
+                    well_formed: true,
+                    note: if b.len() > 1 {
+                        "the export prices this unit size several ways".into()
+                    } else {
+                        String::new()
+                    },
+                },
+                our_line: None,
+                export_source: src,
+                group: None,
+            },
+            (Some(a), None) => presence(
+                Kind::Points,
+                field,
+                Some(show(a)),
+                None,
+                if only_t {
+                    Hint::ListChanged("the export has another unit size instead".into())
+                } else {
+                    Hint::Extra("no such unit size in the export".into())
+                },
+            ),
+            (None, Some((b, _))) => Check {
+                export_source: src,
+                ..presence(
+                    Kind::Points,
+                    field,
+                    None,
+                    Some(show(b)),
+                    if only_o {
+                        Hint::ListChanged("we have another unit size instead".into())
+                    } else {
+                        Hint::Missing("unit size missing on our side".into())
+                    },
+                )
+            },
+            (None, None) => continue,
+        };
+        pair.checks.push(check);
+    }
+}
+
+/// Compares two sets of names: each name of the union is one check; unpaired names pair up by
+/// similarity (a `naming` difference) before being called missing or extra.
+#[allow(clippy::too_many_arguments)]
+fn name_sets(
+    kind: Kind,
+    label: &str,
+    key: &dyn Fn(&str) -> String,
+    ours: &[String],
+    theirs: &[(String, u32)],
+    also_theirs: &BTreeSet<String>,
+    file: &str,
+    pair: &mut Pair,
+) {
+    let mut o: BTreeMap<String, String> = BTreeMap::new();
+    for n in ours {
+        o.entry(key(n)).or_insert_with(|| n.clone());
+    }
+    let mut t: BTreeMap<String, (String, u32)> = BTreeMap::new();
+    for (n, line) in theirs {
+        t.entry(key(n)).or_insert_with(|| (n.clone(), *line));
+    }
+    let mut left_o: Vec<String> = Vec::new();
+    for (k, n) in &o {
+        if let Some((_, line)) = t.get(k) {
+            pair.checks.push(Check {
+                export_source: at(file, *line),
+                ..presence(
+                    kind,
+                    format!("{label}[{n}]"),
+                    Some(k.clone()),
+                    Some(k.clone()),
+                    Hint::Naming(String::new()),
+                )
+            });
+        } else if also_theirs.contains(k) {
+            pair.checks.push(presence(
+                kind,
+                format!("{label}[{n}]"),
+                Some(k.clone()),
+                Some(k.clone()),
+                Hint::Naming(String::new()),
+            ));
+        } else {
+            left_o.push(k.clone());
+        }
+    }
+    let mut left_t: Vec<String> = t.keys().filter(|k| !o.contains_key(*k)).cloned().collect();
+    for ko in left_o {
+        let n = &o[&ko];
+        let found = left_t
+            .iter()
+            .position(|kt| similar(n, &t[kt].0).is_some() || synonym_key(&ko) == synonym_key(kt));
+        match found {
+            Some(p) => {
+                let kt = left_t.remove(p);
+                let (tn, line) = &t[&kt];
+                let why = similar(n, tn).unwrap_or_else(|| "the names differ by a plural".into());
+                pair.checks.push(Check {
+                    export_source: at(file, *line),
+                    ..presence(
+                        kind,
+                        format!("{label}[{tn}]"),
+                        Some(n.clone()),
+                        Some(tn.clone()),
+                        Hint::Naming(why),
+                    )
+                });
+            }
+            None => pair.checks.push(presence(
+                kind,
+                format!("{label}[{n}]"),
+                Some(n.clone()),
+                None,
+                Hint::Extra(format!("not among the export's {label}")),
+            )),
+        }
+    }
+    for kt in left_t {
+        let (tn, line) = &t[&kt];
+        pair.checks.push(Check {
+            export_source: at(file, *line),
+            ..presence(
+                kind,
+                format!("{label}[{tn}]"),
+                None,
+                Some(tn.clone()),
+                Hint::Missing(format!("missing from our {label}")),
+            )
+        });
+    }
+}
+
+fn keywords(ours: &Datasheet, export: &Export, theirs: &ExportDatasheet, pair: &mut Pair) {
+    let kws = export.keywords_of(&theirs.id);
+    let plain: Vec<(String, u32)> = kws
+        .iter()
+        .filter(|k| !k.is_faction)
+        .map(|k| (k.keyword.clone(), k.line))
+        .collect();
+    let faction: Vec<(String, u32)> = kws
+        .iter()
+        .filter(|k| k.is_faction)
+        .map(|k| (k.keyword.clone(), k.line))
+        .collect();
+    let none = BTreeSet::new();
+    for (label, o, t) in [
+        ("keywords", &ours.keywords, plain),
+        ("faction_keywords", &ours.faction_keywords, faction),
+    ] {
+        if t.is_empty() && o.is_empty() {
+            continue;
+        }
+        if o.is_empty() {
+            pair.checks.push(Check {
+                export_source: t.first().and_then(|(_, l)| at(super::export::KEYWORDS, *l)),
+                ..presence(
+                    Kind::Keywords,
+                    label.into(),
+                    None,
+                    Some(format!("{} keyword(s)", t.len())),
+                    Hint::Missing(format!("no {label} on our side")),
+                )
+            });
+            continue;
+        }
+        name_sets(
+            Kind::Keywords,
+            label,
+            &name_key,
+            o,
+            &t,
+            &none,
+            super::export::KEYWORDS,
+            pair,
+        );
+    }
+}
+
+fn abilities(ours: &Datasheet, export: &Export, theirs: &ExportDatasheet, pair: &mut Pair) {
+    let mut t: Vec<(String, u32)> = Vec::new();
+    let mut uncompared: BTreeSet<String> = BTreeSet::new();
+    // Name + parameter of parameterised abilities (`Scouts` + `6"`), to recognise a name of
+    // ours that carries its parameter.
+    let mut with_param: Vec<(String, String, String, u32)> = Vec::new();
+    for a in export.abilities_of(&theirs.id) {
+        let Some(name) = a.name.clone() else {
+            *pair
+                .not_compared
+                .entry("ability lines whose ability_id is not in Abilities.csv".into())
+                .or_default() += 1;
+            continue;
+        };
+        if UNCOMPARED_ABILITY_TYPES.contains(&a.kind.as_str()) {
+            uncompared.insert(ability_key(&name));
+        } else {
+            if let Some(p) = &a.parameter {
+                with_param.push((
+                    format!("{} {}", ability_key(&name), name_key(p)),
+                    name.clone(),
+                    p.clone(),
+                    a.line,
+                ));
+            }
+            t.push((name, a.line));
+        }
+    }
+    let mut o: Vec<String> = ours
+        .abilities
+        .iter()
+        .map(|a| a.name.clone())
+        .chain(ours.special_rules.iter().map(|r| r.name.clone()))
+        .collect();
+    // Weapon-profile footnotes and untitled notes we did not pick up are not counted.
+    let o_keys: BTreeSet<String> = o.iter().map(|n| ability_key(n)).collect();
+    let skipped = uncompared.iter().filter(|k| !o_keys.contains(*k)).count();
+    if skipped > 0 {
+        *pair
+            .not_compared
+            .entry(
+                "weapon-profile footnotes and untitled notes among the export's abilities".into(),
+            )
+            .or_default() += skipped;
+    }
+    // The export keeps a transport's capacity in `Datasheets.csv`'s `transport` column, not
+    // among the abilities; our TRANSPORT block agrees with it when that column is filled.
+    if theirs.transport {
+        uncompared.insert(ability_key("Transport"));
+    }
+    // `Scouts 6"` of ours against `Scouts` with parameter `6"`: one disagreement (the parameter
+    // belongs in `parameter`), not a missing and an extra ability.
+    let t_keys: BTreeSet<String> = t.iter().map(|(n, _)| ability_key(n)).collect();
+    for (joined, name, param, line) in &with_param {
+        let Some(i) = o
+            .iter()
+            .position(|n| ability_key(n) == *joined && !t_keys.contains(&ability_key(n)))
+        else {
+            continue;
+        };
+        let ours_name = o.remove(i);
+        t.retain(|(n, _)| ability_key(n) != ability_key(name));
+        pair.checks.push(Check {
+            export_source: at(super::export::DATASHEET_ABILITIES, *line),
+            ..presence(
+                Kind::Abilities,
+                format!("abilities[{name}]"),
+                Some(ours_name),
+                Some(name.clone()),
+                Hint::Mismatch(format!(
+                    "our ability name carries its parameter `{param}`, which belongs in `parameter`"
+                )),
+            )
+        });
+    }
+    if t.is_empty() && o.is_empty() {
+        return;
+    }
+    if o.is_empty() {
+        pair.checks.push(Check {
+            export_source: t
+                .first()
+                .and_then(|(_, l)| at(super::export::DATASHEET_ABILITIES, *l)),
+            ..presence(
+                Kind::Abilities,
+                "abilities".into(),
+                None,
+                Some(format!("{} abilities", t.len())),
+                Hint::Missing("no abilities on our side".into()),
+            )
+        });
+        return;
+    }
+    name_sets(
+        Kind::Abilities,
+        "abilities",
+        &ability_key,
+        &o,
+        &t,
+        &uncompared,
+        super::export::DATASHEET_ABILITIES,
+        pair,
+    );
+}
+
+/// The category of each disagreeing check of a pair, with the reason in words.
+pub fn categorize(pair: &Pair) -> Vec<(usize, Category, String)> {
+    let ratio = pair.ratio();
+    let close = ratio >= CLOSE_MATCH;
+    let closeness = format!(
+        "the datasheet agrees on {:.1}% of its fields",
+        ratio * 100.0
+    );
+    // Weapons with a characteristic change: their keyword change is part of the same change.
+    let changed_groups: BTreeSet<&str> = pair
+        .checks
+        .iter()
+        .filter(|c| {
+            !c.agree
+                && matches!(
+                    c.hint,
+                    Hint::Value {
+                        well_formed: true,
+                        ..
+                    }
+                )
+        })
+        .filter_map(|c| c.group.as_deref())
+        .collect();
+    let with_note = |base: String, note: &str| {
+        if note.is_empty() {
+            base
+        } else {
+            format!("{base}; {note}")
+        }
+    };
+    let mut out = Vec::new();
+    for (i, c) in pair.checks.iter().enumerate() {
+        if c.agree {
+            continue;
+        }
+        let (cat, reason) = match &c.hint {
+            Hint::Naming(r) => (
+                Category::Naming,
+                if r.is_empty() {
+                    "the same name spelled differently".to_string()
+                } else {
+                    r.clone()
+                },
+            ),
+            Hint::Value {
+                well_formed: true,
+                note,
+            } if close => (
+                Category::ChangedSinceExport,
+                with_note(
+                    format!(
+                        "both values are well-formed and {closeness}: a change since the export"
+                    ),
+                    note,
+                ),
+            ),
+            Hint::Value {
+                well_formed: true,
+                note,
+            } => (
+                Category::ExtractionError,
+                with_note(
+                    format!(
+                        "both values are well-formed but only {closeness}, below {:.0}%",
+                        CLOSE_MATCH * 100.0
+                    ),
+                    note,
+                ),
+            ),
+            Hint::Value { note, .. } => (Category::ExtractionError, note.clone()),
+            Hint::WeaponKeywords { well_formed } => {
+                let grouped = c
+                    .group
+                    .as_deref()
+                    .is_some_and(|g| changed_groups.contains(g));
+                if *well_formed && close && grouped {
+                    (
+                        Category::ChangedSinceExport,
+                        format!("the weapon's characteristics changed too and {closeness}"),
+                    )
+                } else if !*well_formed {
+                    (
+                        Category::ExtractionError,
+                        "the keywords differ and not all are in the weapon-ability vocabulary"
+                            .into(),
+                    )
+                } else {
+                    (
+                        Category::ExtractionError,
+                        "the keywords differ while the weapon's characteristics agree".into(),
+                    )
+                }
+            }
+            Hint::ListChanged(r) if close => (
+                Category::ChangedSinceExport,
+                format!("{r}, and {closeness}"),
+            ),
+            Hint::ListChanged(r) => (
+                Category::ExtractionError,
+                format!("{r}, but only {closeness}"),
+            ),
+            Hint::Missing(r) | Hint::Extra(r) | Hint::Mismatch(r) => {
+                (Category::ExtractionError, r.clone())
+            }
+        };
+        out.push((i, cat, reason));
+    }
+    out
+}

@@ -1,0 +1,280 @@
+//! Crosscheck: compares a dataset's datasheets with Wahapedia's own CSV export, field by field,
+//! and explains every disagreement.
+//!
+//! Owns matching dataset datasheets to the export's (by faction and name, tolerant of case,
+//! apostrophes, dashes and accents; see [`crosscheck`]) and assembling the [`Report`].
+//! `export` reads the CSV directory, `compare` compares one matched pair and decides the
+//! category of each disagreement (`changed_since_export`, `naming`, `extraction_error`; the
+//! rule is in `compare`'s module doc and `docs/crosscheck.md`), `report` holds the report types
+//! and the summary figures.
+//!
+//! Pure: it must not read or write files other than through `Export::read_dir`, must not
+//! change the dataset, and must not know unit names (no list of expected differences): the
+//! known real changes between the dated export and later pages have to show up in the report
+//! by the general rule. Output is deterministic: sorted, no timestamps, no absolute paths.
+
+pub mod compare;
+pub mod export;
+pub mod report;
+
+pub use export::{Export, ExportError};
+pub use report::{Category, Disagreement, Kind, Match, Report, Summary, Tally, Unmatched};
+
+use crate::model::Datasheet;
+use compare::{categorize, compare, name_key, Pair};
+use export::ExportDatasheet;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// `file:line` of a datasheet's first source, or of a line in that file.
+fn our_source(d: &Datasheet, line: Option<u32>) -> Option<String> {
+    d.sources
+        .first()
+        .map(|p| format!("{}:{}", p.file, line.unwrap_or(p.line)))
+}
+
+/// How the candidates of one datasheet were found.
+struct Candidates<'e> {
+    list: Vec<&'e ExportDatasheet>,
+    method: &'static str,
+    note: Option<String>,
+}
+
+struct Index<'e> {
+    by_name: BTreeMap<String, Vec<&'e ExportDatasheet>>,
+    faction_ids: BTreeMap<String, Vec<String>>,
+    /// Export datasheet id → its faction keywords as keys.
+    faction_keywords: BTreeMap<&'e str, BTreeSet<String>>,
+}
+
+impl<'e> Index<'e> {
+    fn new(export: &'e Export) -> Index<'e> {
+        let mut by_name: BTreeMap<String, Vec<&ExportDatasheet>> = BTreeMap::new();
+        for d in &export.datasheets {
+            by_name.entry(name_key(&d.name)).or_default().push(d);
+        }
+        let mut faction_ids: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for f in &export.factions {
+            faction_ids
+                .entry(name_key(&f.name))
+                .or_default()
+                .push(f.id.clone());
+        }
+        let mut faction_keywords: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+        for k in export.keywords.iter().filter(|k| k.is_faction) {
+            faction_keywords
+                .entry(k.datasheet_id.as_str())
+                .or_default()
+                .insert(name_key(&k.keyword));
+        }
+        Index {
+            by_name,
+            faction_ids,
+            faction_keywords,
+        }
+    }
+
+    fn candidates(&self, name: &str, faction: Option<&str>) -> Candidates<'e> {
+        let all = self
+            .by_name
+            .get(&name_key(name))
+            .cloned()
+            .unwrap_or_default();
+        let Some(faction) = faction else {
+            return Candidates {
+                list: all,
+                method: "name_only",
+                note: Some("the datasheet has no faction".into()),
+            };
+        };
+        let fk = name_key(faction);
+        if let Some(ids) = self.faction_ids.get(&fk) {
+            let list: Vec<_> = all
+                .iter()
+                .copied()
+                .filter(|d| ids.contains(&d.faction_id))
+                .collect();
+            if !list.is_empty() {
+                return Candidates {
+                    list,
+                    method: "faction_and_name",
+                    note: None,
+                };
+            }
+        }
+        // A sub-faction (`Space Wolves`) is a faction keyword of the export, not a faction.
+        let list: Vec<_> = all
+            .iter()
+            .copied()
+            .filter(|d| {
+                self.faction_keywords
+                    .get(d.id.as_str())
+                    .is_some_and(|s| s.contains(&fk))
+            })
+            .collect();
+        if !list.is_empty() {
+            return Candidates {
+                list,
+                method: "faction_keyword_and_name",
+                note: Some(format!(
+                    "`{faction}` is not a faction of the export; matched by faction keyword"
+                )),
+            };
+        }
+        let note = if self.faction_ids.contains_key(&fk) {
+            format!("faction `{faction}` has no datasheet of this name in the export")
+        } else {
+            format!("`{faction}` is neither a faction nor a faction keyword of the export")
+        };
+        Candidates {
+            list: all,
+            method: "name_only",
+            note: Some(note),
+        }
+    }
+}
+
+/// Compares every datasheet of the dataset with the export and explains each disagreement.
+pub fn crosscheck(export: &Export, datasheets: &[Datasheet]) -> Report {
+    let index = Index::new(export);
+    let mut sorted: Vec<&Datasheet> = datasheets.iter().collect();
+    sorted.sort_by(|a, b| a.id.cmp(&b.id));
+
+    let mut matches = Vec::new();
+    let mut unmatched = Vec::new();
+    let mut disagreements = Vec::new();
+    let mut by_kind: BTreeMap<Kind, Tally> = BTreeMap::new();
+    let mut not_compared: BTreeMap<String, usize> = BTreeMap::new();
+
+    for d in sorted {
+        let tally = by_kind.entry(Kind::Datasheet).or_default();
+        tally.compared += 1;
+        let Some(name) = d.name.as_deref() else {
+            let reason = "the datasheet has no name".to_string();
+            push_unmatched(d, reason, &mut unmatched, &mut disagreements);
+            continue;
+        };
+        let cands = index.candidates(name, d.faction.as_deref());
+        if cands.list.is_empty() {
+            let reason = format!("no datasheet named `{name}` in the export");
+            push_unmatched(d, reason, &mut unmatched, &mut disagreements);
+            continue;
+        }
+        tally.agreed += 1;
+        // Several candidates (a faction's two datasheets of one name, or name-only matches in
+        // several factions): the one that agrees best, ties to the lowest export id.
+        let mut best: Option<(&ExportDatasheet, Pair)> = None;
+        for c in &cands.list {
+            let p = compare(d, export, c);
+            let better = match &best {
+                None => true,
+                Some((_, bp)) => (p.ratio(), p.agreed()) > (bp.ratio(), bp.agreed()),
+            };
+            if better {
+                best = Some((c, p));
+            }
+        }
+        let Some((theirs, pair)) = best else {
+            continue;
+        };
+        for c in &pair.checks {
+            let t = by_kind.entry(c.kind).or_default();
+            t.compared += 1;
+            t.agreed += usize::from(c.agree);
+        }
+        for (k, n) in &pair.not_compared {
+            *not_compared.entry(k.clone()).or_default() += n;
+        }
+        for (i, category, reason) in categorize(&pair) {
+            let c = &pair.checks[i];
+            disagreements.push(Disagreement {
+                datasheet_id: d.id.clone(),
+                datasheet_name: d.name.clone(),
+                export_datasheet_id: Some(theirs.id.clone()),
+                kind: c.kind,
+                field: c.field.clone(),
+                aspect: c.aspect.clone(),
+                ours: c.ours.clone(),
+                theirs: c.theirs.clone(),
+                category,
+                reason,
+                source: our_source(d, c.our_line),
+                export_source: c.export_source.clone(),
+            });
+        }
+        let mut others: Vec<String> = cands
+            .list
+            .iter()
+            .filter(|c| c.id != theirs.id)
+            .map(|c| c.id.clone())
+            .collect();
+        others.sort();
+        matches.push(Match {
+            datasheet_id: d.id.clone(),
+            datasheet_name: d.name.clone(),
+            faction: d.faction.clone(),
+            export_datasheet_id: theirs.id.clone(),
+            export_name: theirs.name.clone(),
+            export_faction_id: theirs.faction_id.clone(),
+            method: cands.method.to_string(),
+            note: cands.note,
+            other_candidates: others,
+            compared: pair.compared(),
+            agreed: pair.agreed(),
+        });
+    }
+    disagreements.sort_by(|a, b| {
+        (&a.datasheet_id, a.kind, &a.field, &a.ours, &a.theirs).cmp(&(
+            &b.datasheet_id,
+            b.kind,
+            &b.field,
+            &b.ours,
+            &b.theirs,
+        ))
+    });
+    let summary = Summary::tally(
+        export.last_update.clone(),
+        datasheets.len(),
+        &matches,
+        &unmatched,
+        by_kind,
+        &disagreements,
+        not_compared,
+        export.diagnostics.len(),
+    );
+    Report {
+        summary,
+        matches,
+        unmatched,
+        disagreements,
+        export_diagnostics: export.diagnostics.clone(),
+    }
+}
+
+fn push_unmatched(
+    d: &Datasheet,
+    reason: String,
+    unmatched: &mut Vec<Unmatched>,
+    disagreements: &mut Vec<Disagreement>,
+) {
+    disagreements.push(Disagreement {
+        datasheet_id: d.id.clone(),
+        datasheet_name: d.name.clone(),
+        export_datasheet_id: None,
+        kind: Kind::Datasheet,
+        field: "datasheet".into(),
+        aspect: "presence".into(),
+        ours: d.name.clone(),
+        theirs: None,
+        category: Category::ExtractionError,
+        reason: reason.clone(),
+        source: our_source(d, None),
+        export_source: None,
+    });
+    unmatched.push(Unmatched {
+        datasheet_id: d.id.clone(),
+        datasheet_name: d.name.clone(),
+        faction: d.faction.clone(),
+        reason,
+        source: our_source(d, None),
+    });
+}
