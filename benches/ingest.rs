@@ -91,7 +91,7 @@ fn main() {
         for (validate, times) in [(true, &mut ingest_times), (false, &mut ingest_no_validate)] {
             let t = Instant::now();
             let ds = cogitator::ingest(
-                &[dir.clone()],
+                std::slice::from_ref(&dir),
                 &Options {
                     skip_validation: !validate,
                     ..Options::default()

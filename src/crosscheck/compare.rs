@@ -1080,7 +1080,13 @@ fn abilities(ours: &Datasheet, export: &Export, theirs: &ExportDatasheet, pair: 
         .abilities
         .iter()
         .map(|a| a.name.clone())
-        .chain(ours.special_rules.iter().map(|r| r.name.clone()))
+        // A designer's note is commentary printed among the abilities, not an ability.
+        .chain(
+            ours.special_rules
+                .iter()
+                .filter(|r| !r.name.to_lowercase().starts_with("designer"))
+                .map(|r| r.name.clone()),
+        )
         .collect();
     // Weapon-profile footnotes and untitled notes we did not pick up are not counted.
     let o_keys: BTreeSet<String> = o.iter().map(|n| ability_key(n)).collect();

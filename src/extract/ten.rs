@@ -26,8 +26,9 @@ pub(super) static POINTS: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(\d+) models?$").expect("static regex"));
 pub(super) static BASE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\((?:⌀|&#8960;)?\s*(.+?mm)\)$").expect("static regex"));
-pub(super) static PARAM: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^(.*?)\s+(\d*D\d+(?:\+\d+)?|\d+\+?)$").expect("static regex"));
+pub(super) static PARAM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^(.*?)\s+(\d*D\d+(?:\+\d+)?|\d+\+?|\d+")$"#).expect("static regex")
+});
 pub(super) static ABILITY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^([^:()]{2,60}?)(?:\s*\(([^)]*)\))?:\s*(.*)$").expect("static regex")
 });

@@ -188,7 +188,7 @@ fn datasheet(doc: &Document, blocks: &[Block], out: &mut Extracted) {
                     b.cells
                         .get(idx)
                         .map(|s| s.trim().to_string())
-                        .filter(|s| !s.is_empty() && s != "-")
+                        .filter(|s| !s.is_empty())
                 };
                 ds.models.push(ModelProfile {
                     name: model_name.take().or_else(|| ds.name.clone()),
@@ -350,6 +350,28 @@ fn datasheet(doc: &Document, blocks: &[Block], out: &mut Extracted) {
                 ds.wargear_options.push(b.text.clone());
             }
             "WARGEAR OPTIONS" => ds.wargear_options.push(b.text.clone()),
+            "ABILITIES" | "WARGEAR ABILITIES" if is_designers_note(&b.text) => {
+                // Commentary printed among the abilities, not an ability.
+                let text = b
+                    .text
+                    .split_once(':')
+                    .map(|(_, t)| t.trim())
+                    .unwrap_or(&b.text);
+                ds.special_rules.push(NamedText {
+                    name: "Designer’s Note".to_string(),
+                    text: text.to_string(),
+                });
+            }
+            "ABILITIES" | "WARGEAR ABILITIES"
+                if b.kind == BlockKind::ListItem
+                    && ds.abilities.last().is_some_and(|a| a.text.is_some()) =>
+            {
+                // The options of the ability above (`Designate Target: …`, `Adjust Target: …`).
+                if let Some(text) = ds.abilities.last_mut().and_then(|a| a.text.as_mut()) {
+                    text.push_str("\n\n• ");
+                    text.push_str(b.text.trim());
+                }
+            }
             "ABILITIES" | "WARGEAR ABILITIES" => {
                 let group = if section == "ABILITIES" {
                     "datasheet"
@@ -460,6 +482,11 @@ const KNOWN_SECTIONS: &[&str] = &[
     "DETACHMENT ABILITY",
     "ENHANCEMENTS",
 ];
+
+fn is_designers_note(t: &str) -> bool {
+    let lower = t.trim_start().to_lowercase();
+    lower.starts_with("designer’s note") || lower.starts_with("designer's note")
+}
 
 fn push_para(text: &mut String, p: &str) {
     if !text.is_empty() {
@@ -906,8 +933,8 @@ fn faction_page(doc: &Document, blocks: &[&Block], out: &mut Extracted) {
             }
             if !BOILERPLATE.contains(&lower.as_str()) {
                 last_plain[level as usize] = Some((b.text.trim().to_string(), b.line()));
-                for l in (level as usize + 1)..7 {
-                    last_plain[l] = None;
+                for slot in last_plain.iter_mut().skip(level as usize + 1) {
+                    *slot = None;
                 }
             }
             out.account.in_records += 1;
