@@ -8,6 +8,10 @@ ingest *paths:
 ingest-corpus:
     cargo run --release -- ingest ../shared/corpus/wahapedia-html --out target/corpus-output
 
+# Ingest the HTML corpus and cross-check it against Wahapedia's CSV export
+crosscheck: ingest-corpus
+    cargo run --release -- crosscheck --wahapedia-csv ../shared/corpus/wahapedia-csv/2025-11-14 target/corpus-output
+
 # Run the test suite
 test:
     cargo test --locked

@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-const ROUNDS: usize = 5;
+const ROUNDS: usize = 7;
 
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
@@ -64,30 +64,15 @@ fn main() {
         ROUNDS
     );
 
-    let parse_one_core = median(
-        (0..ROUNDS)
-            .map(|_| {
-                let t = Instant::now();
-                let n: usize = texts.iter().map(|s| parse_only(s)).sum();
-                std::hint::black_box(n);
-                t.elapsed()
-            })
-            .collect(),
-    );
-    let parse_all = median(
-        (0..ROUNDS)
-            .map(|_| {
-                let t = Instant::now();
-                let n: usize = texts.par_iter().map(|s| parse_only(s)).sum();
-                std::hint::black_box(n);
-                t.elapsed()
-            })
-            .collect(),
-    );
+    // Interleaved rounds, so the bare parse and the ingest see the same machine conditions.
     let out = tempfile_dir();
-    let mut ingest_times = Vec::new();
-    let mut ingest_no_validate = Vec::new();
+    let (mut one, mut all, mut ingest_times, mut ingest_no_validate) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for round in 0..ROUNDS {
+        let t = Instant::now();
+        let n: usize = texts.par_iter().map(|s| parse_only(s)).sum();
+        std::hint::black_box(n);
+        all.push(t.elapsed());
         for (validate, times) in [(true, &mut ingest_times), (false, &mut ingest_no_validate)] {
             let t = Instant::now();
             let ds = cogitator::ingest(
@@ -102,7 +87,12 @@ fn main() {
                 .expect("emit");
             times.push(t.elapsed());
         }
+        let t = Instant::now();
+        let n: usize = texts.iter().map(|s| parse_only(s)).sum();
+        std::hint::black_box(n);
+        one.push(t.elapsed());
     }
+    let (parse_one_core, parse_all) = (median(one), median(all));
     let _ = std::fs::remove_dir_all(&out);
     let e2e = median(ingest_times);
     let e2e_nv = median(ingest_no_validate);

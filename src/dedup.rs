@@ -54,19 +54,29 @@ pub fn merge_rules(rules: Vec<Rule>, diagnostics: &mut Vec<Diagnostic>) -> Vec<R
     //    edition takes that rule's identity: it is a truncated copy.
     merged.sort_by(|a, b| a.id.cmp(&b.id));
     let texts: Vec<String> = merged.iter().map(full_text).collect();
+    let slugs: Vec<Option<String>> = merged
+        .iter()
+        .map(|r| r.name.as_deref().map(crate::ids::rule_slug))
+        .collect();
     let mut absorbed = vec![None; merged.len()];
     for i in 0..merged.len() {
+        if texts[i].len() < 80 {
+            continue;
+        }
         for j in 0..merged.len() {
             if i == j || absorbed[j].is_some() || merged[i].edition != merged[j].edition {
                 continue;
             }
             // i is a strict, substantial prefix of j and the names do not disagree.
             let (a, b) = (&texts[i], &texts[j]);
-            let names_agree = match (&merged[i].name, &merged[j].name) {
-                (Some(x), Some(y)) => crate::ids::rule_slug(x) == crate::ids::rule_slug(y),
+            if b.len() <= a.len() || !b.starts_with(a.as_str()) {
+                continue;
+            }
+            let names_agree = match (&slugs[i], &slugs[j]) {
+                (Some(x), Some(y)) => x == y,
                 _ => true,
             };
-            if a.len() >= 80 && b.len() > a.len() && b.starts_with(a.as_str()) && names_agree {
+            if names_agree {
                 absorbed[i] = Some(j);
                 break;
             }

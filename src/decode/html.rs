@@ -152,12 +152,153 @@ struct Renderer<'t> {
     list_depth: u8,
 }
 
-/// Compares class names with the Cyrillic `С` (U+0421) some of the site's classes use read as
-/// a Latin `C`.
-fn has_class(el: &ElementRef, name: &str) -> bool {
+/// The site's class names this decoder reacts to, one bit each, so an element's classes are
+/// read once (the class attribute is split once per element, not once per question).
+mod cls {
+    pub const STR10WRAP: u64 = 1 << 0;
+    pub const DSINVULWRAP: u64 = 1 << 1;
+    pub const ABNAME: u64 = 1 << 2;
+    pub const TOOLTIP_TEMPLATES: u64 = 1 << 3;
+    pub const TOOLTIP_HEADER: u64 = 1 << 4;
+    pub const DSPOINTY: u64 = 1 << 5;
+    pub const DSOUTERFRAME: u64 = 1 << 6;
+    pub const DSHEADER: u64 = 1 << 7;
+    pub const WTABLE2_LONG: u64 = 1 << 8;
+    pub const WTABLE: u64 = 1 << 9;
+    pub const STR10TYPE: u64 = 1 << 10;
+    pub const STR10TEXT: u64 = 1 << 11;
+    pub const STR10NAME: u64 = 1 << 12;
+    pub const STR10LEGEND: u64 = 1 << 13;
+    pub const STR10CP: u64 = 1 << 14;
+    pub const SNFL: u64 = 1 << 15;
+    pub const S10WRAP: u64 = 1 << 16;
+    pub const S10TYPE: u64 = 1 << 17;
+    pub const S10NAME: u64 = 1 << 18;
+    pub const S10ENHWRAP: u64 = 1 << 19;
+    pub const REDSQUARE: u64 = 1 << 20;
+    pub const REDEXAMPLE: u64 = 1 << 21;
+    pub const LOGO3: u64 = 1 << 22;
+    pub const LEGEND2: u64 = 1 << 23;
+    pub const KWB2: u64 = 1 << 24;
+    pub const DSVERTLINE: u64 = 1 << 25;
+    pub const DSRIGHTCOLKW: u64 = 1 << 26;
+    pub const DSPROFILEBASEWRAP: u64 = 1 << 27;
+    pub const DSMODELNAME: u64 = 1 << 28;
+    pub const DSMODELBASE2: u64 = 1 << 29;
+    pub const DSMODELBASE: u64 = 1 << 30;
+    pub const DSLEFTCOLKW: u64 = 1 << 31;
+    pub const DSINVULCOMMENT: u64 = 1 << 32;
+    pub const DSH2HEADER: u64 = 1 << 33;
+    pub const DSCHARVALUE: u64 = 1 << 34;
+    pub const DSCHARNAME: u64 = 1 << 35;
+    pub const DSCHARINVULVALUE: u64 = 1 << 36;
+    pub const DSABILITY_NOLINE: u64 = 1 << 37;
+    pub const DSABILITY: u64 = 1 << 38;
+    pub const DETACHNAME: u64 = 1 << 39;
+    pub const ABWRAP: u64 = 1 << 40;
+    pub const ABNAMEWRAP: u64 = 1 << 41;
+    pub const ABFLEX: u64 = 1 << 42;
+    pub const SHOWFLUFF: u64 = 1 << 43;
+    pub const ENHANCEMENTSPTS: u64 = 1 << 44;
+    pub const WTABLE2_SHORT: u64 = 1 << 45;
+    pub const NOPRINT: u64 = 1 << 46;
+    pub const PAGE_BREAKER_ADS: u64 = 1 << 47;
+    pub const PAGE_ADS_WRAPPER: u64 = 1 << 48;
+    pub const SELECTIONWARNING: u64 = 1 << 49;
+    pub const DSICONSNARROW: u64 = 1 << 50;
+    pub const DSICONSWIDE: u64 = 1 << 51;
+    pub const DSPICNARROW: u64 = 1 << 52;
+    pub const DSPICWIDE: u64 = 1 << 53;
+    pub const DSBANNER: u64 = 1 << 54;
+    pub const TOOLTIP_LINK: u64 = 1 << 55;
+    pub const CONTENTS: u64 = 1 << 56;
+    /// Chrome: ads, print toggles, filter warnings, icon strips.
+    pub const CHROME: u64 = NOPRINT
+        | PAGE_BREAKER_ADS
+        | PAGE_ADS_WRAPPER
+        | SELECTIONWARNING
+        | DSICONSNARROW
+        | DSICONSWIDE
+        | DSPICNARROW
+        | DSPICWIDE
+        | DSBANNER
+        | TOOLTIP_LINK
+        | CONTENTS;
+
+    /// The bit of one class name (`С` U+0421 read as `C`), 0 for classes of no interest.
+    pub fn bit(name: &str) -> u64 {
+        if !name.is_ascii() {
+            return bit(&name.replace('\u{421}', "C"));
+        }
+        match name {
+            "str10Wrap" => STR10WRAP,
+            "dsInvulWrap" => DSINVULWRAP,
+            "abName" => ABNAME,
+            "tooltip_templates" => TOOLTIP_TEMPLATES,
+            "tooltip_header" => TOOLTIP_HEADER,
+            "dsPointy" => DSPOINTY,
+            "dsOuterFrame" => DSOUTERFRAME,
+            "dsHeader" => DSHEADER,
+            "wTable2_long" => WTABLE2_LONG,
+            "wTable" => WTABLE,
+            "str10Type" => STR10TYPE,
+            "str10Text" => STR10TEXT,
+            "str10Name" => STR10NAME,
+            "str10Legend" => STR10LEGEND,
+            "str10CP" => STR10CP,
+            "snFl" => SNFL,
+            "s10Wrap" => S10WRAP,
+            "s10Type" => S10TYPE,
+            "s10Name" => S10NAME,
+            "s10EnhWrap" => S10ENHWRAP,
+            "redSquare" => REDSQUARE,
+            "redExample" => REDEXAMPLE,
+            "logo3" => LOGO3,
+            "legend2" => LEGEND2,
+            "kwb2" => KWB2,
+            "dsVertLine" => DSVERTLINE,
+            "dsRightColKW" => DSRIGHTCOLKW,
+            "dsProfileBaseWrap" => DSPROFILEBASEWRAP,
+            "dsModelName" => DSMODELNAME,
+            "dsModelBase2" => DSMODELBASE2,
+            "dsModelBase" => DSMODELBASE,
+            "dsLeftColKW" => DSLEFTCOLKW,
+            "dsInvulComment" => DSINVULCOMMENT,
+            "dsH2Header" => DSH2HEADER,
+            "dsCharValue" => DSCHARVALUE,
+            "dsCharName" => DSCHARNAME,
+            "dsCharInvulValue" => DSCHARINVULVALUE,
+            "dsAbility_noLine" => DSABILITY_NOLINE,
+            "dsAbility" => DSABILITY,
+            "detachName" => DETACHNAME,
+            "abWrap" => ABWRAP,
+            "abNameWrap" => ABNAMEWRAP,
+            "abFlex" => ABFLEX,
+            "ShowFluff" => SHOWFLUFF,
+            "EnhancementsPts" => ENHANCEMENTSPTS,
+            "wTable2_short" => WTABLE2_SHORT,
+            "noprint" => NOPRINT,
+            "page_breaker_ads" => PAGE_BREAKER_ADS,
+            "page_ads_wrapper" => PAGE_ADS_WRAPPER,
+            "selectionWarning" => SELECTIONWARNING,
+            "dsIconsNarrow" => DSICONSNARROW,
+            "dsIconsWide" => DSICONSWIDE,
+            "dsPicNarrow" => DSPICNARROW,
+            "dsPicWide" => DSPICWIDE,
+            "dsBanner" => DSBANNER,
+            "tooltip_link" => TOOLTIP_LINK,
+            "contents" => CONTENTS,
+            _ => 0,
+        }
+    }
+}
+
+/// The known classes of `el` as bits (see [`cls`]).
+fn flags(el: &ElementRef) -> u64 {
     el.value()
-        .classes()
-        .any(|c| c == name || (c.contains('\u{421}') && c.replace('\u{421}', "C") == name))
+        .attr("class")
+        .map(|a| a.split_ascii_whitespace().fold(0, |m, c| m | cls::bit(c)))
+        .unwrap_or(0)
 }
 
 fn tag<'a>(el: &ElementRef<'a>) -> &'a str {
@@ -205,30 +346,17 @@ const BLOCK_TAGS: &[&str] = &[
     "hr",
     "label",
 ];
-/// Classes of site chrome: ads, print toggles, filter warnings, icon strips.
-const CHROME_CLASSES: &[&str] = &[
-    "noprint",
-    "page_breaker_ads",
-    "page_ads_wrapper",
-    "selectionWarning",
-    "dsIconsNarrow",
-    "dsIconsWide",
-    "dsPicNarrow",
-    "dsPicWide",
-    "dsBanner",
-    "tooltip_link",
-    "contents",
-];
 
 impl<'t> Renderer<'t> {
     fn element(&mut self, el: ElementRef) {
+        let f = flags(&el);
         let name = tag(&el);
         if name == "head" {
             self.head(el);
             return;
         }
         if name == "img" {
-            if has_class(&el, "logo3") {
+            if f & cls::LOGO3 != 0 {
                 if let Some(t) = el.value().attr("title") {
                     self.meta
                         .entry("faction_pack".to_string())
@@ -251,7 +379,7 @@ impl<'t> Renderer<'t> {
         if SKIPPED_TAGS.contains(&name) || is_repeated_variant(&el) {
             return;
         }
-        if CHROME_CLASSES.iter().any(|c| has_class(&el, c)) {
+        if flags(&el) & cls::CHROME != 0 {
             // The publication the page cites sits among the datasheet's icons.
             for img in el.descendants().filter_map(ElementRef::wrap) {
                 if tag(&img) == "img" {
@@ -262,17 +390,17 @@ impl<'t> Renderer<'t> {
             self.chrome += 1;
             return;
         }
-        if has_class(&el, "dsOuterFrame") {
+        if f & cls::DSOUTERFRAME != 0 {
             self.flush();
             self.scoped(Some(Region::Datasheet), None, |r| r.children(el));
             return;
         }
-        if has_class(&el, "tooltip_templates") {
+        if f & cls::TOOLTIP_TEMPLATES != 0 {
             self.flush();
             self.scoped(Some(Region::Glossary), None, |r| r.tooltip(el));
             return;
         }
-        if has_class(&el, "str10Wrap") {
+        if f & cls::STR10WRAP != 0 {
             self.flush();
             let region = self.region.or(Some(Region::Faction));
             self.scoped(region, None, |r| r.stratagem_card(el));
@@ -281,7 +409,7 @@ impl<'t> Renderer<'t> {
         if self.region == Some(Region::Datasheet) && self.datasheet_part(el) {
             return;
         }
-        if name == "ul" && has_class(&el, "EnhancementsPts") {
+        if name == "ul" && (f & cls::ENHANCEMENTSPTS != 0) {
             self.flush();
             for li in el.child_elements() {
                 let cells: Vec<String> = li
@@ -295,15 +423,15 @@ impl<'t> Renderer<'t> {
             }
             return;
         }
-        let class_hint = if has_class(&el, "ShowFluff") || has_class(&el, "legend2") {
+        let class_hint = if (f & cls::SHOWFLUFF != 0) || (f & cls::LEGEND2 != 0) {
             Some("flavor")
-        } else if has_class(&el, "detachName") {
+        } else if f & cls::DETACHNAME != 0 {
             Some("detachName")
-        } else if has_class(&el, "redExample") {
+        } else if f & cls::REDEXAMPLE != 0 {
             Some("example")
-        } else if has_class(&el, "redSquare") {
+        } else if f & cls::REDSQUARE != 0 {
             Some("summary")
-        } else if has_class(&el, "dsAbility") || has_class(&el, "dsAbility_noLine") {
+        } else if (f & cls::DSABILITY != 0) || (f & cls::DSABILITY_NOLINE != 0) {
             Some("dsAbility")
         } else {
             None
@@ -483,7 +611,8 @@ impl<'t> Renderer<'t> {
 
     /// Parts of a datasheet with their own markup. Returns false for anything else.
     fn datasheet_part(&mut self, el: ElementRef) -> bool {
-        if has_class(&el, "dsH2Header") {
+        let f = flags(&el);
+        if f & cls::DSH2HEADER != 0 {
             self.flush();
             let name = el
                 .child_elements()
@@ -495,28 +624,28 @@ impl<'t> Renderer<'t> {
                 b.level = 2;
             }
             for d in el.descendants().filter_map(ElementRef::wrap) {
-                if has_class(&d, "dsModelBase2") {
+                if flags(&d) & cls::DSMODELBASE2 != 0 {
                     self.push(BlockKind::Paragraph, inline_text(d), Some("dsModelBase"));
                 }
             }
             return true;
         }
-        if has_class(&el, "dsProfileBaseWrap") {
+        if f & cls::DSPROFILEBASEWRAP != 0 {
             self.flush();
             let mut names = Vec::new();
             let mut values = Vec::new();
             let mut model = None;
             let mut base = None;
             for d in el.descendants().filter_map(ElementRef::wrap) {
-                if has_class(&d, "dsCharName") {
+                if flags(&d) & cls::DSCHARNAME != 0 {
                     names.push(clean(&inline_text(d)));
-                } else if has_class(&d, "dsCharValue") {
+                } else if flags(&d) & cls::DSCHARVALUE != 0 {
                     values.push(clean(&inline_text(d)));
-                } else if has_class(&d, "dsModelName") {
+                } else if flags(&d) & cls::DSMODELNAME != 0 {
                     model = Some(clean(&inline_text(d)));
-                } else if has_class(&d, "dsModelBase") {
+                } else if flags(&d) & cls::DSMODELBASE != 0 {
                     base = Some(clean(&inline_text(d)));
-                } else if has_class(&d, "dsInvulWrap") {
+                } else if flags(&d) & cls::DSINVULWRAP != 0 {
                     // Rendered after the profile, below.
                 }
             }
@@ -533,29 +662,29 @@ impl<'t> Renderer<'t> {
                 self.row(values, Some("dsProfile"));
             }
             for d in el.descendants().filter_map(ElementRef::wrap) {
-                if has_class(&d, "dsInvulWrap") {
+                if flags(&d) & cls::DSINVULWRAP != 0 {
                     self.invuln(d);
                 }
             }
             return true;
         }
-        if has_class(&el, "dsInvulWrap") {
+        if f & cls::DSINVULWRAP != 0 {
             self.flush();
             self.invuln(el);
             return true;
         }
-        if tag(&el) == "table" && has_class(&el, "wTable") {
+        if tag(&el) == "table" && (f & cls::WTABLE != 0) {
             self.flush();
             self.weapon_table(el);
             return true;
         }
-        if has_class(&el, "dsLeftColKW") {
+        if f & cls::DSLEFTCOLKW != 0 {
             self.flush();
             // Per-model groups are separated by `dsVertLine` spans.
             let mut group = String::new();
             for child in el.children() {
                 match ElementRef::wrap(child) {
-                    Some(c) if has_class(&c, "dsVertLine") => {
+                    Some(c) if (flags(&c) & cls::DSVERTLINE != 0) => {
                         let g = std::mem::take(&mut group);
                         self.push(BlockKind::Paragraph, g, Some("dsKeywords"));
                     }
@@ -570,7 +699,7 @@ impl<'t> Renderer<'t> {
             self.push(BlockKind::Paragraph, group, Some("dsKeywords"));
             return true;
         }
-        if has_class(&el, "dsRightColKW") {
+        if f & cls::DSRIGHTCOLKW != 0 {
             self.flush();
             self.push(
                 BlockKind::Paragraph,
@@ -579,7 +708,7 @@ impl<'t> Renderer<'t> {
             );
             return true;
         }
-        if has_class(&el, "dsHeader") {
+        if f & cls::DSHEADER != 0 {
             self.flush();
             self.push(BlockKind::Heading, inline_text(el), Some("dsHeader"));
             if let Some(b) = self.blocks.last_mut() {
@@ -587,13 +716,13 @@ impl<'t> Renderer<'t> {
             }
             return true;
         }
-        if has_class(&el, "s10Wrap") {
+        if f & cls::S10WRAP != 0 {
             self.flush();
             let mut name = String::new();
             let mut cp = String::new();
             let mut kind = String::new();
             for d in el.descendants().filter_map(ElementRef::wrap) {
-                if has_class(&d, "s10Name") {
+                if flags(&d) & cls::S10NAME != 0 {
                     name = clean(&inline_text(d));
                     if let Some(next) = d
                         .next_siblings()
@@ -602,14 +731,14 @@ impl<'t> Renderer<'t> {
                     {
                         cp = clean(&inline_text(next));
                     }
-                } else if has_class(&d, "s10Type") {
+                } else if flags(&d) & cls::S10TYPE != 0 {
                     kind = clean(&inline_text(d));
                 }
             }
             self.row(vec![name, cp, kind], Some("s10Wrap"));
             return true;
         }
-        if has_class(&el, "s10EnhWrap") {
+        if f & cls::S10ENHWRAP != 0 {
             self.flush();
             let mut cells: Vec<String> = el
                 .child_elements()
@@ -627,9 +756,9 @@ impl<'t> Renderer<'t> {
 
     fn invuln(&mut self, el: ElementRef) {
         for d in el.descendants().filter_map(ElementRef::wrap) {
-            if has_class(&d, "dsCharInvulValue") {
+            if flags(&d) & cls::DSCHARINVULVALUE != 0 {
                 self.push(BlockKind::Paragraph, inline_text(d), Some("dsInvul"));
-            } else if has_class(&d, "dsInvulComment") {
+            } else if flags(&d) & cls::DSINVULCOMMENT != 0 {
                 self.push(BlockKind::Paragraph, inline_text(d), Some("dsInvulComment"));
             }
         }
@@ -640,14 +769,14 @@ impl<'t> Renderer<'t> {
     /// row that repeats each profile's name for narrow screens is the same profile and skipped.
     fn weapon_table(&mut self, table: ElementRef) {
         for tr in table.descendants().filter_map(ElementRef::wrap) {
-            if tag(&tr) != "tr" || has_class(&tr, "wTable2_long") {
+            if tag(&tr) != "tr" || (flags(&tr) & cls::WTABLE2_LONG != 0) {
                 continue;
             }
             let tds: Vec<ElementRef> = tr.child_elements().filter(|c| tag(c) == "td").collect();
             let is_header = tr
                 .descendants()
                 .filter_map(ElementRef::wrap)
-                .any(|d| has_class(&d, "dsHeader"));
+                .any(|d| flags(&d) & cls::DSHEADER != 0);
             if is_header {
                 let cells: Vec<String> = tds
                     .iter()
@@ -657,7 +786,7 @@ impl<'t> Renderer<'t> {
                 self.row(cells, Some("wHeader"));
                 continue;
             }
-            let Some(pos) = tds.iter().position(|c| has_class(c, "wTable2_short")) else {
+            let Some(pos) = tds.iter().position(|c| flags(c) & cls::WTABLE2_SHORT != 0) else {
                 // Notes under a weapon (`dsOptionsComment`) and the like.
                 let cells: Vec<String> = tds.iter().map(|c| clean(&inline_text(*c))).collect();
                 if cells.iter().any(|c| !c.is_empty()) {
@@ -675,7 +804,7 @@ impl<'t> Renderer<'t> {
             let pointy = tr
                 .descendants()
                 .filter_map(ElementRef::wrap)
-                .any(|d| has_class(&d, "dsPointy"));
+                .any(|d| flags(&d) & cls::DSPOINTY != 0);
             self.row(
                 cells,
                 Some(if pointy { "wProfileMulti" } else { "wProfile" }),
@@ -689,11 +818,11 @@ impl<'t> Renderer<'t> {
         for entry in el.child_elements() {
             let mut started = false;
             for d in entry.descendants().filter_map(ElementRef::wrap).take(8) {
-                if has_class(&d, "tooltip_header") || has_class(&d, "abName") {
+                if flags(&d) & (cls::TOOLTIP_HEADER | cls::ABNAME) != 0 {
                     started = true;
                     break;
                 }
-                if has_class(&d, "str10Wrap") {
+                if flags(&d) & cls::STR10WRAP != 0 {
                     started = true;
                     break;
                 }
@@ -718,9 +847,9 @@ impl<'t> Renderer<'t> {
                 self.node_text(child.value());
                 continue;
             };
-            if has_class(&c, "tooltip_header") || has_class(&c, "abName") {
+            if (flags(&c) & cls::TOOLTIP_HEADER != 0) || (flags(&c) & cls::ABNAME != 0) {
                 self.flush();
-                let class = if has_class(&c, "abName") {
+                let class = if flags(&c) & cls::ABNAME != 0 {
                     "abName"
                 } else {
                     "tooltip_header"
@@ -729,13 +858,12 @@ impl<'t> Renderer<'t> {
                 if let Some(b) = self.blocks.last_mut() {
                     b.level = 4;
                 }
-            } else if has_class(&c, "abWrap")
-                || has_class(&c, "abFlex")
-                || has_class(&c, "abNameWrap")
+            } else if (flags(&c) & cls::ABWRAP != 0)
+                || (flags(&c) & cls::ABFLEX != 0)
+                || (flags(&c) & cls::ABNAMEWRAP != 0)
             {
                 self.glossary_entry(c);
-            } else if tag(&c) == "p" && inline_text(c).contains("keyword is used in the following")
-            {
+            } else if tag(&c) == "p" && starts_keyword_index(c) {
                 self.flush();
                 self.push(BlockKind::Paragraph, inline_text(c), Some("keyword_index"));
             } else {
@@ -748,15 +876,16 @@ impl<'t> Renderer<'t> {
     /// WHEN / TARGET / EFFECT / RESTRICTIONS paragraphs.
     fn stratagem_card(&mut self, el: ElementRef) {
         for d in el.descendants().filter_map(ElementRef::wrap) {
-            let class = if has_class(&d, "str10Name") {
+            let fd = flags(&d);
+            let class = if fd & cls::STR10NAME != 0 {
                 "str10Name"
-            } else if has_class(&d, "str10CP") {
+            } else if fd & cls::STR10CP != 0 {
                 "str10CP"
-            } else if has_class(&d, "str10Type") {
+            } else if fd & cls::STR10TYPE != 0 {
                 "str10Type"
-            } else if has_class(&d, "str10Legend") {
+            } else if fd & cls::STR10LEGEND != 0 {
                 "str10Legend"
-            } else if has_class(&d, "str10Text") {
+            } else if fd & cls::STR10TEXT != 0 {
                 self.flush();
                 self.scoped(self.region, Some("str10Text"), |r| r.children(d));
                 continue;
@@ -778,23 +907,33 @@ impl<'t> Renderer<'t> {
     }
 }
 
+/// `<p>The <span>X</span> keyword is used in the following … datasheets:</p>`, checked on
+/// the paragraph's first text without rendering it.
+fn starts_keyword_index(p: ElementRef) -> bool {
+    let first = p.children().find_map(|c| match c.value() {
+        Node::Text(t) => Some(t.trim_start().starts_with("The")),
+        _ => None,
+    });
+    first == Some(true) && inline_text(p).contains("keyword is used in the following")
+}
+
 /// The site prints a keyword once per detachment filter (`snFl` spans, all but one hidden by
 /// script): the first variant is the text, the repeats are not.
 fn is_repeated_variant(el: &ElementRef) -> bool {
-    has_class(el, "snFl")
+    // Cheap test first: the variants are `span`s with an inline style.
+    el.value().name() == "span"
+        && el.value().attr("style").is_some()
+        && flags(el) & cls::SNFL != 0
         && el
             .prev_siblings()
             .filter_map(ElementRef::wrap)
-            .any(|p| has_class(&p, "snFl"))
+            .any(|p| flags(&p) & cls::SNFL != 0)
 }
 
 /// An element that contains a datasheet, tooltip or stratagem card.
 fn holds_structure(el: ElementRef) -> bool {
-    el.descendent_elements().any(|d| {
-        has_class(&d, "dsOuterFrame")
-            || has_class(&d, "tooltip_templates")
-            || has_class(&d, "str10Wrap")
-    })
+    el.descendent_elements()
+        .any(|d| flags(&d) & (cls::DSOUTERFRAME | cls::TOOLTIP_TEMPLATES | cls::STR10WRAP) != 0)
 }
 
 /// A table row whose cells hold paragraphs or lists.
@@ -817,7 +956,7 @@ fn weapon_cell(td: ElementRef) -> (String, Vec<String>) {
 fn collect_weapon(el: ElementRef, name: &mut String, keywords: &mut Vec<String>) {
     for child in el.children() {
         match ElementRef::wrap(child) {
-            Some(c) if has_class(&c, "kwb2") => {
+            Some(c) if (flags(&c) & cls::KWB2 != 0) => {
                 let k = clean(&inline_text(c));
                 let k = k
                     .trim_matches(|ch: char| ch == '[' || ch == ']' || ch == ',')
@@ -826,7 +965,7 @@ fn collect_weapon(el: ElementRef, name: &mut String, keywords: &mut Vec<String>)
                     keywords.push(k.to_string());
                 }
             }
-            Some(c) if has_class(&c, "dsPointy") || SKIPPED_TAGS.contains(&tag(&c)) => {}
+            Some(c) if (flags(&c) & cls::DSPOINTY != 0) || SKIPPED_TAGS.contains(&tag(&c)) => {}
             Some(c) => collect_weapon(c, name, keywords),
             None => {
                 if let Node::Text(t) = child.value() {

@@ -28,8 +28,11 @@ pub fn detect_format(src: &SourceFile) -> Format {
     if looks_binary(head) {
         return Format::Unknown;
     }
-    let head_text = String::from_utf8_lossy(head).to_ascii_lowercase();
-    if head_text.contains("<html") || head_text.contains("<!doctype html") {
+    let has = |needle: &[u8]| {
+        head.windows(needle.len())
+            .any(|w| w.eq_ignore_ascii_case(needle))
+    };
+    if has(b"<html") || has(b"<!doctype html") {
         return Format::Html;
     }
     let ext = src
@@ -39,7 +42,7 @@ pub fn detect_format(src: &SourceFile) -> Format {
         .unwrap_or("")
         .to_ascii_lowercase();
     match ext.as_str() {
-        "html" | "htm" if head_text.contains("<body") || head_text.contains("<div") => Format::Html,
+        "html" | "htm" if has(b"<body") || has(b"<div") => Format::Html,
         "md" | "markdown" => Format::Markdown,
         _ => Format::Text,
     }
