@@ -118,6 +118,14 @@ pub struct NamedText {
     pub text: String,
 }
 
+/// The keywords one model of a unit has beyond those of all its models.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ModelKeywords {
+    /// The model as the page names it (`CADIAN COMMANDER`).
+    pub model: String,
+    pub keywords: Vec<String>,
+}
+
 /// A datasheet: one unit's profiles, weapons, abilities, points and keywords.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Datasheet {
@@ -145,7 +153,11 @@ pub struct Datasheet {
     pub special_rules: Vec<NamedText>,
     /// Units this CHARACTER can lead (`leader` section), as printed.
     pub leads: Vec<String>,
+    /// Every keyword of the unit, including those only some of its models have.
     pub keywords: Vec<String>,
+    /// Keywords printed for one model of a mixed unit (`CADIAN COMMANDER: CHARACTER, OFFICER`
+    /// beside `KEYWORDS – ALL MODELS: …`); they are in `keywords` too.
+    pub model_keywords: Vec<ModelKeywords>,
     pub faction_keywords: Vec<String>,
     /// Ids of the stratagems listed on the datasheet.
     pub stratagems: Vec<String>,

@@ -318,6 +318,20 @@ fn assemble(
         d.sources.sort();
         d.sources.dedup();
     }
+    let renamed = merge_group_spellings(&mut stratagems, &st_from, &mut diagnostics);
+    for d in &mut datasheets {
+        if d.stratagems.iter().any(|id| renamed.contains_key(id)) {
+            // Keep the order the page lists them in; drop a repeat created by the rename.
+            let mut seen = std::collections::BTreeSet::new();
+            let ids = std::mem::take(&mut d.stratagems);
+            for id in ids {
+                let id = renamed.get(&id).cloned().unwrap_or(id);
+                if seen.insert(id.clone()) {
+                    d.stratagems.push(id);
+                }
+            }
+        }
+    }
     let mut stratagems: Vec<Stratagem> = stratagems.into_values().collect();
     for s in &mut stratagems {
         s.sources.sort();
@@ -393,6 +407,68 @@ fn fill<T>(a: &mut Option<T>, b: Option<T>) {
     if a.is_none() {
         *a = b;
     }
+}
+
+/// One stratagem printed under two spellings of its group (`Boarding Action – Epic Deed` on an
+/// older page, `Boarding Actions – Epic Deed` on a newer one) is one stratagem: the ids differ
+/// only by a plural `s` on the group. The record from the newer publication is kept, the
+/// other's sources join it, each differing field is an `X110`. Returns old id → kept id.
+fn merge_group_spellings(
+    stratagems: &mut BTreeMap<String, Stratagem>,
+    from: &BTreeMap<String, (Option<(u32, u32)>, String)>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> BTreeMap<String, String> {
+    let key = |s: &Stratagem| {
+        let group = crate::ids::slug(s.group.as_deref().unwrap_or(""));
+        let group = group.strip_suffix('s').map(str::to_string).unwrap_or(group);
+        (s.edition, group, crate::ids::slug(&s.name))
+    };
+    let mut by_key: BTreeMap<_, Vec<String>> = BTreeMap::new();
+    for (id, s) in stratagems.iter() {
+        by_key.entry(key(s)).or_default().push(id.clone());
+    }
+    let mut renamed = BTreeMap::new();
+    for ids in by_key.into_values().filter(|v| v.len() > 1) {
+        let version = |id: &String| from.get(id).and_then(|(v, _)| *v);
+        // Newest publication first; ties by id, so the choice does not depend on input order.
+        let mut ids = ids;
+        ids.sort_by(|a, b| version(b).cmp(&version(a)).then(a.cmp(b)));
+        let keep = ids[0].clone();
+        for other in &ids[1..] {
+            let Some(o) = stratagems.remove(other) else {
+                continue;
+            };
+            let Some(k) = stratagems.get_mut(&keep) else {
+                continue;
+            };
+            let file = |id: &String| from.get(id).map(|(_, f)| f.clone()).unwrap_or_default();
+            let mut diffs = crate::conflict::stratagem_differences(&o, k);
+            if o.group != k.group {
+                diffs.push((
+                    "group".to_string(),
+                    o.group.clone().unwrap_or_default(),
+                    k.group.clone().unwrap_or_default(),
+                ));
+            }
+            for (field, old, new) in diffs {
+                diagnostics.push(crate::conflict::diagnostic(
+                    &k.name,
+                    field,
+                    (&old, &file(other), version(other)),
+                    (&new, &file(&keep), version(&keep)),
+                    true,
+                ));
+            }
+            k.sources.extend(o.sources);
+            fill(&mut k.flavor, o.flavor);
+            fill(&mut k.when, o.when);
+            fill(&mut k.target, o.target);
+            fill(&mut k.effect, o.effect);
+            fill(&mut k.restrictions, o.restrictions);
+            renamed.insert(other.clone(), keep.clone());
+        }
+    }
+    renamed
 }
 
 fn merge_by_id<T>(

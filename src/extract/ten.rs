@@ -128,6 +128,7 @@ impl<'a> DatasheetReader<'a> {
                 special_rules: Vec::new(),
                 leads: Vec::new(),
                 keywords: Vec::new(),
+                model_keywords: Vec::new(),
                 faction_keywords: Vec::new(),
                 stratagems: Vec::new(),
             },

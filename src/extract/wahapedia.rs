@@ -123,6 +123,7 @@ fn empty_datasheet() -> Datasheet {
         special_rules: Vec::new(),
         leads: Vec::new(),
         keywords: Vec::new(),
+        model_keywords: Vec::new(),
         faction_keywords: Vec::new(),
         stratagems: Vec::new(),
     }
@@ -277,10 +278,18 @@ fn datasheet(doc: &Document, blocks: &[Block], out: &mut Extracted) {
             }
             "dsKeywords" => {
                 let t = b.text.trim();
-                let list = match t.find(':') {
-                    Some(i) => &t[i + 1..],
-                    None => t,
+                let (group, list) = match t.find(':') {
+                    Some(i) => (t[..i].trim(), &t[i + 1..]),
+                    None => ("", t),
                 };
+                // `KEYWORDS:` / `KEYWORDS – ALL MODELS:` apply to the unit; any other label
+                // names one model.
+                if !group.is_empty() && !group.to_uppercase().starts_with("KEYWORDS") {
+                    ds.model_keywords.push(ModelKeywords {
+                        model: group.to_string(),
+                        keywords: split_list(list),
+                    });
+                }
                 for k in split_list(list) {
                     if !ds.keywords.iter().any(|x| x.eq_ignore_ascii_case(&k)) {
                         ds.keywords.push(k);
@@ -755,6 +764,7 @@ fn stratagem_card(doc: &Document, blocks: &[&Block], mut i: usize, out: &mut Ext
         sources: vec![provenance(doc, head.line())],
     };
     let mut used = 1;
+    let mut unlabeled = false;
     let mut last: Option<&'static str> = None;
     i += 1;
     while i < blocks.len() && blocks[i].kind != BlockKind::Heading {
@@ -782,6 +792,11 @@ fn stratagem_card(doc: &Document, blocks: &[&Block], mut i: usize, out: &mut Ext
                 }
                 if !matched {
                     match last {
+                        // An older card prints its rule without WHEN/TARGET/EFFECT labels.
+                        None if class(b) == "str10Text" && s.effect.is_none() => {
+                            s.effect = Some(t.to_string());
+                            unlabeled = true;
+                        }
                         Some(key) => {
                             let f = field(&mut s, key);
                             let mut v = f.take().unwrap_or_default();
@@ -804,7 +819,15 @@ fn stratagem_card(doc: &Document, blocks: &[&Block], mut i: usize, out: &mut Ext
         s.group.as_deref().unwrap_or("unknown"),
         &name,
     );
-    if s.when.is_none() && s.effect.is_none() {
+    if unlabeled {
+        out.diagnostics.push(
+            Diagnostic::new(
+                Code::StratagemIncomplete,
+                format!("stratagem '{name}' is printed without WHEN/TARGET/EFFECT labels; its text is kept as the effect"),
+            )
+            .at(&doc.file, head.line()),
+        );
+    } else if s.when.is_none() && s.effect.is_none() {
         out.diagnostics.push(
             Diagnostic::new(
                 Code::StratagemIncomplete,

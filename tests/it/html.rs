@@ -170,6 +170,9 @@ fn reserialized_page_inch_marks_mixed_profiles_and_per_model_keywords() {
         assert!(d.keywords.iter().any(|x| x == k), "{k} in {:?}", d.keywords);
     }
     assert!(!d.keywords.iter().any(|x| x.contains("CADIAN COMMANDER")));
+    assert_eq!(d.model_keywords.len(), 1);
+    assert_eq!(d.model_keywords[0].model, "CADIAN COMMANDER");
+    assert_eq!(d.model_keywords[0].keywords, ["CHARACTER", "OFFICER"]);
     assert_eq!(d.faction_keywords, ["ASTRA MILITARUM"]);
     assert_eq!(
         d.points
@@ -409,6 +412,33 @@ fn corpus_systems_duplicates_and_newer_page_wins() {
         "waaahgame/tyranids--Carnifexes.html",
     ] {
         assert!(x110.message.contains(s), "{s} in {}", x110.message);
+    }
+    // INSANE BRAVERY: `Boarding Action – Epic Deed`, 2CP, without WHEN/EFFECT labels on the
+    // older faction pages; `Boarding Actions – Epic Deed`, 1CP on the newer ones. One record,
+    // the newer values, a diagnostic for each difference.
+    let ib: Vec<_> = ds
+        .stratagems
+        .iter()
+        .filter(|s| s.name == "INSANE BRAVERY" && s.group.as_deref() != Some("Core"))
+        .collect();
+    assert_eq!(ib.len(), 1);
+    assert_eq!(ib[0].cp, Some(1));
+    assert_eq!(ib[0].group.as_deref(), Some("Boarding Actions"));
+    assert!(ib[0]
+        .sources
+        .iter()
+        .any(|s| s.file == "grimlog/tyranids--complete-scrape.html"));
+    for (field, a, b) in [
+        ("CP", "2CP", "1CP"),
+        ("group", "Boarding Action ", "Boarding Actions "),
+    ] {
+        assert!(
+            ds.diagnostics.iter().any(|d| d.code == "X110"
+                && d.message
+                    .starts_with(&format!("INSANE BRAVERY {field}: {a}"))
+                && d.message.contains(&format!(" vs {b}"))),
+            "X110 for INSANE BRAVERY {field}"
+        );
     }
     // 58 unit pages, 4 units on both scrapers' pages, Captain twice: 54 datasheets.
     assert_eq!(ds.datasheets.len(), 54);

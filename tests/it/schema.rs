@@ -362,6 +362,10 @@ fn full_datasheet() -> Datasheet {
         }],
         leads: vec!["Strike Squad".into()],
         keywords: vec!["INFANTRY".into()],
+        model_keywords: vec![ModelKeywords {
+            model: "BROTHER-CAPTAIN".into(),
+            keywords: vec!["CHARACTER".into()],
+        }],
         faction_keywords: vec!["GREY KNIGHTS".into()],
         stratagems: vec!["10e:core:command-re-roll".into()],
     }
