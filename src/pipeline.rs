@@ -230,8 +230,8 @@ fn assemble(
         })
         .sum();
     // Version and file of the source each merged record currently takes its values from.
-    let mut ds_from: BTreeMap<String, (Option<(u32, u32)>, String)> = BTreeMap::new();
-    let mut st_from: BTreeMap<String, (Option<(u32, u32)>, String)> = BTreeMap::new();
+    let mut ds_from: BTreeMap<String, Origin> = BTreeMap::new();
+    let mut st_from: BTreeMap<String, Origin> = BTreeMap::new();
     for ex in extracted {
         quarantine.extend(ex.quarantine);
         let version = ex.version;
@@ -409,13 +409,16 @@ fn fill<T>(a: &mut Option<T>, b: Option<T>) {
     }
 }
 
+/// The publication version a merged record's values come from, and its file.
+type Origin = (Option<(u32, u32)>, String);
+
 /// One stratagem printed under two spellings of its group (`Boarding Action – Epic Deed` on an
 /// older page, `Boarding Actions – Epic Deed` on a newer one) is one stratagem: the ids differ
 /// only by a plural `s` on the group. The record from the newer publication is kept, the
 /// other's sources join it, each differing field is an `X110`. Returns old id → kept id.
 fn merge_group_spellings(
     stratagems: &mut BTreeMap<String, Stratagem>,
-    from: &BTreeMap<String, (Option<(u32, u32)>, String)>,
+    from: &BTreeMap<String, Origin>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> BTreeMap<String, String> {
     let key = |s: &Stratagem| {
