@@ -10,7 +10,16 @@ fn main() {
     let found = cogitator::discover::discover(&[dir.into()]).expect("discover");
     let (mut dec, mut ext, mut norm) = (0f64, 0f64, 0f64);
     let mut extracted = Vec::new();
-    for s in &found.sources {
+    let loaded: Vec<_> = found
+        .sources
+        .iter()
+        .map(|s| {
+            cogitator::source::Input::load(s)
+                .expect("read")
+                .into_owned()
+        })
+        .collect();
+    for s in &loaded {
         let t = Instant::now();
         let d = cogitator::decode::decode(s);
         dec += t.elapsed().as_secs_f64();
@@ -36,8 +45,7 @@ fn main() {
     let t = Instant::now();
     let files = cogitator::emit::files(&ds);
     let emit = t.elapsed().as_secs_f64();
-    let bare: f64 = found
-        .sources
+    let bare: f64 = loaded
         .iter()
         .map(|s| {
             let t = Instant::now();

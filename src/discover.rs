@@ -1,18 +1,56 @@
-//! Discovery: walk the input paths and read every file into a [`SourceFile`]. I/O lives here.
+//! Discovery: walk the input paths, hash every file, and hand the pipeline [`OnDisk`] inputs
+//! it reads when their turn comes. I/O lives here (reading included: [`OnDisk::load`]).
 //!
 //! Owns the input root (paths in all output are relative to it), the walk order (sorted, so
 //! runs are deterministic) and read errors (`S001`). It does not look inside files beyond
-//! reading their bytes.
+//! hashing their bytes. Files are not kept in memory after hashing, so a run's memory does
+//! not grow with the number of inputs.
 
 use crate::diag::{Code, Diagnostic};
-use crate::source::SourceFile;
+use crate::source::{sha256_hex, Input, SourceFile};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
 
-/// Files found under `inputs`, read, sorted by relative path; plus read failures.
+/// A file found and hashed, read again by [`Input::load`] when the pipeline processes it.
+#[derive(Debug, Clone)]
+pub struct OnDisk {
+    /// Path relative to the input root.
+    pub path: String,
+    abs: PathBuf,
+    pub len: u64,
+    pub sha256: String,
+}
+
+impl Input for OnDisk {
+    fn path(&self) -> &str {
+        &self.path
+    }
+    fn sha256(&self) -> &str {
+        &self.sha256
+    }
+    fn len(&self) -> u64 {
+        self.len
+    }
+    fn load(&self) -> Result<std::borrow::Cow<'_, SourceFile>, Diagnostic> {
+        let bytes = std::fs::read(&self.abs).map_err(|e| {
+            Diagnostic::new(Code::SourceUnreadable, format!("cannot read: {e}")).in_file(&self.path)
+        })?;
+        let src = SourceFile::new(self.path.clone(), bytes);
+        if src.sha256 != self.sha256 {
+            return Err(Diagnostic::new(
+                Code::SourceUnreadable,
+                "the file changed while cogitator was running; not processed",
+            )
+            .in_file(&self.path));
+        }
+        Ok(std::borrow::Cow::Owned(src))
+    }
+}
+
+/// Files found under `inputs`, hashed, sorted by relative path; plus read failures.
 pub struct Discovered {
-    pub sources: Vec<SourceFile>,
+    pub sources: Vec<OnDisk>,
     /// Files that could not be read: (relative path, diagnostic).
     pub failed: Vec<(String, Diagnostic)>,
 }
@@ -39,12 +77,17 @@ pub fn discover(inputs: &[PathBuf]) -> std::io::Result<Discovered> {
         .map(|f| std::fs::canonicalize(f).unwrap_or_else(|_| f.clone()))
         .collect();
     let root = input_root(inputs)?;
-    let mut read: Vec<Result<SourceFile, (String, Diagnostic)>> = abs
+    let mut read: Vec<Result<OnDisk, (String, Diagnostic)>> = abs
         .par_iter()
         .map(|path| {
             let rel = relative(path, &root);
             match std::fs::read(path) {
-                Ok(bytes) => Ok(SourceFile::new(rel, bytes)),
+                Ok(bytes) => Ok(OnDisk {
+                    path: rel,
+                    abs: path.clone(),
+                    len: bytes.len() as u64,
+                    sha256: sha256_hex(&bytes),
+                }),
                 Err(e) => {
                     let d = Diagnostic::new(Code::SourceUnreadable, format!("cannot read: {e}"))
                         .in_file(&rel);
@@ -67,7 +110,7 @@ pub fn discover(inputs: &[PathBuf]) -> std::io::Result<Discovered> {
     Ok(out)
 }
 
-fn key(r: &Result<SourceFile, (String, Diagnostic)>) -> &str {
+fn key(r: &Result<OnDisk, (String, Diagnostic)>) -> &str {
     match r {
         Ok(s) => &s.path,
         Err((p, _)) => p,

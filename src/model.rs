@@ -156,7 +156,9 @@ pub struct Datasheet {
     /// Every keyword of the unit, including those only some of its models have.
     pub keywords: Vec<String>,
     /// Keywords printed for one model of a mixed unit (`CADIAN COMMANDER: CHARACTER, OFFICER`
-    /// beside `KEYWORDS – ALL MODELS: …`); they are in `keywords` too.
+    /// beside `KEYWORDS – ALL MODELS: …`); they are in `keywords` too. Absent in datasets
+    /// written before the field existed, which read as empty.
+    #[serde(default)]
     pub model_keywords: Vec<ModelKeywords>,
     pub faction_keywords: Vec<String>,
     /// Ids of the stratagems listed on the datasheet.

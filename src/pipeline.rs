@@ -10,7 +10,7 @@ use crate::diag::{count_by_severity, sort_diagnostics, Code, Diagnostic};
 use crate::extract::{self, Extracted};
 use crate::model::*;
 use crate::normalize;
-use crate::source::{Format, SourceFile};
+use crate::source::{Format, Input};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 
@@ -32,22 +32,22 @@ pub struct Options {
 }
 
 /// Runs every stage over `sources` (sorted by path) plus the read failures from `discover`.
-pub fn run(sources: &[SourceFile], failed: &[(String, Diagnostic)], opts: &Options) -> Dataset {
+pub fn run<I: Input>(sources: &[I], failed: &[(String, Diagnostic)], opts: &Options) -> Dataset {
     // Byte-identical inputs: the first in path order is processed, the others listed.
     let mut first_by_hash: BTreeMap<&str, &str> = BTreeMap::new();
     let mut duplicate_of: Vec<Option<String>> = Vec::with_capacity(sources.len());
     for s in sources {
-        match first_by_hash.get(s.sha256.as_str()) {
+        match first_by_hash.get(s.sha256()) {
             Some(first) => duplicate_of.push(Some(first.to_string())),
             None => {
-                first_by_hash.insert(&s.sha256, &s.path);
+                first_by_hash.insert(s.sha256(), s.path());
                 duplicate_of.push(None);
             }
         }
     }
 
     let mut order: Vec<usize> = (0..sources.len()).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(sources[i].bytes.len()));
+    order.sort_by_key(|&i| std::cmp::Reverse(sources[i].len()));
     let mut processed: Vec<(usize, Processed)> = order
         .par_iter()
         .map(|&i| {
@@ -120,12 +120,12 @@ fn validate(ds: &mut Dataset) {
     };
 }
 
-fn process(src: &SourceFile, duplicate_of: Option<&str>) -> Processed {
+fn process<I: Input>(input: &I, duplicate_of: Option<&str>) -> Processed {
     let mut entry = ManifestInput {
-        file: src.path.clone(),
-        sha256: src.sha256.clone(),
-        bytes: src.bytes.len() as u64,
-        format: decode::detect_format(src).as_str().to_string(),
+        file: input.path().to_string(),
+        sha256: input.sha256().to_string(),
+        bytes: input.len(),
+        format: Format::Unknown.as_str().to_string(),
         edition: None,
         status: InputStatus::Ok,
         duplicate_of: duplicate_of.map(str::to_string),
@@ -134,6 +134,20 @@ fn process(src: &SourceFile, duplicate_of: Option<&str>) -> Processed {
         account: BlockAccount::default(),
         records: RecordCounts::default(),
     };
+    // Read now; dropped when this function returns.
+    let src = match input.load() {
+        Ok(s) => s,
+        Err(d) => {
+            entry.status = InputStatus::Failed;
+            return Processed {
+                entry,
+                extracted: None,
+                diagnostics: vec![d],
+            };
+        }
+    };
+    let src: &crate::source::SourceFile = &src;
+    entry.format = decode::detect_format(src).as_str().to_string();
     if let Some(first) = duplicate_of {
         entry.status = InputStatus::Duplicate;
         let d = Diagnostic::new(

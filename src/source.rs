@@ -53,6 +53,39 @@ impl SourceFile {
     }
 }
 
+/// An input the pipeline can process: in memory ([`SourceFile`]) or still on disk
+/// ([`crate::discover::OnDisk`]). The pipeline loads each input when its turn comes and drops
+/// it when done, so memory does not grow with the number of inputs.
+pub trait Input: Sync {
+    /// Path relative to the input root.
+    fn path(&self) -> &str;
+    /// Lower-case hex sha256 of the content.
+    fn sha256(&self) -> &str;
+    /// Size in bytes.
+    fn len(&self) -> u64;
+    /// Whether the input is zero bytes.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The content (read now when on disk); a diagnostic when it can no longer be read.
+    fn load(&self) -> Result<std::borrow::Cow<'_, SourceFile>, crate::diag::Diagnostic>;
+}
+
+impl Input for SourceFile {
+    fn path(&self) -> &str {
+        &self.path
+    }
+    fn sha256(&self) -> &str {
+        &self.sha256
+    }
+    fn len(&self) -> u64 {
+        self.bytes.len() as u64
+    }
+    fn load(&self) -> Result<std::borrow::Cow<'_, SourceFile>, crate::diag::Diagnostic> {
+        Ok(std::borrow::Cow::Borrowed(self))
+    }
+}
+
 pub fn sha256_hex(bytes: &[u8]) -> String {
     let digest = Sha256::digest(bytes);
     let mut s = String::with_capacity(64);

@@ -206,7 +206,7 @@ fn interrupted_write_leaves_previous_output() {
     let out = tmp.path().join("output");
     std::fs::create_dir_all(&out).unwrap();
     std::fs::write(out.join("stale.txt"), "old").unwrap();
-    let ds = run(&[], &[], &Options::default());
+    let ds = run::<SourceFile>(&[], &[], &Options::default());
     emit::write(&ds, &out).unwrap();
     assert!(!out.join("stale.txt").exists());
     assert!(out.join("manifest.json").exists());
