@@ -10,6 +10,7 @@
 use crate::diag::{Code, Diagnostic};
 use crate::ids::slug;
 use crate::model::Rule;
+use rayon::prelude::*;
 use std::collections::BTreeMap;
 use unicode_normalization::UnicodeNormalization;
 
@@ -43,9 +44,14 @@ pub const UNCLASSIFIED: &str = "unclassified";
 pub fn merge_rules(rules: Vec<Rule>, diagnostics: &mut Vec<Diagnostic>) -> Vec<Rule> {
     // 1. Exact duplicates by (edition, canonical text): one rule, all occurrences. The kind
     //    is scope only where a source says so; an `unclassified` copy takes its twin's kind.
+    //    Canonical texts are computed in parallel (the grouping is a sorted map, so the result
+    //    does not depend on the thread count).
+    let keyed: Vec<((String, String), Rule)> = rules
+        .into_par_iter()
+        .map(|r| ((r.edition.as_str().to_string(), full_text(&r)), r))
+        .collect();
     let mut by_text: BTreeMap<(String, String), Vec<Rule>> = BTreeMap::new();
-    for r in rules {
-        let key = (r.edition.as_str().to_string(), full_text(&r));
+    for (key, r) in keyed {
         by_text.entry(key).or_default().push(r);
     }
     let mut merged: Vec<Rule> = by_text.into_values().map(combine).collect();
