@@ -295,10 +295,15 @@ mod cls {
 
 /// The known classes of `el` as bits (see [`cls`]).
 fn flags(el: &ElementRef) -> u64 {
-    el.value()
-        .attr("class")
+    attr(el, "class")
         .map(|a| a.split_ascii_whitespace().fold(0, |m, c| m | cls::bit(c)))
         .unwrap_or(0)
+}
+
+/// An attribute's value, compared by name as a string (`Element::attr` interns its argument
+/// first, which costs more than the comparison on this hot path).
+fn attr<'a>(el: &ElementRef<'a>, name: &str) -> Option<&'a str> {
+    el.value().attrs().find(|(k, _)| *k == name).map(|(_, v)| v)
 }
 
 fn tag<'a>(el: &ElementRef<'a>) -> &'a str {
@@ -357,7 +362,7 @@ impl<'t> Renderer<'t> {
         }
         if name == "img" {
             if f & cls::LOGO3 != 0 {
-                if let Some(t) = el.value().attr("title") {
+                if let Some(t) = attr(&el, "title") {
                     self.meta
                         .entry("faction_pack".to_string())
                         .or_insert_with(|| t.trim().to_string());
@@ -366,7 +371,7 @@ impl<'t> Renderer<'t> {
             return;
         }
         if name == "a" {
-            if let Some(href) = el.value().attr("href") {
+            if let Some(href) = attr(&el, "href") {
                 if let Some(section) = href
                     .strip_prefix('/')
                     .and_then(|h| h.split('/').next())
@@ -571,7 +576,11 @@ impl<'t> Renderer<'t> {
     }
 
     fn push(&mut self, kind: BlockKind, text: String, class: Option<&'static str>) {
-        let text = clean(&text);
+        self.push_clean(kind, clean(&text), class);
+    }
+
+    /// Like `push`, for text already cleaned.
+    fn push_clean(&mut self, kind: BlockKind, text: String, class: Option<&'static str>) {
         if text.is_empty() {
             return;
         }
@@ -605,8 +614,10 @@ impl<'t> Renderer<'t> {
             self.para.clear();
             return;
         }
-        let text = std::mem::take(&mut self.para);
-        self.push(kind, text, None);
+        // Cleaning copies the text; the buffer keeps its capacity for the next paragraph.
+        let text = clean(&self.para);
+        self.para.clear();
+        self.push_clean(kind, text, None);
     }
 
     /// Parts of a datasheet with their own markup. Returns false for anything else.
@@ -922,7 +933,7 @@ fn starts_keyword_index(p: ElementRef) -> bool {
 fn is_repeated_variant(el: &ElementRef) -> bool {
     // Cheap test first: the variants are `span`s with an inline style.
     el.value().name() == "span"
-        && el.value().attr("style").is_some()
+        && attr(el, "style").is_some()
         && flags(el) & cls::SNFL != 0
         && el
             .prev_siblings()
