@@ -73,7 +73,18 @@ fn main() {
         let n: usize = texts.par_iter().map(|s| parse_only(s)).sum();
         std::hint::black_box(n);
         all.push(t.elapsed());
-        for (validate, times) in [(true, &mut ingest_times), (false, &mut ingest_no_validate)] {
+        // Alternate which ingest comes first, so neither always follows the bare parse.
+        let order = if round % 2 == 0 {
+            [true, false]
+        } else {
+            [false, true]
+        };
+        for validate in order {
+            let times = if validate {
+                &mut ingest_times
+            } else {
+                &mut ingest_no_validate
+            };
             let t = Instant::now();
             let ds = cogitator::ingest(
                 std::slice::from_ref(&dir),

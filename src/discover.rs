@@ -1,10 +1,11 @@
-//! Discovery: walk the input paths, hash every file, and hand the pipeline [`OnDisk`] inputs
-//! it reads when their turn comes. I/O lives here (reading included: [`OnDisk::load`]).
+//! Discovery: walk the input paths and hand the pipeline [`OnDisk`] inputs it reads when their
+//! turn comes. I/O lives here (reading included: [`OnDisk::load`]). Files that share a size
+//! are hashed here, so byte-identical inputs are known before processing.
 //!
 //! Owns the input root (paths in all output are relative to it), the walk order (sorted, so
 //! runs are deterministic) and read errors (`S001`). It does not look inside files beyond
-//! hashing their bytes. Files are not kept in memory after hashing, so a run's memory does
-//! not grow with the number of inputs.
+//! hashing their bytes. Files are not kept in memory, so a run's memory does not grow with the
+//! number of inputs.
 
 use crate::diag::{Code, Diagnostic};
 use crate::source::{sha256_hex, Input, SourceFile};
@@ -19,15 +20,17 @@ pub struct OnDisk {
     pub path: String,
     abs: PathBuf,
     pub len: u64,
-    pub sha256: String,
+    /// Known before processing only for files that share their size with another file (the
+    /// only ones that can be duplicates); the others are hashed when loaded.
+    pub sha256: Option<String>,
 }
 
 impl Input for OnDisk {
     fn path(&self) -> &str {
         &self.path
     }
-    fn sha256(&self) -> &str {
-        &self.sha256
+    fn sha256(&self) -> Option<&str> {
+        self.sha256.as_deref()
     }
     fn len(&self) -> u64 {
         self.len
@@ -37,7 +40,9 @@ impl Input for OnDisk {
             Diagnostic::new(Code::SourceUnreadable, format!("cannot read: {e}")).in_file(&self.path)
         })?;
         let src = SourceFile::new(self.path.clone(), bytes);
-        if src.sha256 != self.sha256 {
+        if src.bytes.len() as u64 != self.len
+            || self.sha256.as_ref().is_some_and(|h| *h != src.sha256)
+        {
             return Err(Diagnostic::new(
                 Code::SourceUnreadable,
                 "the file changed while cogitator was running; not processed",
@@ -77,25 +82,37 @@ pub fn discover(inputs: &[PathBuf]) -> std::io::Result<Discovered> {
         .map(|f| std::fs::canonicalize(f).unwrap_or_else(|_| f.clone()))
         .collect();
     let root = input_root(inputs)?;
+    // Sizes first (cheap); only files that share a size with another can be byte-identical,
+    // so only those are read and hashed now. Every other file is hashed when it is processed.
     let mut read: Vec<Result<OnDisk, (String, Diagnostic)>> = abs
         .par_iter()
         .map(|path| {
             let rel = relative(path, &root);
-            match std::fs::read(path) {
-                Ok(bytes) => Ok(OnDisk {
+            match std::fs::metadata(path) {
+                Ok(meta) => Ok(OnDisk {
                     path: rel,
                     abs: path.clone(),
-                    len: bytes.len() as u64,
-                    sha256: sha256_hex(&bytes),
+                    len: meta.len(),
+                    sha256: None,
                 }),
-                Err(e) => {
-                    let d = Diagnostic::new(Code::SourceUnreadable, format!("cannot read: {e}"))
-                        .in_file(&rel);
-                    Err((rel, d))
-                }
+                Err(e) => Err(unreadable(rel, e)),
             }
         })
         .collect();
+    let mut sizes: std::collections::BTreeMap<u64, usize> = std::collections::BTreeMap::new();
+    for f in read.iter().flatten() {
+        *sizes.entry(f.len).or_insert(0) += 1;
+    }
+    read.par_iter_mut().for_each(|r| {
+        let Ok(f) = r else { return };
+        if sizes.get(&f.len).copied().unwrap_or(0) < 2 {
+            return;
+        }
+        match std::fs::read(&f.abs) {
+            Ok(bytes) => f.sha256 = Some(sha256_hex(&bytes)),
+            Err(e) => *r = Err(unreadable(f.path.clone(), e)),
+        }
+    });
     read.sort_by(|a, b| key(a).cmp(key(b)));
     let mut out = Discovered {
         sources: Vec::new(),
@@ -108,6 +125,11 @@ pub fn discover(inputs: &[PathBuf]) -> std::io::Result<Discovered> {
         }
     }
     Ok(out)
+}
+
+fn unreadable(rel: String, e: std::io::Error) -> (String, Diagnostic) {
+    let d = Diagnostic::new(Code::SourceUnreadable, format!("cannot read: {e}")).in_file(&rel);
+    (rel, d)
 }
 
 fn key(r: &Result<OnDisk, (String, Diagnostic)>) -> &str {

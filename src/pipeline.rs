@@ -37,10 +37,15 @@ pub fn run<I: Input>(sources: &[I], failed: &[(String, Diagnostic)], opts: &Opti
     let mut first_by_hash: BTreeMap<&str, &str> = BTreeMap::new();
     let mut duplicate_of: Vec<Option<String>> = Vec::with_capacity(sources.len());
     for s in sources {
-        match first_by_hash.get(s.sha256()) {
+        // An input whose hash is not known yet has a size no other input has: unique.
+        let Some(hash) = s.sha256() else {
+            duplicate_of.push(None);
+            continue;
+        };
+        match first_by_hash.get(hash) {
             Some(first) => duplicate_of.push(Some(first.to_string())),
             None => {
-                first_by_hash.insert(s.sha256(), s.path());
+                first_by_hash.insert(hash, s.path());
                 duplicate_of.push(None);
             }
         }
@@ -123,7 +128,7 @@ fn validate(ds: &mut Dataset) {
 fn process<I: Input>(input: &I, duplicate_of: Option<&str>) -> Processed {
     let mut entry = ManifestInput {
         file: input.path().to_string(),
-        sha256: input.sha256().to_string(),
+        sha256: input.sha256().unwrap_or_default().to_string(),
         bytes: input.len(),
         format: Format::Unknown.as_str().to_string(),
         edition: None,
@@ -147,6 +152,7 @@ fn process<I: Input>(input: &I, duplicate_of: Option<&str>) -> Processed {
         }
     };
     let src: &crate::source::SourceFile = &src;
+    entry.sha256 = src.sha256.clone();
     entry.format = decode::detect_format(src).as_str().to_string();
     if let Some(first) = duplicate_of {
         entry.status = InputStatus::Duplicate;

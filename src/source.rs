@@ -59,8 +59,9 @@ impl SourceFile {
 pub trait Input: Sync {
     /// Path relative to the input root.
     fn path(&self) -> &str;
-    /// Lower-case hex sha256 of the content.
-    fn sha256(&self) -> &str;
+    /// Lower-case hex sha256 of the content, when known before loading (always for an input
+    /// in memory; for one on disk, when another input has the same size).
+    fn sha256(&self) -> Option<&str>;
     /// Size in bytes.
     fn len(&self) -> u64;
     /// Whether the input is zero bytes.
@@ -75,8 +76,8 @@ impl Input for SourceFile {
     fn path(&self) -> &str {
         &self.path
     }
-    fn sha256(&self) -> &str {
-        &self.sha256
+    fn sha256(&self) -> Option<&str> {
+        Some(&self.sha256)
     }
     fn len(&self) -> u64 {
         self.bytes.len() as u64

@@ -255,3 +255,29 @@ fn every_block_is_accounted_for() {
         );
     }
 }
+
+#[test]
+fn duplicates_found_on_disk_by_size_then_hash() {
+    // Only same-size files are hashed before processing; the others are hashed when read.
+    let tmp = tempfile::tempdir().unwrap();
+    let text = "Deep Strike\nDuring the Declare Battle Formations step, set it up in Reserves.\n";
+    let other = "Deep Strike\nDuring the Declare Battle Formations step, set it up in Reservez.\n";
+    std::fs::write(tmp.path().join("a.txt"), text).unwrap();
+    std::fs::write(tmp.path().join("b.txt"), text).unwrap();
+    std::fs::write(tmp.path().join("c.txt"), other).unwrap();
+    std::fs::write(
+        tmp.path().join("d.txt"),
+        "Leader\nThis model can lead a unit.\n",
+    )
+    .unwrap();
+    let ds = cogitator::ingest(&[tmp.path().to_path_buf()], &Options::default()).unwrap();
+    let entry = |f: &str| ds.manifest.inputs.iter().find(|i| i.file == f).unwrap();
+    assert_eq!(entry("b.txt").duplicate_of.as_deref(), Some("a.txt"));
+    assert_eq!(entry("c.txt").duplicate_of, None);
+    assert_eq!(entry("d.txt").duplicate_of, None);
+    for f in ["a.txt", "b.txt", "c.txt", "d.txt"] {
+        assert_eq!(entry(f).sha256.len(), 64, "{f} hashed");
+    }
+    assert_eq!(entry("a.txt").sha256, entry("b.txt").sha256);
+    assert_ne!(entry("a.txt").sha256, entry("c.txt").sha256);
+}
