@@ -17,20 +17,33 @@ use unicode_normalization::UnicodeNormalization;
 /// Canonical comparison form of a text: NFKC, quotes and dashes folded to ASCII, whitespace
 /// collapsed, lower case. Idempotent.
 pub fn canonical_text(s: &str) -> String {
-    let folded: String = s
-        .nfkc()
-        .map(|c| match c {
+    use unicode_normalization::{is_nfkc_quick, IsNormalized};
+    let mut out = String::with_capacity(s.len());
+    let mut space = false;
+    let mut push = |c: char| {
+        let c = match c {
             '\u{2018}' | '\u{2019}' | '\u{201B}' | '\u{2032}' | '`' => '\'',
             '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{2033}' => '"',
             '\u{2010}'..='\u{2015}' | '\u{2212}' => '-',
             c => c,
-        })
-        .collect();
-    folded
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase()
+        };
+        if c.is_whitespace() {
+            space = true;
+            return;
+        }
+        if space && !out.is_empty() {
+            out.push(' ');
+        }
+        space = false;
+        out.extend(c.to_lowercase());
+    };
+    // One pass; the NFKC decomposition only when the quick check says the text needs it.
+    if is_nfkc_quick(s.chars()) == IsNormalized::Yes {
+        s.chars().for_each(&mut push);
+    } else {
+        s.nfkc().for_each(&mut push);
+    }
+    out
 }
 
 fn full_text(r: &Rule) -> String {
@@ -54,12 +67,14 @@ pub fn merge_rules(rules: Vec<Rule>, diagnostics: &mut Vec<Diagnostic>) -> Vec<R
     for (key, r) in keyed {
         by_text.entry(key).or_default().push(r);
     }
-    let mut merged: Vec<Rule> = by_text.into_values().map(combine).collect();
+    // Each group's canonical text is kept for the prefix pass below.
+    let (texts, merged): (Vec<String>, Vec<Rule>) = by_text
+        .into_iter()
+        .map(|((_, text), copies)| (text, combine(copies)))
+        .unzip();
 
     // 2. An unnamed rule whose text is a prefix of (or extends) a named one of the same
     //    edition takes that rule's identity: it is a truncated copy.
-    merged.sort_by(|a, b| a.id.cmp(&b.id));
-    let texts: Vec<String> = merged.iter().map(full_text).collect();
     let slugs: Vec<Option<String>> = merged
         .iter()
         .map(|r| r.name.as_deref().map(crate::ids::rule_slug))

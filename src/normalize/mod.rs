@@ -440,21 +440,28 @@ pub fn unique_keywords(datasheets: &[Datasheet], file: Option<&str>) -> Vec<Diag
 }
 
 /// Validates `records` against the schema of `record_type`; failures move to quarantine.
-fn schema_check<T: Serialize>(
+fn schema_check<T: Serialize + Sync>(
     records: &mut Vec<T>,
     record_type: &str,
     origin: impl Fn(&T) -> (String, Option<String>, Option<u32>),
     quarantine: &mut Vec<Value>,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
+    use rayon::prelude::*;
+    // Validation in parallel; quarantining in order, so the result does not depend on it.
+    let checked: Vec<Option<(Value, Vec<String>)>> = records
+        .par_iter()
+        .map(|r| {
+            let v = serde_json::to_value(r).ok()?;
+            let errors = publish::validate(record_type, &v);
+            (!errors.is_empty()).then_some((v, errors))
+        })
+        .collect();
+    let mut checked = checked.into_iter();
     records.retain(|r| {
-        let Ok(v) = serde_json::to_value(r) else {
+        let Some((v, errors)) = checked.next().flatten() else {
             return true;
         };
-        let errors = publish::validate(record_type, &v);
-        if errors.is_empty() {
-            return true;
-        }
         let (id, file, line) = origin(r);
         let rule = errors.join("; ");
         quarantine.push(json!({
