@@ -684,6 +684,16 @@ impl<'t> Renderer<'t> {
             self.invuln(el);
             return true;
         }
+        if f & cls::DSINVULCOMMENT != 0 {
+            // The condition of the save above (`Ibram Gaunt only.`), printed after its frame.
+            self.flush();
+            self.push(
+                BlockKind::Paragraph,
+                inline_text(el),
+                Some("dsInvulComment"),
+            );
+            return true;
+        }
         if tag(&el) == "table" && (f & cls::WTABLE != 0) {
             self.flush();
             self.weapon_table(el);

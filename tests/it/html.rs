@@ -528,3 +528,22 @@ fn malformed_pages_give_diagnostics_and_the_rest_is_processed() {
         .any(|d| d.name.as_deref() == Some("Carnifexes")
             && d.sources.iter().any(|s| s.file == "e-ok.html")));
 }
+
+#[test]
+fn invulnerable_save_condition_printed_after_its_frame() {
+    // grimlog/astra-militarum--Gaunt_s_Ghosts.html: `INVULNERABLE SAVE* 5+`, then
+    // `Ibram Gaunt only.` in a sibling element.
+    let Some(ds) = corpus_dataset() else {
+        return;
+    };
+    let d = ds
+        .datasheets
+        .iter()
+        .find(|d| d.name.as_deref() == Some("Gaunt’s Ghosts"))
+        .expect("Gaunt’s Ghosts");
+    assert_eq!(d.invulnerable_save.as_deref(), Some("5+"));
+    assert_eq!(
+        d.invulnerable_save_condition.as_deref(),
+        Some("Ibram Gaunt only.")
+    );
+}
