@@ -65,7 +65,8 @@ fn main() {
     );
 
     // Interleaved rounds, so the bare parse and the ingest see the same machine conditions.
-    let out = tempfile_dir();
+    let tmp = tempfile::tempdir().expect("temporary directory");
+    let out = tmp.path();
     let (mut one, mut all, mut ingest_times, mut ingest_no_validate) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for round in 0..ROUNDS {
@@ -104,7 +105,6 @@ fn main() {
         one.push(t.elapsed());
     }
     let (parse_one_core, parse_all) = (median(one), median(all));
-    let _ = std::fs::remove_dir_all(&out);
     let e2e = median(ingest_times);
     let e2e_nv = median(ingest_no_validate);
     println!(
@@ -132,10 +132,4 @@ fn main() {
     if let Some(mb) = peak_rss_mb() {
         println!("peak memory (VmHWM)             {mb:>8.0} MB");
     }
-}
-
-fn tempfile_dir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("cogitator-bench-{}", std::process::id()));
-    let _ = std::fs::create_dir_all(&d);
-    d
 }

@@ -165,6 +165,36 @@ pub struct Datasheet {
     pub stratagems: Vec<String>,
 }
 
+impl Datasheet {
+    /// A datasheet of `edition` with nothing read yet: no id, no name, every list empty.
+    pub fn empty(edition: Edition) -> Self {
+        Datasheet {
+            id: String::new(),
+            name: None,
+            edition,
+            faction: None,
+            sources: Vec::new(),
+            base_size: None,
+            models: Vec::new(),
+            invulnerable_save: None,
+            invulnerable_save_condition: None,
+            weapons: Vec::new(),
+            abilities: Vec::new(),
+            wargear_options: Vec::new(),
+            unit_composition: Vec::new(),
+            equipment: Vec::new(),
+            points: Vec::new(),
+            damaged: None,
+            special_rules: Vec::new(),
+            leads: Vec::new(),
+            keywords: Vec::new(),
+            model_keywords: Vec::new(),
+            faction_keywords: Vec::new(),
+            stratagems: Vec::new(),
+        }
+    }
+}
+
 /// A rule paragraph: core rule, weapon ability, army rule, detachment rule or Order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Rule {

@@ -261,18 +261,15 @@ fn assemble(
                 datasheets.insert(d.id.clone(), d);
                 continue;
             };
-            let (av, afile) = ds_from.get(&d.id).cloned().unwrap_or((None, String::new()));
-            let newer = version > av;
             let label = d.name.clone().unwrap_or_else(|| d.id.clone());
-            for (field, old, new) in crate::conflict::datasheet_differences(a, &d) {
-                diagnostics.push(crate::conflict::diagnostic(
-                    &label,
-                    field,
-                    (&old, &afile, av),
-                    (&new, &ex.file, version),
-                    newer,
-                ));
-            }
+            let diffs = crate::conflict::datasheet_differences(a, &d);
+            let newer = report_conflicts(
+                &label,
+                diffs,
+                ds_from.get(&d.id),
+                (version, &ex.file),
+                &mut diagnostics,
+            );
             if newer {
                 let mut sources = std::mem::take(&mut a.sources);
                 *a = d;
@@ -285,17 +282,14 @@ fn assemble(
         }
         for s in ex.stratagems {
             if let Some(a) = stratagems.get_mut(&s.id) {
-                let (av, afile) = st_from.get(&s.id).cloned().unwrap_or((None, String::new()));
-                let newer = version > av;
-                for (field, old, new) in crate::conflict::stratagem_differences(a, &s) {
-                    diagnostics.push(crate::conflict::diagnostic(
-                        &s.name,
-                        field,
-                        (&old, &afile, av),
-                        (&new, &ex.file, version),
-                        newer,
-                    ));
-                }
+                let diffs = crate::conflict::stratagem_differences(a, &s);
+                let newer = report_conflicts(
+                    &s.name,
+                    diffs,
+                    st_from.get(&s.id),
+                    (version, &ex.file),
+                    &mut diagnostics,
+                );
                 if newer {
                     a.cp = s.cp.or(a.cp);
                     a.category = s.category.clone().or(a.category.take());
@@ -431,6 +425,29 @@ fn fill<T>(a: &mut Option<T>, b: Option<T>) {
 
 /// The publication version a merged record's values come from, and its file.
 type Origin = (Option<(u32, u32)>, String);
+
+/// One `X110` per field on which a new reading of a record differs from the merged one (whose
+/// values come from `from`); returns whether the new reading is from a newer publication.
+fn report_conflicts(
+    label: &str,
+    diffs: Vec<(String, String, String)>,
+    from: Option<&Origin>,
+    (version, file): (Option<(u32, u32)>, &str),
+    diagnostics: &mut Vec<Diagnostic>,
+) -> bool {
+    let (av, afile) = from.map(|(v, f)| (*v, f.as_str())).unwrap_or((None, ""));
+    let newer = version > av;
+    for (field, old, new) in diffs {
+        diagnostics.push(crate::conflict::diagnostic(
+            label,
+            field,
+            (&old, afile, av),
+            (&new, file, version),
+            newer,
+        ));
+    }
+    newer
+}
 
 /// One stratagem printed under two spellings of its group (`Boarding Action – Epic Deed` on an
 /// older page, `Boarding Actions – Epic Deed` on a newer one) is one stratagem: the ids differ

@@ -381,10 +381,10 @@ impl<'t> Renderer<'t> {
                 }
             }
         }
-        if SKIPPED_TAGS.contains(&name) || is_repeated_variant(&el) {
+        if SKIPPED_TAGS.contains(&name) || is_repeated_variant(&el, f) {
             return;
         }
-        if flags(&el) & cls::CHROME != 0 {
+        if f & cls::CHROME != 0 {
             // The publication the page cites sits among the datasheet's icons.
             for img in el.descendants().filter_map(ElementRef::wrap) {
                 if tag(&img) == "img" {
@@ -411,7 +411,7 @@ impl<'t> Renderer<'t> {
             self.scoped(region, None, |r| r.stratagem_card(el));
             return;
         }
-        if self.region == Some(Region::Datasheet) && self.datasheet_part(el) {
+        if self.region == Some(Region::Datasheet) && self.datasheet_part(el, f) {
             return;
         }
         if name == "ul" && (f & cls::ENHANCEMENTSPTS != 0) {
@@ -443,10 +443,12 @@ impl<'t> Renderer<'t> {
         };
         if !BLOCK_TAGS.contains(&name) {
             // Inline: its text joins the current paragraph.
+            // (Block-level descendants, which broken markup can put inside a `span`, still
+            // end it.)
             if name == "br" {
                 self.flush();
             } else {
-                self.inline(el);
+                self.children(el);
             }
             return;
         }
@@ -544,12 +546,6 @@ impl<'t> Renderer<'t> {
         }
     }
 
-    /// An inline element: its text joins the current paragraph (block-level descendants,
-    /// which broken markup can put inside a `span`, still end it).
-    fn inline(&mut self, el: ElementRef) {
-        self.children(el);
-    }
-
     fn scoped(
         &mut self,
         region: Option<Region>,
@@ -573,6 +569,17 @@ impl<'t> Renderer<'t> {
         b.class = class.or(self.class).map(str::to_string);
         b.blank_before = true;
         b
+    }
+
+    /// A heading block of `level` (when the text is not empty).
+    fn push_heading(&mut self, text: String, level: u8, class: &'static str) {
+        let before = self.blocks.len();
+        self.push(BlockKind::Heading, text, Some(class));
+        if self.blocks.len() > before {
+            if let Some(b) = self.blocks.last_mut() {
+                b.level = level;
+            }
+        }
     }
 
     fn push(&mut self, kind: BlockKind, text: String, class: Option<&'static str>) {
@@ -621,8 +628,7 @@ impl<'t> Renderer<'t> {
     }
 
     /// Parts of a datasheet with their own markup. Returns false for anything else.
-    fn datasheet_part(&mut self, el: ElementRef) -> bool {
-        let f = flags(&el);
+    fn datasheet_part(&mut self, el: ElementRef, f: u64) -> bool {
         if f & cls::DSH2HEADER != 0 {
             self.flush();
             let name = el
@@ -630,10 +636,7 @@ impl<'t> Renderer<'t> {
                 .find(|c| tag(c) == "div" && c.value().classes().next().is_none())
                 .map(|c| clean(&inline_text(c)))
                 .unwrap_or_default();
-            self.push(BlockKind::Heading, name, Some("dsH2Header"));
-            if let Some(b) = self.blocks.last_mut() {
-                b.level = 2;
-            }
+            self.push_heading(name, 2, "dsH2Header");
             for d in el.descendants().filter_map(ElementRef::wrap) {
                 if flags(&d) & cls::DSMODELBASE2 != 0 {
                     self.push(BlockKind::Paragraph, inline_text(d), Some("dsModelBase"));
@@ -647,17 +650,20 @@ impl<'t> Renderer<'t> {
             let mut values = Vec::new();
             let mut model = None;
             let mut base = None;
+            // An invulnerable save inside the profile block is rendered after the profile.
+            let mut invuln = Vec::new();
             for d in el.descendants().filter_map(ElementRef::wrap) {
-                if flags(&d) & cls::DSCHARNAME != 0 {
+                let fd = flags(&d);
+                if fd & cls::DSCHARNAME != 0 {
                     names.push(clean(&inline_text(d)));
-                } else if flags(&d) & cls::DSCHARVALUE != 0 {
+                } else if fd & cls::DSCHARVALUE != 0 {
                     values.push(clean(&inline_text(d)));
-                } else if flags(&d) & cls::DSMODELNAME != 0 {
+                } else if fd & cls::DSMODELNAME != 0 {
                     model = Some(clean(&inline_text(d)));
-                } else if flags(&d) & cls::DSMODELBASE != 0 {
+                } else if fd & cls::DSMODELBASE != 0 {
                     base = Some(clean(&inline_text(d)));
-                } else if flags(&d) & cls::DSINVULWRAP != 0 {
-                    // Rendered after the profile, below.
+                } else if fd & cls::DSINVULWRAP != 0 {
+                    invuln.push(d);
                 }
             }
             if let Some(m) = model {
@@ -672,10 +678,8 @@ impl<'t> Renderer<'t> {
             if !values.is_empty() {
                 self.row(values, Some("dsProfile"));
             }
-            for d in el.descendants().filter_map(ElementRef::wrap) {
-                if flags(&d) & cls::DSINVULWRAP != 0 {
-                    self.invuln(d);
-                }
+            for d in invuln {
+                self.invuln(d);
             }
             return true;
         }
@@ -731,10 +735,7 @@ impl<'t> Renderer<'t> {
         }
         if f & cls::DSHEADER != 0 {
             self.flush();
-            self.push(BlockKind::Heading, inline_text(el), Some("dsHeader"));
-            if let Some(b) = self.blocks.last_mut() {
-                b.level = 3;
-            }
+            self.push_heading(inline_text(el), 3, "dsHeader");
             return true;
         }
         if f & cls::S10WRAP != 0 {
@@ -743,7 +744,8 @@ impl<'t> Renderer<'t> {
             let mut cp = String::new();
             let mut kind = String::new();
             for d in el.descendants().filter_map(ElementRef::wrap) {
-                if flags(&d) & cls::S10NAME != 0 {
+                let fd = flags(&d);
+                if fd & cls::S10NAME != 0 {
                     name = clean(&inline_text(d));
                     if let Some(next) = d
                         .next_siblings()
@@ -752,7 +754,7 @@ impl<'t> Renderer<'t> {
                     {
                         cp = clean(&inline_text(next));
                     }
-                } else if flags(&d) & cls::S10TYPE != 0 {
+                } else if fd & cls::S10TYPE != 0 {
                     kind = clean(&inline_text(d));
                 }
             }
@@ -777,9 +779,10 @@ impl<'t> Renderer<'t> {
 
     fn invuln(&mut self, el: ElementRef) {
         for d in el.descendants().filter_map(ElementRef::wrap) {
-            if flags(&d) & cls::DSCHARINVULVALUE != 0 {
+            let fd = flags(&d);
+            if fd & cls::DSCHARINVULVALUE != 0 {
                 self.push(BlockKind::Paragraph, inline_text(d), Some("dsInvul"));
-            } else if flags(&d) & cls::DSINVULCOMMENT != 0 {
+            } else if fd & cls::DSINVULCOMMENT != 0 {
                 self.push(BlockKind::Paragraph, inline_text(d), Some("dsInvulComment"));
             }
         }
@@ -837,17 +840,11 @@ impl<'t> Renderer<'t> {
     /// stratagem card, or a keyword index (`The X keyword is used in the following …`).
     fn tooltip(&mut self, el: ElementRef) {
         for entry in el.child_elements() {
-            let mut started = false;
-            for d in entry.descendants().filter_map(ElementRef::wrap).take(8) {
-                if flags(&d) & (cls::TOOLTIP_HEADER | cls::ABNAME) != 0 {
-                    started = true;
-                    break;
-                }
-                if flags(&d) & cls::STR10WRAP != 0 {
-                    started = true;
-                    break;
-                }
-            }
+            let started = entry
+                .descendants()
+                .filter_map(ElementRef::wrap)
+                .take(8)
+                .any(|d| flags(&d) & (cls::TOOLTIP_HEADER | cls::ABNAME | cls::STR10WRAP) != 0);
             if !started {
                 // Keep entries apart: a marker heading with no text.
                 let line = self.loc.find("");
@@ -868,21 +865,16 @@ impl<'t> Renderer<'t> {
                 self.node_text(child.value());
                 continue;
             };
-            if (flags(&c) & cls::TOOLTIP_HEADER != 0) || (flags(&c) & cls::ABNAME != 0) {
+            let fc = flags(&c);
+            if fc & (cls::TOOLTIP_HEADER | cls::ABNAME) != 0 {
                 self.flush();
-                let class = if flags(&c) & cls::ABNAME != 0 {
+                let class = if fc & cls::ABNAME != 0 {
                     "abName"
                 } else {
                     "tooltip_header"
                 };
-                self.push(BlockKind::Heading, inline_text(c), Some(class));
-                if let Some(b) = self.blocks.last_mut() {
-                    b.level = 4;
-                }
-            } else if (flags(&c) & cls::ABWRAP != 0)
-                || (flags(&c) & cls::ABFLEX != 0)
-                || (flags(&c) & cls::ABNAMEWRAP != 0)
-            {
+                self.push_heading(inline_text(c), 4, class);
+            } else if fc & (cls::ABWRAP | cls::ABFLEX | cls::ABNAMEWRAP) != 0 {
                 self.glossary_entry(c);
             } else if tag(&c) == "p" && starts_keyword_index(c) {
                 self.flush();
@@ -913,16 +905,10 @@ impl<'t> Renderer<'t> {
             } else {
                 continue;
             };
-            let kind = if class == "str10Name" {
-                BlockKind::Heading
-            } else {
-                BlockKind::Paragraph
-            };
-            self.push(kind, inline_text(d), Some(class));
             if class == "str10Name" {
-                if let Some(b) = self.blocks.last_mut() {
-                    b.level = 4;
-                }
+                self.push_heading(inline_text(d), 4, class);
+            } else {
+                self.push(BlockKind::Paragraph, inline_text(d), Some(class));
             }
         }
     }
@@ -940,11 +926,10 @@ fn starts_keyword_index(p: ElementRef) -> bool {
 
 /// The site prints a keyword once per detachment filter (`snFl` spans, all but one hidden by
 /// script): the first variant is the text, the repeats are not.
-fn is_repeated_variant(el: &ElementRef) -> bool {
-    // Cheap test first: the variants are `span`s with an inline style.
-    el.value().name() == "span"
+fn is_repeated_variant(el: &ElementRef, f: u64) -> bool {
+    f & cls::SNFL != 0
+        && el.value().name() == "span"
         && attr(el, "style").is_some()
-        && flags(el) & cls::SNFL != 0
         && el
             .prev_siblings()
             .filter_map(ElementRef::wrap)
@@ -1011,7 +996,9 @@ fn push_text(el: ElementRef, s: &mut String) {
             Node::Element(e) if e.name() == "br" => s.push(' '),
             Node::Element(e) if SKIPPED_TAGS.contains(&e.name()) => {}
             Node::Element(_) => {
-                if let Some(c) = ElementRef::wrap(child).filter(|c| !is_repeated_variant(c)) {
+                if let Some(c) = ElementRef::wrap(child)
+                    .filter(|c| tag(c) != "span" || !is_repeated_variant(c, flags(c)))
+                {
                     push_text(c, s);
                 }
             }

@@ -725,7 +725,8 @@ pub fn title_case(s: &str) -> String {
         .join(" ")
 }
 
-fn short(s: &str) -> String {
+/// The first 60 characters of `s`, `…` when cut (for diagnostics).
+pub(super) fn short(s: &str) -> String {
     let mut out: String = s.chars().take(60).collect();
     if s.chars().count() > 60 {
         out.push('…');

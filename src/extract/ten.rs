@@ -22,11 +22,11 @@ use std::sync::LazyLock;
 
 const CHARACTERISTICS: [&str; 6] = ["M", "T", "SV", "W", "LD", "OC"];
 
-pub(super) static POINTS: LazyLock<Regex> =
+static POINTS: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(\d+) models?$").expect("static regex"));
-pub(super) static BASE: LazyLock<Regex> =
+static BASE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\((?:⌀|&#8960;)?\s*(.+?mm)\)$").expect("static regex"));
-pub(super) static PARAM: LazyLock<Regex> = LazyLock::new(|| {
+static PARAM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"^(.*?)\s+(\d*D\d+(?:\+\d+)?|\d+\+?|\d+")$"#).expect("static regex")
 });
 pub(super) static ABILITY: LazyLock<Regex> = LazyLock::new(|| {
@@ -108,30 +108,7 @@ impl<'a> DatasheetReader<'a> {
     fn new(doc: &'a Document) -> Self {
         DatasheetReader {
             doc,
-            ds: Datasheet {
-                id: String::new(),
-                name: None,
-                edition: Edition::Tenth,
-                faction: None,
-                sources: Vec::new(),
-                base_size: None,
-                models: Vec::new(),
-                invulnerable_save: None,
-                invulnerable_save_condition: None,
-                weapons: Vec::new(),
-                abilities: Vec::new(),
-                wargear_options: Vec::new(),
-                unit_composition: Vec::new(),
-                equipment: Vec::new(),
-                points: Vec::new(),
-                damaged: None,
-                special_rules: Vec::new(),
-                leads: Vec::new(),
-                keywords: Vec::new(),
-                model_keywords: Vec::new(),
-                faction_keywords: Vec::new(),
-                stratagems: Vec::new(),
-            },
+            ds: Datasheet::empty(Edition::Tenth),
             found: false,
             first_line: 0,
             core: Vec::new(),
@@ -604,48 +581,11 @@ impl<'a> DatasheetReader<'a> {
     }
 
     fn ability(&mut self, t: &str) {
-        if let Some(rest) = strip_prefix_ci(t, "CORE:") {
-            for name in split_list(rest) {
-                self.core.push(name.clone());
-                self.ds.abilities.push(reference(&name, "core"));
-            }
-            return;
-        }
-        if let Some(rest) = strip_prefix_ci(t, "FACTION:") {
-            for name in split_list(rest) {
-                self.faction_abilities.push(name.clone());
-                self.ds.abilities.push(reference(&name, "faction"));
-            }
-            return;
-        }
-        let group = self
-            .ability_group
-            .clone()
-            .unwrap_or_else(|| "datasheet".to_string());
-        if let Some(c) = ABILITY.captures(t) {
-            let tags = c.get(2).map(|m| split_list(m.as_str())).unwrap_or_default();
-            self.ds.abilities.push(Ability {
-                name: c[1].trim().to_string(),
-                group,
-                tags,
-                parameter: None,
-                rule_id: None,
-                text: Some(c[3].trim().to_string()),
-            });
-        } else if let Some(last) = self.ds.abilities.last_mut().filter(|a| a.text.is_some()) {
-            if let Some(text) = last.text.as_mut() {
-                text.push_str("\n\n");
-                text.push_str(t);
-            }
-        } else {
-            self.ds.abilities.push(Ability {
-                name: t.to_string(),
-                group,
-                tags: Vec::new(),
-                parameter: None,
-                rule_id: None,
-                text: None,
-            });
+        let group = self.ability_group.as_deref().unwrap_or("datasheet");
+        match read_ability(&mut self.ds.abilities, t, group) {
+            Some(References::Core(names)) => self.core.extend(names),
+            Some(References::Faction(names)) => self.faction_abilities.extend(names),
+            None => {}
         }
     }
 
@@ -696,16 +636,7 @@ impl<'a> DatasheetReader<'a> {
                     .at(&self.doc.file, self.first_line),
             );
         }
-        for a in &mut ds.abilities {
-            if a.group == "core" || a.group == "faction" {
-                let kind = if a.group == "core" {
-                    "core".to_string()
-                } else {
-                    format!("{faction_slug}/army")
-                };
-                a.rule_id = Some(format!("10e:{kind}:{}", crate::ids::rule_slug(&a.name)));
-            }
-        }
+        link_ability_rules(&mut ds.abilities, &faction_slug);
         if let Some(d) = &self.detachment {
             ds.special_rules.push(NamedText {
                 name: "DETACHMENT ABILITY".to_string(),
@@ -718,6 +649,69 @@ impl<'a> DatasheetReader<'a> {
             sha256: self.doc.sha256.clone(),
         });
         Some(ds)
+    }
+}
+
+/// The references a `CORE:` or `FACTION:` abilities line makes, names as printed.
+pub(super) enum References {
+    Core(Vec<String>),
+    Faction(Vec<String>),
+}
+
+/// Reads one line of an abilities section into `abilities`: `CORE: a, b` and `FACTION: x`
+/// references (returned, for the glossary's kind decisions), `Name (Tags): text` in `group`,
+/// or more text of the ability above. Shared by the dump and the HTML extractors.
+pub(super) fn read_ability(
+    abilities: &mut Vec<Ability>,
+    t: &str,
+    group: &str,
+) -> Option<References> {
+    if let Some(rest) = strip_prefix_ci(t, "CORE:") {
+        let names = split_list(rest);
+        abilities.extend(names.iter().map(|n| reference(n, "core")));
+        return Some(References::Core(names));
+    }
+    if let Some(rest) = strip_prefix_ci(t, "FACTION:") {
+        let names = split_list(rest);
+        abilities.extend(names.iter().map(|n| reference(n, "faction")));
+        return Some(References::Faction(names));
+    }
+    if let Some(c) = ABILITY.captures(t) {
+        let tags = c.get(2).map(|m| split_list(m.as_str())).unwrap_or_default();
+        abilities.push(Ability {
+            name: c[1].trim().to_string(),
+            group: group.to_string(),
+            tags,
+            parameter: None,
+            rule_id: None,
+            text: Some(c[3].trim().to_string()),
+        });
+    } else if let Some(text) = abilities.last_mut().and_then(|a| a.text.as_mut()) {
+        text.push_str("\n\n");
+        text.push_str(t);
+    } else {
+        abilities.push(Ability {
+            name: t.to_string(),
+            group: group.to_string(),
+            tags: Vec::new(),
+            parameter: None,
+            rule_id: None,
+            text: None,
+        });
+    }
+    None
+}
+
+/// Core and faction references point at their rules: `10e:core:<name>`,
+/// `10e:<faction>/army:<name>`.
+pub(super) fn link_ability_rules(abilities: &mut [Ability], faction_slug: &str) {
+    for a in abilities {
+        let kind = match a.group.as_str() {
+            "core" => "core".to_string(),
+            "faction" => format!("{faction_slug}/army"),
+            _ => continue,
+        };
+        a.rule_id = Some(format!("10e:{kind}:{}", crate::ids::rule_slug(&a.name)));
     }
 }
 
@@ -738,7 +732,7 @@ fn profile(name: Option<String>, vals: &[&str]) -> ModelProfile {
     }
 }
 
-pub(super) fn reference(name: &str, group: &str) -> Ability {
+fn reference(name: &str, group: &str) -> Ability {
     let (n, param) = match PARAM.captures(name) {
         Some(c) => (c[1].trim().to_string(), Some(c[2].to_string())),
         None => (name.trim().to_string(), None),
@@ -754,7 +748,7 @@ pub(super) fn reference(name: &str, group: &str) -> Ability {
 }
 
 /// `1 model | 70` as a row, or `1 model` / `325` on two lines → (models, points, next index).
-fn points_at(blocks: &[Block], i: usize) -> Option<(u32, u32, usize)> {
+pub(super) fn points_at(blocks: &[Block], i: usize) -> Option<(u32, u32, usize)> {
     let b = blocks.get(i)?;
     if b.kind == BlockKind::TableRow {
         let cells: Vec<&str> = b.filled_cells().collect();
@@ -813,6 +807,6 @@ fn is_section_heading(t: &str) -> bool {
     )
 }
 
-pub(super) fn snake(s: &str) -> String {
+fn snake(s: &str) -> String {
     slug(s).replace('-', "_")
 }

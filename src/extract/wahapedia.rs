@@ -10,8 +10,11 @@
 //! (its heading, else a keyword-index sentence, else the faction keywords), never from the
 //! file name. Never guesses: a value the page lacks stays `None`.
 
+use super::glossary::short;
 use super::glossary::{stratagem_id, title_case, ARMY_FACTION, GROUP_LINE, WEAPON_RULE};
-use super::ten::{reference, split_list, strip_prefix_ci, ABILITY, POINTS};
+use super::ten::{
+    link_ability_rules, points_at, read_ability, split_list, strip_prefix_ci, ABILITY,
+};
 use super::text;
 use super::Extracted;
 use crate::diag::{Code, Diagnostic};
@@ -102,33 +105,6 @@ fn provenance(doc: &Document, line: u32) -> Provenance {
     }
 }
 
-fn empty_datasheet() -> Datasheet {
-    Datasheet {
-        id: String::new(),
-        name: None,
-        edition: Edition::Tenth,
-        faction: None,
-        sources: Vec::new(),
-        base_size: None,
-        models: Vec::new(),
-        invulnerable_save: None,
-        invulnerable_save_condition: None,
-        weapons: Vec::new(),
-        abilities: Vec::new(),
-        wargear_options: Vec::new(),
-        unit_composition: Vec::new(),
-        equipment: Vec::new(),
-        points: Vec::new(),
-        damaged: None,
-        special_rules: Vec::new(),
-        leads: Vec::new(),
-        keywords: Vec::new(),
-        model_keywords: Vec::new(),
-        faction_keywords: Vec::new(),
-        stratagems: Vec::new(),
-    }
-}
-
 /// `(⌀105 x 70mm)` → `105 x 70mm` (the `⌀` kept off, as the text dumps print it).
 fn base_size(t: &str) -> Option<String> {
     let t = t
@@ -149,7 +125,7 @@ fn group_and_category(t: &str) -> (Option<String>, Option<String>) {
 }
 
 fn datasheet(doc: &Document, blocks: &[Block], out: &mut Extracted) {
-    let mut ds = empty_datasheet();
+    let mut ds = Datasheet::empty(Edition::Tenth);
     let first_line = blocks.first().map(|b| b.line()).unwrap_or(1);
     let mut section = String::new();
     let mut char_names: Vec<String> = Vec::new();
@@ -387,12 +363,14 @@ fn datasheet(doc: &Document, blocks: &[Block], out: &mut Extracted) {
                 } else {
                     "wargear"
                 };
-                ability(&mut ds, &b.text, group, faction.as_deref());
+                read_ability(&mut ds.abilities, &b.text, group);
             }
             "UNIT COMPOSITION" => {
                 if b.kind == BlockKind::TableRow {
-                    match points(b) {
-                        Some(p) => ds.points.push(p),
+                    match points_at(std::slice::from_ref(b), 0) {
+                        Some((models, points, _)) => {
+                            ds.points.push(PointsOption { models, points })
+                        }
                         None => out.diagnostics.push(
                             Diagnostic::new(
                                 Code::PointsUnparsed,
@@ -465,15 +443,7 @@ fn datasheet(doc: &Document, blocks: &[Block], out: &mut Extracted) {
             )
         }
     };
-    for a in &mut ds.abilities {
-        match a.group.as_str() {
-            "core" => a.rule_id = Some(format!("10e:core:{}", rule_slug(&a.name))),
-            "faction" => {
-                a.rule_id = Some(format!("10e:{faction_slug}/army:{}", rule_slug(&a.name)))
-            }
-            _ => {}
-        }
-    }
+    link_ability_rules(&mut ds.abilities, &faction_slug);
     ds.sources.push(provenance(doc, first_line));
     out.datasheets.push(ds);
 }
@@ -502,64 +472,6 @@ fn push_para(text: &mut String, p: &str) {
         text.push_str("\n\n");
     }
     text.push_str(p.trim());
-}
-
-fn short(s: &str) -> String {
-    let mut out: String = s.chars().take(60).collect();
-    if s.chars().count() > 60 {
-        out.push('…');
-    }
-    out
-}
-
-/// `1 model | 90` → 1 model for 90 points.
-fn points(b: &Block) -> Option<PointsOption> {
-    let cells: Vec<&str> = b.filled_cells().collect();
-    if cells.len() != 2 {
-        return None;
-    }
-    let m = POINTS.captures(cells[0].trim())?;
-    Some(PointsOption {
-        models: m[1].parse().ok()?,
-        points: cells[1].trim().parse().ok()?,
-    })
-}
-
-fn ability(ds: &mut Datasheet, t: &str, group: &str, _faction: Option<&str>) {
-    if let Some(rest) = strip_prefix_ci(t, "CORE:") {
-        for name in split_list(rest) {
-            ds.abilities.push(reference(&name, "core"));
-        }
-        return;
-    }
-    if let Some(rest) = strip_prefix_ci(t, "FACTION:") {
-        for name in split_list(rest) {
-            ds.abilities.push(reference(&name, "faction"));
-        }
-        return;
-    }
-    if let Some(c) = ABILITY.captures(t) {
-        let tags = c.get(2).map(|m| split_list(m.as_str())).unwrap_or_default();
-        ds.abilities.push(Ability {
-            name: c[1].trim().to_string(),
-            group: group.to_string(),
-            tags,
-            parameter: None,
-            rule_id: None,
-            text: Some(c[3].trim().to_string()),
-        });
-    } else if let Some(text) = ds.abilities.last_mut().and_then(|a| a.text.as_mut()) {
-        push_para(text, t);
-    } else {
-        ds.abilities.push(Ability {
-            name: t.to_string(),
-            group: group.to_string(),
-            tags: Vec::new(),
-            parameter: None,
-            rule_id: None,
-            text: None,
-        });
-    }
 }
 
 /// A stratagem listed on a datasheet (`NAME | 1CP | Group – Category`): its id, and a record
@@ -627,8 +539,7 @@ impl RuleParts {
     }
 }
 
-fn rule_kind(name: &str, body: &str) -> (&'static str, Option<String>) {
-    let _ = name;
+fn rule_kind(body: &str) -> (&'static str, Option<String>) {
     if WEAPON_RULE.is_match(body) {
         ("weapon_ability", None)
     } else if let Some(c) = ARMY_FACTION.captures(body) {
@@ -689,7 +600,7 @@ fn read_glossary(doc: &Document, blocks: &[&Block], out: &mut Extracted) {
                     parts.add(blocks[i]);
                     i += 1;
                 }
-                let (mut kind, faction) = rule_kind(&b.text, &parts.body());
+                let (mut kind, faction) = rule_kind(&parts.body());
                 let faction = if kind == "army" {
                     faction.or_else(|| out.faction.clone())
                 } else if let Some(det) = parts.detachment.clone() {
@@ -889,11 +800,6 @@ fn faction_page(doc: &Document, blocks: &[&Block], out: &mut Extracted) {
     let mut detachment: Option<Detachment> = None;
     let mut detachments: Vec<Detachment> = Vec::new();
     let mut i = 0;
-    let close = |d: Option<Detachment>, all: &mut Vec<Detachment>| {
-        if let Some(d) = d {
-            all.push(d);
-        }
-    };
     while i < blocks.len() {
         let b = blocks[i];
         if b.kind == BlockKind::Heading && class(b) != "str10Name" {
@@ -910,7 +816,7 @@ fn faction_page(doc: &Document, blocks: &[&Block], out: &mut Extracted) {
             } else if lower == "detachment rule" || lower == "detachment rules" {
                 let name = last_plain[level as usize].clone();
                 if let Some((name, line)) = name {
-                    close(detachment.take(), &mut detachments);
+                    detachments.extend(detachment.take());
                     detachment = Some(Detachment {
                         id: format!("10e:{faction_slug}:{}", slug(&name)),
                         name,
@@ -1024,6 +930,6 @@ fn faction_page(doc: &Document, blocks: &[&Block], out: &mut Extracted) {
         out.account.unassigned += 1;
         i += 1;
     }
-    close(detachment.take(), &mut detachments);
+    detachments.extend(detachment.take());
     out.detachments.extend(detachments);
 }
