@@ -71,10 +71,10 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             o.insert("pass".into(), pass.into());
             o.insert("report".into(), report_path.display().to_string().into());
         }
-        println!("{}", serde_json::to_string(&v)?);
+        outln!("{}", serde_json::to_string(&v)?);
     } else {
-        print!("{}", s.render());
-        println!(
+        out!("{}", s.render());
+        outln!(
             "{}: {:.2}% {} the required {:.2}%; every disagreement is in {}",
             if pass { "pass" } else { "FAIL" },
             s.agreement_pct_excluding_changes,

@@ -98,37 +98,40 @@ fn print_summary(ds: &Dataset, out: &std::path::Path, verbose: bool) {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    println!("cogitator {} — ingest summary", m.version);
-    println!(
+    outln!("cogitator {} — ingest summary", m.version);
+    outln!(
         "  inputs       {} files ({}); {}",
         m.inputs.len(),
         fmt_list(&by_format),
         fmt_list(&by_status)
     );
-    println!("  datasheets   {}", m.totals.datasheets);
-    println!("  weapons      {} profiles", m.totals.weapons);
-    println!(
+    outln!("  datasheets   {}", m.totals.datasheets);
+    outln!("  weapons      {} profiles", m.totals.weapons);
+    outln!(
         "  rules        {} (from {} paragraphs)",
-        m.totals.rules, m.rule_occurrences
+        m.totals.rules,
+        m.rule_occurrences
     );
-    println!("  stratagems   {}", m.totals.stratagems);
-    println!("  enhancements {}", m.totals.enhancements);
-    println!("  detachments  {}", m.totals.detachments);
+    outln!("  stratagems   {}", m.totals.stratagems);
+    outln!("  enhancements {}", m.totals.enhancements);
+    outln!("  detachments  {}", m.totals.detachments);
     if let Some((_, csv)) = ds
         .extra_files
         .iter()
         .find(|(p, _)| p.ends_with("expected-damage.csv"))
     {
         let rows = csv.lines().count().saturating_sub(1);
-        println!(
+        outln!(
             "  validation   {rows} weapon × target rows simulated (validation/expected-damage.csv)"
         );
     }
     let chrome: usize = m.inputs.iter().map(|i| i.chrome_dropped).sum();
-    println!("  chrome       {chrome} blocks dropped");
-    println!(
+    outln!("  chrome       {chrome} blocks dropped");
+    outln!(
         "  diagnostics  {} error, {} warning, {} info",
-        m.diagnostics.error, m.diagnostics.warning, m.diagnostics.info
+        m.diagnostics.error,
+        m.diagnostics.warning,
+        m.diagnostics.info
     );
     let mut by_code: BTreeMap<&str, usize> = BTreeMap::new();
     for d in &ds.diagnostics {
@@ -138,7 +141,7 @@ fn print_summary(ds: &Dataset, out: &std::path::Path, verbose: bool) {
     }
     if !by_code.is_empty() {
         let codes: Vec<String> = by_code.iter().map(|(c, n)| format!("{c}×{n}")).collect();
-        println!("               by code: {}", codes.join(" "));
+        outln!("               by code: {}", codes.join(" "));
     }
     if verbose {
         for d in ds
@@ -146,10 +149,10 @@ fn print_summary(ds: &Dataset, out: &std::path::Path, verbose: bool) {
             .iter()
             .filter(|d| d.severity >= Severity::Warning)
         {
-            println!("  {d}");
+            outln!("  {d}");
         }
     }
-    println!(
+    outln!(
         "  written to   {}/ (see manifest.json, diagnostics.json)",
         out.display()
     );

@@ -73,7 +73,7 @@ fn lint_dir(dir: &std::path::Path) -> i32 {
     }
     let findings = lint(&files);
     for d in &findings {
-        println!("{d}");
+        outln!("{d}");
     }
     let [info, warning, error] = count_by_severity(&findings);
     eprintln!(
@@ -90,12 +90,12 @@ fn lint_dir(dir: &std::path::Path) -> i32 {
 pub fn run(args: Args) -> anyhow::Result<i32> {
     if args.list {
         for c in CODES {
-            println!("{}  {:<7}  {}", c.name, c.severity, c.title);
+            outln!("{}  {:<7}  {}", c.name, c.severity, c.title);
         }
         return Ok(super::EXIT_OK);
     }
     if args.docs {
-        print!("{}", docs_markdown());
+        out!("{}", docs_markdown());
         return Ok(super::EXIT_OK);
     }
     if let Some(code) = args.explain {
@@ -104,9 +104,12 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             return Ok(super::EXIT_USAGE);
         };
         let info = code.info();
-        println!(
+        outln!(
             "{} ({}): {}\n\n{}",
-            info.name, info.severity, info.title, info.explanation
+            info.name,
+            info.severity,
+            info.title,
+            info.explanation
         );
         return Ok(super::EXIT_OK);
     }

@@ -4,6 +4,42 @@
 //! contain pipeline logic: every subcommand calls library functions and formats their result.
 
 use clap::{Parser, Subcommand};
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Set once stdout is gone (a closed pipe: `cogitator lint --docs | head`).
+static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// Writes to stdout. A closed pipe is not an error: output stops quietly, the command finishes
+/// its work and exits with its own code (after ripgrep, which exits quietly on EPIPE). Every
+/// subcommand prints through [`out!`] and [`outln!`], never `println!`, which panics there.
+pub(crate) fn write_stdout(args: std::fmt::Arguments<'_>) {
+    if STDOUT_CLOSED.load(Ordering::Relaxed) {
+        return;
+    }
+    let mut stdout = std::io::stdout().lock();
+    if stdout
+        .write_fmt(args)
+        .and_then(|()| stdout.flush())
+        .is_err()
+    {
+        // Broken pipe or any other failure of stdout: nothing more can be shown there.
+        STDOUT_CLOSED.store(true, Ordering::Relaxed);
+    }
+}
+
+/// `print!` that survives a closed pipe.
+macro_rules! out {
+    ($($t:tt)*) => { $crate::cli::write_stdout(format_args!($($t)*)) };
+}
+/// `println!` that survives a closed pipe.
+macro_rules! outln {
+    () => { $crate::cli::write_stdout(format_args!("\n")) };
+    ($($t:tt)*) => {{
+        $crate::cli::write_stdout(format_args!($($t)*));
+        $crate::cli::write_stdout(format_args!("\n"));
+    }};
+}
 
 pub mod crosscheck;
 pub mod ingest;

@@ -251,7 +251,7 @@ fn scenario(a: &Flags) -> anyhow::Result<Scenario> {
 }
 
 fn histogram(title: &str, d: &[f64]) {
-    println!("{title}:");
+    outln!("{title}:");
     let max = d.iter().cloned().fold(0.0, f64::max);
     for (v, &p) in d.iter().enumerate() {
         if p < 0.0005 {
@@ -262,7 +262,7 @@ fn histogram(title: &str, d: &[f64]) {
         } else {
             0
         };
-        println!("  {v:>4}  {:>6.2}%  {}", p * 100.0, "#".repeat(bar));
+        outln!("  {v:>4}  {:>6.2}%  {}", p * 100.0, "#".repeat(bar));
     }
 }
 
@@ -271,20 +271,20 @@ fn render(o: &Outcome) {
         simulate::Method::Exact => "exact",
         simulate::Method::MonteCarlo => "monte carlo",
     };
-    println!("method:                    {method}");
-    println!("expected attacks:          {:.4}", o.expected_attacks);
-    println!("expected hits:             {:.4}", o.expected_hits);
-    println!("expected wounds:           {:.4}", o.expected_wounds);
-    println!("expected damage:           {:.4}", o.expected_damage);
-    println!(
+    outln!("method:                    {method}");
+    outln!("expected attacks:          {:.4}", o.expected_attacks);
+    outln!("expected hits:             {:.4}", o.expected_hits);
+    outln!("expected wounds:           {:.4}", o.expected_wounds);
+    outln!("expected damage:           {:.4}", o.expected_damage);
+    outln!(
         "expected models destroyed: {:.4}",
         o.expected_models_destroyed
     );
     if let Some(h) = o.expected_hazardous_mortal_wounds {
-        println!("expected HAZARDOUS mortal wounds on the attackers: {h:.4}");
+        outln!("expected HAZARDOUS mortal wounds on the attackers: {h:.4}");
     }
     for n in &o.notes {
-        println!("note: {n}");
+        outln!("note: {n}");
     }
     histogram("damage", &o.damage_distribution);
     histogram("models destroyed", &o.models_destroyed_distribution);
@@ -311,7 +311,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         }
     };
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&o.to_json())?);
+        outln!("{}", serde_json::to_string_pretty(&o.to_json())?);
     } else {
         render(&o);
     }

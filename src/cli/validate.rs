@@ -46,7 +46,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         eprintln!("{d}");
     }
     let [info, warn, err] = count_by_severity(&diags);
-    println!(
+    outln!(
         "validated {} datasheets, {} weapon profiles against {} reference targets: {} rows → {}",
         sheets.len(),
         sheets.iter().map(|d| d.weapons.len()).sum::<usize>(),
@@ -54,7 +54,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         rows.len(),
         csv.display()
     );
-    println!("diagnostics: {err} errors, {warn} warnings, {info} info");
+    outln!("diagnostics: {err} errors, {warn} warnings, {info} info");
     let failed = diags.iter().any(|d| d.severity == Severity::Error);
     Ok(if failed {
         super::EXIT_FINDINGS

@@ -67,14 +67,23 @@ codes! {
         "The input is for a game system cogitator does not extract (e.g. Age of Sigmar). Nothing is extracted; status `skipped`.\nExample: `aos--skaven--Acolyte-Globadiers.html: warning[S005]: unsupported game system: Age of Sigmar`";
     DuplicateSource = "S006", Info, "input is a byte-identical copy of another input",
         "Two inputs have the same sha256. The first in path order is processed; the copy is listed in the manifest as `duplicate`.\nExample: `faction--captain_test.html: info[S006]: same bytes as space-marines--Captain.html; processed once`";
-    UnknownFormat = "S007", Warning, "input format not recognised",
-        "No decoder claims the file (by content, then extension). Status `skipped`.\nExample: `notes.docx: warning[S007]: unknown format, skipped`";
+    UnknownFormat = "S007", Warning, "input format not recognised or not supported yet",
+        "Format detection reads the content before any extraction. A file no decoder claims is skipped (status `skipped`) and never turned into records; the message names the format detected: XML (BattleScribe `.cat`/`.gst`), CSV, JSON, PDF, Markdown, UTF-16 text, an image or archive, or unknown bytes. Later versions add decoders for some of these.\nExample: `bsdata/Tyranids.cat: warning[S007]: format not supported yet: xml (BattleScribe catalogue); skipped`";
     TruncatedInput = "S008", Warning, "input looks truncated",
         "The input ends in the middle of a structure (an unclosed HTML document, a table row cut short).\nExample: `page.html:4012: warning[S008]: document ends inside <table>`";
     ChromeDropped = "S009", Info, "site chrome dropped",
         "Navigation, ads, subscription notes and copyright footers are recognised and dropped. The count per file is in the manifest.\nExample: `raw/004.txt:574: info[S009]: dropped 7 lines of site chrome (Disable Ads / Boosty notice)`";
     UnknownSystem = "S010", Warning, "game system or edition not recognised",
         "Nothing in the content says which game system or edition the input is for; records are extracted with `edition: null` where it matters.\nExample: `raw/x.txt: warning[S010]: no edition markers found`";
+
+    OutputLeftover = "S011", Warning, "leftover of an interrupted run recovered",
+        "A previous run was stopped while it replaced the output directory and left `.DIR.tmp-*` or `.DIR.old-*` beside it. The next run removes a temporary tree it can prove is cogitator's (its marker), and restores the previous dataset when the output directory itself is missing.\nExample: `warning[S011]: removed leftover output/../.output.tmp-4711 of an interrupted run`";
+    InputTooLarge = "S012", Warning, "input larger than the size limit",
+        "An input is larger than the per-file limit (default 64 MiB, `--max-file-size`), so it is not read. Status `skipped`.\nExample: `huge.html: warning[S012]: 80.0 MiB is over the 64 MiB limit (--max-file-size); skipped`";
+    DocumentTooDeep = "S013", Warning, "markup nested too deeply",
+        "The document nests elements deeper than the decoder's limit. Elements below the limit are read as flat text, never recursively, so a hostile or broken page cannot exhaust the stack.\nExample: `page.html:3: warning[S013]: markup nested 3000 levels deep (limit 256); deeper elements read as text`";
+    PathSkipped = "S014", Warning, "path not followed during discovery",
+        "A directory could not be listed, a symbolic link points nowhere or back into its own tree, or the path is the output directory of a cogitator run. Discovery goes on with the other paths.\nExample: `data/loop: warning[S014]: symbolic link loop, not followed`";
 
     // --- X: extract -------------------------------------------------------------------------
     DatasheetNameMissing = "X101", Warning, "datasheet has no unit name in the source",
@@ -97,6 +106,11 @@ codes! {
         "A stratagem header (name, CP, group) was found without WHEN/TARGET/EFFECT text, or the reverse.\nExample: `raw/004.txt:101: warning[X109]: stratagem 'BATTLEFIELD COMMAND' listed but its full text is elsewhere`";
     ConflictingValues = "X110", Warning, "two sources disagree",
         "The same record was read from two sources with different values. Both values and both files are named; the newer source wins.\nExample: `warning[X110]: Carnifexes points for 2 models: 230 (a.html) vs 180 (b.html); kept 180 (faction pack v1.4 > v1.2)`";
+
+    RequiredTextMissing = "X111", Warning, "record lacks text its kind requires",
+        "A record was found (a stratagem's name and cost, an enhancement's name) but the text that defines it is missing in this source, often because the page is cut off. The record keeps `null` for the text; nothing is filled in.\nExample: `page.html:812: warning[X111]: stratagem 'GRIM RESOLVE' has no EFFECT text in this source`";
+    ScopeUnknown = "X112", Warning, "record's scope not found",
+        "A record (a stratagem, an enhancement) could not be placed in a faction, detachment or group from the content, so its id would carry an `unknown` scope. It is not emitted silently: either it is dropped as a fragment (with this diagnostic) or kept with the reason.\nExample: `page.html:90: warning[X112]: stratagem card 'Grizzled Company –' has no group or text; fragment dropped`";
 
     // --- N: normalize (schemas, values, keywords) ------------------------------------------
     NormTypography = "N101", Info, "typography folded in a value",
