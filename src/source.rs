@@ -7,7 +7,9 @@
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-/// The input formats cogitator can decode. Detected from content first, extension second.
+/// The input formats cogitator recognises, detected from the content (the extension only breaks
+/// ties). Only [`Format::Text`] and [`Format::Html`] have a decoder today; every other format is
+/// recognised so that it can be skipped by name (`S007`) instead of being read as text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Format {
@@ -15,9 +17,23 @@ pub enum Format {
     Text,
     /// A scraped HTML page.
     Html,
-    /// Markdown text.
+    /// Markdown text (by extension: `.md`, `.markdown`).
     Markdown,
-    /// Not recognised; skipped with a diagnostic.
+    /// XML (BattleScribe `.cat`/`.gst` and others).
+    Xml,
+    /// Delimited values (Wahapedia's pipe-separated export, CSV, TSV).
+    Csv,
+    /// JSON (for example a cogitator dataset).
+    Json,
+    /// PDF (`%PDF-`).
+    Pdf,
+    /// Text in UTF-16 (a byte-order mark says so).
+    Utf16,
+    /// An image, an archive or an office document (recognised by its magic bytes).
+    Media,
+    /// Bytes no detector recognises (NUL bytes, control characters).
+    Binary,
+    /// Not looked at (the input could not be read, or is over the size limit).
     Unknown,
 }
 
@@ -27,6 +43,13 @@ impl Format {
             Format::Text => "text",
             Format::Html => "html",
             Format::Markdown => "markdown",
+            Format::Xml => "xml",
+            Format::Csv => "csv",
+            Format::Json => "json",
+            Format::Pdf => "pdf",
+            Format::Utf16 => "utf-16",
+            Format::Media => "media",
+            Format::Binary => "binary",
             Format::Unknown => "unknown",
         }
     }

@@ -3,8 +3,11 @@
 //! One decoder per format; this is the only module that imports third-party parsers
 //! (`scraper`, later `pulldown-cmark`, `quick-xml`, `lopdf`). It knows markup and encodings,
 //! not the game: it never decides what a block *means*. It detects the format from the content
-//! (extension only as a tie-break), rejects binary and empty inputs with a diagnostic, and never
-//! panics on any byte sequence.
+//! (extension only as a tie-break: [`sniff`]) before anything is extracted, hands the file to
+//! the decoder registered for that format ([`decoder_for`]), and skips every other format by name
+//! (`S007`: XML, CSV, JSON, PDF, Markdown, UTF-16, images and archives; `S003`: unidentified
+//! binary; `S002`: empty) so that no unknown input ever becomes records. It never panics on any
+//! byte sequence.
 
 use crate::diag::{Code, Diagnostic};
 use crate::ir::Document;
@@ -22,30 +25,159 @@ pub struct Decoded {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// A document decoder: bytes of one source → blocks, plus diagnostics. Never fails.
+pub type DecodeFn = fn(&SourceFile, &mut Vec<Diagnostic>) -> Document;
+
+/// The decoders, by the format each reads. Adding a document format is a module beside this one
+/// and one line here (plus its sniffing rule in [`sniff`]); a recognised format with no line
+/// here is skipped with `S007`, never read as text.
+const DECODERS: &[(Format, DecodeFn)] = &[(Format::Text, text::decode), (Format::Html, html::decode)];
+
+/// The decoder registered for `format`, if any.
+pub fn decoder_for(format: Format) -> Option<DecodeFn> {
+    DECODERS.iter().find(|(f, _)| *f == format).map(|(_, d)| *d)
+}
+
+/// What the content of a file is, with a detail for the message (`BattleScribe catalogue`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sniffed {
+    pub format: Format,
+    pub detail: Option<&'static str>,
+}
+
 /// Detects the format of `src` from its bytes (then its extension).
 pub fn detect_format(src: &SourceFile) -> Format {
-    let head = &src.bytes[..src.bytes.len().min(128 * 1024)];
-    if looks_binary(head) {
-        return Format::Unknown;
+    sniff(&src.bytes, &src.path).format
+}
+
+/// Detects the format from the first bytes of the content, the extension breaking ties. Looks at
+/// most at the first 128 KiB (JSON, which is parsed whole, excepted), so it is cheap on any input.
+pub fn sniff(bytes: &[u8], path: &str) -> Sniffed {
+    let found = |format, detail| Sniffed { format, detail };
+    let head = &bytes[..bytes.len().min(128 * 1024)];
+    if head.starts_with(b"\xFF\xFE") || head.starts_with(b"\xFE\xFF") {
+        return found(Format::Utf16, Some("byte-order mark; convert to UTF-8"));
     }
+    if head[..head.len().min(1024)].windows(5).any(|w| w == b"%PDF-") {
+        return found(Format::Pdf, None);
+    }
+    for (magic, what) in MAGIC {
+        if head.starts_with(magic) {
+            return found(Format::Media, Some(what));
+        }
+    }
+    if looks_binary(head) {
+        return found(Format::Binary, None);
+    }
+    let text = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    let trimmed = trim_start(text);
+    let ext = path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+    let ext = ext.as_deref().unwrap_or("");
     let has = |needle: &[u8]| {
-        head.windows(needle.len())
+        text.windows(needle.len())
             .any(|w| w.eq_ignore_ascii_case(needle))
     };
-    if has(b"<html") || has(b"<!doctype html") {
-        return Format::Html;
+    if trimmed.starts_with(b"<") {
+        match root_element(trimmed) {
+            Some(root) if root.eq_ignore_ascii_case(b"html") => return found(Format::Html, None),
+            Some(b"catalogue") => return found(Format::Xml, Some("BattleScribe catalogue")),
+            Some(b"gameSystem") => return found(Format::Xml, Some("BattleScribe game system")),
+            _ => {}
+        }
+        if has(b"<html") || has(b"<!doctype html") {
+            return found(Format::Html, None);
+        }
+        if trimmed.starts_with(b"<?xml") || matches!(ext, "xml" | "cat" | "gst" | "svg") {
+            return found(Format::Xml, None);
+        }
+        if matches!(ext, "html" | "htm") || has(b"<body") || has(b"<div") {
+            return found(Format::Html, None);
+        }
     }
-    let ext = src
-        .path
-        .rsplit('.')
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    match ext.as_str() {
-        "html" | "htm" if has(b"<body") || has(b"<div") => Format::Html,
-        "md" | "markdown" => Format::Markdown,
-        _ => Format::Text,
+    if matches!(ext, "html" | "htm") && (has(b"<body") || has(b"<div")) {
+        return found(Format::Html, None);
     }
+    if (trimmed.starts_with(b"{") || trimmed.starts_with(b"["))
+        && serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok()
+    {
+        return found(Format::Json, None);
+    }
+    match ext {
+        "md" | "markdown" => return found(Format::Markdown, None),
+        "csv" | "tsv" => return found(Format::Csv, None),
+        "json" => return found(Format::Json, Some("not valid JSON")),
+        "xml" | "cat" | "gst" => return found(Format::Xml, Some("not well-formed")),
+        "txt" | "text" => return found(Format::Text, None),
+        _ => {}
+    }
+    if looks_delimited(text) {
+        return found(Format::Csv, None);
+    }
+    found(Format::Text, None)
+}
+
+/// Magic numbers of formats that are never text: images, archives, office documents.
+const MAGIC: &[(&[u8], &str)] = &[
+    (b"\x89PNG\r\n\x1a\n", "PNG image"),
+    (b"\xFF\xD8\xFF", "JPEG image"),
+    (b"GIF87a", "GIF image"),
+    (b"GIF89a", "GIF image"),
+    (b"RIFF", "RIFF container (WebP, WAV, AVI)"),
+    (b"PK\x03\x04", "ZIP archive or office document"),
+    (b"PK\x05\x06", "ZIP archive (empty)"),
+    (b"\x1F\x8B", "gzip archive"),
+    (b"BZh", "bzip2 archive"),
+    (b"\xFD7zXZ\x00", "xz archive"),
+    (b"7z\xBC\xAF\x27\x1C", "7-Zip archive"),
+    (b"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1", "legacy office document"),
+    (b"\x7FELF", "executable"),
+];
+
+fn trim_start(b: &[u8]) -> &[u8] {
+    let n = b.iter().take_while(|c| c.is_ascii_whitespace()).count();
+    &b[n..]
+}
+
+/// The name of the first element of markup (skipping `<?…?>`, comments and `<!DOCTYPE …>`).
+fn root_element(mut b: &[u8]) -> Option<&[u8]> {
+    for _ in 0..64 {
+        b = trim_start(b);
+        if b.starts_with(b"<?") || b.starts_with(b"<!") {
+            let end = if b.starts_with(b"<!--") {
+                b.windows(3).position(|w| w == b"-->").map(|i| i + 3)
+            } else {
+                b.iter().position(|&c| c == b'>').map(|i| i + 1)
+            };
+            b = &b[end?..];
+            continue;
+        }
+        let rest = b.strip_prefix(b"<")?;
+        let n = rest
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b':' | b'-' | b'_'))
+            .count();
+        return (n > 0).then(|| &rest[..n]);
+    }
+    None
+}
+
+/// Delimited values: at least three lines, every one of the first ten non-empty lines with the
+/// same number (two or more) of one delimiter. The text dumps' pipe tables fail this: their
+/// table rows are interleaved with plain lines.
+fn looks_delimited(text: &[u8]) -> bool {
+    let lines: Vec<&[u8]> = text
+        .split(|&c| c == b'\n')
+        .filter(|l| !trim_start(l).is_empty())
+        .take(10)
+        .collect();
+    if lines.len() < 3 {
+        return false;
+    }
+    [b'|', b',', b';', b'\t'].iter().any(|&d| {
+        let count = |l: &[u8]| l.iter().filter(|&&c| c == d).count();
+        let first = count(lines[0]);
+        first >= 2 && lines.iter().all(|l| count(l) == first)
+    })
 }
 
 /// NUL bytes, or more than 10% control characters other than whitespace.
@@ -60,7 +192,8 @@ fn looks_binary(bytes: &[u8]) -> bool {
     !bytes.is_empty() && control * 10 > bytes.len()
 }
 
-/// Decodes `src` with the decoder for its detected format.
+/// Decodes `src` with the decoder registered for its detected format. A format without a
+/// decoder is skipped by name (`S007`); bytes no detector recognises are `S003`.
 pub fn decode(src: &SourceFile) -> Decoded {
     let mut diagnostics = Vec::new();
     if src.bytes.iter().all(|b| b.is_ascii_whitespace()) {
@@ -71,18 +204,34 @@ pub fn decode(src: &SourceFile) -> Decoded {
             diagnostics,
         };
     }
-    let format = detect_format(src);
-    let document = match format {
-        Format::Unknown => {
+    let sniffed = sniff(&src.bytes, &src.path);
+    let format = sniffed.format;
+    let document = match decoder_for(format) {
+        Some(decode) => Some(decode(src, &mut diagnostics)),
+        None if format == Format::Binary => {
             diagnostics.push(
-                Diagnostic::new(Code::SourceBinary, "binary content, skipped").in_file(&src.path),
+                Diagnostic::new(
+                    Code::SourceBinary,
+                    "binary content (NUL bytes or control characters), skipped",
+                )
+                .in_file(&src.path),
             );
             None
         }
-        Format::Html => Some(html::decode(src, &mut diagnostics)),
-        // Markdown gets its own decoder with the 9th-edition work; its line structure is
-        // what the text decoder reads.
-        Format::Text | Format::Markdown => Some(text::decode(src, &mut diagnostics)),
+        None => {
+            let detail = sniffed.detail.map(|d| format!(" ({d})")).unwrap_or_default();
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::UnknownFormat,
+                    format!(
+                        "format not supported yet: {}{detail}; skipped, no records read",
+                        format.as_str()
+                    ),
+                )
+                .in_file(&src.path),
+            );
+            None
+        }
     };
     Decoded {
         format,
@@ -115,5 +264,82 @@ pub fn text_of(src: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> String {
             );
             s
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn format(bytes: &[u8], path: &str) -> Format {
+        sniff(bytes, path).format
+    }
+
+    #[test]
+    fn formats_are_detected_by_content_first() {
+        assert_eq!(format(b"%PDF-1.7\n%\xE2\xE3", "x.txt"), Format::Pdf);
+        assert_eq!(format(b"\xFF\xFEa\0b\0", "notes.txt"), Format::Utf16);
+        assert_eq!(format(b"\x89PNG\r\n\x1a\nrest", "a.html"), Format::Media);
+        assert_eq!(format(b"PK\x03\x04....", "a.txt"), Format::Media);
+        assert_eq!(format(b"ab\0cd", "a.txt"), Format::Binary);
+        let cat = b"<?xml version=\"1.0\"?>\n<catalogue id=\"x\" name=\"Imperium\"></catalogue>";
+        assert_eq!(
+            sniff(cat, "a.txt"),
+            Sniffed {
+                format: Format::Xml,
+                detail: Some("BattleScribe catalogue")
+            }
+        );
+        assert_eq!(format(b"<gameSystem/>", "x"), Format::Xml);
+        assert_eq!(format(b"<?xml version=\"1.0\"?><root/>", "x"), Format::Xml);
+        assert_eq!(
+            format(b"\xEF\xBB\xBF<!DOCTYPE html><html><body>x</body></html>", "x.dat"),
+            Format::Html
+        );
+        assert_eq!(format(b"<div class=\"dsH2\">Boyz</div>", "page.html"), Format::Html);
+        assert_eq!(format(b"{\"tool\": \"cogitator\"}", "manifest"), Format::Json);
+        assert_eq!(format(b"[1, 2]", "a.txt"), Format::Json);
+    }
+
+    #[test]
+    fn text_dumps_stay_text() {
+        // A weapon table of a text dump: pipe rows among plain lines, not delimited values.
+        let dump = b"RANGED WEAPONS | RANGE | A | BS | S | AP | D | |\n\
+            Storm bolter [rapid fire 2] | |||||||\n\
+            Storm bolter [rapid fire 2] | 24\" | 2 | 2+ | 4 | 0 | 1 | |\n\
+            ABILITIES\nCORE: Deep Strike\n";
+        assert_eq!(format(dump, "000.txt"), Format::Text);
+        assert_eq!(format(dump, "000"), Format::Text);
+        // A bracketed first line that is not JSON is text.
+        assert_eq!(format(b"[ Warhammer ]\nrules text", "x"), Format::Text);
+        assert_eq!(format(b"# Title\n\ntext", "rules.md"), Format::Markdown);
+    }
+
+    #[test]
+    fn delimited_values_are_csv() {
+        let csv = b"id|name|link|\n000000001|Boyz|x|\n000000002|Nobz|y|\n";
+        assert_eq!(format(csv, "Datasheets.csv"), Format::Csv);
+        assert_eq!(format(csv, "Datasheets"), Format::Csv);
+        assert_eq!(format(b"a,b,c\n1,2,3\n4,5,6\n", "t"), Format::Csv);
+    }
+
+    #[test]
+    fn unsupported_formats_are_skipped_by_name_never_read() {
+        let src = SourceFile::new("bs/Tyranids.cat", b"<?xml version=\"1.0\"?>\n<catalogue name=\"Tyranids\"><rule name=\"Synapse\"><description>text</description></rule></catalogue>".to_vec());
+        let d = decode(&src);
+        assert!(d.document.is_none());
+        assert_eq!(d.format, Format::Xml);
+        assert_eq!(d.diagnostics.len(), 1);
+        assert_eq!(d.diagnostics[0].code, "S007");
+        assert!(d.diagnostics[0].message.contains("xml (BattleScribe catalogue)"));
+        let utf16: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain("Deep Strike".encode_utf16().flat_map(|u| u.to_le_bytes()))
+            .collect();
+        let d = decode(&SourceFile::new("u.txt", utf16));
+        assert_eq!(d.format, Format::Utf16);
+        assert_eq!(d.diagnostics[0].code, "S007", "UTF-16 is text, not binary");
+        let d = decode(&SourceFile::new("b.bin", vec![0, 1, 2, 3]));
+        assert_eq!(d.diagnostics[0].code, "S003");
     }
 }
