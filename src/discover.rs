@@ -13,6 +13,27 @@ use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
 
+/// The default per-file size limit (64 MiB): larger inputs are skipped with `S012`.
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 64 * 1024 * 1024;
+
+/// What discovery may follow and read.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Files larger than this are not read (`S012`, status `skipped`).
+    pub max_file_size: u64,
+    /// Directories never entered (the output directory of this run), compared canonically.
+    pub exclude: Vec<PathBuf>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            max_file_size: DEFAULT_MAX_FILE_SIZE,
+            exclude: Vec::new(),
+        }
+    }
+}
+
 /// A file found and hashed, read again by [`Input::load`] when the pipeline processes it.
 #[derive(Debug, Clone)]
 pub struct OnDisk {
@@ -23,6 +44,13 @@ pub struct OnDisk {
     /// Known before processing only for files that share their size with another file (the
     /// only ones that can be duplicates); the others are hashed when loaded.
     pub sha256: Option<String>,
+    max_file_size: u64,
+}
+
+impl OnDisk {
+    fn too_large(&self) -> bool {
+        self.len > self.max_file_size
+    }
 }
 
 impl Input for OnDisk {
@@ -36,6 +64,17 @@ impl Input for OnDisk {
         self.len
     }
     fn load(&self) -> Result<std::borrow::Cow<'_, SourceFile>, Diagnostic> {
+        if self.too_large() {
+            return Err(Diagnostic::new(
+                Code::InputTooLarge,
+                format!(
+                    "{} is over the {} limit (--max-file-size); skipped",
+                    human_size(self.len),
+                    human_size(self.max_file_size)
+                ),
+            )
+            .in_file(&self.path));
+        }
         let bytes = std::fs::read(&self.abs).map_err(|e| {
             Diagnostic::new(Code::SourceUnreadable, format!("cannot read: {e}")).in_file(&self.path)
         })?;
@@ -53,35 +92,95 @@ impl Input for OnDisk {
     }
 }
 
-/// Files found under `inputs`, hashed, sorted by relative path; plus read failures.
+/// `64 MiB`, `1.5 MiB`, `900 KiB`, `12 bytes`.
+pub fn human_size(n: u64) -> String {
+    const KIB: u64 = 1024;
+    const MIB: u64 = 1024 * KIB;
+    if n >= MIB {
+        let m = n as f64 / MIB as f64;
+        if n % MIB == 0 {
+            format!("{} MiB", n / MIB)
+        } else {
+            format!("{m:.1} MiB")
+        }
+    } else if n >= KIB {
+        format!("{} KiB", n / KIB)
+    } else {
+        format!("{n} bytes")
+    }
+}
+
+/// Files found under `inputs`, sorted by relative path; plus paths that were not read.
 pub struct Discovered {
     pub sources: Vec<OnDisk>,
-    /// Files that could not be read: (relative path, diagnostic).
+    /// Paths found but not read: unreadable files and directories (`S001`, status `failed`),
+    /// dangling links, link loops and previous outputs (`S014`, status `skipped`).
     pub failed: Vec<(String, Diagnostic)>,
 }
 
-/// Walks `inputs` (files or directories). Relative paths are taken from the deepest directory
-/// containing every input. Hidden files and `README.md` files are skipped.
+/// Walks `inputs` (files or directories) with the default options.
 pub fn discover(inputs: &[PathBuf]) -> std::io::Result<Discovered> {
+    discover_with(inputs, &Options::default())
+}
+
+/// Walks `inputs` (files or directories). Relative paths are taken from the deepest directory
+/// containing every input. Hidden files and directories (`.git/`), `README.md` files, the
+/// directories in `opts.exclude` and directories that hold a previous cogitator output are not
+/// entered; a path that cannot be followed is a diagnostic and the walk goes on. A file reached
+/// twice (the same path given twice, or through a link) is read once. The only error is an
+/// input path that does not exist.
+pub fn discover_with(inputs: &[PathBuf], opts: &Options) -> std::io::Result<Discovered> {
+    let root = input_root(inputs)?;
+    let exclude: Vec<PathBuf> = opts
+        .exclude
+        .iter()
+        .filter_map(|p| std::fs::canonicalize(p).ok())
+        .collect();
     let mut files: Vec<PathBuf> = Vec::new();
+    let mut failed: Vec<(String, Diagnostic)> = Vec::new();
     for input in inputs {
         let meta = std::fs::metadata(input)?;
-        if meta.is_dir() {
-            for entry in WalkDir::new(input).follow_links(true).sort_by_file_name() {
-                let entry = entry.map_err(std::io::Error::other)?;
-                if entry.file_type().is_file() && !skipped(entry.path()) {
-                    files.push(entry.into_path());
-                }
-            }
-        } else {
+        if !meta.is_dir() {
             files.push(input.clone());
+            continue;
+        }
+        let walk = WalkDir::new(input)
+            .follow_links(true)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_entry(|e| e.depth() == 0 || !hidden(e.path()));
+        let mut walk = walk;
+        while let Some(entry) = walk.next() {
+            let entry = match entry {
+                Ok(e) => e,
+                Err(e) => {
+                    failed.push(walk_failure(&e, &root));
+                    continue;
+                }
+            };
+            if entry.file_type().is_dir() {
+                if entry.depth() > 0 && skipped_dir(entry.path(), &exclude) {
+                    let rel = relative(&canonical(entry.path()), &root);
+                    let d = Diagnostic::new(
+                        Code::PathSkipped,
+                        "a cogitator output directory (or this run's --out); not read as input",
+                    )
+                    .in_file(&rel);
+                    failed.push((rel, d));
+                    walk.skip_current_dir();
+                }
+            } else if entry.file_type().is_file() && !skipped(entry.path()) {
+                files.push(entry.into_path());
+            }
         }
     }
+    // The same file reached twice (given twice, or through a link) is read once.
+    let mut seen = std::collections::BTreeSet::new();
     let abs: Vec<PathBuf> = files
         .iter()
-        .map(|f| std::fs::canonicalize(f).unwrap_or_else(|_| f.clone()))
+        .map(|f| canonical(f))
+        .filter(|a| seen.insert(a.clone()))
         .collect();
-    let root = input_root(inputs)?;
     // Sizes first (cheap); only files that share a size with another can be byte-identical,
     // so only those are read and hashed now. Every other file is hashed when it is processed.
     let mut read: Vec<Result<OnDisk, (String, Diagnostic)>> = abs
@@ -94,6 +193,7 @@ pub fn discover(inputs: &[PathBuf]) -> std::io::Result<Discovered> {
                     abs: path.clone(),
                     len: meta.len(),
                     sha256: None,
+                    max_file_size: opts.max_file_size,
                 }),
                 Err(e) => Err(unreadable(rel, e)),
             }
@@ -105,7 +205,7 @@ pub fn discover(inputs: &[PathBuf]) -> std::io::Result<Discovered> {
     }
     read.par_iter_mut().for_each(|r| {
         let Ok(f) = r else { return };
-        if sizes.get(&f.len).copied().unwrap_or(0) < 2 {
+        if sizes.get(&f.len).copied().unwrap_or(0) < 2 || f.too_large() {
             return;
         }
         match std::fs::read(&f.abs) {
@@ -116,7 +216,7 @@ pub fn discover(inputs: &[PathBuf]) -> std::io::Result<Discovered> {
     read.sort_by(|a, b| key(a).cmp(key(b)));
     let mut out = Discovered {
         sources: Vec::new(),
-        failed: Vec::new(),
+        failed,
     };
     for r in read {
         match r {
@@ -124,7 +224,43 @@ pub fn discover(inputs: &[PathBuf]) -> std::io::Result<Discovered> {
             Err(f) => out.failed.push(f),
         }
     }
+    out.failed.sort_by(|a, b| a.0.cmp(&b.0));
+    out.failed.dedup_by(|a, b| a.0 == b.0);
     Ok(out)
+}
+
+/// A path the walk could not follow, as a diagnostic: a link loop or a dangling link (`S014`),
+/// or a directory or file that cannot be read (`S001`).
+fn walk_failure(e: &walkdir::Error, root: &Path) -> (String, Diagnostic) {
+    let path = e.path().map(Path::to_path_buf).unwrap_or_default();
+    let rel = relative(&absolute(&path), root);
+    let d = if let Some(ancestor) = e.loop_ancestor() {
+        Diagnostic::new(
+            Code::PathSkipped,
+            format!(
+                "symbolic link loop (back to {}), not followed",
+                relative(&absolute(ancestor), root)
+            ),
+        )
+    } else if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink())
+        && std::fs::metadata(&path).is_err()
+    {
+        let target = std::fs::read_link(&path)
+            .map(|t| t.display().to_string())
+            .unwrap_or_default();
+        Diagnostic::new(
+            Code::PathSkipped,
+            format!("dangling symbolic link (to {target}), not followed"),
+        )
+    } else {
+        let why = e
+            .io_error()
+            .map(|io| io.to_string())
+            .unwrap_or_else(|| e.to_string());
+        Diagnostic::new(Code::SourceUnreadable, format!("cannot read: {why}"))
+    };
+    let d = d.in_file(&rel);
+    (rel, d)
 }
 
 fn unreadable(rel: String, e: std::io::Error) -> (String, Diagnostic) {
@@ -139,9 +275,29 @@ fn key(r: &Result<OnDisk, (String, Diagnostic)>) -> &str {
     }
 }
 
+fn hidden(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.starts_with('.'))
+}
+
 fn skipped(path: &Path) -> bool {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
     name.starts_with('.') || name.eq_ignore_ascii_case("README.md")
+}
+
+/// This run's output directory, or a directory holding a previous cogitator output.
+fn skipped_dir(path: &Path, exclude: &[PathBuf]) -> bool {
+    (!exclude.is_empty() && exclude.contains(&canonical(path)))
+        || crate::emit::is_cogitator_output(path)
+}
+
+fn canonical(p: &Path) -> PathBuf {
+    std::fs::canonicalize(p).unwrap_or_else(|_| absolute(p))
+}
+
+fn absolute(p: &Path) -> PathBuf {
+    std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())
 }
 
 /// The deepest directory that contains every input (a file input counts by its parent).
@@ -173,8 +329,13 @@ fn common_ancestor(a: &Path, b: &Path) -> PathBuf {
     out
 }
 
+/// `path` relative to `root`, `/`-separated. A path outside the root (a link out of the tree)
+/// keeps only its file name: output never carries an absolute path.
 fn relative(path: &Path, root: &Path) -> String {
-    let rel = path.strip_prefix(root).unwrap_or(path);
+    let rel = match path.strip_prefix(root) {
+        Ok(rel) => rel,
+        Err(_) => path.file_name().map(Path::new).unwrap_or(path),
+    };
     let parts: Vec<String> = rel
         .components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())

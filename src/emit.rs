@@ -41,6 +41,21 @@ pub fn files(ds: &Dataset) -> Vec<(String, String)> {
     out
 }
 
+/// Whether `dir` holds a previous cogitator output (its `manifest.json` names the tool).
+pub fn is_cogitator_output(dir: &Path) -> bool {
+    let Ok(text) = fs::read_to_string(dir.join("manifest.json")) else {
+        return false;
+    };
+    serde_json::from_str::<serde_json::Value>(&text)
+        .ok()
+        .and_then(|v| {
+            v.get("tool")
+                .and_then(|t| t.as_str())
+                .map(|t| t == "cogitator")
+        })
+        .unwrap_or(false)
+}
+
 /// Writes the dataset to `out` atomically (temporary sibling directory, then rename).
 pub fn write(ds: &Dataset, out: &Path) -> io::Result<()> {
     let parent = match out.parent() {

@@ -33,6 +33,10 @@ pub struct Options {
 
 /// Runs every stage over `sources` (sorted by path) plus the read failures from `discover`.
 pub fn run<I: Input>(sources: &[I], failed: &[(String, Diagnostic)], opts: &Options) -> Dataset {
+    // Path order, whatever order the caller gives: the result must not depend on it.
+    let mut sources: Vec<&I> = sources.iter().collect();
+    sources.sort_by(|a, b| a.path().cmp(b.path()));
+    let sources = &sources[..];
     // Byte-identical inputs: the first in path order is processed, the others listed.
     let mut first_by_hash: BTreeMap<&str, &str> = BTreeMap::new();
     let mut duplicate_of: Vec<Option<String>> = Vec::with_capacity(sources.len());
@@ -56,7 +60,7 @@ pub fn run<I: Input>(sources: &[I], failed: &[(String, Diagnostic)], opts: &Opti
     let mut processed: Vec<(usize, Processed)> = order
         .par_iter()
         .map(|&i| {
-            let p = process(&sources[i], duplicate_of[i].as_deref());
+            let p = process(sources[i], duplicate_of[i].as_deref());
             if let Some(f) = opts.on_file {
                 f();
             }
@@ -77,13 +81,20 @@ pub fn run<I: Input>(sources: &[I], failed: &[(String, Diagnostic)], opts: &Opti
     }
     for (path, d) in failed {
         diagnostics.push(d.clone());
+        // Not read: over the size limit or a path not followed is `skipped`; a read error is
+        // `failed` (exit 1).
+        let status = if d.severity == crate::diag::Severity::Error {
+            InputStatus::Failed
+        } else {
+            InputStatus::Skipped
+        };
         inputs.push(ManifestInput {
             file: path.clone(),
             sha256: String::new(),
             bytes: 0,
             format: Format::Unknown.as_str().to_string(),
             edition: None,
-            status: InputStatus::Failed,
+            status,
             duplicate_of: None,
             blocks: 0,
             chrome_dropped: 0,
@@ -143,7 +154,12 @@ fn process<I: Input>(input: &I, duplicate_of: Option<&str>) -> Processed {
     let src = match input.load() {
         Ok(s) => s,
         Err(d) => {
-            entry.status = InputStatus::Failed;
+            // Over the size limit (a warning) is `skipped`; a read error is `failed`.
+            entry.status = if d.severity == crate::diag::Severity::Error {
+                InputStatus::Failed
+            } else {
+                InputStatus::Skipped
+            };
             return Processed {
                 entry,
                 extracted: None,

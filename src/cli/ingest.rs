@@ -21,6 +21,32 @@ pub struct Args {
     /// Do not run the weapon profiles through the simulator at the end.
     #[arg(long)]
     pub no_validate: bool,
+    /// Largest input file read; larger files are skipped with S012 (bytes, or with a K, M or G
+    /// suffix: `200M`).
+    #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = parse_size)]
+    pub max_file_size: u64,
+}
+
+/// `123`, `64K`, `64M`, `1G` (binary units; `KiB`, `MB` and the like read the same).
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let n: u64 = num
+        .parse()
+        .map_err(|_| format!("'{s}' is not a size (bytes, or a number with K, M or G)"))?;
+    let mult: u64 = match unit.trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 1,
+        "K" | "KB" | "KIB" => 1 << 10,
+        "M" | "MB" | "MIB" => 1 << 20,
+        "G" | "GB" | "GIB" => 1 << 30,
+        _ => return Err(format!("'{s}': unknown unit '{unit}' (use K, M or G)")),
+    };
+    match n.checked_mul(mult) {
+        Some(v) if v > 0 => Ok(v),
+        Some(_) => Err("the size limit must be at least 1 byte".to_string()),
+        None => Err(format!("'{s}' is too large")),
+    }
 }
 
 pub fn run(args: Args) -> anyhow::Result<i32> {
@@ -35,7 +61,11 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             return Ok(super::EXIT_USAGE);
         }
     }
-    let found = crate::discover::discover(&paths)?;
+    let discover_opts = crate::discover::Options {
+        max_file_size: args.max_file_size,
+        exclude: vec![args.out.clone()],
+    };
+    let found = crate::discover::discover_with(&paths, &discover_opts)?;
     let bar = progress_bar(found.sources.len() as u64);
     let opts = crate::pipeline::Options {
         on_file: bar.as_ref().map(|_| tick as fn()),

@@ -31,7 +31,8 @@ pub type DecodeFn = fn(&SourceFile, &mut Vec<Diagnostic>) -> Document;
 /// The decoders, by the format each reads. Adding a document format is a module beside this one
 /// and one line here (plus its sniffing rule in [`sniff`]); a recognised format with no line
 /// here is skipped with `S007`, never read as text.
-const DECODERS: &[(Format, DecodeFn)] = &[(Format::Text, text::decode), (Format::Html, html::decode)];
+const DECODERS: &[(Format, DecodeFn)] =
+    &[(Format::Text, text::decode), (Format::Html, html::decode)];
 
 /// The decoder registered for `format`, if any.
 pub fn decoder_for(format: Format) -> Option<DecodeFn> {
@@ -58,7 +59,10 @@ pub fn sniff(bytes: &[u8], path: &str) -> Sniffed {
     if head.starts_with(b"\xFF\xFE") || head.starts_with(b"\xFE\xFF") {
         return found(Format::Utf16, Some("byte-order mark; convert to UTF-8"));
     }
-    if head[..head.len().min(1024)].windows(5).any(|w| w == b"%PDF-") {
+    if head[..head.len().min(1024)]
+        .windows(5)
+        .any(|w| w == b"%PDF-")
+    {
         return found(Format::Pdf, None);
     }
     for (magic, what) in MAGIC {
@@ -129,7 +133,10 @@ const MAGIC: &[(&[u8], &str)] = &[
     (b"BZh", "bzip2 archive"),
     (b"\xFD7zXZ\x00", "xz archive"),
     (b"7z\xBC\xAF\x27\x1C", "7-Zip archive"),
-    (b"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1", "legacy office document"),
+    (
+        b"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1",
+        "legacy office document",
+    ),
     (b"\x7FELF", "executable"),
 ];
 
@@ -219,7 +226,10 @@ pub fn decode(src: &SourceFile) -> Decoded {
             None
         }
         None => {
-            let detail = sniffed.detail.map(|d| format!(" ({d})")).unwrap_or_default();
+            let detail = sniffed
+                .detail
+                .map(|d| format!(" ({d})"))
+                .unwrap_or_default();
             diagnostics.push(
                 Diagnostic::new(
                     Code::UnknownFormat,
@@ -293,11 +303,20 @@ mod tests {
         assert_eq!(format(b"<gameSystem/>", "x"), Format::Xml);
         assert_eq!(format(b"<?xml version=\"1.0\"?><root/>", "x"), Format::Xml);
         assert_eq!(
-            format(b"\xEF\xBB\xBF<!DOCTYPE html><html><body>x</body></html>", "x.dat"),
+            format(
+                b"\xEF\xBB\xBF<!DOCTYPE html><html><body>x</body></html>",
+                "x.dat"
+            ),
             Format::Html
         );
-        assert_eq!(format(b"<div class=\"dsH2\">Boyz</div>", "page.html"), Format::Html);
-        assert_eq!(format(b"{\"tool\": \"cogitator\"}", "manifest"), Format::Json);
+        assert_eq!(
+            format(b"<div class=\"dsH2\">Boyz</div>", "page.html"),
+            Format::Html
+        );
+        assert_eq!(
+            format(b"{\"tool\": \"cogitator\"}", "manifest"),
+            Format::Json
+        );
         assert_eq!(format(b"[1, 2]", "a.txt"), Format::Json);
     }
 
@@ -331,7 +350,9 @@ mod tests {
         assert_eq!(d.format, Format::Xml);
         assert_eq!(d.diagnostics.len(), 1);
         assert_eq!(d.diagnostics[0].code, "S007");
-        assert!(d.diagnostics[0].message.contains("xml (BattleScribe catalogue)"));
+        assert!(d.diagnostics[0]
+            .message
+            .contains("xml (BattleScribe catalogue)"));
         let utf16: Vec<u8> = [0xFF, 0xFE]
             .into_iter()
             .chain("Deep Strike".encode_utf16().flat_map(|u| u.to_le_bytes()))
