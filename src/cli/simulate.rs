@@ -112,7 +112,12 @@ pub struct Flags {
           help_heading = "Target")]
     pub fnp: Option<Threshold>,
     /// Comma-separated target keywords, for ANTI-x [default: none].
-    #[arg(long, value_name = "LIST", value_delimiter = ',', help_heading = "Target")]
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        help_heading = "Target"
+    )]
     pub target_keywords: Option<Vec<String>>,
 
     /// The target is within half range (RAPID FIRE, MELTA) [default: no].
@@ -141,17 +146,33 @@ pub struct Flags {
     #[arg(long, value_name = "DIR", requires_all = ["datasheet", "weapon"], help_heading = "Dataset")]
     pub dataset: Option<PathBuf>,
     /// Datasheet id (or name) of the attacker (with --dataset).
-    #[arg(long, value_name = "ID", requires = "dataset", help_heading = "Dataset")]
+    #[arg(
+        long,
+        value_name = "ID",
+        requires = "dataset",
+        help_heading = "Dataset"
+    )]
     pub datasheet: Option<String>,
     /// Weapon name on that datasheet (with --dataset); dashes, quotes, case and spaces are
     /// folded, and close matches are listed when it is not found.
-    #[arg(long, value_name = "NAME", requires = "dataset", help_heading = "Dataset")]
+    #[arg(
+        long,
+        value_name = "NAME",
+        requires = "dataset",
+        help_heading = "Dataset"
+    )]
     pub weapon: Option<String>,
     /// Reference target name (the panel), or a datasheet id or name (with --dataset).
     #[arg(long, value_name = "NAME|ID", help_heading = "Dataset")]
     pub target: Option<String>,
-    /// Reference target panel to use instead of the embedded one (schemas/targets.yaml).
-    #[arg(long, value_name = "FILE", help_heading = "Dataset")]
+    /// Reference target panel to use instead of the embedded one (schemas/targets.yaml), with
+    /// --target.
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "target",
+        help_heading = "Dataset"
+    )]
     pub targets: Option<PathBuf>,
 
     /// Print the result (and the scenario) as JSON.
@@ -160,8 +181,13 @@ pub struct Flags {
     /// Run the Monte Carlo engine with N trials (1 to 10,000,000) instead of the exact one.
     #[arg(long, value_name = "N", value_parser = parse_trials, help_heading = "Output and method")]
     pub monte_carlo: Option<u64>,
-    /// Seed of the Monte Carlo generator (rand_pcg::Pcg64) [default: 0].
-    #[arg(long, value_name = "SEED", help_heading = "Output and method")]
+    /// Seed of the Monte Carlo generator (rand_pcg::Pcg64), with --monte-carlo [default: 0].
+    #[arg(
+        long,
+        value_name = "SEED",
+        requires = "monte_carlo",
+        help_heading = "Output and method"
+    )]
     pub seed: Option<u64>,
 }
 
@@ -425,8 +451,7 @@ fn find_name(kind: &str, query: &str, place: &str, names: &[String]) -> anyhow::
             bail!("{kind} {query:?}{place} is ambiguous: {}", list.join(", "));
         }
     }
-    let mut ranked: Vec<(usize, &String)> =
-        names.iter().map(|n| (distance(query, n), n)).collect();
+    let mut ranked: Vec<(usize, &String)> = names.iter().map(|n| (distance(query, n), n)).collect();
     ranked.sort();
     let list: Vec<String> = ranked
         .iter()
@@ -538,7 +563,10 @@ fn show_list<T: std::fmt::Display>(v: &[T]) -> String {
     if v.is_empty() {
         return "none".into();
     }
-    v.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+    v.iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn keywords_from_flag(s: &str) -> anyhow::Result<Vec<Keyword>> {
@@ -584,8 +612,8 @@ fn resolve_target(
 ) -> anyhow::Result<(Target, String, &'static str)> {
     let panel: Vec<ReferenceTarget> = match &a.targets {
         Some(p) => {
-            let text =
-                std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?;
+            let text = std::fs::read_to_string(p)
+                .with_context(|| format!("cannot read {}", p.display()))?;
             validate::load_panel(&text).map_err(|e| anyhow!("{}:{e}", p.display()))?
         }
         None => validate::default_panel(),
@@ -603,8 +631,8 @@ fn resolve_target(
             .iter()
             .find(|d| fold(&d.id) == q || d.name.as_deref().is_some_and(|n| fold(n) == q))
         {
-            let t = target_from_datasheet(ds)
-                .with_context(|| format!("target datasheet {}", ds.id))?;
+            let t =
+                target_from_datasheet(ds).with_context(|| format!("target datasheet {}", ds.id))?;
             return Ok((t, ds.id.clone(), "dataset"));
         }
         names.extend(sheets.iter().map(|d| d.id.clone()));
@@ -629,9 +657,15 @@ fn scenario(a: &Flags) -> anyhow::Result<(Scenario, Rows)> {
     // Weapon: the dataset's profile (if any), each value overridable by its flag.
     let mut base: Option<Weapon> = None;
     if a.dataset.is_some() {
-        let id = a.datasheet.as_deref().ok_or_else(|| anyhow!("missing --datasheet"))?;
+        let id = a
+            .datasheet
+            .as_deref()
+            .ok_or_else(|| anyhow!("missing --datasheet"))?;
         let ds = find_datasheet(&sheets, id)?;
-        let query = a.weapon.as_deref().ok_or_else(|| anyhow!("missing --weapon"))?;
+        let query = a
+            .weapon
+            .as_deref()
+            .ok_or_else(|| anyhow!("missing --weapon"))?;
         let names: Vec<String> = ds.weapons.iter().map(|w| w.name.clone()).collect();
         let i = find_name("weapon", query, &format!(" on {}", ds.id), &names)?;
         let wp = &ds.weapons[i];
@@ -715,6 +749,11 @@ fn scenario(a: &Flags) -> anyhow::Result<(Scenario, Rows)> {
     )?;
     if let Some(r) = &a.range {
         parse_range(r).map_err(|e| anyhow!("--range: {e}"))?;
+        rows.push(
+            "range",
+            r.trim().to_string(),
+            "from --range, informational".into(),
+        );
     }
     let range_melee = matches!(a.range.as_deref().map(parse_range), Some(Ok(None)));
     let given_melee = (a.melee || range_melee).then_some(true);
@@ -861,15 +900,7 @@ fn scenario(a: &Flags) -> anyhow::Result<(Scenario, Rows)> {
         Some(n) => {
             rows.push("method", "monte carlo".into(), "from --monte-carlo".into());
             rows.push("trials", n.to_string(), "from --monte-carlo".into());
-            rows.pick(
-                "seed",
-                "--seed",
-                a.seed,
-                None,
-                "",
-                Some(0),
-                u64::to_string,
-            )?;
+            rows.pick("seed", "--seed", a.seed, None, "", Some(0), u64::to_string)?;
         }
         None => rows.push("method", "exact".into(), "default".into()),
     }

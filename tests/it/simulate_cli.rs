@@ -142,8 +142,14 @@ fn scenario_echoes_every_default() {
     args.pop();
     let text = stdout(&cogitator(&args));
     assert!(text.starts_with("scenario:\n"), "{text}");
-    assert!(text.contains("  invuln           -            (default)\n"), "{text}");
-    assert!(text.contains("expected damage:           7.4074\n"), "{text}");
+    assert!(
+        text.contains("  invuln           -            (default)\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("expected damage:           7.4074\n"),
+        "{text}"
+    );
 }
 
 /// `--attacks 3` with a dataset weapon used to be ignored silently. It overrides the
@@ -205,7 +211,10 @@ fn weapon_name_with_ascii_hyphen_finds_en_dash_name() {
             "--json",
         ]));
         close(&j["expected_damage"], 5.0);
-        assert_eq!(j["scenario"]["weapon"]["value"], "Betraying Shades – witchfire");
+        assert_eq!(
+            j["scenario"]["weapon"]["value"],
+            "Betraying Shades – witchfire"
+        );
     }
     // Case and spaces fold too.
     let out = cogitator(&[
@@ -238,12 +247,22 @@ fn unknown_weapon_lists_close_matches() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
-    assert!(err.contains("no weapon \"Betraying Shade witchfir\" on 10e:chaos-daemons:belakor"), "{err}");
+    assert!(
+        err.contains("no weapon \"Betraying Shade witchfir\" on 10e:chaos-daemons:belakor"),
+        "{err}"
+    );
     let first = err.lines().nth(1).unwrap_or_default();
     assert_eq!(first.trim(), "Betraying Shades – witchfire", "{err}");
     // An unknown datasheet lists ids and names, closest first.
     let out = cogitator(&[
-        "simulate", "--dataset", &d, "--datasheet", "belakor", "--weapon", "x", "--target",
+        "simulate",
+        "--dataset",
+        &d,
+        "--datasheet",
+        "belakor",
+        "--weapon",
+        "x",
+        "--target",
         "infantry-horde",
     ]);
     assert_eq!(out.status.code(), Some(2));
@@ -256,7 +275,11 @@ fn unknown_weapon_lists_close_matches() {
     let out = cogitator(&args);
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
-    assert_eq!(err.lines().nth(1).map(str::trim), Some("elite-infantry"), "{err}");
+    assert_eq!(
+        err.lines().nth(1).map(str::trim),
+        Some("elite-infantry"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -274,7 +297,10 @@ fn skill_out_of_range_names_the_range() {
     let mut args = flags(&["--save"]);
     args.extend(["--save", "7+"]);
     let err = stderr(&cogitator(&args));
-    assert!(err.contains("expected 2+ to 6+ (or - / none for no save"), "{err}");
+    assert!(
+        err.contains("expected 2+ to 6+ (or - / none for no save"),
+        "{err}"
+    );
     // N/A still works with TORRENT.
     let mut args = flags(&["--skill"]);
     args.extend(["--skill", "N/A", "--keywords", "TORRENT"]);
@@ -296,7 +322,9 @@ fn models_out_of_range_names_1_to_200() {
         assert_eq!(out.status.code(), Some(2), "{flag} {bad}");
         let err = stderr(&out);
         assert!(
-            err.contains("expected a whole number from 1 to 200 (rules: at least 1; engine limit 200)"),
+            err.contains(
+                "expected a whole number from 1 to 200 (rules: at least 1; engine limit 200)"
+            ),
             "{err}"
         );
         assert!(!err.contains("4294967295"), "{err}");
@@ -310,7 +338,13 @@ fn models_out_of_range_names_1_to_200() {
 /// checked by one function, and A, D, S, T, W all need at least 1.
 #[test]
 fn zero_damage_and_zero_strength_are_treated_alike() {
-    for flag in ["--damage", "--attacks", "--strength", "--toughness", "--wounds"] {
+    for flag in [
+        "--damage",
+        "--attacks",
+        "--strength",
+        "--toughness",
+        "--wounds",
+    ] {
         let mut args = flags(&[flag]);
         args.extend([flag, "0"]);
         let out = cogitator(&args);
@@ -338,6 +372,12 @@ fn huge_monte_carlo_is_capped() {
             "{err}"
         );
     }
+    // A seed without --monte-carlo would be ignored: refused instead.
+    let mut args = flags(&[]);
+    args.extend(["--seed", "3"]);
+    let out = cogitator(&args);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--monte-carlo <N>"), "{}", stderr(&out));
     let mut args = flags(&[]);
     args.extend(["--monte-carlo", "1000", "--seed", "3", "--json"]);
     let j = json(&cogitator(&args));
@@ -360,14 +400,28 @@ fn simulate_help_groups_flags_and_shows_an_example() {
         "\nOutput and method:\n",
         "\nExamples:\n",
     ] {
-        let i = help[at..].find(heading).unwrap_or_else(|| panic!("{heading:?} in {help}"));
+        let i = help[at..]
+            .find(heading)
+            .unwrap_or_else(|| panic!("{heading:?} in {help}"));
         at += i + heading.len();
     }
-    assert!(help.contains("--save <SV>               Armour save (required unless --target)"), "{help}");
-    assert!(help.contains("--attacks <A>      Attacks characteristic (required unless --dataset)"), "{help}");
-    assert!(help.contains("Number of target models: 1 to 200 [default: 1]"), "{help}");
+    assert!(
+        help.contains("--save <SV>               Armour save (required unless --target)"),
+        "{help}"
+    );
+    assert!(
+        help.contains("--attacks <A>      Attacks characteristic (required unless --dataset)"),
+        "{help}"
+    );
+    assert!(
+        help.contains("Number of target models: 1 to 200 [default: 1]"),
+        "{help}"
+    );
     assert!(help.contains("`-` / `none` for no save"), "{help}");
-    assert!(help.contains("cogitator simulate --attackers 10 --attacks 2"), "{help}");
+    assert!(
+        help.contains("cogitator simulate --attackers 10 --attacks 2"),
+        "{help}"
+    );
 }
 
 /// `--target` names a reference target without a dataset; a flag overrides its value.
@@ -376,8 +430,14 @@ fn reference_target_without_dataset_and_target_flag_override() {
     let mut args = flags(&["--toughness", "--save", "--wounds"]);
     args.extend(["--target", "infantry-horde", "--save", "-", "--json"]);
     let j = json(&cogitator(&args));
-    assert_eq!(j["scenario"]["save"]["source"], "from --save, reference target has 5+");
-    assert_eq!(j["scenario"]["toughness"]["source"], "from reference target");
+    assert_eq!(
+        j["scenario"]["save"]["source"],
+        "from --save, reference target has 5+"
+    );
+    assert_eq!(
+        j["scenario"]["toughness"]["source"],
+        "from reference target"
+    );
     // 1 attacker × A2 · 2/3 hit · 2/3 wound (S4 vs T3), no save: 8/9.
     close(&j["expected_damage"], 8.0 / 9.0);
 }
