@@ -377,7 +377,11 @@ fn huge_monte_carlo_is_capped() {
     args.extend(["--seed", "3"]);
     let out = cogitator(&args);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("--monte-carlo <N>"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("--monte-carlo <N>"),
+        "{}",
+        stderr(&out)
+    );
     let mut args = flags(&[]);
     args.extend(["--monte-carlo", "1000", "--seed", "3", "--json"]);
     let j = json(&cogitator(&args));
