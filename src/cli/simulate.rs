@@ -14,7 +14,6 @@
 //! the output; an explicit flag overrides the dataset's value and the output says so.
 
 use crate::model::Datasheet;
-use crate::simulate::keyword::parse_threshold;
 use crate::simulate::profile::{parse_range, target_from_datasheet, weapon_from_profile};
 use crate::simulate::{self, Conditions, Dice, Keyword, Outcome, Rules, Scenario, Target, Weapon};
 use crate::validate::{self, ReferenceTarget};
@@ -325,9 +324,7 @@ fn threshold(limit: &Limit, s: &str) -> Result<Option<u8>, String> {
         .strip_suffix('+')
         .and_then(|n| n.trim().parse::<i64>().ok());
     let shown = format!("{}+ to {}+", limit.lo, limit.hi);
-    check(limit, s, n, &shown)?;
-    // Same reading as the dataset's (keyword::parse_threshold), so both agree.
-    Ok(parse_threshold(t))
+    check(limit, s, n, &shown).map(|v| Some(v as u8))
 }
 
 fn dice(limit: &Limit, s: &str) -> Result<Dice, String> {
@@ -360,13 +357,11 @@ fn parse_ap(s: &str) -> Result<i32, String> {
 }
 fn parse_skill(s: &str) -> Result<Skill, String> {
     let t = s.trim();
-    if t.eq_ignore_ascii_case("N/A") || is_none_word(t) {
+    // `N/A`, or the dash some datasheets print for it (as `profile::parse_skill` reads).
+    if t.eq_ignore_ascii_case("N/A") || matches!(t, "-" | "–" | "—") {
         return Ok(Skill(None));
     }
-    match threshold(&SKILL, s)? {
-        Some(n) => Ok(Skill(Some(n))),
-        None => Ok(Skill(None)),
-    }
+    threshold(&SKILL, s).map(Skill)
 }
 fn parse_save(s: &str) -> Result<Threshold, String> {
     threshold(&SAVE, s).map(Threshold)
