@@ -525,6 +525,18 @@ impl Rows {
         Ok(v)
     }
 
+    /// Rewrites the "dataset has" part of overridden rows with the dataset's own strings.
+    fn dataset_has(&mut self, raw: &[(&'static str, String)]) {
+        for (field, was) in raw {
+            for r in self.0.iter_mut().filter(|r| r.field == *field) {
+                if let Some(flag) = r.source.split(',').next() {
+                    r.source = format!("{flag}, dataset has {was}");
+                }
+                r.replaces = Some(was.clone());
+            }
+        }
+    }
+
     fn flag(&mut self, field: &'static str, flag: &'static str, on: bool, off: &str, yes: &str) {
         let (value, source) = if on {
             (yes.to_string(), format!("from {flag}"))
@@ -652,6 +664,7 @@ fn scenario(a: &Flags) -> anyhow::Result<(Scenario, Rows)> {
 
     // Weapon: the dataset's profile (if any), each value overridable by its flag.
     let mut base: Option<Weapon> = None;
+    let mut dataset_raw: Vec<(&'static str, String)> = Vec::new();
     if a.dataset.is_some() {
         let id = a
             .datasheet
@@ -665,8 +678,44 @@ fn scenario(a: &Flags) -> anyhow::Result<(Scenario, Rows)> {
         let names: Vec<String> = ds.weapons.iter().map(|w| w.name.clone()).collect();
         let i = find_name("weapon", query, &format!(" on {}", ds.id), &names)?;
         let wp = &ds.weapons[i];
+        // A flag replaces the dataset's string before it is read, so a value the engine
+        // cannot read (a `D4`, a missing AP) can be overridden instead of failing.
+        let mut patched = wp.clone();
+        let mut raw: Vec<(&'static str, String)> = Vec::new();
+        let mut replace = |field: &'static str, slot: &mut Option<String>, new: Option<String>| {
+            if let Some(new) = new {
+                raw.push((field, slot.take().unwrap_or_else(|| "nothing".into())));
+                *slot = Some(new);
+            }
+        };
+        replace(
+            "attacks",
+            &mut patched.attacks,
+            a.attacks.map(|d| d.to_string()),
+        );
+        replace(
+            "skill",
+            &mut patched.skill,
+            a.skill.map(|s| show_skill(&s.0)),
+        );
+        replace(
+            "strength",
+            &mut patched.strength,
+            a.strength.map(|v| v.to_string()),
+        );
+        replace("ap", &mut patched.ap, a.ap.map(|v| v.to_string()));
+        replace(
+            "damage",
+            &mut patched.damage,
+            a.damage.map(|d| d.to_string()),
+        );
+        if a.keywords.is_some() {
+            raw.push(("keywords", show_list(&patched.keywords)));
+            patched.keywords.clear();
+        }
         let (weapon, unknown) =
-            weapon_from_profile(wp).with_context(|| format!("weapon {:?}", wp.name))?;
+            weapon_from_profile(&patched).with_context(|| format!("weapon {:?}", wp.name))?;
+        dataset_raw = raw;
         for k in unknown {
             eprintln!("warning[V303]: unknown weapon keyword {k:?} ignored");
         }
@@ -762,6 +811,8 @@ fn scenario(a: &Flags) -> anyhow::Result<(Scenario, Rows)> {
         Some(false),
         |&m| if m { "melee" } else { "ranged" }.to_string(),
     )?;
+    // Overridden values are reported as the dataset prints them, not as read.
+    rows.dataset_has(&dataset_raw);
     let weapon = Weapon {
         name: b.map_or_else(|| "weapon".to_string(), |w| w.name.clone()),
         melee,

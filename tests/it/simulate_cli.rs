@@ -445,3 +445,47 @@ fn reference_target_without_dataset_and_target_flag_override() {
     // 1 attacker × A2 · 2/3 hit · 2/3 wound (S4 vs T3), no save: 8/9.
     close(&j["expected_damage"], 8.0 / 9.0);
 }
+
+/// A dataset value the engine cannot read (`A` = `D4`) fails only when nothing overrides it:
+/// `--attacks 9` replaces it before it is read, and the output shows the dataset's own `D4`.
+/// Damage as in `weapon_name_with_ascii_hyphen_finds_en_dash_name`: 9 · 5/6 · 2/3 = 5.
+#[test]
+fn unreadable_dataset_value_can_be_overridden() {
+    let text = std::fs::read_to_string(format!("{}/datasheets.json", dataset())).unwrap();
+    let mut sheets: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let sheet = sheets
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|d| d["id"] == "10e:chaos-daemons:belakor")
+        .unwrap();
+    sheet["weapons"][0]["A"] = "D4".into();
+    assert_eq!(sheet["weapons"][0]["name"], "Betraying Shades – witchfire");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("datasheets.json"), sheets.to_string()).unwrap();
+    let d = dir.path().to_str().unwrap();
+    let base = [
+        "simulate",
+        "--dataset",
+        d,
+        "--datasheet",
+        "10e:chaos-daemons:belakor",
+        "--weapon",
+        "Betraying Shades - witchfire",
+        "--target",
+        "infantry-horde",
+        "--json",
+    ];
+    let out = cogitator(&base);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("D4"), "{}", stderr(&out));
+    let mut args = base.to_vec();
+    args.extend(["--attacks", "9"]);
+    let j = json(&cogitator(&args));
+    close(&j["expected_damage"], 5.0);
+    assert_eq!(
+        j["scenario"]["attacks"]["source"],
+        "from --attacks, dataset has D4"
+    );
+    assert_eq!(j["scenario"]["attacks"]["replaces"], "D4");
+}
