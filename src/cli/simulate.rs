@@ -1,6 +1,6 @@
 //! `cogitator simulate`: one weapon profile against one target, exact or Monte Carlo.
 //!
-//! Owns the flags and their ranges (one [`Limit`] per characteristic, checked by clap value
+//! Owns the flags and their ranges (one `Limit` per characteristic, checked by clap value
 //! parsers so `--help` and the errors name the range), reading the dataset files named on the
 //! command line, name lookup with typographic folding and close-match suggestions, and
 //! rendering (JSON or a text histogram), always preceded by the full scenario actually
