@@ -11,4 +11,5 @@ mod regressions;
 mod schema;
 mod seeds;
 mod simulate;
+mod simulate_cli;
 mod util;
