@@ -2,8 +2,9 @@
 //!
 //! Pure: takes the bytes `discover` read, returns the [`Dataset`] `emit` writes. Files are
 //! processed in parallel (rayon, largest first) and the results re-sorted by path, so the
-//! output is identical for any thread count. Owns the manifest and the merging of records
-//! that several sources carry (same id → one record with all sources).
+//! output is identical for any thread count. Owns the manifest (an input the decoder saw end
+//! early, `S008`, is `partial`), the merging of records that several sources carry (same id →
+//! one record with all sources), and what the merged records still lack (`X111`).
 
 use crate::decode;
 use crate::diag::{count_by_severity, sort_diagnostics, Code, Diagnostic};

@@ -88,7 +88,12 @@ fn check_scopes(out: &mut Extracted) {
         if !s.id.contains(UNKNOWN_SCOPE) {
             return true;
         }
-        let printed = s.category.as_deref().unwrap_or("");
+        // What the type line said, when it said something that is not a group.
+        let printed = s
+            .category
+            .as_deref()
+            .map(|c| format!(" (type line '{c}')"))
+            .unwrap_or_default();
         let no_text = s.flavor.is_none()
             && s.when.is_none()
             && s.target.is_none()
@@ -99,7 +104,7 @@ fn check_scopes(out: &mut Extracted) {
                 Diagnostic::new(
                     Code::ScopeUnknown,
                     format!(
-                        "stratagem '{}' has no group ('{printed}') and no text here; fragment dropped",
+                        "stratagem '{}' names no group{printed} and has no text here; fragment dropped",
                         s.name
                     ),
                 ),
@@ -112,7 +117,7 @@ fn check_scopes(out: &mut Extracted) {
                 Diagnostic::new(
                     Code::ScopeUnknown,
                     format!(
-                        "stratagem '{}' has no group in the source ('{printed}'); kept as {}",
+                        "stratagem '{}' names no group{printed}; kept as {}",
                         s.name, s.id
                     ),
                 ),
@@ -125,7 +130,11 @@ fn check_scopes(out: &mut Extracted) {
         d.stratagems.retain(|id| !dropped.contains(id));
     }
     let no_faction = "the content names no faction";
-    for d in out.datasheets.iter().filter(|d| d.id.contains(UNKNOWN_SCOPE)) {
+    for d in out
+        .datasheets
+        .iter()
+        .filter(|d| d.id.contains(UNKNOWN_SCOPE))
+    {
         let name = d.name.as_deref().unwrap_or("(unnamed)");
         diagnostics.push(at(
             Diagnostic::new(
@@ -135,7 +144,11 @@ fn check_scopes(out: &mut Extracted) {
             &d.sources,
         ));
     }
-    for e in out.enhancements.iter().filter(|e| e.id.contains(UNKNOWN_SCOPE)) {
+    for e in out
+        .enhancements
+        .iter()
+        .filter(|e| e.id.contains(UNKNOWN_SCOPE))
+    {
         let name = e.name.as_deref().unwrap_or("(unnamed)");
         diagnostics.push(at(
             Diagnostic::new(
@@ -145,7 +158,11 @@ fn check_scopes(out: &mut Extracted) {
             &e.sources,
         ));
     }
-    for d in out.detachments.iter().filter(|d| d.id.contains(UNKNOWN_SCOPE)) {
+    for d in out
+        .detachments
+        .iter()
+        .filter(|d| d.id.contains(UNKNOWN_SCOPE))
+    {
         diagnostics.push(at(
             Diagnostic::new(
                 Code::ScopeUnknown,

@@ -5,8 +5,8 @@
 mod crosscheck;
 mod dedup;
 mod html;
-mod records;
 mod pipeline;
+mod records;
 mod regressions;
 mod schema;
 mod seeds;

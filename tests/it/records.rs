@@ -215,7 +215,8 @@ fn faction_page_cut_in_an_enhancement_reports_its_missing_text() {
     assert!(e.text.is_empty());
     let x111 = codes(&ds, "X111");
     assert!(
-        x111.iter().any(|d| d.message.starts_with("enhancement 'Hunting Grounds'")),
+        x111.iter()
+            .any(|d| d.message.starts_with("enhancement 'Hunting Grounds'")),
         "{x111:?}"
     );
 }
