@@ -269,6 +269,9 @@ pub struct Detachment {
 pub enum InputStatus {
     /// Decoded and extracted.
     Ok,
+    /// Decoded and extracted, but the input ends early (`S008`, a page cut off): what it
+    /// holds is kept; records it cuts short have their own `X111`. Not a failure.
+    Partial,
     /// Not extracted (unsupported game system, unknown format, binary, empty).
     Skipped,
     /// Byte-identical to an earlier input; not processed again.

@@ -2,8 +2,9 @@
 //!
 //! Pure: takes the bytes `discover` read, returns the [`Dataset`] `emit` writes. Files are
 //! processed in parallel (rayon, largest first) and the results re-sorted by path, so the
-//! output is identical for any thread count. Owns the manifest and the merging of records
-//! that several sources carry (same id → one record with all sources).
+//! output is identical for any thread count. Owns the manifest (an input the decoder saw end
+//! early, `S008`, is `partial`), the merging of records that several sources carry (same id →
+//! one record with all sources), and what the merged records still lack (`X111`).
 
 use crate::decode;
 use crate::diag::{count_by_severity, sort_diagnostics, Code, Diagnostic};
@@ -223,6 +224,14 @@ fn process<I: Input>(input: &I, duplicate_of: Option<&str>) -> Processed {
     }
     let mut ex = extract::extract(&doc);
     normalize::normalize(&mut ex);
+    // The decoder saw the document end early (`S008`): what was read is kept, and the
+    // manifest says the input was read only in part.
+    if diagnostics
+        .iter()
+        .any(|d| d.code == Code::TruncatedInput.as_str())
+    {
+        entry.status = InputStatus::Partial;
+    }
     entry.edition = ex.edition;
     entry.chrome_dropped = doc.chrome_dropped + ex.account.chrome;
     entry.account = ex.account;
@@ -327,7 +336,12 @@ fn assemble(
         }
         for e in ex.enhancements {
             merge_by_id(&mut enhancements, e.id.clone(), e, |a, b| {
-                a.sources.extend(b.sources)
+                a.sources.extend(b.sources);
+                if a.text.is_empty() {
+                    a.text = b.text;
+                }
+                fill(&mut a.flavor, b.flavor);
+                fill(&mut a.points, b.points);
             });
         }
         for d in ex.detachments {
@@ -382,6 +396,8 @@ fn assemble(
         d.sources.dedup();
     }
 
+    report_missing_text(&stratagems, &enhancements, &mut diagnostics);
+
     sort_diagnostics(&mut diagnostics);
     let [info, warning, error] = count_by_severity(&diagnostics);
     let totals = RecordCounts {
@@ -396,7 +412,7 @@ fn assemble(
         discovered: inputs.len(),
         decoded: inputs
             .iter()
-            .filter(|i| i.status == InputStatus::Ok)
+            .filter(|i| matches!(i.status, InputStatus::Ok | InputStatus::Partial))
             .count(),
         blocks: inputs.iter().map(|i| i.blocks).sum(),
         extracted_records,
@@ -430,6 +446,75 @@ fn assemble(
         quarantine,
         manifest,
         extra_files: Vec::new(),
+    }
+}
+
+/// One `X111` per merged record that still lacks the text its kind requires once every source
+/// has been read (a record's text may be printed in another file than its header, so this is
+/// decided here, not by the extractor): a stratagem without WHEN, TARGET or EFFECT, an
+/// enhancement without text. Located at the record's first source. A stratagem an older page
+/// prints without labels (its whole text kept as the effect, `X109` at that card) is not
+/// reported again for its missing WHEN/TARGET.
+fn report_missing_text(
+    stratagems: &[Stratagem],
+    enhancements: &[Enhancement],
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let unlabeled: std::collections::BTreeSet<(&str, u32)> = diagnostics
+        .iter()
+        .filter(|d| d.code == Code::StratagemIncomplete.as_str())
+        .filter_map(|d| Some((d.file.as_deref()?, d.line?)))
+        .collect();
+    let mut out = Vec::new();
+    for s in stratagems {
+        let missing: Vec<&str> = [
+            ("WHEN", s.when.is_none()),
+            ("TARGET", s.target.is_none()),
+            ("EFFECT", s.effect.is_none()),
+        ]
+        .into_iter()
+        .filter_map(|(part, absent)| absent.then_some(part))
+        .collect();
+        if missing.is_empty() {
+            continue;
+        }
+        let explained = s.effect.is_some()
+            && s.sources
+                .iter()
+                .any(|p| unlabeled.contains(&(p.file.as_str(), p.line)));
+        if explained {
+            continue;
+        }
+        let d = Diagnostic::new(
+            Code::RequiredTextMissing,
+            format!(
+                "stratagem '{}' ({}) has no {} text in any source",
+                s.name,
+                s.id,
+                missing.join("/")
+            ),
+        );
+        out.push(located(d, &s.sources));
+    }
+    for e in enhancements.iter().filter(|e| e.text.trim().is_empty()) {
+        let d = Diagnostic::new(
+            Code::RequiredTextMissing,
+            format!(
+                "enhancement '{}' ({}) has no text in any source",
+                e.name.as_deref().unwrap_or("(unnamed)"),
+                e.id
+            ),
+        );
+        out.push(located(d, &e.sources));
+    }
+    diagnostics.extend(out);
+}
+
+/// `d` at the first of `sources` (sorted), or file-less when there is none.
+fn located(d: Diagnostic, sources: &[crate::source::Provenance]) -> Diagnostic {
+    match sources.first() {
+        Some(p) => d.at(&p.file, p.line),
+        None => d,
     }
 }
 

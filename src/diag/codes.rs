@@ -70,7 +70,7 @@ codes! {
     UnknownFormat = "S007", Warning, "input format not recognised or not supported yet",
         "Format detection reads the content before any extraction. A file no decoder claims is skipped (status `skipped`) and never turned into records; the message names the format detected: XML (BattleScribe `.cat`/`.gst`), CSV, JSON, PDF, Markdown, UTF-16 text, an image or archive, or unknown bytes. Later versions add decoders for some of these.\nExample: `bsdata/Tyranids.cat: warning[S007]: format not supported yet: xml (BattleScribe catalogue); skipped`";
     TruncatedInput = "S008", Warning, "input looks truncated",
-        "The input ends in the middle of a structure (an unclosed HTML document, a table row cut short).\nExample: `page.html:4012: warning[S008]: document ends inside <table>`";
+        "The input ends in the middle of a structure (an unclosed HTML document, a table row cut short). What it holds is still read; its manifest status is `partial` (not a failure), and each record it cuts short has its own `X111`.\nExample: `page.html:4012: warning[S008]: document ends inside <table>`";
     ChromeDropped = "S009", Info, "site chrome dropped",
         "Navigation, ads, subscription notes and copyright footers are recognised and dropped. The count per file is in the manifest.\nExample: `raw/004.txt:574: info[S009]: dropped 7 lines of site chrome (Disable Ads / Boosty notice)`";
     UnknownSystem = "S010", Warning, "game system or edition not recognised",
@@ -103,14 +103,14 @@ codes! {
     UnmatchedText = "X108", Info, "paragraph not assigned to a record",
         "A paragraph was read but belongs to no record type the extractor knows; it is counted in the manifest's nothing-lost account.\nExample: `raw/002.txt:40: info[X108]: paragraph not assigned: 'Print on card…'`";
     StratagemIncomplete = "X109", Warning, "stratagem text incomplete",
-        "A stratagem header (name, CP, group) was found without WHEN/TARGET/EFFECT text, or the reverse.\nExample: `raw/004.txt:101: warning[X109]: stratagem 'BATTLEFIELD COMMAND' listed but its full text is elsewhere`";
+        "A stratagem card prints its rule without the WHEN/TARGET/EFFECT labels (older pages); the whole text is kept as the effect, WHEN and TARGET stay `null`, and no `X111` is added for them. (A card or list entry with no text at all is `X111`.)\nExample: `grimlog/tyranids--complete-scrape.html:1620: warning[X109]: stratagem 'INSANE BRAVERY' is printed without WHEN/TARGET/EFFECT labels; its text is kept as the effect`";
     ConflictingValues = "X110", Warning, "two sources disagree",
         "The same record was read from two sources with different values. Both values and both files are named; the newer source wins.\nExample: `warning[X110]: Carnifexes points for 2 models: 230 (a.html) vs 180 (b.html); kept 180 (faction pack v1.4 > v1.2)`";
 
     RequiredTextMissing = "X111", Warning, "record lacks text its kind requires",
-        "A record was found (a stratagem's name and cost, an enhancement's name) but the text that defines it is missing in this source, often because the page is cut off. The record keeps `null` for the text; nothing is filled in.\nExample: `page.html:812: warning[X111]: stratagem 'GRIM RESOLVE' has no EFFECT text in this source`";
+        "A record was found but the text that defines it is missing, often because the page is cut off (then the file also has `S008` and the manifest status `partial`). Decided after merging, so a list entry whose card is printed in another file is not reported: a stratagem with no WHEN, TARGET or EFFECT text in any source (kept, the missing parts `null`; one printed without labels, its text kept as the effect, has `X109` instead), an enhancement with no text in any source (kept, `text` empty). A rule name with no text after it is not a record: it is not emitted. Nothing is filled in. Located at the record's first source.\nExample: `chaos-lord-cut.html:814: warning[X111]: stratagem 'BALEFUL BLESSING' (10e:cabal-of-chaos:baleful-blessing) has no WHEN/TARGET/EFFECT text in any source`";
     ScopeUnknown = "X112", Warning, "record's scope not found",
-        "A record (a stratagem, an enhancement) could not be placed in a faction, detachment or group from the content, so its id would carry an `unknown` scope. It is not emitted silently: either it is dropped as a fragment (with this diagnostic) or kept with the reason.\nExample: `page.html:90: warning[X112]: stratagem card 'Grizzled Company –' has no group or text; fragment dropped`";
+        "A record could not be placed from the content: a stratagem without a group, or a datasheet, enhancement or detachment of a page that names no faction, so its id carries `unknown` as its scope. It is never emitted silently: a stratagem with neither group nor text (a list entry whose card is not in the input) is dropped as a fragment, with the datasheet's reference to it; any other such record is kept under its `unknown` id, and this diagnostic names it.\nExample: `lord-warden.html:8: warning[X112]: stratagem 'LAST ORDERS' names no group and has no text here; fragment dropped`";
 
     // --- N: normalize (schemas, values, keywords) ------------------------------------------
     NormTypography = "N101", Info, "typography folded in a value",

@@ -4,9 +4,10 @@
 //! paragraph, a stratagem. One submodule per record family. Architecture invariants: extractors
 //! never see raw bytes or markup (only `ir::Block`s); they never fail (a value they cannot
 //! read is `None` plus a diagnostic); they never invent a value the blocks do not contain; the
-//! faction comes from the content, never from the file name.
+//! faction comes from the content, never from the file name; and no record leaves with an
+//! `unknown` scope in its id without an `X112` (a scope-less fragment is dropped with it).
 
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::ir::Document;
 pub use crate::model::BlockAccount;
 use crate::model::{Datasheet, Detachment, Edition, Enhancement, Rule, Stratagem};
@@ -63,5 +64,112 @@ pub fn extract(doc: &Document) -> Extracted {
         }
         system::System::Unsupported(_) => {}
     }
+    check_scopes(&mut out);
     out
+}
+
+/// The scope placeholder an id carries when the content did not say where a record belongs
+/// (`10e:unknown:no-retreat`).
+const UNKNOWN_SCOPE: &str = ":unknown:";
+
+/// No record leaves extraction with an `unknown` scope silently (`X112`): a stratagem that has
+/// neither a group nor any text is a fragment (a list entry whose card is printed elsewhere)
+/// and is dropped, with the datasheets' references to it; any other such record (a stratagem
+/// with text, an enhancement, a detachment, a datasheet of a page that names no faction) is
+/// kept, and the diagnostic says why its scope is unknown.
+fn check_scopes(out: &mut Extracted) {
+    let mut dropped: Vec<String> = Vec::new();
+    let mut diagnostics: Vec<Diagnostic> = Vec::new();
+    let at = |d: Diagnostic, sources: &[crate::source::Provenance]| match sources.first() {
+        Some(p) => d.at(&p.file, p.line),
+        None => d,
+    };
+    out.stratagems.retain(|s| {
+        if !s.id.contains(UNKNOWN_SCOPE) {
+            return true;
+        }
+        // What the type line said, when it said something that is not a group.
+        let printed = s
+            .category
+            .as_deref()
+            .map(|c| format!(" (type line '{c}')"))
+            .unwrap_or_default();
+        let no_text = s.flavor.is_none()
+            && s.when.is_none()
+            && s.target.is_none()
+            && s.effect.is_none()
+            && s.restrictions.is_none();
+        if no_text {
+            diagnostics.push(at(
+                Diagnostic::new(
+                    Code::ScopeUnknown,
+                    format!(
+                        "stratagem '{}' names no group{printed} and has no text here; fragment dropped",
+                        s.name
+                    ),
+                ),
+                &s.sources,
+            ));
+            dropped.push(s.id.clone());
+            false
+        } else {
+            diagnostics.push(at(
+                Diagnostic::new(
+                    Code::ScopeUnknown,
+                    format!(
+                        "stratagem '{}' names no group{printed}; kept as {}",
+                        s.name, s.id
+                    ),
+                ),
+                &s.sources,
+            ));
+            true
+        }
+    });
+    for d in &mut out.datasheets {
+        d.stratagems.retain(|id| !dropped.contains(id));
+    }
+    let no_faction = "the content names no faction";
+    for d in out
+        .datasheets
+        .iter()
+        .filter(|d| d.id.contains(UNKNOWN_SCOPE))
+    {
+        let name = d.name.as_deref().unwrap_or("(unnamed)");
+        diagnostics.push(at(
+            Diagnostic::new(
+                Code::ScopeUnknown,
+                format!("datasheet '{name}': {no_faction}; kept as {}", d.id),
+            ),
+            &d.sources,
+        ));
+    }
+    for e in out
+        .enhancements
+        .iter()
+        .filter(|e| e.id.contains(UNKNOWN_SCOPE))
+    {
+        let name = e.name.as_deref().unwrap_or("(unnamed)");
+        diagnostics.push(at(
+            Diagnostic::new(
+                Code::ScopeUnknown,
+                format!("enhancement '{name}': {no_faction}; kept as {}", e.id),
+            ),
+            &e.sources,
+        ));
+    }
+    for d in out
+        .detachments
+        .iter()
+        .filter(|d| d.id.contains(UNKNOWN_SCOPE))
+    {
+        diagnostics.push(at(
+            Diagnostic::new(
+                Code::ScopeUnknown,
+                format!("detachment '{}': {no_faction}; kept as {}", d.name, d.id),
+            ),
+            &d.sources,
+        ));
+    }
+    out.diagnostics.extend(diagnostics);
 }

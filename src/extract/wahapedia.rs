@@ -116,11 +116,19 @@ fn base_size(t: &str) -> Option<String> {
     (!t.is_empty()).then(|| t.to_string())
 }
 
-/// Splits `Group – Category[ Stratagem]`.
+/// Splits `Group – Category[ Stratagem]`. A datasheet's stratagem list prints the line of a
+/// detachment whose cards name no category (`Grizzled Company – Stratagem` on the card) as
+/// `Grizzled Company –`: the group, and no category.
 fn group_and_category(t: &str) -> (Option<String>, Option<String>) {
-    match GROUP_LINE.captures(t.trim()) {
+    let t = t.trim();
+    if let Some(group) = t.strip_suffix(['–', '-']).map(str::trim) {
+        if !group.is_empty() && !group.ends_with(['–', '-']) {
+            return (Some(group.to_string()), None);
+        }
+    }
+    match GROUP_LINE.captures(t) {
         Some(c) => (Some(c[1].trim().to_string()), Some(c[2].trim().to_string())),
-        None => (None, (!t.trim().is_empty()).then(|| t.trim().to_string())),
+        None => (None, (!t.is_empty()).then(|| t.to_string())),
     }
 }
 
@@ -558,7 +566,18 @@ fn push_rule(
 ) {
     let body = parts.body();
     if body.is_empty() {
+        // A rule is its text: a name with nothing after it (a tooltip cut off with its page)
+        // is not a record.
         out.account.unassigned += parts.blocks;
+        if let Some(name) = &parts.name {
+            out.diagnostics.push(
+                Diagnostic::new(
+                    Code::RequiredTextMissing,
+                    format!("rule '{name}' has no text in this source; not emitted"),
+                )
+                .at(&doc.file, parts.line),
+            );
+        }
         return;
     }
     out.account.in_records += parts.blocks;
@@ -586,6 +605,17 @@ fn read_glossary(doc: &Document, blocks: &[&Block], out: &mut Extracted) {
         let b = blocks[i];
         match class(b) {
             "tooltip_header" | "abName" => {
+                // A tooltip titled with the name its ability card prints again (`Feel No
+                // Pain`, then `FEEL NO PAIN`): one rule, read at the card's name.
+                let repeated = blocks.get(i + 1).is_some_and(|n| {
+                    matches!(class(n), "tooltip_header" | "abName")
+                        && n.text.trim().eq_ignore_ascii_case(b.text.trim())
+                });
+                if repeated {
+                    out.account.in_records += 1;
+                    i += 1;
+                    continue;
+                }
                 let mut parts = RuleParts {
                     name: Some(display_name(&b.text)),
                     line: b.line(),
@@ -730,19 +760,13 @@ fn stratagem_card(doc: &Document, blocks: &[&Block], mut i: usize, out: &mut Ext
         s.group.as_deref().unwrap_or("unknown"),
         &name,
     );
+    // A card without its text (a page cut off) is not reported here: another page may print
+    // the same card whole, so `pipeline` reports what the merged record still lacks (`X111`).
     if unlabeled {
         out.diagnostics.push(
             Diagnostic::new(
                 Code::StratagemIncomplete,
                 format!("stratagem '{name}' is printed without WHEN/TARGET/EFFECT labels; its text is kept as the effect"),
-            )
-            .at(&doc.file, head.line()),
-        );
-    } else if s.when.is_none() && s.effect.is_none() {
-        out.diagnostics.push(
-            Diagnostic::new(
-                Code::StratagemIncomplete,
-                format!("stratagem '{name}' has no WHEN/EFFECT text"),
             )
             .at(&doc.file, head.line()),
         );

@@ -60,7 +60,7 @@ fn one(ds: &Dataset) -> &Datasheet {
 }
 
 /// The whole HTML corpus, ingested once for the tests below.
-fn corpus_dataset() -> Option<&'static Dataset> {
+pub(crate) fn corpus_dataset() -> Option<&'static Dataset> {
     static DS: OnceLock<Option<Dataset>> = OnceLock::new();
     DS.get_or_init(|| {
         let dir: PathBuf = util::corpus()?.join("wahapedia-html");

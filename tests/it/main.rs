@@ -8,6 +8,7 @@ mod dedup;
 mod html;
 mod inputs;
 mod pipeline;
+mod records;
 mod regressions;
 mod schema;
 mod seeds;
