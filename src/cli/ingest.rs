@@ -1,4 +1,10 @@
-//! `cogitator ingest`: discover inputs, run the pipeline, write the dataset, print a summary.
+//! `cogitator ingest`: check the output directory, discover inputs, run the pipeline, write the
+//! dataset, print a summary.
+//!
+//! Owns the order of the safety checks: the output directory is checked (what it may replace,
+//! overlap with the inputs, writability; `cogitator::emit::prepare`) before any input is read,
+//! and leftover notes (`S011`) are printed on stderr. It must not decide itself what may be
+//! replaced: that is `emit`'s.
 
 use crate::diag::Severity;
 use crate::model::{Dataset, InputStatus};
@@ -8,13 +14,19 @@ use std::path::PathBuf;
 
 /// Arguments of `cogitator ingest`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = AFTER_HELP)]
 pub struct Args {
     /// Files or directories to read (default: `raw/`).
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
-    /// Output directory (default: `output/`).
+    /// Output directory, replaced as a whole and atomically; only a new or empty directory or a
+    /// previous cogitator output (see below). A symbolic link is written through.
     #[arg(long, value_name = "DIR", default_value = "output")]
     pub out: PathBuf,
+    /// Replace --out even when it is a non-empty directory that is not a cogitator output
+    /// (everything in it is deleted).
+    #[arg(long)]
+    pub force: bool,
     /// Print every warning and error diagnostic, not only the summary.
     #[arg(long, short)]
     pub verbose: bool,
@@ -22,6 +34,21 @@ pub struct Args {
     #[arg(long)]
     pub no_validate: bool,
 }
+
+const AFTER_HELP: &str = "\
+The output directory (--out):
+  replaced only when it does not exist, is empty, or is a previous cogitator output;
+  any other directory is refused unless --force (which deletes everything in it).
+  Refused always: a file, `.`, the current directory, an input or a directory holding or
+  inside an input. A symbolic link is written through: its target is replaced, the link kept.
+  The swap is atomic: the directory holds the complete old or the complete new dataset at
+  every instant; leftovers of an interrupted run (.DIR.tmp-*, .DIR.old-*) are recovered or
+  removed by the next run (S011).
+
+Exit codes:
+  0  every input processed, no error diagnostic (warnings allowed)
+  1  findings: an input failed or an error diagnostic exists (the output is still written)
+  2  usage or fatal error (refused --out, unwritable output, missing input): nothing written";
 
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let paths = if args.paths.is_empty() {
@@ -35,7 +62,23 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             return Ok(super::EXIT_USAGE);
         }
     }
-    let found = crate::discover::discover(&paths)?;
+    let target = crate::emit::prepare(&args.out, &paths, args.force)?;
+    for d in &target.notes {
+        eprintln!("{d}");
+    }
+    if target.replaces == crate::emit::Replaces::Forced {
+        eprintln!(
+            "warning: --force: {} is not a cogitator output; everything in it will be replaced",
+            args.out.display()
+        );
+    }
+    let found = match crate::discover::discover(&paths) {
+        Ok(found) => found,
+        Err(e) => {
+            target.abandon();
+            return Err(e.into());
+        }
+    };
     let bar = progress_bar(found.sources.len() as u64);
     let opts = crate::pipeline::Options {
         on_file: bar.as_ref().map(|_| tick as fn()),
@@ -45,7 +88,9 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    crate::emit::write(&dataset, &args.out)?;
+    for d in crate::emit::commit(&dataset, target)? {
+        eprintln!("{d}");
+    }
     print_summary(&dataset, &args.out, args.verbose);
     let failed = dataset
         .manifest
