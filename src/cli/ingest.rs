@@ -145,13 +145,19 @@ fn print_summary(ds: &Dataset, out: &std::path::Path, verbose: bool) {
     };
     outln!("cogitator {} — ingest summary", m.version);
     outln!(
-        "  inputs       {} files ({}); {}",
-        m.inputs.len(),
+        "  inputs       {} ({}); {}",
+        plural(m.inputs.len(), "file", "files"),
         fmt_list(&by_format),
         fmt_list(&by_status)
     );
+    for line in not_processed(ds, MAX_LISTED) {
+        outln!("{line}");
+    }
     outln!("  datasheets   {}", m.totals.datasheets);
-    outln!("  weapons      {} profiles", m.totals.weapons);
+    outln!(
+        "  weapons      {}",
+        plural(m.totals.weapons, "profile", "profiles")
+    );
     outln!(
         "  rules        {} (from {} paragraphs)",
         m.totals.rules,
@@ -171,11 +177,11 @@ fn print_summary(ds: &Dataset, out: &std::path::Path, verbose: bool) {
         );
     }
     let chrome: usize = m.inputs.iter().map(|i| i.chrome_dropped).sum();
-    outln!("  chrome       {chrome} blocks dropped");
+    outln!("  chrome       {} dropped", plural(chrome, "block", "blocks"));
     outln!(
-        "  diagnostics  {} error, {} warning, {} info",
-        m.diagnostics.error,
-        m.diagnostics.warning,
+        "  diagnostics  {}, {}, {} info",
+        plural(m.diagnostics.error, "error", "errors"),
+        plural(m.diagnostics.warning, "warning", "warnings"),
         m.diagnostics.info
     );
     let mut by_code: BTreeMap<&str, usize> = BTreeMap::new();
@@ -201,4 +207,41 @@ fn print_summary(ds: &Dataset, out: &std::path::Path, verbose: bool) {
         "  written to   {}/ (see manifest.json, diagnostics.json)",
         out.display()
     );
+}
+
+/// Lines of the summary's list of inputs not processed.
+const MAX_LISTED: usize = 20;
+
+/// `1 file`, `0 files`, `5 files`.
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// One line per input that was skipped or failed: status, path, detected format and its first
+/// warning or error diagnostic; at most `max` lines, then `… and N more`.
+fn not_processed(ds: &Dataset, max: usize) -> Vec<String> {
+    let listed: Vec<_> = ds
+        .manifest
+        .inputs
+        .iter()
+        .filter(|i| matches!(i.status, InputStatus::Skipped | InputStatus::Failed))
+        .collect();
+    let mut lines: Vec<String> = listed
+        .iter()
+        .take(max)
+        .map(|i| {
+            let status = format!("{:?}", i.status).to_lowercase();
+            let first = ds
+                .diagnostics
+                .iter()
+                .find(|d| d.severity >= Severity::Warning && d.file.as_deref() == Some(&i.file))
+                .map(|d| format!(": {} {}", d.code, d.message))
+                .unwrap_or_default();
+            format!("  {status:<12} {} ({}){first}", i.file, i.format)
+        })
+        .collect();
+    if listed.len() > max {
+        lines.push(format!("  … and {} more", listed.len() - max));
+    }
+    lines
 }
