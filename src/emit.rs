@@ -154,7 +154,10 @@ pub fn prepare(out: &Path, inputs: &[PathBuf], force: bool) -> anyhow::Result<Ta
     }
     let dir = resolve(out)?;
     let (Some(parent), Some(name)) = (dir.parent(), dir.file_name()) else {
-        bail!("refusing --out {shown}: it resolves to the root {}", dir.display());
+        bail!(
+            "refusing --out {shown}: it resolves to the root {}",
+            dir.display()
+        );
     };
     let (parent, name) = (parent.to_path_buf(), name.to_os_string());
     if let Ok(cwd) = std::env::current_dir().and_then(fs::canonicalize) {
@@ -228,8 +231,7 @@ pub fn commit(ds: &Dataset, target: Target) -> anyhow::Result<Vec<Diagnostic>> {
         let path = tmp.join(&rel);
         if let Some(d) = path.parent() {
             if !dirs.iter().any(|x| x == d) {
-                fs::create_dir_all(d)
-                    .with_context(|| format!("cannot create {}", d.display()))?;
+                fs::create_dir_all(d).with_context(|| format!("cannot create {}", d.display()))?;
                 dirs.push(d.to_path_buf());
             }
         }
@@ -244,9 +246,8 @@ pub fn commit(ds: &Dataset, target: Target) -> anyhow::Result<Vec<Diagnostic>> {
     let dir = &target.dir;
     let mut notes = Vec::new();
     if fs::symlink_metadata(dir).is_err() {
-        fs::rename(tmp, dir).with_context(|| {
-            format!("cannot move {} to {}", tmp.display(), dir.display())
-        })?;
+        fs::rename(tmp, dir)
+            .with_context(|| format!("cannot move {} to {}", tmp.display(), dir.display()))?;
         sync_dir(&target.parent)?;
         return Ok(notes);
     }
@@ -296,9 +297,8 @@ pub fn commit(ds: &Dataset, target: Target) -> anyhow::Result<Vec<Diagnostic>> {
             }
         }
         Err(e) => {
-            return Err(e).with_context(|| {
-                format!("cannot swap {} into {}", tmp.display(), dir.display())
-            })
+            return Err(e)
+                .with_context(|| format!("cannot swap {} into {}", tmp.display(), dir.display()))
         }
     }
     Ok(notes)

@@ -99,10 +99,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             o.insert("pass".into(), pass.into());
             o.insert(
                 "report".into(),
-                report_path
-                    .as_ref()
-                    .map(|p| p.display().to_string())
-                    .into(),
+                report_path.as_ref().map(|p| p.display().to_string()).into(),
             );
         }
         outln!("{}", serde_json::to_string(&v)?);

@@ -177,7 +177,10 @@ fn print_summary(ds: &Dataset, out: &std::path::Path, verbose: bool) {
         );
     }
     let chrome: usize = m.inputs.iter().map(|i| i.chrome_dropped).sum();
-    outln!("  chrome       {} dropped", plural(chrome, "block", "blocks"));
+    outln!(
+        "  chrome       {} dropped",
+        plural(chrome, "block", "blocks")
+    );
     outln!(
         "  diagnostics  {}, {}, {} info",
         plural(m.diagnostics.error, "error", "errors"),

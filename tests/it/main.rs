@@ -5,6 +5,7 @@
 mod crosscheck;
 mod dedup;
 mod html;
+mod output;
 mod pipeline;
 mod regressions;
 mod schema;
