@@ -224,6 +224,16 @@ impl Target {
 /// Returns `S011` notes for an old tree that could not be removed after the swap (the new
 /// dataset is in place then).
 pub fn commit(ds: &Dataset, target: Target) -> anyhow::Result<Vec<Diagnostic>> {
+    let result = swap_in(ds, &target);
+    if result.is_err() && target.tmp.exists() {
+        // The staging directory holds the unfinished new tree: remove it now rather than
+        // leaving it for the next run.
+        let _ = remove_marker_last(&target.tmp);
+    }
+    result
+}
+
+fn swap_in(ds: &Dataset, target: &Target) -> anyhow::Result<Vec<Diagnostic>> {
     let delay = test_delay();
     let tmp = &target.tmp;
     let mut dirs = vec![tmp.clone()];
