@@ -1,17 +1,20 @@
 //! `cogitator crosscheck --wahapedia-csv DIR [DATASET_DIR]`: compare a dataset's datasheets with
 //! Wahapedia's CSV export.
 //!
-//! Owns file I/O (reading `DATASET_DIR/datasheets.json`, writing the report file, default
-//! `DATASET_DIR/crosscheck-report.json`), printing the summary (text, or one JSON object with
+//! Owns file I/O (reading `DATASET_DIR/datasheets.json`, writing the report file: `--report
+//! FILE`, else `DATASET_DIR/crosscheck-report.json` when DATASET_DIR is given explicitly; with
+//! the default dataset `output/` no report is written, so the committed output stays as ingest
+//! wrote it), printing the summary (text, or one JSON object with
 //! `--json`) and the exit code: 0 when the agreement with changes since the export set aside is
 //! at least `--min-agreement`, 1 below it, 2 on a usage or I/O error. The comparison is
-//! `cogitator::crosscheck::crosscheck`; this file must not compare anything itself, and it
-//! never changes the dataset files.
+//! `cogitator::crosscheck::crosscheck`; this file must not compare anything itself, it never
+//! changes the dataset files, and it never overwrites a file that is not a previous crosscheck
+//! report (refused with exit 2 before comparing).
 
 use crate::crosscheck::{crosscheck, Export};
 use crate::model::Datasheet;
 use anyhow::Context;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Default name of the report file, inside the dataset directory.
 pub const REPORT_FILE: &str = "crosscheck-report.json";
@@ -22,11 +25,12 @@ pub struct Args {
     /// Directory of Wahapedia's CSV export (`Datasheets.csv`, `Datasheets_models.csv`, …).
     #[arg(long, value_name = "DIR")]
     pub wahapedia_csv: PathBuf,
-    /// Dataset directory holding `datasheets.json`.
-    #[arg(default_value = "output")]
-    pub dataset_dir: PathBuf,
+    /// Dataset directory holding `datasheets.json` [default: output].
+    pub dataset_dir: Option<PathBuf>,
     /// Where to write the report of every disagreement (JSON) [default:
-    /// DATASET_DIR/crosscheck-report.json].
+    /// DATASET_DIR/crosscheck-report.json when DATASET_DIR is given; none for the default
+    /// dataset, so `output/` is never written into]. An existing file is only overwritten when
+    /// it is a previous crosscheck report.
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
     /// Print the summary as one JSON object instead of text.
@@ -45,22 +49,46 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         );
         return Ok(super::EXIT_USAGE);
     }
+    let report_path = match (&args.report, &args.dataset_dir) {
+        (Some(file), _) => Some(file.clone()),
+        (None, Some(dir)) => Some(dir.join(REPORT_FILE)),
+        (None, None) => None,
+    };
+    if let Some(p) = &report_path {
+        if let Some(why) = not_a_report(p) {
+            eprintln!(
+                "error: refusing to overwrite {}: {why}; nothing was written. Choose another \
+                 --report FILE, or remove it yourself",
+                p.display()
+            );
+            return Ok(super::EXIT_USAGE);
+        }
+    }
+    let dataset_dir = args
+        .dataset_dir
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("output"));
     let export = Export::read_dir(&args.wahapedia_csv)?;
-    let path = args.dataset_dir.join("datasheets.json");
+    let path = dataset_dir.join("datasheets.json");
     let text = std::fs::read_to_string(&path)
         .with_context(|| format!("cannot read {}", path.display()))?;
     let sheets: Vec<Datasheet> =
         serde_json::from_str(&text).with_context(|| format!("cannot parse {}", path.display()))?;
 
     let report = crosscheck(&export, &sheets);
-    let report_path = args
-        .report
-        .clone()
-        .unwrap_or_else(|| args.dataset_dir.join(REPORT_FILE));
-    let mut json = serde_json::to_string_pretty(&report)?;
-    json.push('\n');
-    std::fs::write(&report_path, json)
-        .with_context(|| format!("cannot write {}", report_path.display()))?;
+    if let Some(p) = &report_path {
+        let mut json = serde_json::to_string_pretty(&report)?;
+        json.push('\n');
+        write_report(p, &json)?;
+    }
+    let where_ = match &report_path {
+        Some(p) => format!("every disagreement is in {}", p.display()),
+        None => format!(
+            "no report written (the default dataset {}/ is left as ingest wrote it); \
+             pass --report FILE for every disagreement",
+            dataset_dir.display()
+        ),
+    };
 
     let s = &report.summary;
     let pass = s.fields_compared > 0 && s.agreement_pct_excluding_changes >= args.min_agreement;
@@ -69,23 +97,60 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         if let Some(o) = v.as_object_mut() {
             o.insert("min_agreement".into(), args.min_agreement.into());
             o.insert("pass".into(), pass.into());
-            o.insert("report".into(), report_path.display().to_string().into());
+            o.insert(
+                "report".into(),
+                report_path.as_ref().map(|p| p.display().to_string()).into(),
+            );
         }
         outln!("{}", serde_json::to_string(&v)?);
     } else {
         out!("{}", s.render());
         outln!(
-            "{}: {:.2}% {} the required {:.2}%; every disagreement is in {}",
+            "{}: {:.2}% {} the required {:.2}%; {where_}",
             if pass { "pass" } else { "FAIL" },
             s.agreement_pct_excluding_changes,
             if pass { "meets" } else { "is below" },
             args.min_agreement,
-            report_path.display()
         );
     }
     Ok(if pass {
         super::EXIT_OK
     } else {
         super::EXIT_FINDINGS
+    })
+}
+
+/// Why `path` must not be overwritten: it exists and is not a previous crosscheck report.
+fn not_a_report(path: &Path) -> Option<String> {
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(_) => return None,
+    };
+    if !meta.is_file() {
+        return Some("it is not a regular file".into());
+    }
+    let is_report = std::fs::read(path)
+        .ok()
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+        .is_some_and(|v| {
+            ["summary", "matches", "unmatched", "disagreements"]
+                .iter()
+                .all(|k| v.get(k).is_some())
+        });
+    (!is_report).then(|| "it exists and is not a previous crosscheck report".into())
+}
+
+/// Writes the report through a sibling temporary file and a rename, so a reader never sees
+/// half a report.
+fn write_report(path: &Path, json: &str) -> anyhow::Result<()> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| REPORT_FILE.to_string());
+    let tmp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+    std::fs::write(&tmp, json).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| {
+        let _ = std::fs::remove_file(&tmp);
+        format!("cannot write {}", path.display())
     })
 }

@@ -1,4 +1,10 @@
-//! `cogitator ingest`: discover inputs, run the pipeline, write the dataset, print a summary.
+//! `cogitator ingest`: check the output directory, discover inputs, run the pipeline, write the
+//! dataset, print a summary.
+//!
+//! Owns the order of the safety checks: the output directory is checked (what it may replace,
+//! overlap with the inputs, writability; `cogitator::emit::prepare`) before any input is read,
+//! and leftover notes (`S011`) are printed on stderr. It must not decide itself what may be
+//! replaced: that is `emit`'s.
 
 use crate::diag::Severity;
 use crate::model::{Dataset, InputStatus};
@@ -8,13 +14,19 @@ use std::path::PathBuf;
 
 /// Arguments of `cogitator ingest`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = AFTER_HELP)]
 pub struct Args {
     /// Files or directories to read (default: `raw/`).
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
-    /// Output directory (default: `output/`).
+    /// Output directory, replaced as a whole and atomically; only a new or empty directory or a
+    /// previous cogitator output (see below). A symbolic link is written through.
     #[arg(long, value_name = "DIR", default_value = "output")]
     pub out: PathBuf,
+    /// Replace --out even when it is a non-empty directory that is not a cogitator output
+    /// (everything in it is deleted).
+    #[arg(long)]
+    pub force: bool,
     /// Print every warning and error diagnostic, not only the summary.
     #[arg(long, short)]
     pub verbose: bool,
@@ -49,6 +61,21 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
     }
 }
 
+const AFTER_HELP: &str = "\
+The output directory (--out):
+  replaced only when it does not exist, is empty, or is a previous cogitator output;
+  any other directory is refused unless --force (which deletes everything in it).
+  Refused always: a file, `.`, the current directory, an input or a directory holding or
+  inside an input. A symbolic link is written through: its target is replaced, the link kept.
+  The swap is atomic: the directory holds the complete old or the complete new dataset at
+  every instant; leftovers of an interrupted run (.DIR.tmp-*, .DIR.old-*) are recovered or
+  removed by the next run (S011).
+
+Exit codes:
+  0  every input processed, no error diagnostic (warnings allowed)
+  1  findings: an input failed or an error diagnostic exists (the output is still written)
+  2  usage or fatal error (refused --out, unwritable output, missing input): nothing written";
+
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let paths = if args.paths.is_empty() {
         vec![PathBuf::from("raw")]
@@ -61,11 +88,27 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             return Ok(super::EXIT_USAGE);
         }
     }
+    let target = crate::emit::prepare(&args.out, &paths, args.force)?;
+    for d in &target.notes {
+        eprintln!("{d}");
+    }
+    if target.replaces == crate::emit::Replaces::Forced {
+        eprintln!(
+            "warning: --force: {} is not a cogitator output; everything in it will be replaced",
+            args.out.display()
+        );
+    }
     let discover_opts = crate::discover::Options {
         max_file_size: args.max_file_size,
         exclude: vec![args.out.clone()],
     };
-    let found = crate::discover::discover_with(&paths, &discover_opts)?;
+    let found = match crate::discover::discover_with(&paths, &discover_opts) {
+        Ok(found) => found,
+        Err(e) => {
+            target.abandon();
+            return Err(e.into());
+        }
+    };
     let bar = progress_bar(found.sources.len() as u64);
     let opts = crate::pipeline::Options {
         on_file: bar.as_ref().map(|_| tick as fn()),
@@ -75,7 +118,9 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    crate::emit::write(&dataset, &args.out)?;
+    for d in crate::emit::commit(&dataset, target)? {
+        eprintln!("{d}");
+    }
     print_summary(&dataset, &args.out, args.verbose);
     let failed = dataset
         .manifest
@@ -130,13 +175,19 @@ fn print_summary(ds: &Dataset, out: &std::path::Path, verbose: bool) {
     };
     outln!("cogitator {} — ingest summary", m.version);
     outln!(
-        "  inputs       {} files ({}); {}",
-        m.inputs.len(),
+        "  inputs       {} ({}); {}",
+        plural(m.inputs.len(), "file", "files"),
         fmt_list(&by_format),
         fmt_list(&by_status)
     );
+    for line in not_processed(ds, MAX_LISTED, verbose) {
+        outln!("{line}");
+    }
     outln!("  datasheets   {}", m.totals.datasheets);
-    outln!("  weapons      {} profiles", m.totals.weapons);
+    outln!(
+        "  weapons      {}",
+        plural(m.totals.weapons, "profile", "profiles")
+    );
     outln!(
         "  rules        {} (from {} paragraphs)",
         m.totals.rules,
@@ -156,11 +207,14 @@ fn print_summary(ds: &Dataset, out: &std::path::Path, verbose: bool) {
         );
     }
     let chrome: usize = m.inputs.iter().map(|i| i.chrome_dropped).sum();
-    outln!("  chrome       {chrome} blocks dropped");
     outln!(
-        "  diagnostics  {} error, {} warning, {} info",
-        m.diagnostics.error,
-        m.diagnostics.warning,
+        "  chrome       {} dropped",
+        plural(chrome, "block", "blocks")
+    );
+    outln!(
+        "  diagnostics  {}, {}, {} info",
+        plural(m.diagnostics.error, "error", "errors"),
+        plural(m.diagnostics.warning, "warning", "warnings"),
         m.diagnostics.info
     );
     let mut by_code: BTreeMap<&str, usize> = BTreeMap::new();
@@ -186,4 +240,60 @@ fn print_summary(ds: &Dataset, out: &std::path::Path, verbose: bool) {
         "  written to   {}/ (see manifest.json, diagnostics.json)",
         out.display()
     );
+}
+
+/// Lines of the summary's list of inputs not processed.
+const MAX_LISTED: usize = 20;
+
+/// `1 file`, `0 files`, `5 files`.
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The inputs that were skipped or failed: status, path, detected format and the first warning
+/// or error diagnostic. Three or more of one folder with the same status, format and finding
+/// share a line (`skipped      wahapedia-csv/2025-11-14/ (20 csv files): S007 …`). At most
+/// `max` lines unless `all`, then `… and N more`.
+fn not_processed(ds: &Dataset, max: usize, all: bool) -> Vec<String> {
+    // (status, folder, format, finding) → files, in path order.
+    let mut groups: Vec<((String, String, String, String), Vec<&str>)> = Vec::new();
+    for i in &ds.manifest.inputs {
+        if !matches!(i.status, InputStatus::Skipped | InputStatus::Failed) {
+            continue;
+        }
+        let status = format!("{:?}", i.status).to_lowercase();
+        let folder = i.file.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
+        let finding = ds
+            .diagnostics
+            .iter()
+            .find(|d| d.severity >= Severity::Warning && d.file.as_deref() == Some(&i.file))
+            .map(|d| format!(": {} {}", d.code, d.message))
+            .unwrap_or_default();
+        let key = (status, folder.to_string(), i.format.clone(), finding);
+        match groups.last_mut() {
+            Some((k, files)) if *k == key => files.push(&i.file),
+            _ => groups.push((key, vec![&i.file])),
+        }
+    }
+    let mut lines: Vec<String> = Vec::new();
+    for ((status, folder, format, finding), files) in &groups {
+        if files.len() >= 3 {
+            lines.push(format!(
+                "  {status:<12} {folder}/ ({} {format} files){finding}",
+                files.len()
+            ));
+        } else {
+            for f in files {
+                lines.push(format!("  {status:<12} {f} ({format}){finding}"));
+            }
+        }
+    }
+    if !all && lines.len() > max {
+        let more = lines.len() - max;
+        lines.truncate(max);
+        lines.push(format!(
+            "  … and {more} more (-v lists them all; every input is in manifest.json)"
+        ));
+    }
+    lines
 }

@@ -233,10 +233,7 @@ pub fn decode(src: &SourceFile) -> Decoded {
             diagnostics.push(
                 Diagnostic::new(
                     Code::UnknownFormat,
-                    format!(
-                        "format not supported yet: {}{detail}; skipped, no records read",
-                        format.as_str()
-                    ),
+                    format!("format not supported yet: {}{detail}", format.as_str()),
                 )
                 .in_file(&src.path),
             );

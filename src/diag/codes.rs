@@ -77,7 +77,7 @@ codes! {
         "Nothing in the content says which game system or edition the input is for; records are extracted with `edition: null` where it matters.\nExample: `raw/x.txt: warning[S010]: no edition markers found`";
 
     OutputLeftover = "S011", Warning, "leftover of an interrupted run recovered",
-        "A previous run was stopped while it replaced the output directory and left `.DIR.tmp-*` or `.DIR.old-*` beside it. The next run removes a temporary tree it can prove is cogitator's (its marker), and restores the previous dataset when the output directory itself is missing.\nExample: `warning[S011]: removed leftover output/../.output.tmp-4711 of an interrupted run`";
+        "A previous run was stopped while it replaced the output directory and left `.DIR.tmp-*` or `.DIR.old-*` beside it. The next run (before reading any input) restores the newest `.DIR.old-*` when the output directory itself is missing, removes leftovers it can prove are cogitator's (the `.cogitator-output` marker or a cogitator `manifest.json`), and leaves anything else in place, reported; leftovers of a process still running are not touched. Printed on stderr, not part of the dataset (which depends on the inputs only).\nExample: `warning[S011]: removed leftover /data/.output.tmp-4711 of an interrupted run`";
     InputTooLarge = "S012", Warning, "input larger than the size limit",
         "An input is larger than the per-file limit (default 64 MiB, `--max-file-size`), so it is not read. Status `skipped`.\nExample: `huge.html: warning[S012]: 80.0 MiB is over the 64 MiB limit (--max-file-size); skipped`";
     DocumentTooDeep = "S013", Warning, "markup nested too deeply",

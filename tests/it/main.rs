@@ -7,6 +7,7 @@ mod crosscheck;
 mod dedup;
 mod html;
 mod inputs;
+mod output;
 mod pipeline;
 mod records;
 mod regressions;

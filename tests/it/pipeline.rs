@@ -196,9 +196,10 @@ fn interrupted_write_leaves_previous_output() {
     // until the new one is complete, and no temp dir is left behind after success.
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("output");
-    std::fs::create_dir_all(&out).unwrap();
-    std::fs::write(out.join("stale.txt"), "old").unwrap();
     let ds = run::<SourceFile>(&[], &[], &Options::default());
+    // A previous output (only those are replaced) with a stale file in it.
+    emit::write(&ds, &out).unwrap();
+    std::fs::write(out.join("stale.txt"), "old").unwrap();
     emit::write(&ds, &out).unwrap();
     assert!(!out.join("stale.txt").exists());
     assert!(out.join("manifest.json").exists());
