@@ -4,6 +4,11 @@
 //! processed in parallel (rayon, largest first) and the results re-sorted by path, so the
 //! output is identical for any thread count. Owns the manifest and the merging of records
 //! that several sources carry (same id → one record with all sources).
+//!
+//! Two seams feed records in: documents go through `decode` (the `DECODERS` registry) and
+//! `extract`; structured files (content sniffed as CSV) are kept aside, grouped by directory,
+//! and handed to the first record source of `records::SOURCES` that claims the group. Both
+//! kinds of [`Extracted`] then go through the same `normalize` and merge.
 
 use crate::decode;
 use crate::diag::{count_by_severity, sort_diagnostics, Code, Diagnostic};
@@ -19,6 +24,9 @@ struct Processed {
     entry: ManifestInput,
     extracted: Option<Extracted>,
     diagnostics: Vec<Diagnostic>,
+    /// A structured file (format `csv`) kept for the record sources, with the `S007` it gets
+    /// when no record source reads it.
+    table: Option<(crate::source::SourceFile, Diagnostic)>,
 }
 
 /// Options of one ingest.
@@ -68,6 +76,7 @@ pub fn run<I: Input>(sources: &[I], failed: &[(String, Diagnostic)], opts: &Opti
         })
         .collect();
     processed.sort_by_key(|(i, _)| *i);
+    read_record_groups(&mut processed);
 
     let mut diagnostics: Vec<Diagnostic> = Vec::new();
     let mut inputs: Vec<ManifestInput> = Vec::new();
@@ -75,6 +84,9 @@ pub fn run<I: Input>(sources: &[I], failed: &[(String, Diagnostic)], opts: &Opti
     for (_, p) in processed {
         inputs.push(p.entry);
         diagnostics.extend(p.diagnostics);
+        if let Some((_, skipped)) = p.table {
+            diagnostics.push(skipped);
+        }
         if let Some(e) = p.extracted {
             extracted.push(e);
         }
@@ -164,6 +176,7 @@ fn process<I: Input>(input: &I, duplicate_of: Option<&str>) -> Processed {
                 entry,
                 extracted: None,
                 diagnostics: vec![d],
+                table: None,
             };
         }
     };
@@ -181,6 +194,7 @@ fn process<I: Input>(input: &I, duplicate_of: Option<&str>) -> Processed {
             entry,
             extracted: None,
             diagnostics: vec![d],
+            table: None,
         };
     }
     let decoded = decode::decode(src);
@@ -188,10 +202,22 @@ fn process<I: Input>(input: &I, duplicate_of: Option<&str>) -> Processed {
     entry.format = decoded.format.as_str().to_string();
     let Some(doc) = decoded.document else {
         entry.status = InputStatus::Skipped;
+        // Structured data: kept (read once) for the record sources; its `S007` is held back
+        // until it is known that no source reads it.
+        let table = match (decoded.format, diagnostics.pop()) {
+            (Format::Csv, Some(d)) if d.code == Code::UnknownFormat.as_str() => {
+                Some((src.clone(), d))
+            }
+            (_, d) => {
+                diagnostics.extend(d);
+                None
+            }
+        };
         return Processed {
             entry,
             extracted: None,
             diagnostics,
+            table,
         };
     };
     entry.blocks = doc.blocks.len();
@@ -210,6 +236,7 @@ fn process<I: Input>(input: &I, duplicate_of: Option<&str>) -> Processed {
             entry,
             extracted: None,
             diagnostics,
+            table: None,
         };
     }
     if system == extract::system::System::Unknown {
@@ -240,6 +267,68 @@ fn process<I: Input>(input: &I, duplicate_of: Option<&str>) -> Processed {
         entry,
         extracted: Some(ex),
         diagnostics,
+        table: None,
+    }
+}
+
+/// The record-source seam: structured files grouped by directory, each group read by the
+/// first record source that claims it (groups in parallel). A file the source read becomes
+/// `ok` with its records; the others keep `skipped` and their `S007`.
+fn read_record_groups(processed: &mut [(usize, Processed)]) {
+    let mut groups: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (k, (_, p)) in processed.iter().enumerate() {
+        if let Some((src, _)) = &p.table {
+            groups
+                .entry(crate::records::dir_of(&src.path))
+                .or_default()
+                .push(k);
+        }
+    }
+    if groups.is_empty() {
+        return;
+    }
+    let groups: Vec<(&str, Vec<usize>)> = groups.into_iter().collect();
+    let results: Vec<Vec<Extracted>> = {
+        let view: &[(usize, Processed)] = processed;
+        groups
+            .par_iter()
+            .map(|(dir, members)| {
+                let files: Vec<&crate::source::SourceFile> = members
+                    .iter()
+                    .filter_map(|&k| view[k].1.table.as_ref().map(|(s, _)| s))
+                    .collect();
+                let group = crate::records::Group { dir, files: &files };
+                match crate::records::source_for(&group) {
+                    Some(source) => (source.read)(&group),
+                    None => Vec::new(),
+                }
+            })
+            .collect()
+    };
+    let by_path: BTreeMap<String, usize> = groups
+        .iter()
+        .flat_map(|(_, m)| m.iter().copied())
+        .map(|k| (processed[k].1.entry.file.clone(), k))
+        .collect();
+    for mut ex in results.into_iter().flatten() {
+        let Some(&k) = by_path.get(&ex.file) else {
+            continue;
+        };
+        let p = &mut processed[k].1;
+        p.table = None;
+        normalize::normalize(&mut ex);
+        p.entry.status = InputStatus::Ok;
+        p.entry.edition = ex.edition;
+        p.entry.records = RecordCounts {
+            datasheets: ex.datasheets.len(),
+            weapons: ex.datasheets.iter().map(|d| d.weapons.len()).sum(),
+            rules: ex.rules.len(),
+            stratagems: ex.stratagems.len(),
+            enhancements: ex.enhancements.len(),
+            detachments: ex.detachments.len(),
+        };
+        p.diagnostics.append(&mut ex.diagnostics);
+        p.extracted = Some(ex);
     }
 }
 
