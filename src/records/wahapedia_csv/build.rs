@@ -32,9 +32,15 @@ pub fn records(group: &Group) -> Vec<Extracted> {
             .map(|f| (file_name(&f.path).to_string(), *f))
             .collect(),
     };
-    let mut out: BTreeMap<String, Extracted> = tables
+    // Every table of the export gets its entry (a table with no records is `ok` with zeros);
+    // a file of the directory that is not a table of the export is left to the pipeline.
+    let mut out: BTreeMap<String, Extracted> = group
         .files
-        .values()
+        .iter()
+        .filter(|f| {
+            let name = file_name(&f.path);
+            READ.contains(&name) || NOT_READ.contains(&name)
+        })
         .map(|f| {
             (
                 f.path.clone(),
@@ -252,7 +258,8 @@ impl<'e> Builder<'e> {
             ds.invulnerable_save_condition = m.inv_sv_descr.clone();
         }
 
-        for w in rows_of(&ex.weapons, &d.id, |r| &r.datasheet_id) {
+        let weapons = rows_of(&ex.weapons, &d.id, |r| &r.datasheet_id);
+        for w in weapons {
             let Some(kind) = w.kind else {
                 self.diags.push(
                     Diagnostic::new(
@@ -264,8 +271,12 @@ impl<'e> Builder<'e> {
                 continue;
             };
             // The page prints `Name [kw, kw]`; the export the same keywords in `description`.
-            let (name, keywords) =
+            let (mut name, keywords) =
                 text::weapon_name_and_keywords(&format!("{} [{}]", w.name, w.keywords.join(", ")));
+            if weapons.iter().filter(|o| o.wargear_line == w.wargear_line).count() > 1 {
+                // One weapon with several profiles: named with the en dash, as the page does.
+                name = name.replacen(" - ", " – ", 1);
+            }
             ds.weapons.push(WeaponProfile {
                 name,
                 kind,
@@ -309,9 +320,29 @@ impl<'e> Builder<'e> {
                     text: None,
                 }),
                 Some(g) => {
-                    let body = paragraphs(&a.description);
                     // The page prints `Name (Tags): text`; the export name and text apart.
-                    ten::read_ability(&mut ds.abilities, &format!("{name}: {body}"), g);
+                    // The line reader takes the name and tags, the text keeps its paragraphs.
+                    let body = paragraphs(&a.description);
+                    let first = body.split("\n\n").next().unwrap_or("");
+                    let n = ds.abilities.len();
+                    ten::read_ability(&mut ds.abilities, &format!("{name}: {first}"), g);
+                    let read_one = ds.abilities.len() == n + 1;
+                    match ds.abilities.get_mut(n) {
+                        Some(read) if read_one => {
+                            read.text = Some(body).filter(|b| !b.is_empty());
+                        }
+                        _ => {
+                            ds.abilities.truncate(n);
+                            ds.abilities.push(Ability {
+                                name,
+                                group: g.to_string(),
+                                tags: Vec::new(),
+                                parameter: None,
+                                rule_id: None,
+                                text: Some(body).filter(|b| !b.is_empty()),
+                            });
+                        }
+                    }
                 }
                 None => ds.special_rules.push(NamedText {
                     name,
