@@ -190,6 +190,17 @@ fn process<I: Input>(input: &I, duplicate_of: Option<&str>) -> Processed {
             format!("same bytes as {first}; processed once"),
         )
         .in_file(&src.path);
+        // A table means something only with the tables beside it (two exports share most of
+        // their bytes): it goes to its group all the same, and stays `duplicate` (with this
+        // `S006`) only if no record source reads it there.
+        if entry.format == Format::Csv.as_str() {
+            return Processed {
+                entry,
+                extracted: None,
+                diagnostics: Vec::new(),
+                table: Some((src.clone(), d)),
+            };
+        }
         return Processed {
             entry,
             extracted: None,

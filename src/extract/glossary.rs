@@ -710,7 +710,10 @@ pub fn stratagem_header(blocks: &[Block], i: usize) -> Option<(String, u32, Stri
 /// unlabelled lines continuing the field above, joined as paragraphs) into `s`, as a Wahapedia
 /// stratagem card prints them. Text before any label is the effect of an older, unlabelled
 /// card. Returns whether any label was found.
-pub(crate) fn stratagem_text<'t>(s: &mut Stratagem, lines: impl IntoIterator<Item = &'t str>) -> bool {
+pub(crate) fn stratagem_text<'t>(
+    s: &mut Stratagem,
+    lines: impl IntoIterator<Item = &'t str>,
+) -> bool {
     let mut last: Option<usize> = None;
     for line in lines {
         let t = line.trim();

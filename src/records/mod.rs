@@ -34,7 +34,10 @@ pub struct Group<'a> {
 impl<'a> Group<'a> {
     /// The file of this group named `name` (`Datasheets.csv`).
     pub fn file(&self, name: &str) -> Option<&'a SourceFile> {
-        self.files.iter().copied().find(|f| file_name(&f.path) == name)
+        self.files
+            .iter()
+            .copied()
+            .find(|f| file_name(&f.path) == name)
     }
 }
 

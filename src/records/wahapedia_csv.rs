@@ -402,7 +402,13 @@ impl Export {
             });
         }
 
-        let t = Table::read(tables, mode, DATASHEETS, &["id", "name", "faction_id"], &mut diags)?;
+        let t = Table::read(
+            tables,
+            mode,
+            DATASHEETS,
+            &["id", "name", "faction_id"],
+            &mut diags,
+        )?;
         for r in t.rows() {
             let (Some(id), Some(name)) = (r.req("id", &mut diags), r.req("name", &mut diags))
             else {
@@ -422,7 +428,9 @@ impl Export {
         }
         let known: BTreeSet<String> = ex.datasheets.iter().map(|d| d.id.clone()).collect();
 
-        let t = Table::read(tables, mode,
+        let t = Table::read(
+            tables,
+            mode,
             MODELS,
             &[
                 "datasheet_id",
@@ -478,7 +486,9 @@ impl Export {
             });
         }
 
-        let t = Table::read(tables, mode,
+        let t = Table::read(
+            tables,
+            mode,
             WARGEAR,
             &[
                 "datasheet_id",
@@ -527,7 +537,9 @@ impl Export {
             });
         }
 
-        let t = Table::read(tables, mode,
+        let t = Table::read(
+            tables,
+            mode,
             COSTS,
             &["datasheet_id", "line", "description", "cost"],
             &mut diags,
@@ -562,7 +574,9 @@ impl Export {
             });
         }
 
-        let t = Table::read(tables, mode,
+        let t = Table::read(
+            tables,
+            mode,
             KEYWORDS,
             &["datasheet_id", "keyword", "is_faction_keyword"],
             &mut diags,
@@ -594,7 +608,9 @@ impl Export {
             }
         }
 
-        let t = Table::read(tables, mode,
+        let t = Table::read(
+            tables,
+            mode,
             DATASHEET_ABILITIES,
             &["datasheet_id", "line", "ability_id", "name", "type"],
             &mut diags,
@@ -714,7 +730,13 @@ fn read_more(
         }
     }
     for (name, out) in [(COMPOSITION, &mut m.composition), (OPTIONS, &mut m.options)] {
-        let t = Table::read(tables, mode, name, &["datasheet_id", "line", "description"], diags)?;
+        let t = Table::read(
+            tables,
+            mode,
+            name,
+            &["datasheet_id", "line", "description"],
+            diags,
+        )?;
         for r in t.rows() {
             let Some(datasheet_id) = r.datasheet(known, diags) else {
                 continue;
@@ -913,8 +935,11 @@ impl Table {
             Mode::Crosscheck => Err(err),
             Mode::Records => {
                 diags.push(
-                    Diagnostic::new(Code::ExportTableMissing, format!("{err}; its rows are absent"))
-                        .in_file(&file),
+                    Diagnostic::new(
+                        Code::ExportTableMissing,
+                        format!("{err}; its rows are absent"),
+                    )
+                    .in_file(&file),
                 );
                 Ok(Table::empty(file.clone()))
             }

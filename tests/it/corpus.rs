@@ -14,7 +14,13 @@ use crate::util;
 fn shared_corpus_is_present_for_the_corpus_tests() {
     // Panics with the reason under COGITATOR_REQUIRE_CORPUS=1 when the corpus is missing.
     let corpus = util::corpus().expect("../shared/corpus (it was there when the tests were built)");
-    for dir in ["wahapedia-html", "wahapedia-csv/2025-11-14", "bsdata", "pdf", "markdown"] {
+    for dir in [
+        "wahapedia-html",
+        "wahapedia-csv/2025-11-14",
+        "bsdata",
+        "pdf",
+        "markdown",
+    ] {
         assert!(corpus.join(dir).is_dir(), "corpus folder {dir} missing");
     }
 }

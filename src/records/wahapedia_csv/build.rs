@@ -273,7 +273,12 @@ impl<'e> Builder<'e> {
             // The page prints `Name [kw, kw]`; the export the same keywords in `description`.
             let (mut name, keywords) =
                 text::weapon_name_and_keywords(&format!("{} [{}]", w.name, w.keywords.join(", ")));
-            if weapons.iter().filter(|o| o.wargear_line == w.wargear_line).count() > 1 {
+            if weapons
+                .iter()
+                .filter(|o| o.wargear_line == w.wargear_line)
+                .count()
+                > 1
+            {
                 // One weapon with several profiles: named with the en dash, as the page does.
                 name = name.replacen(" - ", " – ", 1);
             }
@@ -380,7 +385,9 @@ impl<'e> Builder<'e> {
 
         for c in rows_of(&ex.costs, &d.id, |r| &r.datasheet_id) {
             match (c.models, c.cost, c.addon) {
-                (Some(models), Some(points), false) => ds.points.push(PointsOption { models, points }),
+                (Some(models), Some(points), false) => {
+                    ds.points.push(PointsOption { models, points })
+                }
                 _ => self.diags.push(
                     Diagnostic::new(
                         Code::PointsUnparsed,
@@ -430,7 +437,11 @@ impl<'e> Builder<'e> {
                     }),
                 }
             }
-            if !ds.keywords.iter().any(|x| x.eq_ignore_ascii_case(&k.keyword)) {
+            if !ds
+                .keywords
+                .iter()
+                .any(|x| x.eq_ignore_ascii_case(&k.keyword))
+            {
                 ds.keywords.push(k.keyword.clone());
             }
         }
@@ -474,7 +485,11 @@ impl<'e> Builder<'e> {
                 cp: s.cp,
                 group,
                 category,
-                flavor: s.legend.as_deref().map(fragment_text).filter(|t| !t.is_empty()),
+                flavor: s
+                    .legend
+                    .as_deref()
+                    .map(fragment_text)
+                    .filter(|t| !t.is_empty()),
                 when: None,
                 target: None,
                 effect: None,
@@ -509,9 +524,18 @@ impl<'e> Builder<'e> {
     }
 
     /// `10e:<faction>:<detachment>`, the detachment id the faction pages use.
-    fn detachment_id(&mut self, faction_id: Option<&str>, name: &str, table: &str, line: u32) -> (String, Option<String>) {
+    fn detachment_id(
+        &mut self,
+        faction_id: Option<&str>,
+        name: &str,
+        table: &str,
+        line: u32,
+    ) -> (String, Option<String>) {
         let faction = self.faction(faction_id, table, line);
-        let fs = faction.as_deref().map(slug).unwrap_or_else(|| "unknown".into());
+        let fs = faction
+            .as_deref()
+            .map(slug)
+            .unwrap_or_else(|| "unknown".into());
         (format!("10e:{fs}:{}", slug(name)), faction)
     }
 
@@ -520,13 +544,15 @@ impl<'e> Builder<'e> {
         // Export detachment id → (record id, stratagems, enhancements, rules).
         let mut parts: HashMap<&str, (Vec<String>, Vec<String>, Vec<String>)> = HashMap::new();
         for s in &ex.more.stratagems {
-            if let (Some(did), Some(id)) = (&s.detachment_id, self.stratagem_ids.get(s.id.as_str())) {
+            if let (Some(did), Some(id)) = (&s.detachment_id, self.stratagem_ids.get(s.id.as_str()))
+            {
                 parts.entry(did.as_str()).or_default().0.push(id.clone());
             }
         }
         for e in &ex.more.enhancements {
             if let (Some(did), Some(det)) = (&e.detachment_id, &e.detachment) {
-                let (id, _) = self.enhancement_id(e.faction_id.as_deref(), Some(det), &e.name, e.line);
+                let (id, _) =
+                    self.enhancement_id(e.faction_id.as_deref(), Some(det), &e.name, e.line);
                 parts.entry(did.as_str()).or_default().1.push(id);
             }
         }
@@ -546,7 +572,8 @@ impl<'e> Builder<'e> {
             }
         }
         for d in &ex.more.detachments {
-            let (id, faction) = self.detachment_id(d.faction_id.as_deref(), &d.name, DETACHMENTS, d.line);
+            let (id, faction) =
+                self.detachment_id(d.faction_id.as_deref(), &d.name, DETACHMENTS, d.line);
             let (stratagems, enhancements, rules) = parts.remove(d.id.as_str()).unwrap_or_default();
             let det = Detachment {
                 id,
@@ -562,22 +589,41 @@ impl<'e> Builder<'e> {
         }
     }
 
-    fn enhancement_id(&mut self, faction_id: Option<&str>, detachment: Option<&str>, name: &str, line: u32) -> (String, Option<String>) {
+    fn enhancement_id(
+        &mut self,
+        faction_id: Option<&str>,
+        detachment: Option<&str>,
+        name: &str,
+        line: u32,
+    ) -> (String, Option<String>) {
         let faction = self.faction(faction_id, ENHANCEMENTS, line);
-        let fs = faction.as_deref().map(slug).unwrap_or_else(|| "unknown".into());
-        let det = detachment.map(|d| format!("{}:", slug(d))).unwrap_or_default();
+        let fs = faction
+            .as_deref()
+            .map(slug)
+            .unwrap_or_else(|| "unknown".into());
+        let det = detachment
+            .map(|d| format!("{}:", slug(d)))
+            .unwrap_or_default();
         (format!("10e:{fs}:{det}{}", slug(name)), faction)
     }
 
     fn enhancements(&mut self) {
         let ex = self.ex;
         for e in &ex.more.enhancements {
-            let (id, faction) = self.enhancement_id(e.faction_id.as_deref(), e.detachment.as_deref(), &e.name, e.line);
+            let (id, faction) = self.enhancement_id(
+                e.faction_id.as_deref(),
+                e.detachment.as_deref(),
+                &e.name,
+                e.line,
+            );
             if e.cost.is_none() {
                 self.diags.push(
                     Diagnostic::new(
                         Code::PointsUnparsed,
-                        format!("enhancement '{}' costs `{}`, not a number; points null", e.name, e.cost_raw),
+                        format!(
+                            "enhancement '{}' costs `{}`, not a number; points null",
+                            e.name, e.cost_raw
+                        ),
                     )
                     .at(&self.path(ENHANCEMENTS), e.line),
                 );
@@ -589,7 +635,11 @@ impl<'e> Builder<'e> {
                 faction,
                 detachment: e.detachment.clone(),
                 points: e.cost,
-                flavor: e.legend.as_deref().map(fragment_text).filter(|t| !t.is_empty()),
+                flavor: e
+                    .legend
+                    .as_deref()
+                    .map(fragment_text)
+                    .filter(|t| !t.is_empty()),
                 text: paragraphs(&e.description),
                 sources: vec![self.provenance(ENHANCEMENTS, e.line)],
             };
@@ -616,7 +666,13 @@ impl<'e> Builder<'e> {
         }
     }
 
-    fn rule(&mut self, r: &ExportRule, kind: &str, faction: Option<String>, table: &str) -> Option<Rule> {
+    fn rule(
+        &mut self,
+        r: &ExportRule,
+        kind: &str,
+        faction: Option<String>,
+        table: &str,
+    ) -> Option<Rule> {
         let text = paragraphs(&r.description);
         if text.is_empty() {
             self.diags.push(
@@ -635,7 +691,11 @@ impl<'e> Builder<'e> {
             kind: kind.to_string(),
             edition: Edition::Tenth,
             faction,
-            flavor: r.legend.as_deref().map(fragment_text).filter(|t| !t.is_empty()),
+            flavor: r
+                .legend
+                .as_deref()
+                .map(fragment_text)
+                .filter(|t| !t.is_empty()),
             text,
             bullets: Vec::new(),
             examples: Vec::new(),
