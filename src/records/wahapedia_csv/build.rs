@@ -107,6 +107,9 @@ fn route(out: &mut BTreeMap<String, Extracted>, fallback: &str, diags: Vec<Diagn
     }
 }
 
+/// A detachment's stratagem, enhancement and rule ids.
+type Parts = (Vec<String>, Vec<String>, Vec<String>);
+
 /// Records filed under one table.
 #[derive(Default)]
 struct Recs {
@@ -542,7 +545,7 @@ impl<'e> Builder<'e> {
     fn detachments(&mut self) {
         let ex = self.ex;
         // Export detachment id → (record id, stratagems, enhancements, rules).
-        let mut parts: HashMap<&str, (Vec<String>, Vec<String>, Vec<String>)> = HashMap::new();
+        let mut parts: HashMap<&str, Parts> = HashMap::new();
         for s in &ex.more.stratagems {
             if let (Some(did), Some(id)) = (&s.detachment_id, self.stratagem_ids.get(s.id.as_str()))
             {
