@@ -21,6 +21,7 @@ pub mod ir;
 pub mod model;
 pub mod normalize;
 pub mod pipeline;
+pub mod records;
 pub mod simulate;
 pub mod source;
 pub mod validate;

@@ -5,6 +5,11 @@
 //! output is identical for any thread count. Owns the manifest (an input the decoder saw end
 //! early, `S008`, is `partial`), the merging of records that several sources carry (same id →
 //! one record with all sources), and what the merged records still lack (`X111`).
+//!
+//! Two seams feed records in: documents go through `decode` (the `DECODERS` registry) and
+//! `extract`; structured files (content sniffed as CSV) are kept aside, grouped by directory,
+//! and handed to the first record source of `records::SOURCES` that claims the group. Both
+//! kinds of [`Extracted`] then go through the same `normalize` and merge.
 
 use crate::decode;
 use crate::diag::{count_by_severity, sort_diagnostics, Code, Diagnostic};
@@ -20,6 +25,9 @@ struct Processed {
     entry: ManifestInput,
     extracted: Option<Extracted>,
     diagnostics: Vec<Diagnostic>,
+    /// A structured file (format `csv`) kept for the record sources, with the `S007` it gets
+    /// when no record source reads it.
+    table: Option<(crate::source::SourceFile, Diagnostic)>,
 }
 
 /// Options of one ingest.
@@ -69,6 +77,7 @@ pub fn run<I: Input>(sources: &[I], failed: &[(String, Diagnostic)], opts: &Opti
         })
         .collect();
     processed.sort_by_key(|(i, _)| *i);
+    read_record_groups(&mut processed);
 
     let mut diagnostics: Vec<Diagnostic> = Vec::new();
     let mut inputs: Vec<ManifestInput> = Vec::new();
@@ -76,6 +85,9 @@ pub fn run<I: Input>(sources: &[I], failed: &[(String, Diagnostic)], opts: &Opti
     for (_, p) in processed {
         inputs.push(p.entry);
         diagnostics.extend(p.diagnostics);
+        if let Some((_, skipped)) = p.table {
+            diagnostics.push(skipped);
+        }
         if let Some(e) = p.extracted {
             extracted.push(e);
         }
@@ -165,6 +177,7 @@ fn process<I: Input>(input: &I, duplicate_of: Option<&str>) -> Processed {
                 entry,
                 extracted: None,
                 diagnostics: vec![d],
+                table: None,
             };
         }
     };
@@ -178,10 +191,22 @@ fn process<I: Input>(input: &I, duplicate_of: Option<&str>) -> Processed {
             format!("same bytes as {first}; processed once"),
         )
         .in_file(&src.path);
+        // A table means something only with the tables beside it (two exports share most of
+        // their bytes): it goes to its group all the same, and stays `duplicate` (with this
+        // `S006`) only if no record source reads it there.
+        if entry.format == Format::Csv.as_str() {
+            return Processed {
+                entry,
+                extracted: None,
+                diagnostics: Vec::new(),
+                table: Some((src.clone(), d)),
+            };
+        }
         return Processed {
             entry,
             extracted: None,
             diagnostics: vec![d],
+            table: None,
         };
     }
     let decoded = decode::decode(src);
@@ -189,10 +214,22 @@ fn process<I: Input>(input: &I, duplicate_of: Option<&str>) -> Processed {
     entry.format = decoded.format.as_str().to_string();
     let Some(doc) = decoded.document else {
         entry.status = InputStatus::Skipped;
+        // Structured data: kept (read once) for the record sources; its `S007` is held back
+        // until it is known that no source reads it.
+        let table = match (decoded.format, diagnostics.pop()) {
+            (Format::Csv, Some(d)) if d.code == Code::UnknownFormat.as_str() => {
+                Some((src.clone(), d))
+            }
+            (_, d) => {
+                diagnostics.extend(d);
+                None
+            }
+        };
         return Processed {
             entry,
             extracted: None,
             diagnostics,
+            table,
         };
     };
     entry.blocks = doc.blocks.len();
@@ -211,6 +248,7 @@ fn process<I: Input>(input: &I, duplicate_of: Option<&str>) -> Processed {
             entry,
             extracted: None,
             diagnostics,
+            table: None,
         };
     }
     if system == extract::system::System::Unknown {
@@ -249,6 +287,68 @@ fn process<I: Input>(input: &I, duplicate_of: Option<&str>) -> Processed {
         entry,
         extracted: Some(ex),
         diagnostics,
+        table: None,
+    }
+}
+
+/// The record-source seam: structured files grouped by directory, each group read by the
+/// first record source that claims it (groups in parallel). A file the source read becomes
+/// `ok` with its records; the others keep `skipped` and their `S007`.
+fn read_record_groups(processed: &mut [(usize, Processed)]) {
+    let mut groups: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (k, (_, p)) in processed.iter().enumerate() {
+        if let Some((src, _)) = &p.table {
+            groups
+                .entry(crate::records::dir_of(&src.path))
+                .or_default()
+                .push(k);
+        }
+    }
+    if groups.is_empty() {
+        return;
+    }
+    let groups: Vec<(&str, Vec<usize>)> = groups.into_iter().collect();
+    let results: Vec<Vec<Extracted>> = {
+        let view: &[(usize, Processed)] = processed;
+        groups
+            .par_iter()
+            .map(|(dir, members)| {
+                let files: Vec<&crate::source::SourceFile> = members
+                    .iter()
+                    .filter_map(|&k| view[k].1.table.as_ref().map(|(s, _)| s))
+                    .collect();
+                let group = crate::records::Group { dir, files: &files };
+                match crate::records::source_for(&group) {
+                    Some(source) => (source.read)(&group),
+                    None => Vec::new(),
+                }
+            })
+            .collect()
+    };
+    let by_path: BTreeMap<String, usize> = groups
+        .iter()
+        .flat_map(|(_, m)| m.iter().copied())
+        .map(|k| (processed[k].1.entry.file.clone(), k))
+        .collect();
+    for mut ex in results.into_iter().flatten() {
+        let Some(&k) = by_path.get(&ex.file) else {
+            continue;
+        };
+        let p = &mut processed[k].1;
+        p.table = None;
+        normalize::normalize(&mut ex);
+        p.entry.status = InputStatus::Ok;
+        p.entry.edition = ex.edition;
+        p.entry.records = RecordCounts {
+            datasheets: ex.datasheets.len(),
+            weapons: ex.datasheets.iter().map(|d| d.weapons.len()).sum(),
+            rules: ex.rules.len(),
+            stratagems: ex.stratagems.len(),
+            enhancements: ex.enhancements.len(),
+            detachments: ex.detachments.len(),
+        };
+        p.diagnostics.append(&mut ex.diagnostics);
+        p.extracted = Some(ex);
     }
 }
 

@@ -3,7 +3,7 @@
 //!
 //! Owns matching dataset datasheets to the export's (by faction and name, tolerant of case,
 //! apostrophes, dashes and accents; see [`crosscheck`]) and assembling the [`Report`].
-//! `export` reads the CSV directory, `compare` compares one matched pair and decides the
+//! `export` (the record source `records::wahapedia_csv`) reads the CSV tables, `compare` compares one matched pair and decides the
 //! category of each disagreement (`changed_since_export`, `naming`, `extraction_error`; the
 //! rule is in `compare`'s module doc and `docs/crosscheck.md`), `report` holds the report types
 //! and the summary figures.
@@ -14,9 +14,11 @@
 //! by the general rule. Output is deterministic: sorted, no timestamps, no absolute paths.
 
 pub mod compare;
-pub mod export;
 pub mod report;
 
+/// The export's reader lives with the pipeline's record sources; the crosscheck reads the
+/// tables it compares through it ([`export::Mode::Crosscheck`]).
+pub use crate::records::wahapedia_csv as export;
 pub use export::{Export, ExportError};
 pub use report::{Category, Disagreement, Kind, Match, Report, Summary, Tally, Unmatched};
 
@@ -24,6 +26,33 @@ use crate::model::Datasheet;
 use compare::{categorize, compare, name_key, Pair};
 use export::ExportDatasheet;
 use std::collections::{BTreeMap, BTreeSet};
+
+impl Export {
+    /// Reads the tables the crosscheck compares from an export directory: the crosscheck's
+    /// only I/O. A missing table or column is an [`ExportError`].
+    pub fn read_dir(dir: &std::path::Path) -> Result<Export, ExportError> {
+        if !dir.is_dir() {
+            return Err(ExportError::NotADirectory(dir.to_path_buf()));
+        }
+        let mut files = Vec::new();
+        for name in export::READ {
+            let path = dir.join(name);
+            if !path.is_file() {
+                continue;
+            }
+            let bytes = std::fs::read(&path).map_err(|source| ExportError::Read {
+                file: name.to_string(),
+                source,
+            })?;
+            files.push(crate::source::SourceFile::new(*name, bytes));
+        }
+        let tables = export::Tables {
+            prefix: String::new(),
+            files: files.iter().map(|f| (f.path.clone(), f)).collect(),
+        };
+        Export::from_tables(&tables, export::Mode::Crosscheck)
+    }
+}
 
 /// `file:line` of a datasheet's first source, or of a line in that file.
 fn our_source(d: &Datasheet, line: Option<u32>) -> Option<String> {

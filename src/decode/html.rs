@@ -1076,3 +1076,133 @@ mod tests {
         assert_eq!(l.find("nothing"), 4);
     }
 }
+
+// --- Fragments: HTML inside a field of a structured source ------------------------------------
+
+/// Renders an HTML fragment (a field of a structured source, such as a description cell of
+/// Wahapedia's CSV export) into blocks: one `Paragraph` per line (`<br>`, `<p>`, `<div>` and
+/// list boundaries end a line; empty lines are dropped), one `ListItem` per `<li>` with its
+/// list depth in `level`. Entities are decoded, whitespace collapsed, scripts and styles left
+/// out; every block has line 0 (the caller knows the row). Walks the tree with an explicit
+/// stack, so nesting depth cannot exhaust the stack. Text without `<` or `&` is not parsed.
+pub fn fragment_blocks(html: &str) -> Vec<Block> {
+    let mut out: Vec<Block> = Vec::new();
+    if !html.contains(['<', '&']) {
+        let t = clean(html);
+        if !t.is_empty() {
+            out.push(Block::new(BlockKind::Paragraph, t, 0));
+        }
+        return out;
+    }
+    let doc = Html::parse_fragment(html);
+    let mut line = String::new();
+    let mut depth: u8 = 0;
+    let mut item: Option<u8> = None;
+    let flush = |line: &mut String, item: Option<u8>, out: &mut Vec<Block>| {
+        let t = clean(line);
+        line.clear();
+        if t.is_empty() {
+            return;
+        }
+        let mut b = Block::new(
+            if item.is_some() {
+                BlockKind::ListItem
+            } else {
+                BlockKind::Paragraph
+            },
+            t,
+            0,
+        );
+        b.level = item.unwrap_or(0);
+        out.push(b);
+    };
+    // (node, leaving): a node is visited on the way in, and once more on the way out.
+    let mut stack = vec![(doc.tree.root(), false)];
+    while let Some((node, leaving)) = stack.pop() {
+        match node.value() {
+            Node::Text(t) if !leaving => line.push_str(t),
+            Node::Element(e) => {
+                let name = e.name();
+                if SKIPPED_TAGS.contains(&name) {
+                    continue;
+                }
+                let block = matches!(
+                    name,
+                    "p" | "div" | "ul" | "ol" | "li" | "table" | "tr" | "h1" | "h2" | "h3" | "h4"
+                );
+                if name == "br" {
+                    flush(&mut line, item, &mut out);
+                    continue;
+                }
+                if block {
+                    flush(&mut line, item, &mut out);
+                }
+                match (name, leaving) {
+                    ("ul" | "ol", false) => depth = depth.saturating_add(1),
+                    ("ul" | "ol", true) => depth = depth.saturating_sub(1),
+                    ("li", false) => item = Some(depth.max(1)),
+                    ("li", true) => item = None,
+                    ("td" | "th", _) => line.push(' '),
+                    _ => {}
+                }
+                if !leaving {
+                    stack.push((node, true));
+                    let children: Vec<_> = node.children().collect();
+                    stack.extend(children.into_iter().rev().map(|c| (c, false)));
+                }
+            }
+            _ if !leaving => {
+                stack.push((node, true));
+                let children: Vec<_> = node.children().collect();
+                stack.extend(children.into_iter().rev().map(|c| (c, false)));
+            }
+            _ => {}
+        }
+    }
+    flush(&mut line, item, &mut out);
+    out
+}
+
+/// The text of an HTML fragment on one line: [`fragment_blocks`] joined with spaces.
+pub fn fragment_text(html: &str) -> String {
+    let blocks = fragment_blocks(html);
+    let mut s = String::new();
+    for b in blocks {
+        if !s.is_empty() {
+            s.push(' ');
+        }
+        s.push_str(&b.text);
+    }
+    s
+}
+
+#[cfg(test)]
+mod fragment_tests {
+    use super::*;
+
+    #[test]
+    fn fragments_split_at_breaks_and_list_items() {
+        let b = fragment_blocks(
+            "<b>WHEN:</b> Your <a href=\"#x\">Shooting phase</a>.<br><br><b>TARGET:</b> One unit\
+             &nbsp;from your army.<ul><li>1 a</li><li>1 &amp; b</li></ul>",
+        );
+        let texts: Vec<(&str, u8)> = b.iter().map(|b| (b.text.as_str(), b.level)).collect();
+        assert_eq!(
+            texts,
+            [
+                ("WHEN: Your Shooting phase.", 0),
+                ("TARGET: One unit from your army.", 0),
+                ("1 a", 1),
+                ("1 & b", 1)
+            ]
+        );
+        assert_eq!(b[2].kind, BlockKind::ListItem);
+        assert_eq!(fragment_text("plain  text "), "plain text");
+        assert_eq!(
+            fragment_text("<a>anti-infantry 4+</a>, <a>rapid fire 1</a>"),
+            "anti-infantry 4+, rapid fire 1"
+        );
+        assert!(fragment_blocks("").is_empty());
+        assert_eq!(fragment_text("<div><span>unclosed"), "unclosed");
+    }
+}

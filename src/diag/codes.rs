@@ -164,6 +164,8 @@ codes! {
         "A line of the Wahapedia CSV export could not be read as a row of its table (invalid UTF-8, too few fields, a required value empty); the line is skipped and the crosscheck goes on without it.\nExample: `Datasheets_models.csv:42: warning[C001]: 3 fields, 13 expected; line skipped`";
     ExportDanglingRow = "C002", Info, "export row refers to an unknown datasheet",
         "A row of a `Datasheets_*.csv` table names a `datasheet_id` that `Datasheets.csv` does not have; the row cannot be compared.\nExample: `Datasheets_keywords.csv:15571: info[C002]: datasheet_id 000004150 is not in Datasheets.csv`";
+    ExportTableMissing = "C003", Warning, "export table missing or unreadable",
+        "A directory claimed as Wahapedia's CSV export (it has `Datasheets.csv` and `Last_update.csv`) lacks one of the tables the record source reads, or the table lacks a column it needs. The source reads what is there: the rows of that table are absent from the records (a datasheet without `Datasheets_models.csv` has no model profiles).\nExample: `wahapedia-csv/2025-11-14/Datasheets_wargear.csv: warning[C003]: Datasheets_wargear.csv: table missing from the export; its rows are absent`";
 }
 
 #[cfg(test)]

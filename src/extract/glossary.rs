@@ -81,7 +81,7 @@ struct Reader<'a> {
 
 static ORDER: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^((?:[A-Z][^!.]*!\s*)+)\s*(\S.*)$").expect("static regex"));
-pub(super) static GROUP_LINE: LazyLock<Regex> =
+pub(crate) static GROUP_LINE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(.+?) [–-] (.+?)(?: Stratagem)?$").expect("static regex"));
 pub(super) static WEAPON_RULE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"Weapons with \[([^\]]+)\] in their profile").expect("static regex")
@@ -704,6 +704,52 @@ pub fn stratagem_header(blocks: &[Block], i: usize) -> Option<(String, u32, Stri
         caps[1].trim().to_string(),
         caps[2].trim().to_string(),
     ))
+}
+
+/// A stratagem's text lines (`WHEN: …`, `TARGET: …`, `EFFECT: …`, `RESTRICTIONS: …`, and
+/// unlabelled lines continuing the field above, joined as paragraphs) into `s`, as a Wahapedia
+/// stratagem card prints them. Text before any label is the effect of an older, unlabelled
+/// card. Returns whether any label was found.
+pub(crate) fn stratagem_text<'t>(
+    s: &mut Stratagem,
+    lines: impl IntoIterator<Item = &'t str>,
+) -> bool {
+    let mut last: Option<usize> = None;
+    for line in lines {
+        let t = line.trim();
+        if t.is_empty() {
+            continue;
+        }
+        let labelled = [
+            ("WHEN:", 0),
+            ("TARGET:", 1),
+            ("EFFECT:", 2),
+            ("RESTRICTIONS:", 3),
+        ]
+        .iter()
+        .find_map(|(l, k)| t.strip_prefix(l).map(|rest| (*k, rest.trim())));
+        let (k, text) = match labelled {
+            Some((k, rest)) => {
+                last = Some(k);
+                (k, rest)
+            }
+            None => (last.unwrap_or(2), t),
+        };
+        let slot = match k {
+            0 => &mut s.when,
+            1 => &mut s.target,
+            2 => &mut s.effect,
+            _ => &mut s.restrictions,
+        };
+        match slot {
+            Some(v) if labelled.is_none() => {
+                v.push_str("\n\n");
+                v.push_str(text);
+            }
+            _ => *slot = Some(text.to_string()),
+        }
+    }
+    last.is_some()
 }
 
 /// `EDITION:group-slug:name-slug`: same name in another group is another stratagem.

@@ -653,7 +653,7 @@ impl<'a> DatasheetReader<'a> {
 }
 
 /// The references a `CORE:` or `FACTION:` abilities line makes, names as printed.
-pub(super) enum References {
+pub(crate) enum References {
     Core(Vec<String>),
     Faction(Vec<String>),
 }
@@ -661,7 +661,7 @@ pub(super) enum References {
 /// Reads one line of an abilities section into `abilities`: `CORE: a, b` and `FACTION: x`
 /// references (returned, for the glossary's kind decisions), `Name (Tags): text` in `group`,
 /// or more text of the ability above. Shared by the dump and the HTML extractors.
-pub(super) fn read_ability(
+pub(crate) fn read_ability(
     abilities: &mut Vec<Ability>,
     t: &str,
     group: &str,
@@ -704,7 +704,7 @@ pub(super) fn read_ability(
 
 /// Core and faction references point at their rules: `10e:core:<name>`,
 /// `10e:<faction>/army:<name>`.
-pub(super) fn link_ability_rules(abilities: &mut [Ability], faction_slug: &str) {
+pub(crate) fn link_ability_rules(abilities: &mut [Ability], faction_slug: &str) {
     for a in abilities {
         let kind = match a.group.as_str() {
             "core" => "core".to_string(),

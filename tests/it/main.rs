@@ -5,6 +5,7 @@
 mod corpus;
 mod crosscheck;
 mod dedup;
+mod export;
 mod html;
 mod inputs;
 mod output;

@@ -1,22 +1,31 @@
-//! Reading Wahapedia's CSV export (a directory of pipe-separated tables) into typed rows.
+//! Wahapedia's CSV export (a directory of pipe-separated tables) → typed rows → records.
 //!
 //! Owns the export's conventions: UTF-8 BOM, CRLF, a trailing `|` on every line (an extra empty
-//! field), no quoting (`quoting(false)`, flexible field counts), HTML inside fields (tags
-//! stripped, entities decoded), trailing spaces in names and dice, BS/WS without `+` (but also
-//! `N/A`, `-` and a few `3+`), ranges without `"`, `inv_sv` without `+` (`4`, `-`, `4*`), `T`
-//! with a footnote star (`5*`), AP `-0`, and point costs that are add-ons (`+55`). Values come
-//! out in the dataset's canonical spelling where the convention is known (`3` → `3+`, `24` →
-//! `24"`, `-0` → `0`); anything else is kept as printed so the comparison can call it malformed.
+//! field), no quoting (`quoting(false)`, flexible field counts), HTML inside fields (rendered by
+//! [`crate::decode::html::fragment_blocks`]), trailing spaces in names and dice, BS/WS without
+//! `+` (but also `N/A`, `-` and a few `3+`), ranges without `"`, `inv_sv` without `+` (`4`,
+//! `-`, `4*`), `T` with a footnote star (`5*`), AP `-0`, and point costs that are add-ons
+//! (`+55`). Values come out in the dataset's canonical spelling where the convention is known
+//! (`3` → `3+`, `24` → `24"`, `-0` → `0`); anything else is kept as printed so normalization
+//! (and the crosscheck) can call it malformed.
 //!
-//! Rows are keyed by the export's own `datasheet_id` and carry the 1-based line of the CSV file
-//! they were read from. A line that cannot be read becomes a `C001` diagnostic and is skipped;
-//! a missing table or column is an [`ExportError`]. It must not know the dataset, compare
-//! anything, or panic on what the files contain.
+//! Two users: the crosscheck ([`Export::from_tables`] in [`Mode::Crosscheck`], the tables it
+//! compares, a missing table is an [`ExportError`]) and the pipeline's record-source seam
+//! ([`SOURCE`]: every table read in [`Mode::Records`], a missing table is a `C003` diagnostic,
+//! then [`records`] builds datasheets, stratagems, detachments, enhancements and rules with the
+//! CSV row as provenance). Rows are keyed by the export's own ids and carry the 1-based line of
+//! the CSV file they were read from. A line that cannot be read becomes a `C001` diagnostic and
+//! is skipped; a row naming an unknown datasheet is `C002`. It must not do I/O, import a
+//! parser other than `csv`, invent a value the export lacks, or panic on what the files contain.
 
 use crate::diag::{Code, Diagnostic};
 use crate::model::WeaponType;
+use crate::source::SourceFile;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+
+mod build;
+pub use build::records;
 
 pub const DATASHEETS: &str = "Datasheets.csv";
 pub const MODELS: &str = "Datasheets_models.csv";
@@ -27,8 +36,102 @@ pub const DATASHEET_ABILITIES: &str = "Datasheets_abilities.csv";
 pub const ABILITIES: &str = "Abilities.csv";
 pub const FACTIONS: &str = "Factions.csv";
 pub const LAST_UPDATE: &str = "Last_update.csv";
+pub const COMPOSITION: &str = "Datasheets_unit_composition.csv";
+pub const OPTIONS: &str = "Datasheets_options.csv";
+pub const LEADER: &str = "Datasheets_leader.csv";
+pub const DATASHEET_STRATAGEMS: &str = "Datasheets_stratagems.csv";
+pub const STRATAGEMS: &str = "Stratagems.csv";
+pub const DETACHMENTS: &str = "Detachments.csv";
+pub const DETACHMENT_ABILITIES: &str = "Detachment_abilities.csv";
+pub const ENHANCEMENTS: &str = "Enhancements.csv";
 
-/// Why the export directory cannot be read at all.
+/// The tables the record source reads (in this order).
+pub const READ: &[&str] = &[
+    LAST_UPDATE,
+    FACTIONS,
+    DATASHEETS,
+    MODELS,
+    WARGEAR,
+    COSTS,
+    KEYWORDS,
+    ABILITIES,
+    DATASHEET_ABILITIES,
+    COMPOSITION,
+    OPTIONS,
+    LEADER,
+    DATASHEET_STRATAGEMS,
+    STRATAGEMS,
+    DETACHMENTS,
+    DETACHMENT_ABILITIES,
+    ENHANCEMENTS,
+];
+
+/// The export's tables that hold nothing the contract has a field for (`Source.csv`: the
+/// publications; which enhancements and detachment rules a datasheet may take). They are part
+/// of the export, so they are `ok` in the manifest with no records.
+pub const NOT_READ: &[&str] = &[
+    "Source.csv",
+    "Datasheets_enhancements.csv",
+    "Datasheets_detachment_abilities.csv",
+];
+
+/// The record source of the pipeline's registry (`records::SOURCES`).
+pub const SOURCE: super::RecordSource = super::RecordSource {
+    name: "wahapedia-csv",
+    claims,
+    read: records,
+};
+
+/// Claims a group that has `Datasheets.csv` with the export's header (`id|name|faction_id|`)
+/// and `Last_update.csv` (`last_update|`).
+fn claims(group: &super::Group) -> bool {
+    let header_has = |name: &str, cols: &[&str]| {
+        group.file(name).is_some_and(|f| {
+            let b = f.bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&f.bytes);
+            let end = b.iter().position(|&c| c == b'\n').unwrap_or(b.len());
+            let head = String::from_utf8_lossy(&b[..end]);
+            let fields: Vec<&str> = head.trim_end().split('|').map(str::trim).collect();
+            cols.iter().all(|c| fields.contains(c))
+        })
+    };
+    header_has(DATASHEETS, &["id", "name", "faction_id"])
+        && header_has(LAST_UPDATE, &["last_update"])
+}
+
+/// How [`Export::from_tables`] treats a table it cannot read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// The crosscheck's tables only; a missing table or column is an [`ExportError`].
+    Crosscheck,
+    /// Every table of [`READ`]; a missing table or column is a `C003` diagnostic.
+    Records,
+}
+
+/// The tables of one export, in memory: file name (`Datasheets.csv`) → file. `prefix` is the
+/// directory diagnostics and provenance name them under (empty for the crosscheck, the
+/// export's directory relative to the input root for the pipeline).
+#[derive(Debug, Default)]
+pub struct Tables<'a> {
+    pub prefix: String,
+    pub files: BTreeMap<String, &'a SourceFile>,
+}
+
+impl<'a> Tables<'a> {
+    pub fn get(&self, name: &str) -> Option<&'a SourceFile> {
+        self.files.get(name).copied()
+    }
+
+    /// `prefix/name`.
+    pub fn path_of(&self, name: &str) -> String {
+        if self.prefix.is_empty() {
+            name.to_string()
+        } else {
+            format!("{}/{name}", self.prefix)
+        }
+    }
+}
+
+/// Why the export cannot be read at all.
 #[derive(Debug, thiserror::Error)]
 pub enum ExportError {
     #[error("{}: not a directory", .0.display())]
@@ -39,6 +142,8 @@ pub enum ExportError {
         #[source]
         source: std::io::Error,
     },
+    #[error("{file}: table missing from the export")]
+    Missing { file: String },
     #[error("{file}: not a table of the export: {message}")]
     Table { file: String, message: String },
     #[error("{file}: column `{column}` missing from the header")]
@@ -63,6 +168,11 @@ pub struct ExportDatasheet {
     pub transport: bool,
     /// The export's `virtual` flag (a datasheet that only exists as a reference).
     pub virtual_: bool,
+    /// `loadout` as stored (HTML): `<b>Every model is equipped with:</b> guardian spear.`
+    pub loadout: String,
+    /// `damaged_w` (`1-4`), and `damaged_description` as stored (HTML).
+    pub damaged_w: Option<String>,
+    pub damaged_description: String,
     pub line: u32,
 }
 
@@ -84,6 +194,8 @@ pub struct ExportModel {
     pub w: Option<String>,
     pub ld: Option<String>,
     pub oc: Option<String>,
+    /// `base_size` (`40mm`, `105 x 70mm`).
+    pub base_size: Option<String>,
     /// Characteristics printed with a footnote star (`T` for `5*`), star removed from the value.
     pub starred: Vec<String>,
     pub line: u32,
@@ -153,6 +265,8 @@ pub struct ExportAbility {
     /// The export's `type` column: `Core`, `Faction`, `Datasheet`, `Wargear`, `Wargear profile`, …
     pub kind: String,
     pub parameter: Option<String>,
+    /// The line's own `description` as stored (HTML); empty for core and faction references.
+    pub description: String,
     pub line: u32,
 }
 
@@ -168,23 +282,114 @@ pub struct Export {
     pub costs: Vec<ExportCost>,
     pub keywords: Vec<ExportKeyword>,
     pub abilities: Vec<ExportAbility>,
+    /// The tables only the record source reads (empty in [`Mode::Crosscheck`]).
+    pub more: MoreRows,
     /// `C001` (malformed line) and `C002` (row of an unknown datasheet), sorted.
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// A numbered text line of a datasheet (`Datasheets_unit_composition.csv`,
+/// `Datasheets_options.csv`), its `description` as stored (HTML).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExportText {
+    pub datasheet_id: String,
+    pub number: u32,
+    pub html: String,
+    pub line: u32,
+}
+
+/// A pair of ids (`Datasheets_leader.csv`: leader → attached unit; `Datasheets_stratagems.csv`:
+/// datasheet → stratagem).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExportLink {
+    pub from: String,
+    pub to: String,
+    pub line: u32,
+}
+
+/// A stratagem (`Stratagems.csv`); `description` as stored (HTML, `<b>WHEN:</b> …`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExportStratagem {
+    pub id: String,
+    pub faction_id: Option<String>,
+    pub name: String,
+    /// `Boarding Actions – Battle Tactic Stratagem`.
+    pub kind: String,
+    pub cp: Option<u32>,
+    pub cp_raw: String,
+    pub legend: Option<String>,
+    pub detachment: Option<String>,
+    pub detachment_id: Option<String>,
+    pub description: String,
+    pub line: u32,
+}
+
+/// A detachment (`Detachments.csv`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExportDetachment {
+    pub id: String,
+    pub faction_id: Option<String>,
+    pub name: String,
+    pub line: u32,
+}
+
+/// A rule of the export with its text: a detachment rule (`Detachment_abilities.csv`) or an
+/// ability of `Abilities.csv` (core, or a faction's army rule when `faction_id` is set).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExportRule {
+    pub id: String,
+    pub faction_id: Option<String>,
+    pub name: String,
+    pub legend: Option<String>,
+    pub description: String,
+    pub detachment: Option<String>,
+    pub detachment_id: Option<String>,
+    pub line: u32,
+}
+
+/// An enhancement (`Enhancements.csv`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExportEnhancement {
+    pub id: String,
+    pub faction_id: Option<String>,
+    pub name: String,
+    pub cost: Option<u32>,
+    pub cost_raw: String,
+    pub detachment: Option<String>,
+    pub detachment_id: Option<String>,
+    pub legend: Option<String>,
+    pub description: String,
+    pub line: u32,
+}
+
+/// The rows of the tables only the record source reads, and each table's path and sha256.
+#[derive(Debug, Clone, Default)]
+pub struct MoreRows {
+    pub composition: Vec<ExportText>,
+    pub options: Vec<ExportText>,
+    pub leaders: Vec<ExportLink>,
+    pub datasheet_stratagems: Vec<ExportLink>,
+    pub stratagems: Vec<ExportStratagem>,
+    pub detachments: Vec<ExportDetachment>,
+    pub detachment_rules: Vec<ExportRule>,
+    pub enhancements: Vec<ExportEnhancement>,
+    pub abilities: Vec<ExportRule>,
+    /// Table name → (path, sha256) of every table read.
+    pub files: BTreeMap<String, (String, String)>,
+}
+
 impl Export {
-    /// Reads the tables of an export directory.
-    pub fn read_dir(dir: &Path) -> Result<Export, ExportError> {
-        if !dir.is_dir() {
-            return Err(ExportError::NotADirectory(dir.to_path_buf()));
-        }
+    /// Reads the tables of an export (in memory). [`Mode::Crosscheck`] reads the tables the
+    /// crosscheck compares and fails on a missing table or column; [`Mode::Records`] reads every
+    /// table and makes a missing one a `C003` diagnostic (its rows are simply absent).
+    pub fn from_tables(tables: &Tables, mode: Mode) -> Result<Export, ExportError> {
         let mut diags = Vec::new();
         let mut ex = Export {
-            last_update: read_last_update(dir, &mut diags)?,
+            last_update: read_last_update(tables, mode, &mut diags)?,
             ..Export::default()
         };
 
-        let t = Table::read(dir, FACTIONS, &["id", "name"], &mut diags)?;
+        let t = Table::read(tables, mode, FACTIONS, &["id", "name"], &mut diags)?;
         for r in t.rows() {
             let (Some(id), Some(name)) = (r.req("id", &mut diags), r.req("name", &mut diags))
             else {
@@ -197,7 +402,13 @@ impl Export {
             });
         }
 
-        let t = Table::read(dir, DATASHEETS, &["id", "name", "faction_id"], &mut diags)?;
+        let t = Table::read(
+            tables,
+            mode,
+            DATASHEETS,
+            &["id", "name", "faction_id"],
+            &mut diags,
+        )?;
         for r in t.rows() {
             let (Some(id), Some(name)) = (r.req("id", &mut diags), r.req("name", &mut diags))
             else {
@@ -209,13 +420,17 @@ impl Export {
                 faction_id: r.text("faction_id").unwrap_or_default(),
                 transport: r.text("transport").is_some_and(|s| !s.is_empty()),
                 virtual_: r.text("virtual").as_deref() == Some("true"),
+                loadout: r.raw("loadout").unwrap_or("").to_string(),
+                damaged_w: r.value("damaged_w"),
+                damaged_description: r.raw("damaged_description").unwrap_or("").to_string(),
                 line: r.line,
             });
         }
         let known: BTreeSet<String> = ex.datasheets.iter().map(|d| d.id.clone()).collect();
 
         let t = Table::read(
-            dir,
+            tables,
+            mode,
             MODELS,
             &[
                 "datasheet_id",
@@ -265,13 +480,15 @@ impl Export {
                 w,
                 ld,
                 oc,
+                base_size: r.value("base_size"),
                 starred,
                 line: r.line,
             });
         }
 
         let t = Table::read(
-            dir,
+            tables,
+            mode,
             WARGEAR,
             &[
                 "datasheet_id",
@@ -321,7 +538,8 @@ impl Export {
         }
 
         let t = Table::read(
-            dir,
+            tables,
+            mode,
             COSTS,
             &["datasheet_id", "line", "description", "cost"],
             &mut diags,
@@ -340,7 +558,7 @@ impl Export {
                         Code::ExportLineMalformed,
                         format!("cost `{raw_cost}` is not a number; line kept without a cost"),
                     )
-                    .at(COSTS, r.line),
+                    .at(&t.file, r.line),
                 );
             }
             let (models, qualifier) = model_count(&description);
@@ -357,7 +575,8 @@ impl Export {
         }
 
         let t = Table::read(
-            dir,
+            tables,
+            mode,
             KEYWORDS,
             &["datasheet_id", "keyword", "is_faction_keyword"],
             &mut diags,
@@ -379,7 +598,7 @@ impl Export {
             });
         }
 
-        let t = Table::read(dir, ABILITIES, &["id", "name"], &mut diags)?;
+        let t = Table::read(tables, mode, ABILITIES, &["id", "name"], &mut diags)?;
         let mut ability_names: HashMap<String, String> = HashMap::new();
         for r in t.rows() {
             if let (Some(id), Some(name)) = (r.text("id"), r.text("name")) {
@@ -390,7 +609,8 @@ impl Export {
         }
 
         let t = Table::read(
-            dir,
+            tables,
+            mode,
             DATASHEET_ABILITIES,
             &["datasheet_id", "line", "ability_id", "name", "type"],
             &mut diags,
@@ -413,6 +633,7 @@ impl Export {
                 ability_id,
                 kind: r.text("type").unwrap_or_default(),
                 parameter: r.text("parameter").filter(|s| !s.is_empty()),
+                description: r.raw("description").unwrap_or("").to_string(),
                 line: r.line,
             });
         }
@@ -428,6 +649,9 @@ impl Export {
             .sort_by(|a, b| (&a.datasheet_id, a.line).cmp(&(&b.datasheet_id, b.line)));
         ex.abilities
             .sort_by(|a, b| (&a.datasheet_id, a.line).cmp(&(&b.datasheet_id, b.line)));
+        if mode == Mode::Records {
+            ex.more = read_more(tables, &known, &mut diags)?;
+        }
         crate::diag::sort_diagnostics(&mut diags);
         ex.diagnostics = diags;
         Ok(ex)
@@ -479,20 +703,176 @@ impl Export {
 }
 
 fn read_last_update(
-    dir: &Path,
+    tables: &Tables,
+    mode: Mode,
     diags: &mut Vec<Diagnostic>,
 ) -> Result<Option<String>, ExportError> {
-    if !dir.join(LAST_UPDATE).is_file() {
+    if tables.get(LAST_UPDATE).is_none() {
         return Ok(None);
     }
-    let t = Table::read(dir, LAST_UPDATE, &["last_update"], diags)?;
+    let t = Table::read(tables, mode, LAST_UPDATE, &["last_update"], diags)?;
     let v = t.rows().find_map(|r| r.value("last_update"));
     Ok(v)
 }
 
+/// The tables only the record source reads ([`Mode::Records`]: a missing one is `C003`).
+fn read_more(
+    tables: &Tables,
+    known: &BTreeSet<String>,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<MoreRows, ExportError> {
+    let mode = Mode::Records;
+    let mut m = MoreRows::default();
+    for name in READ {
+        if let Some(f) = tables.get(name) {
+            m.files
+                .insert(name.to_string(), (tables.path_of(name), f.sha256.clone()));
+        }
+    }
+    for (name, out) in [(COMPOSITION, &mut m.composition), (OPTIONS, &mut m.options)] {
+        let t = Table::read(
+            tables,
+            mode,
+            name,
+            &["datasheet_id", "line", "description"],
+            diags,
+        )?;
+        for r in t.rows() {
+            let Some(datasheet_id) = r.datasheet(known, diags) else {
+                continue;
+            };
+            out.push(ExportText {
+                datasheet_id,
+                number: r.number("line").unwrap_or(0),
+                html: r.raw("description").unwrap_or("").to_string(),
+                line: r.line,
+            });
+        }
+    }
+    for (name, cols, out) in [
+        (LEADER, ["leader_id", "attached_id"], &mut m.leaders),
+        (
+            DATASHEET_STRATAGEMS,
+            ["datasheet_id", "stratagem_id"],
+            &mut m.datasheet_stratagems,
+        ),
+    ] {
+        let t = Table::read(tables, mode, name, &cols, diags)?;
+        for r in t.rows() {
+            let (Some(from), Some(to)) = (r.req(cols[0], diags), r.req(cols[1], diags)) else {
+                continue;
+            };
+            out.push(ExportLink {
+                from,
+                to,
+                line: r.line,
+            });
+        }
+    }
+    let t = Table::read(
+        tables,
+        mode,
+        STRATAGEMS,
+        &["faction_id", "name", "id", "type", "cp_cost", "description"],
+        diags,
+    )?;
+    for r in t.rows() {
+        let (Some(id), Some(name)) = (r.req("id", diags), r.req("name", diags)) else {
+            continue;
+        };
+        let cp_raw = r.text("cp_cost").unwrap_or_default();
+        m.stratagems.push(ExportStratagem {
+            id,
+            faction_id: r.value("faction_id"),
+            name,
+            kind: r.text("type").unwrap_or_default(),
+            cp: cp_raw.parse().ok(),
+            cp_raw,
+            legend: r.value("legend"),
+            detachment: r.value("detachment"),
+            detachment_id: r.value("detachment_id"),
+            description: r.raw("description").unwrap_or("").to_string(),
+            line: r.line,
+        });
+    }
+    let t = Table::read(
+        tables,
+        mode,
+        DETACHMENTS,
+        &["id", "faction_id", "name"],
+        diags,
+    )?;
+    for r in t.rows() {
+        let (Some(id), Some(name)) = (r.req("id", diags), r.req("name", diags)) else {
+            continue;
+        };
+        m.detachments.push(ExportDetachment {
+            id,
+            faction_id: r.value("faction_id"),
+            name,
+            line: r.line,
+        });
+    }
+    for (name, out) in [
+        (DETACHMENT_ABILITIES, &mut m.detachment_rules),
+        (ABILITIES, &mut m.abilities),
+    ] {
+        let t = Table::read(tables, mode, name, &["id", "name", "description"], diags)?;
+        for r in t.rows() {
+            let (Some(id), Some(rule)) = (r.req("id", diags), r.req("name", diags)) else {
+                continue;
+            };
+            out.push(ExportRule {
+                id,
+                faction_id: r.value("faction_id"),
+                name: rule,
+                legend: r.value("legend"),
+                description: r.raw("description").unwrap_or("").to_string(),
+                detachment: r.value("detachment"),
+                detachment_id: r.value("detachment_id"),
+                line: r.line,
+            });
+        }
+    }
+    let t = Table::read(
+        tables,
+        mode,
+        ENHANCEMENTS,
+        &["id", "name", "cost", "description"],
+        diags,
+    )?;
+    for r in t.rows() {
+        let (Some(id), Some(name)) = (r.req("id", diags), r.req("name", diags)) else {
+            continue;
+        };
+        let cost_raw = r.text("cost").unwrap_or_default();
+        m.enhancements.push(ExportEnhancement {
+            id,
+            faction_id: r.value("faction_id"),
+            name,
+            cost: cost_raw.parse().ok(),
+            cost_raw,
+            detachment: r.value("detachment"),
+            detachment_id: r.value("detachment_id"),
+            legend: r.value("legend"),
+            description: r.raw("description").unwrap_or("").to_string(),
+            line: r.line,
+        });
+    }
+    // Sorted by datasheet, then line: the builder takes one datasheet's rows as a slice.
+    for v in [&mut m.composition, &mut m.options] {
+        v.sort_by(|a, b| (&a.datasheet_id, a.line).cmp(&(&b.datasheet_id, b.line)));
+    }
+    for v in [&mut m.leaders, &mut m.datasheet_stratagems] {
+        v.sort_by(|a, b| (&a.from, a.line).cmp(&(&b.from, b.line)));
+    }
+    Ok(m)
+}
+
 /// One table: its header (column → index) and its records with their 1-based lines.
 struct Table {
-    file: &'static str,
+    /// The table's path as diagnostics and provenance name it (the tables' prefix + name).
+    file: String,
     columns: HashMap<String, usize>,
     records: Vec<(u32, csv::StringRecord)>,
 }
@@ -533,27 +913,65 @@ struct Row<'t> {
 }
 
 impl Table {
+    /// An empty table (a missing table in [`Mode::Records`]).
+    fn empty(file: String) -> Table {
+        Table {
+            file,
+            columns: HashMap::new(),
+            records: Vec::new(),
+        }
+    }
+
     fn read(
-        dir: &Path,
-        file: &'static str,
+        tables: &Tables,
+        mode: Mode,
+        name: &'static str,
         required: &[&str],
         diags: &mut Vec<Diagnostic>,
     ) -> Result<Table, ExportError> {
-        let bytes = std::fs::read(dir.join(file)).map_err(|source| ExportError::Read {
-            file: file.to_string(),
-            source,
-        })?;
-        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+        let file = tables.path_of(name);
+        // In `Records` mode a table that cannot be read is a diagnostic and reads as empty.
+        let fail = |err: ExportError, diags: &mut Vec<Diagnostic>| match mode {
+            Mode::Crosscheck => Err(err),
+            Mode::Records => {
+                diags.push(
+                    Diagnostic::new(
+                        Code::ExportTableMissing,
+                        format!("{err}; its rows are absent"),
+                    )
+                    .in_file(&file),
+                );
+                Ok(Table::empty(file.clone()))
+            }
+        };
+        let Some(src) = tables.get(name) else {
+            return fail(
+                ExportError::Missing {
+                    file: name.to_string(),
+                },
+                diags,
+            );
+        };
+        let bytes: &[u8] = &src.bytes;
+        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
         let mut reader = csv::ReaderBuilder::new()
             .delimiter(b'|')
             .quoting(false)
             .flexible(true)
             .has_headers(true)
             .from_reader(bytes);
-        let header = reader.headers().map_err(|e| ExportError::Table {
-            file: file.to_string(),
-            message: e.to_string(),
-        })?;
+        let header = match reader.headers() {
+            Ok(h) => h,
+            Err(e) => {
+                return fail(
+                    ExportError::Table {
+                        file: name.to_string(),
+                        message: e.to_string(),
+                    },
+                    diags,
+                )
+            }
+        };
         let mut columns = HashMap::new();
         for (i, h) in header.iter().enumerate() {
             let h = h.trim_start_matches('\u{feff}').trim();
@@ -563,10 +981,13 @@ impl Table {
         }
         for c in required {
             if !columns.contains_key(*c) {
-                return Err(ExportError::MissingColumn {
-                    file: file.to_string(),
-                    column: (*c).to_string(),
-                });
+                return fail(
+                    ExportError::MissingColumn {
+                        file: name.to_string(),
+                        column: (*c).to_string(),
+                    },
+                    diags,
+                );
             }
         }
         let width = required
@@ -589,7 +1010,7 @@ impl Table {
                                 Code::ExportLineMalformed,
                                 format!("{} fields, {} expected; line skipped", rec.len(), width),
                             )
-                            .at(file, line),
+                            .at(&file, line),
                         );
                         continue;
                     }
@@ -599,7 +1020,7 @@ impl Table {
                     let line = e.position().map_or(0, |p| lines.line(bytes, p.byte()));
                     diags.push(
                         Diagnostic::new(Code::ExportLineMalformed, format!("{e}; line skipped"))
-                            .at(file, line),
+                            .at(&file, line),
                     );
                 }
             }
@@ -650,7 +1071,7 @@ impl Row<'_> {
                     Code::ExportLineMalformed,
                     format!("`{col}` is empty; line skipped"),
                 )
-                .at(self.table.file, self.line),
+                .at(&self.table.file, self.line),
             );
         }
         v
@@ -665,7 +1086,7 @@ impl Row<'_> {
                     Code::ExportDanglingRow,
                     format!("datasheet_id {id} is not in {DATASHEETS}"),
                 )
-                .at(self.table.file, self.line),
+                .at(&self.table.file, self.line),
             );
             return None;
         }
@@ -673,90 +1094,10 @@ impl Row<'_> {
     }
 }
 
-/// HTML tags stripped, character entities decoded, whitespace trimmed and collapsed.
+/// The text of a field: HTML rendered by the HTML decoder's fragment reader (tags dropped,
+/// entities decoded, `<br>` and list items as spaces), whitespace trimmed and collapsed.
 pub fn clean_text(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut in_tag = false;
-    for c in s.chars() {
-        match c {
-            '<' if !in_tag => in_tag = true,
-            '>' if in_tag => {
-                in_tag = false;
-                out.push(' ');
-            }
-            c if !in_tag => out.push(c),
-            _ => {}
-        }
-    }
-    let decoded = decode_entities(&out);
-    // Tags become a space so `a<br>b` keeps its words apart; glue back `x </a>,` → `x,`.
-    let collapsed = decoded.split_whitespace().collect::<Vec<_>>().join(" ");
-    collapsed
-        .replace(" ,", ",")
-        .replace(" .", ".")
-        .replace("( ", "(")
-        .replace(" )", ")")
-}
-
-/// Decodes the entities the export uses (`&amp;`, `&quot;`, `&#34;`, `&#x2019;`, `&nbsp;`, …).
-pub fn decode_entities(s: &str) -> String {
-    if !s.contains('&') {
-        return s.to_string();
-    }
-    let named: BTreeMap<&str, &str> = [
-        ("amp", "&"),
-        ("lt", "<"),
-        ("gt", ">"),
-        ("quot", "\""),
-        ("apos", "'"),
-        ("nbsp", " "),
-        ("rsquo", "\u{2019}"),
-        ("lsquo", "\u{2018}"),
-        ("rdquo", "\u{201D}"),
-        ("ldquo", "\u{201C}"),
-        ("ndash", "\u{2013}"),
-        ("mdash", "\u{2014}"),
-        ("hellip", "\u{2026}"),
-        ("times", "\u{00D7}"),
-        ("bull", "\u{2022}"),
-    ]
-    .into_iter()
-    .collect();
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(i) = rest.find('&') {
-        out.push_str(&rest[..i]);
-        let tail = &rest[i..];
-        let decoded = tail.find(';').filter(|&e| e <= 10).and_then(|e| {
-            let ent = &tail[1..e];
-            let ch = if let Some(hex) = ent.strip_prefix("#x").or_else(|| ent.strip_prefix("#X")) {
-                u32::from_str_radix(hex, 16)
-                    .ok()
-                    .and_then(char::from_u32)
-                    .map(String::from)
-            } else if let Some(dec) = ent.strip_prefix('#') {
-                dec.parse::<u32>()
-                    .ok()
-                    .and_then(char::from_u32)
-                    .map(String::from)
-            } else {
-                named.get(ent).map(|s| (*s).to_string())
-            };
-            ch.map(|c| (c, e + 1))
-        });
-        match decoded {
-            Some((c, len)) => {
-                out.push_str(&c);
-                rest = &tail[len..];
-            }
-            None => {
-                out.push('&');
-                rest = &tail[1..];
-            }
-        }
-    }
-    out.push_str(rest);
-    out
+    crate::decode::html::fragment_text(s)
 }
 
 /// `5*` → (`5`, true).
@@ -872,7 +1213,7 @@ mod tests {
             (Some(1), Some("Assigned Agent".into()))
         );
         assert_eq!(model_count("Attack Bike"), (None, None));
-        assert_eq!(decode_entities("a &amp; b &#34;c&#x27;"), "a & b \"c'");
+        assert_eq!(clean_text("a &amp; b &#34;c&#x27;"), "a & b \"c'");
         assert_eq!(
             split_keywords("<a href=\"/x#Heavy\">heavy</a>, "),
             vec!["heavy".to_string()]

@@ -1,0 +1,735 @@
+//! The export's typed rows → the dataset's records, one [`Extracted`] per table file.
+//!
+//! Datasheets (`Datasheets.csv` and its `Datasheets_*` tables: models, weapons, abilities,
+//! keywords, points, composition, wargear options, leader, stratagem list), stratagems
+//! (`Stratagems.csv`), detachments (`Detachments.csv`), detachment rules
+//! (`Detachment_abilities.csv`), enhancements (`Enhancements.csv`) and army rules (the
+//! faction abilities of `Abilities.csv`). Ids come from the same scope + name functions the
+//! page extractors use (`10e:<faction>:<unit>` with the faction's name from `Factions.csv`), so
+//! a unit read from a page and from the export is one datasheet. HTML inside fields is read by
+//! `decode::html::fragment_blocks`; ability lines, stratagem texts and weapon keywords by the
+//! extractors' own readers. A record's provenance is its row in its own table; it is filed
+//! under that table. Never invents: a value the export lacks stays `None`, with a diagnostic
+//! where the contract expects one.
+
+use super::*;
+use crate::decode::html::{fragment_blocks, fragment_text};
+use crate::extract::{glossary, ten, text, Extracted};
+use crate::ids::{rule_slug, slug};
+use crate::ir::BlockKind;
+use crate::model::*;
+use crate::records::{file_name, Group};
+use crate::source::{Occurrence, Provenance};
+
+/// Reads a claimed export group: the typed rows, then the records.
+pub fn records(group: &Group) -> Vec<Extracted> {
+    let tables = Tables {
+        prefix: group.dir.to_string(),
+        files: group
+            .files
+            .iter()
+            .filter(|f| READ.contains(&file_name(&f.path)))
+            .map(|f| (file_name(&f.path).to_string(), *f))
+            .collect(),
+    };
+    // Every table of the export gets its entry (a table with no records is `ok` with zeros);
+    // a file of the directory that is not a table of the export is left to the pipeline.
+    let mut out: BTreeMap<String, Extracted> = group
+        .files
+        .iter()
+        .filter(|f| {
+            let name = file_name(&f.path);
+            READ.contains(&name) || NOT_READ.contains(&name)
+        })
+        .map(|f| {
+            (
+                f.path.clone(),
+                Extracted {
+                    file: f.path.clone(),
+                    sha256: f.sha256.clone(),
+                    edition: Some(Edition::Tenth),
+                    ..Extracted::default()
+                },
+            )
+        })
+        .collect();
+    let group_file = tables.path_of(DATASHEETS);
+    let ex = match Export::from_tables(&tables, Mode::Records) {
+        Ok(ex) => ex,
+        Err(e) => {
+            // `Mode::Records` reports a missing table as a diagnostic; kept total anyway.
+            let d = Diagnostic::new(Code::ExportTableMissing, e.to_string()).in_file(&group_file);
+            route(&mut out, &group_file, vec![d]);
+            return out.into_values().collect();
+        }
+    };
+    let mut b = Builder::new(&ex, &tables);
+    b.datasheets();
+    b.stratagems();
+    b.detachments();
+    b.enhancements();
+    b.rules();
+    let diags = std::mem::take(&mut b.diags);
+    let Builder { recs, .. } = b;
+    for (file, r) in recs {
+        if let Some(e) = out.get_mut(&file) {
+            e.datasheets = r.datasheets;
+            e.stratagems = r.stratagems;
+            e.detachments = r.detachments;
+            e.enhancements = r.enhancements;
+            e.rules = r.rules;
+            e.faction = r.faction;
+        }
+    }
+    let mut all = ex.diagnostics.clone();
+    all.extend(diags);
+    route(&mut out, &group_file, all);
+    out.into_values().collect()
+}
+
+/// Files each diagnostic under the table it names (the group's `Datasheets.csv` otherwise).
+fn route(out: &mut BTreeMap<String, Extracted>, fallback: &str, diags: Vec<Diagnostic>) {
+    for d in diags {
+        let key = d
+            .file
+            .as_ref()
+            .filter(|f| out.contains_key(*f))
+            .cloned()
+            .unwrap_or_else(|| fallback.to_string());
+        match out.get_mut(&key) {
+            Some(e) => e.diagnostics.push(d),
+            None => {
+                if let Some(e) = out.values_mut().next() {
+                    e.diagnostics.push(d);
+                }
+            }
+        }
+    }
+}
+
+/// A detachment's stratagem, enhancement and rule ids.
+type Parts = (Vec<String>, Vec<String>, Vec<String>);
+
+/// Records filed under one table.
+#[derive(Default)]
+struct Recs {
+    faction: Option<String>,
+    datasheets: Vec<Datasheet>,
+    stratagems: Vec<Stratagem>,
+    detachments: Vec<Detachment>,
+    enhancements: Vec<Enhancement>,
+    rules: Vec<Rule>,
+}
+
+struct Builder<'e> {
+    ex: &'e Export,
+    tables: &'e Tables<'e>,
+    /// Faction id → name (`Factions.csv`).
+    factions: HashMap<&'e str, &'e str>,
+    /// Export stratagem id → (record id).
+    stratagem_ids: HashMap<&'e str, String>,
+    /// Export datasheet id → name.
+    datasheet_names: HashMap<&'e str, &'e str>,
+    recs: BTreeMap<String, Recs>,
+    diags: Vec<Diagnostic>,
+}
+
+/// Rows of one datasheet from a table sorted by datasheet id.
+fn rows_of<'a, T>(rows: &'a [T], id: &str, key: impl Fn(&T) -> &str) -> &'a [T] {
+    let start = rows.partition_point(|r| key(r) < id);
+    let end = rows.partition_point(|r| key(r) <= id);
+    &rows[start..end.max(start)]
+}
+
+impl<'e> Builder<'e> {
+    fn new(ex: &'e Export, tables: &'e Tables<'e>) -> Self {
+        let factions = ex
+            .factions
+            .iter()
+            .map(|f| (f.id.as_str(), f.name.as_str()))
+            .collect();
+        let datasheet_names = ex
+            .datasheets
+            .iter()
+            .map(|d| (d.id.as_str(), d.name.as_str()))
+            .collect();
+        let stratagem_ids = ex
+            .more
+            .stratagems
+            .iter()
+            .map(|s| {
+                let (group, _) = group_and_category(&s.kind);
+                (
+                    s.id.as_str(),
+                    glossary::stratagem_id(
+                        Edition::Tenth,
+                        group.as_deref().unwrap_or("unknown"),
+                        &s.name,
+                    ),
+                )
+            })
+            .collect();
+        Builder {
+            ex,
+            tables,
+            factions,
+            stratagem_ids,
+            datasheet_names,
+            recs: BTreeMap::new(),
+            diags: Vec::new(),
+        }
+    }
+
+    fn path(&self, table: &str) -> String {
+        self.tables.path_of(table)
+    }
+
+    fn provenance(&self, table: &str, line: u32) -> Provenance {
+        let (file, sha256) = self
+            .ex
+            .more
+            .files
+            .get(table)
+            .cloned()
+            .unwrap_or_else(|| (self.path(table), String::new()));
+        Provenance { file, line, sha256 }
+    }
+
+    fn recs(&mut self, table: &str) -> &mut Recs {
+        let path = self.path(table);
+        self.recs.entry(path).or_default()
+    }
+
+    /// The faction's name, `None` (with `X106`) when the id is not in `Factions.csv`.
+    fn faction(&mut self, id: Option<&str>, table: &str, line: u32) -> Option<String> {
+        let id = id?;
+        match self.factions.get(id) {
+            Some(n) => Some((*n).to_string()),
+            None => {
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::FactionUnknown,
+                        format!("faction id `{id}` is not in {FACTIONS}"),
+                    )
+                    .at(&self.path(table), line),
+                );
+                None
+            }
+        }
+    }
+
+    fn datasheets(&mut self) {
+        let ex = self.ex;
+        for d in &ex.datasheets {
+            if d.virtual_ {
+                // A reference to a datasheet of another faction, not a datasheet of its own.
+                continue;
+            }
+            let faction = self.faction(Some(&d.faction_id), DATASHEETS, d.line);
+            let ds = self.datasheet(d, faction);
+            self.recs(DATASHEETS).datasheets.push(ds);
+        }
+    }
+
+    fn datasheet(&mut self, d: &ExportDatasheet, faction: Option<String>) -> Datasheet {
+        let ex = self.ex;
+        let mut ds = Datasheet::empty(Edition::Tenth);
+        let faction_slug = faction
+            .as_deref()
+            .map(slug)
+            .unwrap_or_else(|| "unknown".into());
+        ds.id = format!("10e:{faction_slug}:{}", slug(&d.name));
+        ds.name = Some(d.name.clone());
+        ds.faction = faction;
+        ds.sources.push(self.provenance(DATASHEETS, d.line));
+
+        let models = rows_of(&ex.models, &d.id, |r| &r.datasheet_id);
+        ds.base_size = models.iter().find_map(|m| m.base_size.clone());
+        for m in models {
+            ds.models.push(ModelProfile {
+                name: Some(m.name.clone()).filter(|n| !n.is_empty()),
+                m: m.m.clone(),
+                t: m.t.clone(),
+                sv: m.sv.clone(),
+                w: m.w.clone(),
+                ld: m.ld.clone(),
+                oc: m.oc.clone(),
+            });
+        }
+        if let Some(m) = models.iter().find(|m| m.inv_sv.is_some()) {
+            ds.invulnerable_save = m.inv_sv.clone();
+            ds.invulnerable_save_condition = m.inv_sv_descr.clone();
+        }
+
+        let weapons = rows_of(&ex.weapons, &d.id, |r| &r.datasheet_id);
+        for w in weapons {
+            let Some(kind) = w.kind else {
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::WeaponRowIncomplete,
+                        format!("weapon '{}' has no type (Ranged/Melee); not read", w.name),
+                    )
+                    .at(&self.path(WARGEAR), w.line),
+                );
+                continue;
+            };
+            // The page prints `Name [kw, kw]`; the export the same keywords in `description`.
+            let (mut name, keywords) =
+                text::weapon_name_and_keywords(&format!("{} [{}]", w.name, w.keywords.join(", ")));
+            if weapons
+                .iter()
+                .filter(|o| o.wargear_line == w.wargear_line)
+                .count()
+                > 1
+            {
+                // One weapon with several profiles: named with the en dash, as the page does.
+                name = name.replacen(" - ", " – ", 1);
+            }
+            ds.weapons.push(WeaponProfile {
+                name,
+                kind,
+                range: w.range.clone(),
+                attacks: w.attacks.clone(),
+                skill: w.skill.clone(),
+                strength: w.strength.clone(),
+                ap: w.ap.clone(),
+                damage: w.damage.clone(),
+                keywords,
+                line: w.line,
+            });
+        }
+
+        for a in rows_of(&ex.abilities, &d.id, |r| &r.datasheet_id) {
+            let Some(name) = a.name.clone() else {
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::ExportLineMalformed,
+                        "ability line names no ability; line skipped".to_string(),
+                    )
+                    .at(&self.path(DATASHEET_ABILITIES), a.line),
+                );
+                continue;
+            };
+            let group = match a.kind.as_str() {
+                "Core" => Some("core"),
+                "Faction" => Some("faction"),
+                "Datasheet" => Some("datasheet"),
+                "Wargear" => Some("wargear"),
+                "Primarch" => Some("primarch"),
+                _ => None,
+            };
+            match group {
+                Some(g @ ("core" | "faction")) => ds.abilities.push(Ability {
+                    name,
+                    group: g.to_string(),
+                    tags: Vec::new(),
+                    parameter: a.parameter.clone(),
+                    rule_id: None,
+                    text: None,
+                }),
+                Some(g) => {
+                    // The page prints `Name (Tags): text`; the export name and text apart.
+                    // The line reader takes the name and tags, the text keeps its paragraphs.
+                    let body = paragraphs(&a.description);
+                    let first = body.split("\n\n").next().unwrap_or("");
+                    let n = ds.abilities.len();
+                    ten::read_ability(&mut ds.abilities, &format!("{name}: {first}"), g);
+                    let read_one = ds.abilities.len() == n + 1;
+                    match ds.abilities.get_mut(n) {
+                        Some(read) if read_one => {
+                            read.text = Some(body).filter(|b| !b.is_empty());
+                        }
+                        _ => {
+                            ds.abilities.truncate(n);
+                            ds.abilities.push(Ability {
+                                name,
+                                group: g.to_string(),
+                                tags: Vec::new(),
+                                parameter: None,
+                                rule_id: None,
+                                text: Some(body).filter(|b| !b.is_empty()),
+                            });
+                        }
+                    }
+                }
+                None => ds.special_rules.push(NamedText {
+                    name,
+                    text: paragraphs(&a.description),
+                }),
+            }
+        }
+        ten::link_ability_rules(&mut ds.abilities, &faction_slug);
+
+        for o in rows_of(&ex.more.options, &d.id, |r| &r.datasheet_id) {
+            // As the page: the option, then its choices joined with `; ` after the colon.
+            let mut option = String::new();
+            for b in fragment_blocks(&o.html) {
+                if b.kind == BlockKind::ListItem && !option.is_empty() {
+                    option.push_str(if option.ends_with(':') { " " } else { "; " });
+                } else if !option.is_empty() {
+                    option.push(' ');
+                }
+                option.push_str(&b.text);
+            }
+            if !option.is_empty() {
+                ds.wargear_options.push(option);
+            }
+        }
+        for c in rows_of(&ex.more.composition, &d.id, |r| &r.datasheet_id) {
+            let t = fragment_text(&c.html);
+            if !t.is_empty() {
+                ds.unit_composition.push(t);
+            }
+        }
+        let loadout = fragment_text(&d.loadout);
+        if !loadout.is_empty() {
+            ds.equipment.push(loadout);
+        }
+
+        for c in rows_of(&ex.costs, &d.id, |r| &r.datasheet_id) {
+            match (c.models, c.cost, c.addon) {
+                (Some(models), Some(points), false) => {
+                    ds.points.push(PointsOption { models, points })
+                }
+                _ => self.diags.push(
+                    Diagnostic::new(
+                        Code::PointsUnparsed,
+                        format!(
+                            "points line '{}: {}{}' is not a unit size with a cost; not in points",
+                            c.description,
+                            if c.addon { "+" } else { "" },
+                            c.cost.map(|v| v.to_string()).unwrap_or_default()
+                        ),
+                    )
+                    .at(&self.path(COSTS), c.line),
+                ),
+            }
+        }
+
+        if let Some(w) = &d.damaged_w {
+            ds.damaged = Some(NamedText {
+                name: format!("DAMAGED: {w} WOUNDS REMAINING"),
+                text: paragraphs(&d.damaged_description),
+            });
+        }
+
+        let leaders = &ex.more.leaders;
+        for l in leaders.iter().filter(|l| l.from == d.id) {
+            if let Some(n) = self.datasheet_names.get(l.to.as_str()) {
+                ds.leads.push((*n).to_string());
+            }
+        }
+
+        for k in rows_of(&ex.keywords, &d.id, |r| &r.datasheet_id) {
+            if k.is_faction {
+                if !ds.faction_keywords.contains(&k.keyword) {
+                    ds.faction_keywords.push(k.keyword.clone());
+                }
+                continue;
+            }
+            if let Some(model) = k
+                .model
+                .as_ref()
+                .filter(|m| !matches!(m.to_uppercase().as_str(), "ALL MODELS" | "ALL"))
+            {
+                match ds.model_keywords.iter_mut().find(|mk| &mk.model == model) {
+                    Some(mk) => mk.keywords.push(k.keyword.clone()),
+                    None => ds.model_keywords.push(ModelKeywords {
+                        model: model.clone(),
+                        keywords: vec![k.keyword.clone()],
+                    }),
+                }
+            }
+            if !ds
+                .keywords
+                .iter()
+                .any(|x| x.eq_ignore_ascii_case(&k.keyword))
+            {
+                ds.keywords.push(k.keyword.clone());
+            }
+        }
+
+        let links = rows_of(&ex.more.datasheet_stratagems, &d.id, |r| &r.from);
+        for l in links {
+            if let Some(id) = self.stratagem_ids.get(l.to.as_str()) {
+                if !ds.stratagems.contains(id) {
+                    ds.stratagems.push(id.clone());
+                }
+            }
+        }
+        ds
+    }
+
+    fn stratagems(&mut self) {
+        let ex = self.ex;
+        for s in &ex.more.stratagems {
+            let (group, category) = group_and_category(&s.kind);
+            let id = self
+                .stratagem_ids
+                .get(s.id.as_str())
+                .cloned()
+                .unwrap_or_default();
+            if group.is_none() {
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::ScopeUnknown,
+                        format!(
+                            "stratagem '{}' has no group in its type `{}`; kept under `unknown`",
+                            s.name, s.kind
+                        ),
+                    )
+                    .at(&self.path(STRATAGEMS), s.line),
+                );
+            }
+            let mut st = Stratagem {
+                id,
+                name: s.name.clone(),
+                edition: Edition::Tenth,
+                cp: s.cp,
+                group,
+                category,
+                flavor: s
+                    .legend
+                    .as_deref()
+                    .map(fragment_text)
+                    .filter(|t| !t.is_empty()),
+                when: None,
+                target: None,
+                effect: None,
+                restrictions: None,
+                sources: vec![self.provenance(STRATAGEMS, s.line)],
+            };
+            if s.cp.is_none() {
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::StratagemIncomplete,
+                        format!("stratagem '{}' has CP `{}`, not a number", s.name, s.cp_raw),
+                    )
+                    .at(&self.path(STRATAGEMS), s.line),
+                );
+            }
+            let lines: Vec<String> = fragment_blocks(&s.description)
+                .into_iter()
+                .map(|b| b.text)
+                .collect();
+            let labelled = glossary::stratagem_text(&mut st, lines.iter().map(String::as_str));
+            if !labelled || st.when.is_none() || st.effect.is_none() {
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::StratagemIncomplete,
+                        format!("stratagem '{}' has no WHEN/EFFECT text", s.name),
+                    )
+                    .at(&self.path(STRATAGEMS), s.line),
+                );
+            }
+            self.recs(STRATAGEMS).stratagems.push(st);
+        }
+    }
+
+    /// `10e:<faction>:<detachment>`, the detachment id the faction pages use.
+    fn detachment_id(
+        &mut self,
+        faction_id: Option<&str>,
+        name: &str,
+        table: &str,
+        line: u32,
+    ) -> (String, Option<String>) {
+        let faction = self.faction(faction_id, table, line);
+        let fs = faction
+            .as_deref()
+            .map(slug)
+            .unwrap_or_else(|| "unknown".into());
+        (format!("10e:{fs}:{}", slug(name)), faction)
+    }
+
+    fn detachments(&mut self) {
+        let ex = self.ex;
+        // Export detachment id → (record id, stratagems, enhancements, rules).
+        let mut parts: HashMap<&str, Parts> = HashMap::new();
+        for s in &ex.more.stratagems {
+            if let (Some(did), Some(id)) = (&s.detachment_id, self.stratagem_ids.get(s.id.as_str()))
+            {
+                parts.entry(did.as_str()).or_default().0.push(id.clone());
+            }
+        }
+        for e in &ex.more.enhancements {
+            if let (Some(did), Some(det)) = (&e.detachment_id, &e.detachment) {
+                let (id, _) =
+                    self.enhancement_id(e.faction_id.as_deref(), Some(det), &e.name, e.line);
+                parts.entry(did.as_str()).or_default().1.push(id);
+            }
+        }
+        for r in &ex.more.detachment_rules {
+            if let Some(did) = &r.detachment_id {
+                let fs = r
+                    .faction_id
+                    .as_deref()
+                    .and_then(|f| self.factions.get(f))
+                    .map(|n| slug(n))
+                    .unwrap_or_else(|| "unknown".into());
+                parts
+                    .entry(did.as_str())
+                    .or_default()
+                    .2
+                    .push(format!("10e:{fs}/detachment:{}", rule_slug(&r.name)));
+            }
+        }
+        for d in &ex.more.detachments {
+            let (id, faction) =
+                self.detachment_id(d.faction_id.as_deref(), &d.name, DETACHMENTS, d.line);
+            let (stratagems, enhancements, rules) = parts.remove(d.id.as_str()).unwrap_or_default();
+            let det = Detachment {
+                id,
+                name: d.name.clone(),
+                edition: Edition::Tenth,
+                faction,
+                rules,
+                enhancements,
+                stratagems,
+                sources: vec![self.provenance(DETACHMENTS, d.line)],
+            };
+            self.recs(DETACHMENTS).detachments.push(det);
+        }
+    }
+
+    fn enhancement_id(
+        &mut self,
+        faction_id: Option<&str>,
+        detachment: Option<&str>,
+        name: &str,
+        line: u32,
+    ) -> (String, Option<String>) {
+        let faction = self.faction(faction_id, ENHANCEMENTS, line);
+        let fs = faction
+            .as_deref()
+            .map(slug)
+            .unwrap_or_else(|| "unknown".into());
+        let det = detachment
+            .map(|d| format!("{}:", slug(d)))
+            .unwrap_or_default();
+        (format!("10e:{fs}:{det}{}", slug(name)), faction)
+    }
+
+    fn enhancements(&mut self) {
+        let ex = self.ex;
+        for e in &ex.more.enhancements {
+            let (id, faction) = self.enhancement_id(
+                e.faction_id.as_deref(),
+                e.detachment.as_deref(),
+                &e.name,
+                e.line,
+            );
+            if e.cost.is_none() {
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::PointsUnparsed,
+                        format!(
+                            "enhancement '{}' costs `{}`, not a number; points null",
+                            e.name, e.cost_raw
+                        ),
+                    )
+                    .at(&self.path(ENHANCEMENTS), e.line),
+                );
+            }
+            let enh = Enhancement {
+                id,
+                name: Some(e.name.clone()),
+                edition: Edition::Tenth,
+                faction,
+                detachment: e.detachment.clone(),
+                points: e.cost,
+                flavor: e
+                    .legend
+                    .as_deref()
+                    .map(fragment_text)
+                    .filter(|t| !t.is_empty()),
+                text: paragraphs(&e.description),
+                sources: vec![self.provenance(ENHANCEMENTS, e.line)],
+            };
+            self.recs(ENHANCEMENTS).enhancements.push(enh);
+        }
+    }
+
+    /// Detachment rules, and the faction abilities of `Abilities.csv` as army rules. The core
+    /// abilities there (no faction) are the core rules the datasheets link to.
+    fn rules(&mut self) {
+        let ex = self.ex;
+        for r in &ex.more.detachment_rules {
+            let faction = self.faction(r.faction_id.as_deref(), DETACHMENT_ABILITIES, r.line);
+            let rule = self.rule(r, "detachment", faction, DETACHMENT_ABILITIES);
+            self.recs(DETACHMENT_ABILITIES).rules.extend(rule);
+        }
+        for r in &ex.more.abilities {
+            let (kind, faction) = match r.faction_id.as_deref() {
+                Some(f) => ("army", self.faction(Some(f), ABILITIES, r.line)),
+                None => ("core", None),
+            };
+            let rule = self.rule(r, kind, faction, ABILITIES);
+            self.recs(ABILITIES).rules.extend(rule);
+        }
+    }
+
+    fn rule(
+        &mut self,
+        r: &ExportRule,
+        kind: &str,
+        faction: Option<String>,
+        table: &str,
+    ) -> Option<Rule> {
+        let text = paragraphs(&r.description);
+        if text.is_empty() {
+            self.diags.push(
+                Diagnostic::new(
+                    Code::RequiredTextMissing,
+                    format!("rule '{}' has no text in the export; not read", r.name),
+                )
+                .at(&self.path(table), r.line),
+            );
+            return None;
+        }
+        let prov = self.provenance(table, r.line);
+        Some(Rule {
+            id: String::new(),
+            name: Some(r.name.clone()),
+            kind: kind.to_string(),
+            edition: Edition::Tenth,
+            faction,
+            flavor: r
+                .legend
+                .as_deref()
+                .map(fragment_text)
+                .filter(|t| !t.is_empty()),
+            text,
+            bullets: Vec::new(),
+            examples: Vec::new(),
+            occurrences: vec![Occurrence {
+                file: prov.file,
+                line: prov.line,
+            }],
+        })
+    }
+}
+
+/// A field's paragraphs (HTML), joined as the pages' texts are: blank line between paragraphs,
+/// list items as `• ` paragraphs.
+fn paragraphs(html: &str) -> String {
+    let mut text = String::new();
+    for b in fragment_blocks(html) {
+        if !text.is_empty() {
+            text.push_str("\n\n");
+        }
+        if b.kind == BlockKind::ListItem {
+            text.push_str("• ");
+        }
+        text.push_str(&b.text);
+    }
+    text
+}
+
+/// Splits `Group – Category[ Stratagem]` as the page cards' type line.
+fn group_and_category(t: &str) -> (Option<String>, Option<String>) {
+    match glossary::GROUP_LINE.captures(t.trim()) {
+        Some(c) => (Some(c[1].trim().to_string()), Some(c[2].trim().to_string())),
+        None => (None, (!t.trim().is_empty()).then(|| t.trim().to_string())),
+    }
+}
