@@ -256,7 +256,8 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 /// `max` lines unless `all`, then `… and N more`.
 fn not_processed(ds: &Dataset, max: usize, all: bool) -> Vec<String> {
     // (status, folder, format, finding) → files, in path order.
-    let mut groups: Vec<((String, String, String, String), Vec<&str>)> = Vec::new();
+    type Key = (String, String, String, String);
+    let mut groups: Vec<(Key, Vec<&str>)> = Vec::new();
     for i in &ds.manifest.inputs {
         if !matches!(i.status, InputStatus::Skipped | InputStatus::Failed) {
             continue;
