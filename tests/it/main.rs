@@ -4,6 +4,7 @@
 
 mod crosscheck;
 mod dedup;
+mod hostile;
 mod html;
 mod pipeline;
 mod regressions;
