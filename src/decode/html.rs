@@ -32,7 +32,8 @@ use crate::diag::{Code, Diagnostic};
 use crate::ir::{Block, BlockKind, Document, Region};
 use crate::source::{Format, SourceFile, Span};
 use scraper::{ElementRef, Html, Node};
-use std::collections::BTreeMap;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashSet};
 
 /// Decodes one HTML page.
 pub fn decode(src: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Document {
@@ -55,7 +56,7 @@ pub fn decode(src: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Document {
                 )
                 .at(&src.path, line as u32),
             );
-            neutralize(&text, &scan.neutralized)
+            Cow::Owned(neutralize(&text, &scan.neutralized))
         }
     };
     let html = Html::parse_document(&text);
@@ -313,45 +314,53 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     i
 }
 
-/// Finds the source line of blocks by searching forward from the last found position.
+/// Finds the source line of blocks by searching forward from the last found position. The
+/// cursor only moves forward and the line is counted on the way, so the whole page is scanned
+/// about once and nothing is indexed per line (a page of newlines costs no memory).
 pub struct Locator<'t> {
     text: &'t str,
-    newlines: Vec<usize>,
     cursor: usize,
+    /// The line of `cursor`.
+    line: u32,
+    /// Needles a search did not find: the cursor only moves forward, so they are not found
+    /// later either, and each costs one scan of the rest of the page, not one per block.
+    missed: HashSet<String>,
 }
 
 impl<'t> Locator<'t> {
     pub fn new(text: &'t str) -> Self {
-        let newlines = text
-            .bytes()
-            .enumerate()
-            .filter(|(_, b)| *b == b'\n')
-            .map(|(i, _)| i)
-            .collect();
         Locator {
             text,
-            newlines,
             cursor: 0,
+            line: 1,
+            missed: HashSet::new(),
         }
     }
 
-    fn line_at(&self, pos: usize) -> u32 {
-        (self.newlines.partition_point(|&n| n < pos) + 1) as u32
-    }
-
     fn line_count(&self) -> u32 {
-        self.newlines.len() as u32 + 1
+        let rest = &self.text.as_bytes()[self.cursor..];
+        self.line
+            .saturating_add(rest.iter().filter(|&&b| b == b'\n').count() as u32)
     }
 
     /// Line of the next occurrence of `needle` at or after the cursor (which moves there);
     /// the cursor's line when it does not occur.
     pub fn find(&mut self, needle: &str) -> u32 {
-        if !needle.is_empty() {
-            if let Some(off) = self.text[self.cursor..].find(needle) {
+        if needle.is_empty() || self.missed.contains(needle) {
+            return self.line;
+        }
+        match self.text[self.cursor..].find(needle) {
+            Some(off) => {
+                let passed = &self.text.as_bytes()[self.cursor..self.cursor + off];
+                let newlines = passed.iter().filter(|&&b| b == b'\n').count();
+                self.line = self.line.saturating_add(newlines as u32);
                 self.cursor += off;
             }
+            None => {
+                self.missed.insert(needle.to_string());
+            }
         }
-        self.line_at(self.cursor)
+        self.line
     }
 }
 
