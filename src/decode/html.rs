@@ -50,7 +50,9 @@ pub fn decode(src: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Document {
                 Diagnostic::new(
                     Code::DocumentTooDeep,
                     format!(
-                        "markup nested more than {MAX_DEPTH} levels deep; {} deeper tag(s) read as text",
+                        "markup nested too deep (more than {MAX_DEPTH} elements or \
+                         {MAX_FORMATTING} formatting elements open); {} tag(s) past the \
+                         limit read as text",
                         scan.neutralized.len()
                     ),
                 )

@@ -86,10 +86,12 @@ fn two_hundred_thousand_nested_divs_finish_quickly() {
         assert_rule_read(&ds);
         t.elapsed()
     };
+    time(1_000); // warm-up: the embedded schemas are loaded once
     let small = time(100_000);
     let large = time(200_000);
+    eprintln!("100,000 divs: {small:?}, 200,000 divs: {large:?}");
     assert!(
-        large.as_secs_f64() < 3.5 * small.as_secs_f64() + 0.5,
+        large.as_secs_f64() < 4.0 * small.as_secs_f64() + 1.0,
         "100,000 divs: {small:?}, 200,000 divs: {large:?}"
     );
 }
