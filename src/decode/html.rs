@@ -15,6 +15,16 @@
 //! document order and gives each block the line where its first word next occurs: the line of
 //! the element (or, for markup without text, of the nearest text before it).
 //!
+//! Depth: the renderer never recurses on the input's depth. It walks the DOM with an explicit
+//! stack of tasks ([`Task`]) and reads text with an iterative pre-order walk, so a page costs
+//! heap, not call stack, however deep it nests (rayon's workers have 2 MiB of stack). Before
+//! parsing, a linear byte-level scan ([`limit_depth`]) counts open tags; a start tag that
+//! would nest deeper than [`MAX_DEPTH`] (512; real pages: 18), or open more than
+//! [`MAX_FORMATTING`] formatting elements (32; real pages: 2), is read as text with its end
+//! tag, and the page gets one `S013` warning. That keeps html5ever's tree builder linear (its
+//! scope checks walk the stack of open elements, quadratic on 40,000 nested `<div>`s; each
+//! open formatting element is re-opened in every later paragraph) and the tree shallow.
+//!
 //! Architecture invariant: never panics on any input; never drops text silently (site chrome
 //! is counted in `chrome_dropped`).
 
@@ -22,11 +32,35 @@ use crate::diag::{Code, Diagnostic};
 use crate::ir::{Block, BlockKind, Document, Region};
 use crate::source::{Format, SourceFile, Span};
 use scraper::{ElementRef, Html, Node};
-use std::collections::BTreeMap;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashSet};
 
 /// Decodes one HTML page.
 pub fn decode(src: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Document {
     let text = super::text_of(src, diagnostics);
+    let scan = limit_depth(&text, MAX_DEPTH);
+    let text = match scan.neutralized.first() {
+        None => text,
+        Some(&first) => {
+            let line = 1 + text.as_bytes()[..first]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count();
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::DocumentTooDeep,
+                    format!(
+                        "markup nested too deep (more than {MAX_DEPTH} elements or \
+                         {MAX_FORMATTING} formatting elements open); {} tag(s) past the \
+                         limit read as text",
+                        scan.neutralized.len()
+                    ),
+                )
+                .at(&src.path, line as u32),
+            );
+            Cow::Owned(neutralize(&text, &scan.neutralized))
+        }
+    };
     let html = Html::parse_document(&text);
     let mut r = Renderer {
         loc: Locator::new(&text),
@@ -39,7 +73,7 @@ pub fn decode(src: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Document {
         paths: BTreeMap::new(),
         list_depth: 0,
     };
-    r.element(html.root_element());
+    r.render(html.root_element());
     r.flush();
     if let Some((path, _)) = r
         .paths
@@ -62,6 +96,200 @@ pub fn decode(src: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Document {
         chrome_dropped: r.chrome,
         meta: r.meta,
     }
+}
+
+/// How deep the decoder lets elements nest (open tags, as [`limit_depth`] counts them). The
+/// corpus nests at most 18 deep by this count (23 in the parsed tree); a tag past the limit
+/// is read as text (`S013`), which keeps html5ever's tree builder linear (its scope checks
+/// walk the stack of open elements) and the tree shallow.
+pub const MAX_DEPTH: usize = 512;
+
+/// What [`limit_depth`] found: the deepest nesting it counted (up to the limit), and the
+/// byte offsets of the `<` of every tag it neutralized.
+#[derive(Debug, Default)]
+pub struct DepthScan {
+    pub max_depth: usize,
+    /// The most formatting elements (`b`, `a`, `font`…) counted open at once.
+    pub max_formatting: usize,
+    pub neutralized: Vec<usize>,
+}
+
+/// Elements that never have contents.
+const VOID_TAGS: &[&str] = &[
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
+    "track", "wbr", "keygen", "basefont", "bgsound", "frame", "image",
+];
+/// How many formatting elements may be open at once. The parser re-opens every open
+/// formatting element in each new block ("reconstruct the active formatting elements"), so
+/// each one left open copies itself into every later paragraph: `<p><b id=1>x</p><p><b id=2>…`
+/// builds a quadratic tree. The corpus leaves at most 2 open.
+pub const MAX_FORMATTING: usize = 32;
+
+/// The formatting elements of the HTML parsing algorithm.
+const FORMATTING_TAGS: &[&str] = &[
+    "a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u",
+];
+
+/// Elements whose contents are raw text up to their end tag.
+const RAW_TEXT_TAGS: &[&str] = &[
+    "script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes", "noscript",
+];
+/// Elements a sibling of their own kind closes implicitly (`<p>…<p>`, `<li>…<li>`): they only
+/// nest inside other elements, which are counted, so they are not counted themselves (a page
+/// that leaves them open is not deep).
+const SELF_CLOSING_SIBLINGS: &[&str] = &[
+    "p", "li", "dt", "dd", "td", "th", "tr", "tbody", "thead", "tfoot", "option", "optgroup", "rb",
+    "rt", "rp", "rtc", "colgroup", "caption",
+];
+
+/// A linear byte-level scan of the tags of `text` (comments, doctypes, raw-text elements and
+/// void elements skipped; `/>` honoured inside `svg` and `math` only, as the parser does),
+/// estimating how deep open elements nest. Start tags that would nest deeper than `limit`
+/// are collected, with the end tags that close them, to be read as text. Never recurses.
+pub fn limit_depth(text: &str, limit: usize) -> DepthScan {
+    let b = text.as_bytes();
+    let mut scan = DepthScan::default();
+    let mut depth = 0usize;
+    // Names of the neutralized open tags, innermost last: a matching end tag is neutralized too.
+    let mut held: Vec<String> = Vec::new();
+    let mut foreign = 0usize;
+    let mut formatting = 0usize;
+    let mut i = 0;
+    while let Some(off) = text.get(i..).and_then(|t| t.find('<')) {
+        let lt = i + off;
+        let rest = &b[lt + 1..];
+        if rest.starts_with(b"!--") {
+            match find(b, lt + 2, b"-->") {
+                Some(e) => i = e + 3,
+                None => break,
+            }
+            continue;
+        }
+        if rest.first().is_some_and(|&c| c == b'!' || c == b'?') {
+            match find(b, lt + 1, b">") {
+                Some(e) => i = e + 1,
+                None => break,
+            }
+            continue;
+        }
+        let end_tag = rest.first() == Some(&b'/');
+        let name_at = lt + 1 + usize::from(end_tag);
+        if !b.get(name_at).is_some_and(u8::is_ascii_alphabetic) {
+            i = lt + 1;
+            continue;
+        }
+        let name_end = b[name_at..]
+            .iter()
+            .position(|&c| c.is_ascii_whitespace() || c == b'/' || c == b'>')
+            .map_or(b.len(), |p| name_at + p);
+        let name = text
+            .get(name_at..name_end)
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        let Some(gt) = tag_end(b, name_end) else {
+            break;
+        };
+        i = gt + 1;
+        let self_closing = gt > 0 && b[gt - 1] == b'/';
+        if VOID_TAGS.contains(&name.as_str()) || SELF_CLOSING_SIBLINGS.contains(&name.as_str()) {
+            continue;
+        }
+        let svg_or_math = name == "svg" || name == "math";
+        let is_formatting = foreign == 0 && FORMATTING_TAGS.contains(&name.as_str());
+        if end_tag {
+            if held.last() == Some(&name) {
+                held.pop();
+                scan.neutralized.push(lt);
+            } else {
+                depth = depth.saturating_sub(1);
+                if svg_or_math {
+                    foreign = foreign.saturating_sub(1);
+                }
+                if is_formatting {
+                    formatting = formatting.saturating_sub(1);
+                }
+            }
+            continue;
+        }
+        if self_closing && (foreign > 0 || svg_or_math) {
+            continue;
+        }
+        if depth >= limit || (is_formatting && formatting >= MAX_FORMATTING) {
+            scan.neutralized.push(lt);
+            held.push(name);
+            continue;
+        }
+        depth += 1;
+        scan.max_depth = scan.max_depth.max(depth);
+        if svg_or_math {
+            foreign += 1;
+        }
+        if is_formatting {
+            formatting += 1;
+            scan.max_formatting = scan.max_formatting.max(formatting);
+        }
+        if RAW_TEXT_TAGS.contains(&name.as_str()) && foreign == 0 {
+            // Contents up to the matching end tag are text; the end tag closes the element.
+            let close = format!("</{name}");
+            match find_ignore_case(b, i, close.as_bytes()) {
+                Some(e) => {
+                    depth -= 1;
+                    i = tag_end(b, e + close.len()).map_or(b.len(), |g| g + 1);
+                }
+                None => break,
+            }
+        } else if name == "plaintext" && foreign == 0 {
+            break;
+        }
+    }
+    scan
+}
+
+/// The `>` ending a tag whose name ends at `from`, quoted attribute values skipped.
+fn tag_end(b: &[u8], from: usize) -> Option<usize> {
+    let mut quote = None;
+    let mut prev = b' ';
+    for (k, &c) in b.get(from..)?.iter().enumerate() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            // A quote opens a value only after `=` (with optional spaces).
+            None if (c == b'"' || c == b'\'') && prev == b'=' => quote = Some(c),
+            None if c == b'>' => return Some(from + k),
+            None => {}
+        }
+        if !c.is_ascii_whitespace() {
+            prev = c;
+        }
+    }
+    None
+}
+
+fn find(b: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    b.get(from..)?
+        .windows(needle.len())
+        .position(|w| w == needle)
+        .map(|p| from + p)
+}
+
+fn find_ignore_case(b: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    b.get(from..)?
+        .windows(needle.len())
+        .position(|w| w.eq_ignore_ascii_case(needle))
+        .map(|p| from + p)
+}
+
+/// `text` with the `<` at each of `offsets` (ascending) written `&lt;`: those tags become text.
+fn neutralize(text: &str, offsets: &[usize]) -> String {
+    let mut out = String::with_capacity(text.len() + 3 * offsets.len());
+    let mut from = 0;
+    for &o in offsets {
+        out.push_str(&text[from..o]);
+        out.push_str("&lt;");
+        from = o + 1;
+    }
+    out.push_str(&text[from..]);
+    out
 }
 
 /// The bare parse this decoder builds on, for benchmarks: `scraper::Html::parse_document`
@@ -88,45 +316,53 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     i
 }
 
-/// Finds the source line of blocks by searching forward from the last found position.
+/// Finds the source line of blocks by searching forward from the last found position. The
+/// cursor only moves forward and the line is counted on the way, so the whole page is scanned
+/// about once and nothing is indexed per line (a page of newlines costs no memory).
 pub struct Locator<'t> {
     text: &'t str,
-    newlines: Vec<usize>,
     cursor: usize,
+    /// The line of `cursor`.
+    line: u32,
+    /// Needles a search did not find: the cursor only moves forward, so they are not found
+    /// later either, and each costs one scan of the rest of the page, not one per block.
+    missed: HashSet<String>,
 }
 
 impl<'t> Locator<'t> {
     pub fn new(text: &'t str) -> Self {
-        let newlines = text
-            .bytes()
-            .enumerate()
-            .filter(|(_, b)| *b == b'\n')
-            .map(|(i, _)| i)
-            .collect();
         Locator {
             text,
-            newlines,
             cursor: 0,
+            line: 1,
+            missed: HashSet::new(),
         }
     }
 
-    fn line_at(&self, pos: usize) -> u32 {
-        (self.newlines.partition_point(|&n| n < pos) + 1) as u32
-    }
-
     fn line_count(&self) -> u32 {
-        self.newlines.len() as u32 + 1
+        let rest = &self.text.as_bytes()[self.cursor..];
+        self.line
+            .saturating_add(rest.iter().filter(|&&b| b == b'\n').count() as u32)
     }
 
     /// Line of the next occurrence of `needle` at or after the cursor (which moves there);
     /// the cursor's line when it does not occur.
     pub fn find(&mut self, needle: &str) -> u32 {
-        if !needle.is_empty() {
-            if let Some(off) = self.text[self.cursor..].find(needle) {
+        if needle.is_empty() || self.missed.contains(needle) {
+            return self.line;
+        }
+        match self.text[self.cursor..].find(needle) {
+            Some(off) => {
+                let passed = &self.text.as_bytes()[self.cursor..self.cursor + off];
+                let newlines = passed.iter().filter(|&&b| b == b'\n').count();
+                self.line = self.line.saturating_add(newlines as u32);
                 self.cursor += off;
             }
+            None => {
+                self.missed.insert(needle.to_string());
+            }
         }
-        self.line_at(self.cursor)
+        self.line
     }
 }
 
@@ -228,7 +464,10 @@ mod cls {
     /// The bit of one class name (`С` U+0421 read as `C`), 0 for classes of no interest.
     pub fn bit(name: &str) -> u64 {
         if !name.is_ascii() {
-            return bit(&name.replace('\u{421}', "C"));
+            // Only the site's names are of interest, all ASCII once `С` is read as `C`; any
+            // other non-ASCII name is of no interest (and is not looked at twice).
+            let ascii = name.replace('\u{421}', "C");
+            return if ascii.is_ascii() { bit(&ascii) } else { 0 };
         }
         match name {
             "str10Wrap" => STR10WRAP,
@@ -352,8 +591,150 @@ const BLOCK_TAGS: &[&str] = &[
     "label",
 ];
 
+/// Work left to do while rendering, on an explicit stack (never the call stack: a page can nest
+/// elements as deep as it likes). A task pushed later runs earlier, so an element's tasks are
+/// pushed closing work first (`EndScope`, `Flush`…), then its children.
+enum Task<'a> {
+    /// Render this node (element or text), then its following siblings.
+    Siblings(Nd<'a>),
+    /// Same, inside a list item: a nested list first ends the item's own text.
+    ListSiblings(Nd<'a>),
+    /// Same, inside a glossary entry (headers, ability wrappers, keyword indexes).
+    GlossarySiblings(Nd<'a>),
+    /// A glossary entry of a `tooltip_templates` container, then the entries after it.
+    TooltipEntry(ElementRef<'a>),
+    /// A stratagem card's descendants from `next` on, in document order.
+    Stratagem {
+        root: Nd<'a>,
+        next: Option<Nd<'a>>,
+    },
+    Flush,
+    FlushItem,
+    /// The end of a scope: flush, then restore the region and class hint of the parent.
+    EndScope(Option<Region>, Option<&'static str>),
+    EndList,
+}
+
+/// A node of the parsed page (ego_tree's `NodeRef`, named through `ElementRef`).
+type Nd<'a> = <ElementRef<'a> as std::ops::Deref>::Target;
+
+/// The node after `n` in document order within `root`'s subtree: `n`'s first child when
+/// `descend`, else the next sibling of `n` or of its nearest ancestor below `root`. Constant
+/// memory, no recursion.
+fn preorder_next<'a>(n: Nd<'a>, root: Nd<'a>, descend: bool) -> Option<Nd<'a>> {
+    if descend {
+        if let Some(c) = n.first_child() {
+            return Some(c);
+        }
+    }
+    let mut n = n;
+    loop {
+        if n == root {
+            return None;
+        }
+        if let Some(s) = n.next_sibling() {
+            return Some(s);
+        }
+        n = n.parent()?;
+    }
+}
+
+/// Visits the nodes below `root` in document order; `visit` says whether to go into a node's
+/// children. Iterative: the depth of the tree costs no stack.
+fn walk<'a>(root: Nd<'a>, mut visit: impl FnMut(Nd<'a>) -> bool) {
+    let mut next = root.first_child();
+    while let Some(n) = next {
+        let descend = visit(n);
+        next = preorder_next(n, root, descend);
+    }
+}
+
+fn push_children<'a>(st: &mut Vec<Task<'a>>, el: ElementRef<'a>) {
+    if let Some(c) = el.first_child() {
+        st.push(Task::Siblings(c));
+    }
+}
+
 impl<'t> Renderer<'t> {
-    fn element(&mut self, el: ElementRef) {
+    /// Renders the page from its root element, with an explicit stack of [`Task`]s.
+    fn render<'a>(&mut self, root: ElementRef<'a>) {
+        let mut st: Vec<Task<'a>> = Vec::new();
+        self.element(root, &mut st);
+        while let Some(task) = st.pop() {
+            match task {
+                Task::Siblings(n) => {
+                    if let Some(s) = n.next_sibling() {
+                        st.push(Task::Siblings(s));
+                    }
+                    match ElementRef::wrap(n) {
+                        Some(c) => self.element(c, &mut st),
+                        None => self.node_text(n.value()),
+                    }
+                }
+                Task::ListSiblings(n) => {
+                    if let Some(s) = n.next_sibling() {
+                        st.push(Task::ListSiblings(s));
+                    }
+                    match ElementRef::wrap(n) {
+                        Some(c) if matches!(tag(&c), "ul" | "ol") => {
+                            self.flush_as(BlockKind::ListItem);
+                            self.element(c, &mut st);
+                        }
+                        Some(c) => self.element(c, &mut st),
+                        None => self.node_text(n.value()),
+                    }
+                }
+                Task::GlossarySiblings(n) => {
+                    if let Some(s) = n.next_sibling() {
+                        st.push(Task::GlossarySiblings(s));
+                    }
+                    self.glossary_node(n, &mut st);
+                }
+                Task::TooltipEntry(entry) => {
+                    if let Some(next) = entry.next_siblings().find_map(ElementRef::wrap) {
+                        st.push(Task::TooltipEntry(next));
+                    }
+                    st.push(Task::Flush);
+                    self.tooltip_entry(entry, &mut st);
+                }
+                Task::Stratagem { root, next } => self.stratagem_card(root, next, &mut st),
+                Task::Flush => self.flush(),
+                Task::FlushItem => self.flush_as(BlockKind::ListItem),
+                Task::EndScope(region, class) => {
+                    self.flush();
+                    self.region = region;
+                    self.class = class;
+                }
+                Task::EndList => self.list_depth = self.list_depth.saturating_sub(1),
+            }
+        }
+    }
+
+    /// Opens a scope with `region` and `class`: what is pushed after runs inside it; the
+    /// `EndScope` pushed here closes it.
+    fn scope<'a>(
+        &mut self,
+        st: &mut Vec<Task<'a>>,
+        region: Option<Region>,
+        class: Option<&'static str>,
+    ) {
+        st.push(Task::EndScope(self.region, self.class));
+        self.region = region;
+        self.class = class;
+    }
+
+    fn img(&mut self, el: ElementRef, f: u64) {
+        if f & cls::LOGO3 != 0 {
+            if let Some(t) = attr(&el, "title") {
+                self.meta
+                    .entry("faction_pack".to_string())
+                    .or_insert_with(|| t.trim().to_string());
+            }
+        }
+    }
+
+    /// Renders `el` itself; its contents are pushed as tasks (see [`Task`]).
+    fn element<'a>(&mut self, el: ElementRef<'a>, st: &mut Vec<Task<'a>>) {
         let f = flags(&el);
         let name = tag(&el);
         if name == "head" {
@@ -361,13 +742,7 @@ impl<'t> Renderer<'t> {
             return;
         }
         if name == "img" {
-            if f & cls::LOGO3 != 0 {
-                if let Some(t) = attr(&el, "title") {
-                    self.meta
-                        .entry("faction_pack".to_string())
-                        .or_insert_with(|| t.trim().to_string());
-                }
-            }
+            self.img(el, f);
             return;
         }
         if name == "a" {
@@ -388,7 +763,7 @@ impl<'t> Renderer<'t> {
             // The publication the page cites sits among the datasheet's icons.
             for img in el.descendants().filter_map(ElementRef::wrap) {
                 if tag(&img) == "img" {
-                    self.element(img);
+                    self.img(img, flags(&img));
                 }
             }
             self.flush();
@@ -397,18 +772,26 @@ impl<'t> Renderer<'t> {
         }
         if f & cls::DSOUTERFRAME != 0 {
             self.flush();
-            self.scoped(Some(Region::Datasheet), None, |r| r.children(el));
+            self.scope(st, Some(Region::Datasheet), None);
+            push_children(st, el);
             return;
         }
         if f & cls::TOOLTIP_TEMPLATES != 0 {
             self.flush();
-            self.scoped(Some(Region::Glossary), None, |r| r.tooltip(el));
+            self.scope(st, Some(Region::Glossary), None);
+            if let Some(entry) = el.child_elements().next() {
+                st.push(Task::TooltipEntry(entry));
+            }
             return;
         }
         if f & cls::STR10WRAP != 0 {
             self.flush();
             let region = self.region.or(Some(Region::Faction));
-            self.scoped(region, None, |r| r.stratagem_card(el));
+            self.scope(st, region, None);
+            st.push(Task::Stratagem {
+                root: *el,
+                next: Some(*el),
+            });
             return;
         }
         if self.region == Some(Region::Datasheet) && self.datasheet_part(el, f) {
@@ -448,7 +831,7 @@ impl<'t> Renderer<'t> {
             if name == "br" {
                 self.flush();
             } else {
-                self.children(el);
+                push_children(st, el);
             }
             return;
         }
@@ -457,7 +840,7 @@ impl<'t> Renderer<'t> {
             "h1" | "h2" | "h3" | "h4" | "h5" | "h6" if holds_structure(el) => {
                 // Broken markup (an unclosed heading) can swallow a datasheet: read it as a
                 // container rather than as one heading.
-                self.children(el);
+                push_children(st, el);
             }
             "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => {
                 let level = name[1..].parse().unwrap_or(1);
@@ -481,7 +864,8 @@ impl<'t> Renderer<'t> {
                 // A layout table (faction pages put each enhancement in one): its cells
                 // are containers, not values.
                 let class = class_hint.or(self.class);
-                self.scoped(self.region, class, |r| r.children(el));
+                self.scope(st, self.region, class);
+                push_children(st, el);
             }
             "tr" => {
                 let cells: Vec<String> = el
@@ -496,26 +880,19 @@ impl<'t> Renderer<'t> {
             }
             "li" => {
                 self.list_depth = self.list_depth.saturating_add(1);
+                st.push(Task::EndList);
                 let class = class_hint.or(self.class);
-                self.scoped(self.region, class, |r| {
-                    for child in el.children() {
-                        match ElementRef::wrap(child) {
-                            Some(c) if matches!(tag(&c), "ul" | "ol") => {
-                                r.flush_as(BlockKind::ListItem);
-                                r.element(c);
-                            }
-                            Some(c) => r.element(c),
-                            None => r.node_text(child.value()),
-                        }
-                    }
-                    r.flush_as(BlockKind::ListItem);
-                });
-                self.list_depth = self.list_depth.saturating_sub(1);
+                self.scope(st, self.region, class);
+                st.push(Task::FlushItem);
+                if let Some(c) = el.first_child() {
+                    st.push(Task::ListSiblings(c));
+                }
             }
             _ => {
+                st.push(Task::Flush);
                 let class = class_hint.or(self.class);
-                self.scoped(self.region, class, |r| r.children(el));
-                self.flush();
+                self.scope(st, self.region, class);
+                push_children(st, el);
             }
         }
     }
@@ -531,34 +908,10 @@ impl<'t> Renderer<'t> {
         }
     }
 
-    fn children(&mut self, el: ElementRef) {
-        for child in el.children() {
-            match ElementRef::wrap(child) {
-                Some(c) => self.element(c),
-                None => self.node_text(child.value()),
-            }
-        }
-    }
-
     fn node_text(&mut self, node: &Node) {
         if let Node::Text(t) = node {
             self.para.push_str(t);
         }
-    }
-
-    fn scoped(
-        &mut self,
-        region: Option<Region>,
-        class: Option<&'static str>,
-        f: impl FnOnce(&mut Self),
-    ) {
-        let (r0, c0) = (self.region, self.class);
-        self.region = region;
-        self.class = class;
-        f(self);
-        self.flush();
-        self.region = r0;
-        self.class = c0;
     }
 
     fn block(&mut self, kind: BlockKind, text: String, class: Option<&'static str>) -> Block {
@@ -836,59 +1189,71 @@ impl<'t> Renderer<'t> {
         }
     }
 
-    /// A glossary tooltip: a rule (`tooltip_header`), an ability card (`abName`), a
-    /// stratagem card, or a keyword index (`The X keyword is used in the following …`).
-    fn tooltip(&mut self, el: ElementRef) {
-        for entry in el.child_elements() {
-            let started = entry
-                .descendants()
-                .filter_map(ElementRef::wrap)
-                .take(8)
-                .any(|d| flags(&d) & (cls::TOOLTIP_HEADER | cls::ABNAME | cls::STR10WRAP) != 0);
-            if !started {
-                // Keep entries apart: a marker heading with no text.
-                let line = self.loc.find("");
-                let mut b = Block::new(BlockKind::Heading, String::new(), line);
-                b.region = self.region;
-                b.class = Some("tooltip".to_string());
-                b.level = 6;
-                self.blocks.push(b);
-            }
-            self.glossary_entry(entry);
-            self.flush();
+    /// One entry of a glossary tooltip container: a rule (`tooltip_header`), an ability card
+    /// (`abName`), a stratagem card, or a keyword index (`The X keyword is used in the
+    /// following …`).
+    fn tooltip_entry<'a>(&mut self, entry: ElementRef<'a>, st: &mut Vec<Task<'a>>) {
+        let started = entry
+            .descendants()
+            .filter_map(ElementRef::wrap)
+            .take(8)
+            .any(|d| flags(&d) & (cls::TOOLTIP_HEADER | cls::ABNAME | cls::STR10WRAP) != 0);
+        if !started {
+            // Keep entries apart: a marker heading with no text.
+            let line = self.loc.find("");
+            let mut b = Block::new(BlockKind::Heading, String::new(), line);
+            b.region = self.region;
+            b.class = Some("tooltip".to_string());
+            b.level = 6;
+            self.blocks.push(b);
+        }
+        if let Some(c) = entry.first_child() {
+            st.push(Task::GlossarySiblings(c));
         }
     }
 
-    fn glossary_entry(&mut self, el: ElementRef) {
-        for child in el.children() {
-            let Some(c) = ElementRef::wrap(child) else {
-                self.node_text(child.value());
+    /// One child node of a glossary entry.
+    fn glossary_node<'a>(&mut self, child: Nd<'a>, st: &mut Vec<Task<'a>>) {
+        let Some(c) = ElementRef::wrap(child) else {
+            self.node_text(child.value());
+            return;
+        };
+        let fc = flags(&c);
+        if fc & (cls::TOOLTIP_HEADER | cls::ABNAME) != 0 {
+            self.flush();
+            let class = if fc & cls::ABNAME != 0 {
+                "abName"
+            } else {
+                "tooltip_header"
+            };
+            self.push_heading(inline_text(c), 4, class);
+        } else if fc & (cls::ABWRAP | cls::ABFLEX | cls::ABNAMEWRAP) != 0 {
+            if let Some(first) = c.first_child() {
+                st.push(Task::GlossarySiblings(first));
+            }
+        } else if tag(&c) == "p" && starts_keyword_index(c) {
+            self.flush();
+            self.push(BlockKind::Paragraph, inline_text(c), Some("keyword_index"));
+        } else {
+            self.element(c, st);
+        }
+    }
+
+    /// A stratagem card (`root`), read from its descendant `next` on: name, CP,
+    /// `Group – Category Stratagem`, flavor, then the WHEN / TARGET / EFFECT / RESTRICTIONS
+    /// paragraphs. A `str10Text` paragraph is rendered as a container (pushed as tasks); the
+    /// card's reading resumes after it.
+    fn stratagem_card<'a>(
+        &mut self,
+        root: Nd<'a>,
+        mut next: Option<Nd<'a>>,
+        st: &mut Vec<Task<'a>>,
+    ) {
+        while let Some(n) = next {
+            next = preorder_next(n, root, true);
+            let Some(d) = ElementRef::wrap(n) else {
                 continue;
             };
-            let fc = flags(&c);
-            if fc & (cls::TOOLTIP_HEADER | cls::ABNAME) != 0 {
-                self.flush();
-                let class = if fc & cls::ABNAME != 0 {
-                    "abName"
-                } else {
-                    "tooltip_header"
-                };
-                self.push_heading(inline_text(c), 4, class);
-            } else if fc & (cls::ABWRAP | cls::ABFLEX | cls::ABNAMEWRAP) != 0 {
-                self.glossary_entry(c);
-            } else if tag(&c) == "p" && starts_keyword_index(c) {
-                self.flush();
-                self.push(BlockKind::Paragraph, inline_text(c), Some("keyword_index"));
-            } else {
-                self.element(c);
-            }
-        }
-    }
-
-    /// A stratagem card: name, CP, `Group – Category Stratagem`, flavor, then the
-    /// WHEN / TARGET / EFFECT / RESTRICTIONS paragraphs.
-    fn stratagem_card(&mut self, el: ElementRef) {
-        for d in el.descendants().filter_map(ElementRef::wrap) {
             let fd = flags(&d);
             let class = if fd & cls::STR10NAME != 0 {
                 "str10Name"
@@ -900,8 +1265,10 @@ impl<'t> Renderer<'t> {
                 "str10Legend"
             } else if fd & cls::STR10TEXT != 0 {
                 self.flush();
-                self.scoped(self.region, Some("str10Text"), |r| r.children(d));
-                continue;
+                st.push(Task::Stratagem { root, next });
+                self.scope(st, self.region, Some("str10Text"));
+                push_children(st, d);
+                return;
             } else {
                 continue;
             };
@@ -960,26 +1327,26 @@ fn weapon_cell(td: ElementRef) -> (String, Vec<String>) {
 }
 
 fn collect_weapon(el: ElementRef, name: &mut String, keywords: &mut Vec<String>) {
-    for child in el.children() {
-        match ElementRef::wrap(child) {
-            Some(c) if (flags(&c) & cls::KWB2 != 0) => {
-                let k = clean(&inline_text(c));
-                let k = k
-                    .trim_matches(|ch: char| ch == '[' || ch == ']' || ch == ',')
-                    .trim();
-                if !k.is_empty() {
-                    keywords.push(k.to_string());
-                }
+    walk(*el, |child| match ElementRef::wrap(child) {
+        Some(c) if (flags(&c) & cls::KWB2 != 0) => {
+            let k = clean(&inline_text(c));
+            let k = k
+                .trim_matches(|ch: char| ch == '[' || ch == ']' || ch == ',')
+                .trim();
+            if !k.is_empty() {
+                keywords.push(k.to_string());
             }
-            Some(c) if (flags(&c) & cls::DSPOINTY != 0) || SKIPPED_TAGS.contains(&tag(&c)) => {}
-            Some(c) => collect_weapon(c, name, keywords),
-            None => {
-                if let Node::Text(t) = child.value() {
-                    name.push_str(t);
-                }
-            }
+            false
         }
-    }
+        Some(c) if (flags(&c) & cls::DSPOINTY != 0) || SKIPPED_TAGS.contains(&tag(&c)) => false,
+        Some(_) => true,
+        None => {
+            if let Node::Text(t) = child.value() {
+                name.push_str(t);
+            }
+            false
+        }
+    });
 }
 
 /// All text under `el`, `<br>` as a space; scripts, styles and form controls left out.
@@ -990,21 +1357,20 @@ fn inline_text(el: ElementRef) -> String {
 }
 
 fn push_text(el: ElementRef, s: &mut String) {
-    for child in el.children() {
-        match child.value() {
-            Node::Text(t) => s.push_str(t),
-            Node::Element(e) if e.name() == "br" => s.push(' '),
-            Node::Element(e) if SKIPPED_TAGS.contains(&e.name()) => {}
-            Node::Element(_) => {
-                if let Some(c) = ElementRef::wrap(child)
-                    .filter(|c| tag(c) != "span" || !is_repeated_variant(c, flags(c)))
-                {
-                    push_text(c, s);
-                }
-            }
-            _ => {}
+    walk(*el, |child| match child.value() {
+        Node::Text(t) => {
+            s.push_str(t);
+            false
         }
-    }
+        Node::Element(e) if e.name() == "br" => {
+            s.push(' ');
+            false
+        }
+        Node::Element(e) if SKIPPED_TAGS.contains(&e.name()) => false,
+        Node::Element(_) => ElementRef::wrap(child)
+            .is_some_and(|c| tag(&c) != "span" || !is_repeated_variant(&c, flags(&c))),
+        _ => false,
+    });
 }
 
 /// Whitespace runs (including non-breaking spaces) collapsed to one space, trimmed.

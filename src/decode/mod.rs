@@ -12,6 +12,7 @@
 use crate::diag::{Code, Diagnostic};
 use crate::ir::Document;
 use crate::source::{Format, SourceFile};
+use std::borrow::Cow;
 
 pub mod html;
 pub mod text;
@@ -247,14 +248,15 @@ pub fn decode(src: &SourceFile) -> Decoded {
     }
 }
 
-/// UTF-8 text of `src` without a BOM; invalid sequences replaced and reported (`S004`).
-pub fn text_of(src: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> String {
+/// UTF-8 text of `src` without a BOM, borrowed from its bytes when they are valid UTF-8 (a
+/// page is not held twice); invalid sequences replaced (a copy) and reported (`S004`).
+pub fn text_of<'s>(src: &'s SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Cow<'s, str> {
     let bytes = src
         .bytes
         .strip_prefix(b"\xEF\xBB\xBF")
         .unwrap_or(&src.bytes);
     match std::str::from_utf8(bytes) {
-        Ok(s) => s.to_string(),
+        Ok(s) => Cow::Borrowed(s),
         Err(e) => {
             let line = 1 + bytes[..e.valid_up_to()]
                 .iter()
@@ -269,7 +271,7 @@ pub fn text_of(src: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> String {
                 )
                 .at(&src.path, line as u32),
             );
-            s
+            Cow::Owned(s)
         }
     }
 }

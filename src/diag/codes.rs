@@ -81,7 +81,7 @@ codes! {
     InputTooLarge = "S012", Warning, "input larger than the size limit",
         "An input is larger than the per-file limit (default 64 MiB, `--max-file-size`), so it is not read. Status `skipped`.\nExample: `huge.html: warning[S012]: 80.0 MiB is over the 64 MiB limit (--max-file-size); skipped`";
     DocumentTooDeep = "S013", Warning, "markup nested too deeply",
-        "The document nests elements deeper than the decoder's limit. Elements below the limit are read as flat text, never recursively, so a hostile or broken page cannot exhaust the stack.\nExample: `page.html:3: warning[S013]: markup nested 3000 levels deep (limit 256); deeper elements read as text`";
+        "The page opens elements deeper than the decoder's limit (512 nested elements, or 32 formatting elements such as `<b>` left open; real pages reach 18 and 2). A linear scan before parsing reads each tag past the limit, and its end tag, as text, so the parser stays linear and the tree shallow; the text before and around the deep part is read as usual. The line is the first tag read as text.\nExample: `page.html:3: warning[S013]: markup nested too deep (more than 512 elements or 32 formatting elements open); 2488 tag(s) past the limit read as text`";
     PathSkipped = "S014", Warning, "path not followed during discovery",
         "A directory could not be listed, a symbolic link points nowhere or back into its own tree, or the path is the output directory of a cogitator run. Discovery goes on with the other paths.\nExample: `data/loop: warning[S014]: symbolic link loop, not followed`";
 

@@ -6,6 +6,7 @@ mod corpus;
 mod crosscheck;
 mod dedup;
 mod export;
+mod hostile;
 mod html;
 mod inputs;
 mod output;
