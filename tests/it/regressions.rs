@@ -159,3 +159,47 @@ Each time a unit from your army is selected to fight, that unit can take a Leade
     assert!(!unnamed.iter().any(|r| r.id.contains('~')));
     assert!(!ds.diagnostics.iter().any(|d| d.code == "D201"));
 }
+
+/// Runs the binary with stdout into a pipe whose reader has gone away.
+fn run_into_closed_pipe(args: &[&str]) -> (Option<i32>, String) {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cogitator"))
+        .args(args)
+        .current_dir(crate::util::repo())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn cogitator");
+    // The reader is gone before the command prints anything (`| head` that has had enough).
+    drop(child.stdout.take());
+    let mut stderr = String::new();
+    if let Some(mut e) = child.stderr.take() {
+        let _ = e.read_to_string(&mut stderr);
+    }
+    let status = child.wait().expect("wait");
+    (status.code(), stderr)
+}
+
+#[test]
+fn closed_stdout_pipe_is_not_a_panic() {
+    // `lint --docs | head` and `ingest -v … | head -3` used to panic with exit 101 ("failed
+    // printing to stdout: Broken pipe").
+    let (code, stderr) = run_into_closed_pipe(&["lint", "--docs"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let out = tempfile::tempdir().expect("tempdir");
+    let out_dir = out.path().join("out");
+    let (code, stderr) = run_into_closed_pipe(&[
+        "ingest",
+        "-v",
+        "raw",
+        "--no-validate",
+        "--out",
+        out_dir.to_str().expect("utf-8 path"),
+    ]);
+    // The ingest's own exit code (0: no error diagnostics in the seeds), the dataset written.
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(out_dir.join("manifest.json").is_file());
+}
