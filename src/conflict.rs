@@ -54,7 +54,12 @@ pub fn datasheet_differences(a: &Datasheet, b: &Datasheet) -> Vec<(String, Strin
                     .iter()
                     .map(|(_, v)| v.unwrap_or("-"))
                     .collect();
-                format!("{} {} [{}]", w.name, values.join(" "), w.keywords.join(", "))
+                format!(
+                    "{} {} [{}]",
+                    w.name,
+                    values.join(" "),
+                    w.keywords.join(", ")
+                )
             })
             .collect();
         w.sort();

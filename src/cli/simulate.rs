@@ -709,12 +709,7 @@ fn scenario(a: &Flags) -> anyhow::Result<(Scenario, Rows)> {
             a.strength.map(|v| v.to_string()),
         );
         replace("ap", &mut patched, "AP", a.ap.map(|v| v.to_string()));
-        replace(
-            "damage",
-            &mut patched,
-            "D",
-            a.damage.map(|d| d.to_string()),
-        );
+        replace("damage", &mut patched, "D", a.damage.map(|d| d.to_string()));
         if a.keywords.is_some() {
             raw.push(("keywords", show_list(&patched.keywords)));
             patched.keywords.clear();

@@ -726,7 +726,10 @@ fn profile(edition: Edition, name: Option<String>, vals: &[&str]) -> ModelProfil
             .filter(|s| !s.is_empty() && s != "-")
     };
     let mut p = ModelProfile::new(edition, name);
-    for (i, f) in profile_fields(edition, ProfileKind::Model).iter().enumerate() {
+    for (i, f) in profile_fields(edition, ProfileKind::Model)
+        .iter()
+        .enumerate()
+    {
         p.set(f, v(i));
     }
     p

@@ -421,7 +421,10 @@ mod tests {
     fn characteristic_patterns_follow_the_grammar() {
         let s = json_schema(contract(), "weapon_profile").expect("schema");
         let ap = &s["properties"]["AP"];
-        assert!(s["anyOf"].is_array(), "a profile is one of its editions' shapes");
+        assert!(
+            s["anyOf"].is_array(),
+            "a profile is one of its editions' shapes"
+        );
         let v = jsonschema::draft202012::new(ap).expect("compiles");
         assert!(v.is_valid(&json!("-2")));
         assert!(v.is_valid(&json!(null)));

@@ -247,7 +247,8 @@ impl<'e> Builder<'e> {
         let models = rows_of(&ex.models, &d.id, |r| &r.datasheet_id);
         ds.base_size = models.iter().find_map(|m| m.base_size.clone());
         for m in models {
-            let mut p = ModelProfile::new(ds.edition, Some(m.name.clone()).filter(|n| !n.is_empty()));
+            let mut p =
+                ModelProfile::new(ds.edition, Some(m.name.clone()).filter(|n| !n.is_empty()));
             for f in profile_fields(ds.edition, ProfileKind::Model) {
                 p.set(f, m.characteristic(f).cloned().flatten());
             }
