@@ -218,4 +218,51 @@ mod tests {
         assert_eq!(parse_range("Melee"), Ok(None));
         assert_eq!(parse_save("Sv", "-"), Ok(None));
     }
+
+    fn weapon(edition: crate::model::Edition, vals: &[(&str, &str)]) -> WeaponProfile {
+        let mut w = WeaponProfile::new(edition, "Gun".into(), WeaponType::Ranged, 1);
+        for (k, v) in vals {
+            w.set(k, Some(v.to_string()));
+        }
+        w
+    }
+
+    #[test]
+    fn characteristics_are_read_by_name_in_every_edition() {
+        use crate::model::Edition;
+        let tenth = weapon(
+            Edition::Tenth,
+            &[
+                ("range", "24\""),
+                ("A", "2"),
+                ("skill", "3+"),
+                ("S", "4"),
+                ("AP", "-1"),
+                ("D", "1"),
+            ],
+        );
+        let (w, _) = weapon_from_profile(&tenth).expect("10th-edition weapon");
+        assert_eq!((w.strength, w.ap, w.skill), (4, -1, Some(3)));
+        // 9th edition: shots from the weapon type; BS lives on the model line.
+        let mut ninth = weapon(
+            Edition::Ninth,
+            &[
+                ("range", "24\""),
+                ("weapon_type", "Rapid Fire 1"),
+                ("S", "4"),
+                ("AP", "-1"),
+                ("D", "1"),
+            ],
+        );
+        assert_eq!(
+            weapon_from_profile(&ninth).map(|_| ()),
+            Err(ProfileError::Missing {
+                field: "skill (BS/WS)"
+            })
+        );
+        ninth.set("skill", Some("3+".into()));
+        let (w, _) = weapon_from_profile(&ninth).expect("9th-edition weapon with a skill");
+        assert_eq!(w.attacks, Dice::parse("1").expect("dice"));
+        assert_eq!((w.strength, w.ap), (4, -1));
+    }
 }

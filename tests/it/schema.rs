@@ -1119,13 +1119,16 @@ fn wahapedia_csv_values_normalize() {
 // ---------------------------------------------------------------------------------------------
 // Contract v2: profiles carry the characteristics of their datasheet's edition.
 
+/// A hand-written weapon: name, type, `(characteristic, value)` pairs.
+type HandWeapon<'a> = (&'a str, WeaponType, &'a [(&'a str, &'a str)]);
+
 /// A hand-written datasheet of `edition` with one model line and the given weapons (values
 /// written here, not read from any source).
 fn edition_datasheet(
     edition: Edition,
     id: &str,
     model: (&str, &[(&str, &str)]),
-    weapons: &[(&str, WeaponType, &[(&str, &str)])],
+    weapons: &[HandWeapon],
 ) -> Datasheet {
     let mut ds = Datasheet::empty(edition);
     ds.id = id.into();
