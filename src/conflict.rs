@@ -3,7 +3,8 @@
 //! Pure. Used by `pipeline` when it merges records with the same id from several sources
 //! (the same unit scraped on two dates). Owns the list of compared fields and the wording of
 //! `X110`; the rule for which source wins (the higher publication version the page cites; on
-//! a tie or when unknown, the first in path order) is applied by the caller.
+//! a tie or when unknown, the first in path order) is applied by the caller. Profiles are
+//! compared characteristic by characteristic in their edition's order.
 
 use crate::diag::{Code, Diagnostic};
 use crate::model::{Datasheet, Stratagem};
@@ -28,9 +29,9 @@ pub fn datasheet_differences(a: &Datasheet, b: &Datasheet) -> Vec<(String, Strin
         d.models
             .iter()
             .map(|m| {
-                [&m.m, &m.t, &m.sv, &m.w, &m.ld, &m.oc]
+                m.characteristics
                     .iter()
-                    .map(|v| v.as_deref().unwrap_or("-"))
+                    .map(|(_, v)| v.unwrap_or("-"))
                     .collect::<Vec<_>>()
                     .join(" ")
             })
@@ -48,15 +49,15 @@ pub fn datasheet_differences(a: &Datasheet, b: &Datasheet) -> Vec<(String, Strin
             .weapons
             .iter()
             .map(|w| {
+                let values: Vec<&str> = w
+                    .characteristics
+                    .iter()
+                    .map(|(_, v)| v.unwrap_or("-"))
+                    .collect();
                 format!(
-                    "{} {} {} {} {} {} {} [{}]",
+                    "{} {} [{}]",
                     w.name,
-                    w.range.as_deref().unwrap_or("-"),
-                    w.attacks.as_deref().unwrap_or("-"),
-                    w.skill.as_deref().unwrap_or("-"),
-                    w.strength.as_deref().unwrap_or("-"),
-                    w.ap.as_deref().unwrap_or("-"),
-                    w.damage.as_deref().unwrap_or("-"),
+                    values.join(" "),
                     w.keywords.join(", ")
                 )
             })

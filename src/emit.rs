@@ -3,7 +3,10 @@
 //! I/O lives here. It must not change values, and it must never delete a directory it cannot
 //! prove is its own (or that the user explicitly gave up with `--force`).
 //!
-//! # Output contract (v1)
+//! # Output contract (v2)
+//! Contract v2 (v1 → v2): model and weapon profiles carry the characteristics of their
+//! datasheet's edition, keyed by the names of `schemas/characteristics.yaml`; a 10th-edition
+//! dataset is byte-identical to v1 apart from `contract_version` and the published schemas.
 //! The output directory holds, each JSON file pretty-printed (2 spaces, trailing newline),
 //! arrays sorted by `id`, no timestamps, no absolute paths:
 //! `datasheets.json`, `rules.json`, `stratagems.json`, `enhancements.json`, `detachments.json`,

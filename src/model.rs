@@ -1,7 +1,10 @@
 //! The output types: the records of the dataset, each carrying where it came from.
 //!
-//! These types *are* the output contract (v1) documented in `emit`, `README.md` and
-//! `schemas/`. Field names follow the game's own words (`WeaponProfile`, `Stratagem`,
+//! These types *are* the output contract (v2) documented in `emit`, `README.md` and
+//! `schemas/`. Contract v2: model and weapon profiles carry the characteristics of their
+//! datasheet's edition ([`Characteristics`], keyed by the names of
+//! `schemas/characteristics.yaml`, flattened into the profile's JSON object); a
+//! 10th-edition profile serializes exactly as in v1, and v1 datasets still deserialize. Field names follow the game's own words (`WeaponProfile`, `Stratagem`,
 //! `RuleParagraph` → [`Rule`]). Architecture invariant: every record has provenance (`sources`
 //! or `occurrences`); a value the source lacks is `None` (JSON `null`), never a guess.
 //! This module holds data only: no parsing, no I/O.
@@ -11,7 +14,7 @@ use crate::source::{Occurrence, Provenance};
 use serde::{Deserialize, Serialize};
 
 /// Version of the output contract. Bumped on any incompatible change.
-pub const CONTRACT_VERSION: u32 = 1;
+pub const CONTRACT_VERSION: u32 = 2;
 
 /// Game system and edition a record belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -37,22 +40,152 @@ impl Edition {
     }
 }
 
-/// One model's characteristics line. 10th edition: M T Sv W Ld OC.
+/// Which line of a datasheet a profile is: a model's or a weapon's. Each edition prints its
+/// own characteristics on each (`schemas/characteristics.yaml`, `profiles`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ProfileKind {
+    Model,
+    Weapon,
+}
+
+/// The characteristics of one profile line, keyed by the names `schemas/characteristics.yaml`
+/// gives them (`M`, `T`, `Sv`, … `range`, `A`, `skill`, `weapon_type`), in the order of the
+/// edition's profile. A value the source lacks is `None` (JSON `null`).
+///
+/// Serialized as a map in insertion order; a profile flattens it into its own object, so a
+/// 10th-edition model profile is `{name, M, T, Sv, W, Ld, OC}` exactly as in contract v1.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Characteristics(Vec<(String, Option<String>)>);
+
+impl Characteristics {
+    /// Every characteristic of `edition`'s `kind` profile, in order, each `None`.
+    pub fn of(edition: Edition, kind: ProfileKind) -> Self {
+        Characteristics(
+            crate::normalize::profile_fields(edition, kind)
+                .iter()
+                .map(|n| (n.clone(), None))
+                .collect(),
+        )
+    }
+
+    /// The value of characteristic `name`, if the profile has it and it is not null.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(n, _)| n == name)
+            .and_then(|(_, v)| v.as_deref())
+    }
+
+    /// The slot of characteristic `name`, if the profile has it.
+    pub fn slot(&self, name: &str) -> Option<&Option<String>> {
+        self.0.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+    }
+
+    /// The slot of characteristic `name`, if the profile has it.
+    pub fn slot_mut(&mut self, name: &str) -> Option<&mut Option<String>> {
+        self.0.iter_mut().find(|(n, _)| n == name).map(|(_, v)| v)
+    }
+
+    /// Whether the profile has characteristic `name` (null or not).
+    pub fn has(&self, name: &str) -> bool {
+        self.0.iter().any(|(n, _)| n == name)
+    }
+
+    /// Sets characteristic `name`; appended at the end when the profile lacks it.
+    pub fn set(&mut self, name: &str, value: Option<String>) {
+        match self.slot_mut(name) {
+            Some(v) => *v = value,
+            None => self.0.push((name.to_string(), value)),
+        }
+    }
+
+    /// `(name, value)` in order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, Option<&str>)> {
+        self.0.iter().map(|(n, v)| (n.as_str(), v.as_deref()))
+    }
+
+    /// `(name, slot)` in order, to change values in place.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (&str, &mut Option<String>)> {
+        self.0.iter_mut().map(|(n, v)| (n.as_str(), v))
+    }
+
+    /// The characteristic names, in order.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(|(n, _)| n.as_str())
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl Serialize for Characteristics {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Characteristics {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Characteristics;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a map of characteristic names to strings or null")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut a: A,
+            ) -> Result<Characteristics, A::Error> {
+                let mut out = Vec::new();
+                while let Some((k, v)) = a.next_entry::<String, Option<String>>()? {
+                    out.push((k, v));
+                }
+                Ok(Characteristics(out))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+/// One model's characteristics line: its name and the characteristics of its datasheet's
+/// edition (10th `M T Sv W Ld OC`; 9th `M WS BS S T W A Ld Sv`; Horus Heresy
+/// `M WS BS S T W I A Ld Sv`), as `schemas/characteristics.yaml` lists them.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ModelProfile {
     pub name: Option<String>,
-    #[serde(rename = "M")]
-    pub m: Option<String>,
-    #[serde(rename = "T")]
-    pub t: Option<String>,
-    #[serde(rename = "Sv")]
-    pub sv: Option<String>,
-    #[serde(rename = "W")]
-    pub w: Option<String>,
-    #[serde(rename = "Ld")]
-    pub ld: Option<String>,
-    #[serde(rename = "OC")]
-    pub oc: Option<String>,
+    #[serde(flatten)]
+    pub characteristics: Characteristics,
+}
+
+impl ModelProfile {
+    /// A profile of `edition` with every characteristic null.
+    pub fn new(edition: Edition, name: Option<String>) -> Self {
+        ModelProfile {
+            name,
+            characteristics: Characteristics::of(edition, ProfileKind::Model),
+        }
+    }
+
+    /// The value of characteristic `name` (`p.get("T")`).
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.characteristics.get(name)
+    }
+
+    /// Sets characteristic `name` (appended when the profile lacks it).
+    pub fn set(&mut self, name: &str, value: Option<String>) {
+        self.characteristics.set(name, value);
+    }
 }
 
 /// Ranged or melee, from the header of the table the profile sits in.
@@ -64,27 +197,44 @@ pub enum WeaponType {
 }
 
 /// One weapon profile row. A weapon with several profiles (`– standard` / `– supercharge`)
-/// is several `WeaponProfile`s, each with its full name.
+/// is several `WeaponProfile`s, each with its full name. Its characteristics are those of
+/// its datasheet's edition: 10th `range A skill S AP D` (skill = BS for ranged, WS for
+/// melee); 9th `range weapon_type S AP D` (`weapon_type` with its shots: `Rapid Fire 1`);
+/// Horus Heresy `range S AP weapon_type special_rule`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WeaponProfile {
     pub name: String,
     #[serde(rename = "type")]
     pub kind: WeaponType,
-    pub range: Option<String>,
-    #[serde(rename = "A")]
-    pub attacks: Option<String>,
-    /// BS for ranged, WS for melee.
-    pub skill: Option<String>,
-    #[serde(rename = "S")]
-    pub strength: Option<String>,
-    #[serde(rename = "AP")]
-    pub ap: Option<String>,
-    #[serde(rename = "D")]
-    pub damage: Option<String>,
+    #[serde(flatten)]
+    pub characteristics: Characteristics,
     /// Weapon abilities in canonical spelling (`RAPID FIRE 2`, `ANTI-INFANTRY 4+`).
     pub keywords: Vec<String>,
     /// Line of the profile row in the datasheet's first source.
     pub line: u32,
+}
+
+impl WeaponProfile {
+    /// A profile of `edition` with every characteristic null, no keywords.
+    pub fn new(edition: Edition, name: String, kind: WeaponType, line: u32) -> Self {
+        WeaponProfile {
+            name,
+            kind,
+            characteristics: Characteristics::of(edition, ProfileKind::Weapon),
+            keywords: Vec::new(),
+            line,
+        }
+    }
+
+    /// The value of characteristic `name` (`w.get("AP")`).
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.characteristics.get(name)
+    }
+
+    /// Sets characteristic `name` (appended when the profile lacks it).
+    pub fn set(&mut self, name: &str, value: Option<String>) {
+        self.characteristics.set(name, value);
+    }
 }
 
 /// One ability on a datasheet.

@@ -13,7 +13,7 @@
 //! spelled `--save -` (or `none`); everything else has a default printed in `--help` and in
 //! the output; an explicit flag overrides the dataset's value and the output says so.
 
-use crate::model::Datasheet;
+use crate::model::{Datasheet, WeaponProfile};
 use crate::simulate::profile::{parse_range, target_from_datasheet, weapon_from_profile};
 use crate::simulate::{self, Conditions, Dice, Keyword, Outcome, Rules, Scenario, Target, Weapon};
 use crate::validate::{self, ReferenceTarget};
@@ -682,33 +682,34 @@ fn scenario(a: &Flags) -> anyhow::Result<(Scenario, Rows)> {
         // cannot read (a `D4`, a missing AP) can be overridden instead of failing.
         let mut patched = wp.clone();
         let mut raw: Vec<(&'static str, String)> = Vec::new();
-        let mut replace = |field: &'static str, slot: &mut Option<String>, new: Option<String>| {
-            if let Some(new) = new {
-                raw.push((field, slot.take().unwrap_or_else(|| "nothing".into())));
-                *slot = Some(new);
-            }
-        };
+        let mut replace =
+            |field: &'static str, w: &mut WeaponProfile, name: &str, new: Option<String>| {
+                if let Some(new) = new {
+                    let old = w.characteristics.slot_mut(name).and_then(Option::take);
+                    raw.push((field, old.unwrap_or_else(|| "nothing".into())));
+                    w.set(name, Some(new));
+                }
+            };
         replace(
             "attacks",
-            &mut patched.attacks,
+            &mut patched,
+            "A",
             a.attacks.map(|d| d.to_string()),
         );
         replace(
             "skill",
-            &mut patched.skill,
+            &mut patched,
+            "skill",
             a.skill.map(|s| show_skill(&s.0)),
         );
         replace(
             "strength",
-            &mut patched.strength,
+            &mut patched,
+            "S",
             a.strength.map(|v| v.to_string()),
         );
-        replace("ap", &mut patched.ap, a.ap.map(|v| v.to_string()));
-        replace(
-            "damage",
-            &mut patched.damage,
-            a.damage.map(|d| d.to_string()),
-        );
+        replace("ap", &mut patched, "AP", a.ap.map(|v| v.to_string()));
+        replace("damage", &mut patched, "D", a.damage.map(|d| d.to_string()));
         if a.keywords.is_some() {
             raw.push(("keywords", show_list(&patched.keywords)));
             patched.keywords.clear();

@@ -18,13 +18,18 @@
 //!   side, a keyword or ability name that differs, any difference on a datasheet that does not
 //!   match closely).
 //!
+//! Characteristics are compared by name, those of the export's edition (10th) as
+//! `schemas/characteristics.yaml` lists them, each export column mapped to its name.
+//!
 //! It must not read files, know unit names, or decide which datasheet of the export a dataset
 //! datasheet is (that is `crosscheck::crosscheck`).
 
 use super::export::{Export, ExportDatasheet, ExportModel, ExportWeapon};
 use super::report::{Category, Kind};
-use crate::model::{Datasheet, ModelProfile, WeaponProfile, WeaponType};
-use crate::normalize::{canonicalize, contract, fold_typography, keyword, KeywordOutcome, Outcome};
+use crate::model::{Datasheet, Edition, ModelProfile, ProfileKind, WeaponProfile, WeaponType};
+use crate::normalize::{
+    canonicalize, contract, fold_typography, keyword, profile_fields, KeywordOutcome, Outcome,
+};
 use std::collections::{BTreeMap, BTreeSet};
 use unicode_normalization::UnicodeNormalization;
 
@@ -461,21 +466,16 @@ fn model_values(o: &ModelProfile, t: &ExportModel, label: &str, pair: &mut Pair)
             String::new()
         }
     };
-    for (aspect, ov, tv) in [
-        ("M", &o.m, &t.m),
-        ("T", &o.t, &t.t),
-        ("Sv", &o.sv, &t.sv),
-        ("W", &o.w, &t.w),
-        ("Ld", &o.ld, &t.ld),
-        ("OC", &o.oc, &t.oc),
-    ] {
+    for aspect in profile_fields(EXPORT_EDITION, ProfileKind::Model) {
+        let aspect = aspect.as_str();
+        let tv = t.characteristic(aspect).and_then(Option::as_deref);
         pair.checks.push(value_check(
             Kind::Model,
             format!("models[{label}].{aspect}"),
             aspect,
             aspect,
-            ov.as_deref(),
-            tv.as_deref(),
+            o.get(aspect),
+            tv,
             &star(aspect),
             None,
             src.clone(),
@@ -523,26 +523,21 @@ fn invulnerable(ours: &Datasheet, t_models: &[&ExportModel], pair: &mut Pair) {
     ));
 }
 
-fn weapon_values(w: &WeaponProfile) -> [Option<String>; 6] {
-    [
-        canon("range", w.range.as_deref()).0,
-        canon("A", w.attacks.as_deref()).0,
-        canon("skill", w.skill.as_deref()).0,
-        canon("S", w.strength.as_deref()).0,
-        canon("AP", w.ap.as_deref()).0,
-        canon("D", w.damage.as_deref()).0,
-    ]
+/// The export's edition: its characteristics are compared (`schemas/characteristics.yaml`).
+const EXPORT_EDITION: Edition = Edition::Tenth;
+
+fn weapon_values(w: &WeaponProfile) -> Vec<Option<String>> {
+    profile_fields(EXPORT_EDITION, ProfileKind::Weapon)
+        .iter()
+        .map(|f| canon(f, w.get(f)).0)
+        .collect()
 }
 
-fn export_weapon_values(w: &ExportWeapon) -> [Option<String>; 6] {
-    [
-        canon("range", w.range.as_deref()).0,
-        canon("A", w.attacks.as_deref()).0,
-        canon("skill", w.skill.as_deref()).0,
-        canon("S", w.strength.as_deref()).0,
-        canon("AP", w.ap.as_deref()).0,
-        canon("D", w.damage.as_deref()).0,
-    ]
+fn export_weapon_values(w: &ExportWeapon) -> Vec<Option<String>> {
+    profile_fields(EXPORT_EDITION, ProfileKind::Weapon)
+        .iter()
+        .map(|f| canon(f, w.characteristic(f).and_then(Option::as_deref)).0)
+        .collect()
 }
 
 fn weapon_keys(kws: &[String]) -> (BTreeSet<String>, bool) {
@@ -763,21 +758,16 @@ fn weapon_pair(
     } else {
         String::new()
     };
-    for (aspect, grammar, ov, tv) in [
-        ("range", "range", &o.range, &t.range),
-        ("A", "A", &o.attacks, &t.attacks),
-        ("skill", "skill", &o.skill, &t.skill),
-        ("S", "S", &o.strength, &t.strength),
-        ("AP", "AP", &o.ap, &t.ap),
-        ("D", "D", &o.damage, &t.damage),
-    ] {
+    for aspect in profile_fields(EXPORT_EDITION, ProfileKind::Weapon) {
+        let aspect = aspect.as_str();
+        let tv = t.characteristic(aspect).and_then(Option::as_deref);
         pair.checks.push(value_check(
             Kind::Weapon,
             format!("weapons[{label}].{aspect}"),
             aspect,
-            grammar,
-            ov.as_deref(),
-            tv.as_deref(),
+            aspect,
+            o.get(aspect),
+            tv,
             &note,
             Some(o.line),
             src.clone(),

@@ -16,11 +16,10 @@ use crate::diag::{Code, Diagnostic};
 use crate::ids::slug;
 use crate::ir::{Block, BlockKind, Document};
 use crate::model::*;
+use crate::normalize::profile_fields;
 use crate::source::Provenance;
 use regex::Regex;
 use std::sync::LazyLock;
-
-const CHARACTERISTICS: [&str; 6] = ["M", "T", "SV", "W", "LD", "OC"];
 
 static POINTS: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(\d+) models?$").expect("static regex"));
@@ -409,12 +408,19 @@ impl<'a> DatasheetReader<'a> {
         out: &mut Extracted,
     ) -> Option<usize> {
         let b = &blocks[i];
+        // The edition's model characteristics, as the page prints their labels (`SV`, `LD`).
+        let edition = self.ds.edition;
+        let fields: Vec<String> = profile_fields(edition, ProfileKind::Model)
+            .iter()
+            .map(|f| f.to_uppercase())
+            .collect();
+        let n = fields.len();
         let labels: Vec<String> = if b.kind == BlockKind::TableRow {
             b.cells.iter().map(|c| c.trim().to_uppercase()).collect()
         } else {
             Vec::new()
         };
-        if labels.len() >= 6 && labels[..6].iter().zip(CHARACTERISTICS).all(|(a, b)| a == b) {
+        if n > 0 && labels.len() >= n && labels[..n].iter().zip(&fields).all(|(a, b)| a == b) {
             // header row, then one values row per model (first cell may be the model name)
             let mut j = i + 1;
             while let Some(v) = blocks.get(j) {
@@ -422,24 +428,24 @@ impl<'a> DatasheetReader<'a> {
                     break;
                 }
                 let cells: Vec<&str> = v.cells.iter().map(|c| c.trim()).collect();
-                let (name, vals) = if cells.len() == 7 {
+                let (name, vals) = if cells.len() == n + 1 {
                     (Some(cells[0].to_string()), &cells[1..])
-                } else if cells.len() == 6 {
+                } else if cells.len() == n {
                     (None, &cells[..])
                 } else {
                     break;
                 };
-                self.ds.models.push(profile(name, vals));
+                self.ds.models.push(profile(edition, name, vals));
                 j += 1;
             }
             self.mark(b.line());
             out.account.in_records += j - i;
             return Some(j);
         }
-        // 004 layout: M / 12" / T / 10 / ...
-        if b.kind == BlockKind::Paragraph && b.text.trim() == "M" {
+        // 004 layout: M / 12" / T / 10 / ... (one label, then its value, per characteristic)
+        if b.kind == BlockKind::Paragraph && fields.first().is_some_and(|f| b.text.trim() == f) {
             let mut vals: Vec<&str> = Vec::new();
-            for (k, label) in CHARACTERISTICS.iter().enumerate() {
+            for (k, label) in fields.iter().enumerate() {
                 let l = blocks.get(i + 2 * k)?;
                 if l.text.trim().to_uppercase() != *label {
                     return None;
@@ -461,27 +467,27 @@ impl<'a> DatasheetReader<'a> {
                 }
                 _ => self.ds.name.clone(),
             };
-            self.ds.models.push(profile(name, &vals));
+            self.ds.models.push(profile(edition, name, &vals));
             self.mark(b.line());
-            let mut j = i + 12;
-            // Later profiles of a mixed unit are positional: a model name, then six values.
-            while let Some(n) = blocks.get(j) {
-                let vals: Vec<&str> = (1..=6)
+            let mut j = i + 2 * n;
+            // Later profiles of a mixed unit are positional: a model name, then its values.
+            while let Some(head) = blocks.get(j) {
+                let vals: Vec<&str> = (1..=n)
                     .filter_map(|k| blocks.get(j + k))
                     .map(|v| v.text.trim())
                     .filter(|v| is_value(v))
                     .collect();
-                if vals.len() < 6
-                    || is_value(&n.text)
-                    || !text::looks_like_heading(&n.text)
-                    || is_section_heading(&n.text)
+                if vals.len() < n
+                    || is_value(&head.text)
+                    || !text::looks_like_heading(&head.text)
+                    || is_section_heading(&head.text)
                 {
                     break;
                 }
                 self.ds
                     .models
-                    .push(profile(Some(n.text.trim().to_string()), &vals));
-                j += 7;
+                    .push(profile(edition, Some(head.text.trim().to_string()), &vals));
+                j += n + 1;
             }
             out.account.in_records += j - i;
             return Some(j);
@@ -555,29 +561,25 @@ impl<'a> DatasheetReader<'a> {
                 .map(|v| v.to_string())
                 .filter(|v| !v.is_empty())
         };
-        if values.iter().filter(|v| !v.is_empty()).count() < 6 {
+        let fields = profile_fields(self.ds.edition, ProfileKind::Weapon);
+        if values.iter().filter(|v| !v.is_empty()).count() < fields.len() {
             self.diag(
                 out,
                 Code::WeaponRowIncomplete,
                 format!(
-                    "weapon '{name}' has {} of 6 values",
-                    values.iter().filter(|v| !v.is_empty()).count()
+                    "weapon '{name}' has {} of {} values",
+                    values.iter().filter(|v| !v.is_empty()).count(),
+                    fields.len()
                 ),
                 line,
             );
         }
-        self.ds.weapons.push(WeaponProfile {
-            name,
-            kind,
-            range: get(0),
-            attacks: get(1),
-            skill: get(2),
-            strength: get(3),
-            ap: get(4),
-            damage: get(5),
-            keywords,
-            line,
-        });
+        let mut w = WeaponProfile::new(self.ds.edition, name, kind, line);
+        for (i, f) in fields.iter().enumerate() {
+            w.set(f, get(i));
+        }
+        w.keywords = keywords;
+        self.ds.weapons.push(w);
     }
 
     fn ability(&mut self, t: &str) {
@@ -715,21 +717,22 @@ pub(crate) fn link_ability_rules(abilities: &mut [Ability], faction_slug: &str) 
     }
 }
 
-fn profile(name: Option<String>, vals: &[&str]) -> ModelProfile {
+/// A model profile of `edition` from its values in the edition's order (`profile_fields`);
+/// a value the line lacks (or prints as `-`) is null.
+fn profile(edition: Edition, name: Option<String>, vals: &[&str]) -> ModelProfile {
     let v = |k: usize| {
         vals.get(k)
             .map(|s| s.to_string())
             .filter(|s| !s.is_empty() && s != "-")
     };
-    ModelProfile {
-        name,
-        m: v(0),
-        t: v(1),
-        sv: v(2),
-        w: v(3),
-        ld: v(4),
-        oc: v(5),
+    let mut p = ModelProfile::new(edition, name);
+    for (i, f) in profile_fields(edition, ProfileKind::Model)
+        .iter()
+        .enumerate()
+    {
+        p.set(f, v(i));
     }
+    p
 }
 
 fn reference(name: &str, group: &str) -> Ability {

@@ -21,6 +21,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::ids::{rule_slug, slug};
 use crate::ir::{Block, BlockKind, Document, Region};
 use crate::model::*;
+use crate::normalize::profile_fields;
 use crate::source::{Occurrence, Provenance};
 
 /// Reads one Wahapedia page.
@@ -175,21 +176,22 @@ fn datasheet(doc: &Document, blocks: &[Block], out: &mut Extracted) {
                         .map(|s| s.trim().to_string())
                         .filter(|s| !s.is_empty())
                 };
-                ds.models.push(ModelProfile {
-                    name: model_name.take().or_else(|| ds.name.clone()),
-                    m: get("M", 0),
-                    t: get("T", 1),
-                    sv: get("SV", 2),
-                    w: get("W", 3),
-                    ld: get("LD", 4),
-                    oc: get("OC", 5),
-                });
-                if b.cells.len() > 6 && char_names.len() <= 6 {
+                // The edition's characteristics, found by their printed label (`SV`, `LD`),
+                // else by position.
+                let fields = profile_fields(ds.edition, ProfileKind::Model);
+                let mut p =
+                    ModelProfile::new(ds.edition, model_name.take().or_else(|| ds.name.clone()));
+                for (i, f) in fields.iter().enumerate() {
+                    p.set(f, get(&f.to_uppercase(), i));
+                }
+                ds.models.push(p);
+                let n = fields.len();
+                if b.cells.len() > n && char_names.len() <= n {
                     out.diagnostics.push(
                         Diagnostic::new(
                             Code::WeaponRowIncomplete,
                             format!(
-                                "profile row has {} values for 6 characteristics",
+                                "profile row has {} values for {n} characteristics",
                                 b.cells.len()
                             ),
                         )
@@ -234,30 +236,27 @@ fn datasheet(doc: &Document, blocks: &[Block], out: &mut Extracted) {
                         .map(|s| s.trim().to_string())
                         .filter(|s| !s.is_empty())
                 };
-                if b.cells.len() < 7 {
+                // The name cell, then the edition's characteristics in its order.
+                let fields = profile_fields(ds.edition, ProfileKind::Weapon);
+                if b.cells.len() < fields.len() + 1 {
                     out.diagnostics.push(
                         Diagnostic::new(
                             Code::WeaponRowIncomplete,
                             format!(
-                                "weapon '{name}' has {} of 6 values",
-                                b.cells.len().saturating_sub(1)
+                                "weapon '{name}' has {} of {} values",
+                                b.cells.len().saturating_sub(1),
+                                fields.len()
                             ),
                         )
                         .at(&doc.file, b.line()),
                     );
                 }
-                ds.weapons.push(WeaponProfile {
-                    name,
-                    kind: weapon_type,
-                    range: get(1),
-                    attacks: get(2),
-                    skill: get(3),
-                    strength: get(4),
-                    ap: get(5),
-                    damage: get(6),
-                    keywords,
-                    line: b.line(),
-                });
+                let mut w = WeaponProfile::new(ds.edition, name, weapon_type, b.line());
+                for (i, f) in fields.iter().enumerate() {
+                    w.set(f, get(i + 1));
+                }
+                w.keywords = keywords;
+                ds.weapons.push(w);
                 continue;
             }
             "dsKeywords" => {

@@ -6,6 +6,10 @@
 //! JSON Schemas and record validation (`publish`), the aggregated diagnostics (`report`), and the
 //! dataset re-check behind `cogitator lint DATASET_DIR` (`lint`).
 //!
+//! Profiles are edition-aware (contract v2): a model or weapon profile's characteristics are
+//! those `schemas/characteristics.yaml` lists for its datasheet's edition ([`profile_fields`]),
+//! each checked against that edition's grammar; a characteristic of another edition breaks it.
+//!
 //! Two entry points: [`normalize`] per document (values respelled, broken records quarantined)
 //! and [`finish`] once per dataset (every record validated against its JSON Schema, unique
 //! weapon abilities reported once, schemas published, counts redone).
@@ -28,12 +32,13 @@ pub mod schema;
 pub use grammar::{canonicalize, dice_canonical, fold_typography, Fix, Outcome};
 pub use keywords::{keyword, KeywordOutcome};
 pub use report::Report;
-pub use schema::{contract, Contract, SchemaError};
+pub use schema::{contract, profile_fields, Contract, SchemaError};
 
 use crate::diag::{count_by_severity, sort_diagnostics, Code, Diagnostic};
 use crate::extract::Extracted;
 use crate::model::{
-    Ability, Dataset, Datasheet, DiagnosticCounts, ModelProfile, RecordCounts, WeaponProfile,
+    Ability, Characteristics, Dataset, Datasheet, DiagnosticCounts, Edition, ModelProfile,
+    ProfileKind, RecordCounts, WeaponProfile,
 };
 use crate::source::Provenance;
 use serde::Serialize;
@@ -158,6 +163,37 @@ impl Normalizer {
             }
         }
         Ok(())
+    }
+
+    /// Applies the grammars of `edition` to a profile's characteristics. A characteristic the
+    /// edition does not print on a `kind` line breaks the profile (`N110`): it is not guessed
+    /// into another. One the profile lacks is left to the schema check (`required`).
+    fn profile(
+        &self,
+        edition: Edition,
+        kind: ProfileKind,
+        ch: &mut Characteristics,
+        pending: &mut Pending,
+    ) -> Result<(), Break> {
+        let fields = profile_fields(edition, kind);
+        if let Some((name, v)) = ch.iter().find(|(n, _)| !fields.iter().any(|f| f == n)) {
+            return Err(Break {
+                code: Code::NormGrammar,
+                field: name.to_string(),
+                value: v.unwrap_or("null").to_string(),
+                rule: format!(
+                    "{name} is not a characteristic of a {} {} profile ({})",
+                    edition.as_str(),
+                    match kind {
+                        ProfileKind::Model => "model",
+                        ProfileKind::Weapon => "weapon",
+                    },
+                    fields.join(" ")
+                ),
+            });
+        }
+        let mut pairs: Vec<(&str, &mut Option<String>)> = ch.iter_mut().collect();
+        self.values(edition.as_str(), &mut pairs, pending)
     }
 
     fn keywords(&self, list: &mut Vec<String>, pending: &mut Pending) -> Result<(), Break> {
@@ -299,16 +335,10 @@ impl Normalizer {
     ) -> Option<ModelProfile> {
         let orig = m.clone();
         let mut pending = Pending::new();
-        let r = self.values(
-            ds.edition.as_str(),
-            &mut [
-                ("M", &mut m.m),
-                ("T", &mut m.t),
-                ("Sv", &mut m.sv),
-                ("W", &mut m.w),
-                ("Ld", &mut m.ld),
-                ("OC", &mut m.oc),
-            ],
+        let r = self.profile(
+            ds.edition,
+            ProfileKind::Model,
+            &mut m.characteristics,
             &mut pending,
         );
         match r {
@@ -333,16 +363,10 @@ impl Normalizer {
         let (file, line) = self.origin(ds.sources.first(), line);
         let mut pending = Pending::new();
         let r = self
-            .values(
-                ds.edition.as_str(),
-                &mut [
-                    ("range", &mut w.range),
-                    ("A", &mut w.attacks),
-                    ("skill", &mut w.skill),
-                    ("S", &mut w.strength),
-                    ("AP", &mut w.ap),
-                    ("D", &mut w.damage),
-                ],
+            .profile(
+                ds.edition,
+                ProfileKind::Weapon,
+                &mut w.characteristics,
                 &mut pending,
             )
             .and_then(|()| self.keywords(&mut w.keywords, &mut pending));

@@ -3,10 +3,14 @@
 //!
 //! Owns the YAML → JSON Schema mapping and the `output/schema/<record>.schema.json` files.
 //! Each schema is self-contained (shared definitions inlined under `$defs`) so any JSON Schema
-//! tool can use it alone. A characteristic's `pattern` is the union of its per-edition grammars
-//! (the edition-exact check is `normalize`'s and `lint`'s). Must not read or write files.
+//! tool can use it alone. A characteristic's `pattern` is the union of its per-edition grammars.
+//! A profile (model, weapon) is `anyOf` its editions' shapes (the edition's characteristics
+//! required, with their exact patterns; other editions' absent), and a record carrying
+//! `edition` (the datasheet) adds `if edition = E then` the exact shape and grammars of E for
+//! everything it nests. Must not read or write files.
 
-use super::schema::{contract, Contract, Def, Field, Kind, Param};
+use super::schema::{contract, Contract, Def, Field, Kind, Param, EDITIONS};
+use crate::model::ProfileKind;
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
@@ -126,15 +130,84 @@ fn object_schema(c: &Contract, d: &Def, refs: &mut BTreeSet<String>) -> Map<Stri
     o.insert("type".into(), json!("object"));
     let mut props = Map::new();
     let mut required = Vec::new();
+    let profile_first = d.profile.as_ref().is_some_and(|p| p.after.is_none());
+    if profile_first {
+        profile_properties(c, d, &mut props);
+    }
     for f in &d.fields {
         props.insert(f.name.clone(), field_schema(c, f, refs));
         if !f.optional {
             required.push(json!(f.name));
         }
+        if d.profile.as_ref().and_then(|p| p.after.as_ref()) == Some(&f.name) {
+            profile_properties(c, d, &mut props);
+        }
     }
     o.insert("properties".into(), Value::Object(props));
     o.insert("required".into(), Value::Array(required));
     o.insert("additionalProperties".into(), json!(false));
+    if let Some(p) = &d.profile {
+        // Which characteristics a profile has depends on its edition, which the profile does
+        // not carry: it is one of the editions' profiles (the datasheet schema says which).
+        let shapes: Vec<Value> = EDITIONS
+            .iter()
+            .map(|e| {
+                let mut shape = profile_constraints(c, p.kind, e);
+                shape.insert("title".into(), json!(format!("{e} {}", kind_name(p.kind))));
+                Value::Object(shape)
+            })
+            .collect();
+        o.insert("anyOf".into(), Value::Array(shapes));
+    }
+    o
+}
+
+fn kind_name(k: ProfileKind) -> &'static str {
+    match k {
+        ProfileKind::Model => "model profile",
+        ProfileKind::Weapon => "weapon profile",
+    }
+}
+
+/// The properties of every characteristic any edition prints on the def's profile line:
+/// nullable strings following the union of their grammars.
+fn profile_properties(c: &Contract, d: &Def, props: &mut Map<String, Value>) {
+    let Some(p) = &d.profile else { return };
+    for name in c.profile_union(p.kind) {
+        let mut s = Map::new();
+        s.insert("type".into(), json!(["string", "null"]));
+        if let Some(pat) = characteristic_pattern(c, &name) {
+            s.insert("pattern".into(), json!(pat));
+        }
+        s.insert(
+            "$comment".into(),
+            json!(format!(
+                "characteristic `{name}`: present on the profiles of the editions that print it; exact grammar per edition in schemas/characteristics.yaml"
+            )),
+        );
+        props.insert(name, Value::Object(s));
+    }
+}
+
+/// One edition's profile line of `kind`: its characteristics required, each with its exact
+/// pattern, the other editions' characteristics absent.
+fn profile_constraints(c: &Contract, kind: ProfileKind, edition: &str) -> Map<String, Value> {
+    let fields = c.profile_fields(edition, kind);
+    let mut props = Map::new();
+    for name in c.profile_union(kind) {
+        let v = if fields.contains(&name) {
+            match c.grammar(edition, &name) {
+                Some(g) => json!({ "pattern": g.pattern }),
+                None => json!(true),
+            }
+        } else {
+            json!(false)
+        };
+        props.insert(name, v);
+    }
+    let mut o = Map::new();
+    o.insert("properties".into(), Value::Object(props));
+    o.insert("required".into(), json!(fields));
     o
 }
 
@@ -144,12 +217,26 @@ fn edition_constraints(c: &Contract, d: &Def, edition: &str, depth: usize) -> Op
     if depth > 8 {
         return None;
     }
-    let props: Map<String, Value> = d
+    let mut props: Map<String, Value> = d
         .fields
         .iter()
         .filter_map(|f| field_constraints(c, f, edition, depth).map(|v| (f.name.clone(), v)))
         .collect();
-    (!props.is_empty()).then(|| json!({ "properties": props }))
+    let mut o = Map::new();
+    if let Some(p) = &d.profile {
+        let mut shape = profile_constraints(c, p.kind, edition);
+        if let Some(Value::Object(pp)) = shape.remove("properties") {
+            props.extend(pp);
+        }
+        o.extend(shape);
+    }
+    if props.is_empty() && o.is_empty() {
+        return None;
+    }
+    let mut out = Map::new();
+    out.insert("properties".into(), Value::Object(props));
+    out.extend(o);
+    Some(Value::Object(out))
 }
 
 fn field_constraints(c: &Contract, f: &Field, edition: &str, depth: usize) -> Option<Value> {
@@ -334,6 +421,10 @@ mod tests {
     fn characteristic_patterns_follow_the_grammar() {
         let s = json_schema(contract(), "weapon_profile").expect("schema");
         let ap = &s["properties"]["AP"];
+        assert!(
+            s["anyOf"].is_array(),
+            "a profile is one of its editions' shapes"
+        );
         let v = jsonschema::draft202012::new(ap).expect("compiles");
         assert!(v.is_valid(&json!("-2")));
         assert!(v.is_valid(&json!(null)));

@@ -8,6 +8,7 @@
 //! Schema (that is `publish`).
 
 use super::grammar::{Alt, Grammar};
+use crate::model::{Edition, ProfileKind};
 use serde::Deserialize;
 use serde_saphyr::Spanned;
 use std::collections::BTreeMap;
@@ -165,6 +166,21 @@ pub struct Def {
     #[serde(default)]
     pub description: Option<String>,
     pub fields: Vec<Field>,
+    /// A profile line: the characteristics of the edition's `kind` profile
+    /// (`characteristics.yaml`, `profiles`) are fields of this object too.
+    #[serde(default)]
+    pub profile: Option<ProfileSpec>,
+}
+
+/// Where a profile's edition-dependent characteristics sit among a def's fields.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProfileSpec {
+    /// `model` or `weapon`: which list of `characteristics.yaml` `profiles.<edition>`.
+    pub kind: ProfileKind,
+    /// The field the characteristics follow in the JSON (none: first).
+    #[serde(default)]
+    pub after: Option<String>,
 }
 
 /// One `schemas/*.yaml` record file: an optional top-level record plus definitions.
@@ -181,6 +197,8 @@ pub struct SchemaFile {
     pub fields: Vec<Field>,
     #[serde(default)]
     pub defs: Vec<Def>,
+    #[serde(default)]
+    pub profile: Option<ProfileSpec>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -275,6 +293,37 @@ impl Contract {
     pub fn def(&self, name: &str) -> Option<&Def> {
         self.defs.get(name)
     }
+
+    /// The characteristics `edition` prints on a `kind` profile line, in order (empty when
+    /// `characteristics.yaml` lists none).
+    pub fn profile_fields(&self, edition: &str, kind: ProfileKind) -> &[String] {
+        match (self.profiles.get(edition), kind) {
+            (Some((model, _)), ProfileKind::Model) => model,
+            (Some((_, weapon)), ProfileKind::Weapon) => weapon,
+            (None, _) => &[],
+        }
+    }
+
+    /// Every characteristic any edition prints on a `kind` profile line: the editions in
+    /// [`EDITIONS`] order, each adding the names not seen before.
+    pub fn profile_union(&self, kind: ProfileKind) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for e in EDITIONS {
+            for n in self.profile_fields(e, kind) {
+                if !out.contains(n) {
+                    out.push(n.clone());
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The characteristics of `edition`'s `kind` profile, in order, as `schemas/characteristics.yaml`
+/// lists them: the one place extraction, normalization, crosscheck and the simulator take
+/// them from (10th-edition model: `M T Sv W Ld OC`).
+pub fn profile_fields(edition: Edition, kind: ProfileKind) -> &'static [String] {
+    contract().profile_fields(edition.as_str(), kind)
 }
 
 fn parse<T: for<'de> Deserialize<'de>>(file: &str, text: &str) -> Result<T, SchemaError> {
@@ -357,6 +406,7 @@ pub fn load(
                 title: sf.title,
                 description: sf.description,
                 fields: sf.fields,
+                profile: sf.profile,
             });
         }
         for d in all {
@@ -428,10 +478,31 @@ pub fn load(
         profiles.insert(edition.clone(), (p.model.clone(), p.weapon.clone()));
     }
 
+    for e in EDITIONS {
+        if !profiles.contains_key(*e) {
+            return Err(SchemaError {
+                file: cfile.to_string(),
+                line: 0,
+                column: 0,
+                message: format!("profiles: no profile for edition `{e}`"),
+            });
+        }
+    }
+
     for d in defs.values() {
         let file = def_file.get(&d.name).map_or("?", String::as_str);
         for f in &d.fields {
             check_field(file, f, &defs, &names)?;
+        }
+        if let Some(after) = d.profile.as_ref().and_then(|p| p.after.as_ref()) {
+            if !d.fields.iter().any(|f| &f.name == after) {
+                return Err(SchemaError {
+                    file: file.to_string(),
+                    line: 0,
+                    column: 0,
+                    message: format!("`{}`: profile after unknown field `{after}`", d.name),
+                });
+            }
         }
     }
 

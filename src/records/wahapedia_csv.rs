@@ -201,6 +201,22 @@ pub struct ExportModel {
     pub line: u32,
 }
 
+impl ExportModel {
+    /// The export's column for the contract's characteristic `name` (`schemas/characteristics.yaml`
+    /// names: `M`, `T`, `Sv`, `W`, `Ld`, `OC`); `None` for one the export has no column for.
+    pub fn characteristic(&self, name: &str) -> Option<&Option<String>> {
+        match name {
+            "M" => Some(&self.m),
+            "T" => Some(&self.t),
+            "Sv" => Some(&self.sv),
+            "W" => Some(&self.w),
+            "Ld" => Some(&self.ld),
+            "OC" => Some(&self.oc),
+            _ => None,
+        }
+    }
+}
+
 /// One weapon profile (`Datasheets_wargear.csv`) in canonical spelling.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExportWeapon {
@@ -223,6 +239,22 @@ pub struct ExportWeapon {
     /// The `description` column split on commas, HTML stripped, as printed (case kept).
     pub keywords: Vec<String>,
     pub line: u32,
+}
+
+impl ExportWeapon {
+    /// The export's column for the contract's characteristic `name` (`range`, `A`, `skill`,
+    /// `S`, `AP`, `D`); `None` for one the export has no column for.
+    pub fn characteristic(&self, name: &str) -> Option<&Option<String>> {
+        match name {
+            "range" => Some(&self.range),
+            "A" => Some(&self.attacks),
+            "skill" => Some(&self.skill),
+            "S" => Some(&self.strength),
+            "AP" => Some(&self.ap),
+            "D" => Some(&self.damage),
+            _ => None,
+        }
+    }
 }
 
 /// One points line (`Datasheets_models_cost.csv`).

@@ -2,6 +2,10 @@
 //! ([`Weapon`], [`Target`]), and of canonical characteristic strings (`3+`, `N/A`, `-2`,
 //! `12"`, `Melee`).
 //!
+//! Characteristics are read by their names in `schemas/characteristics.yaml` (`T`, `Sv`, `W`
+//! on every edition's model line; `A`/`skill`/`S`/`AP`/`D` on a 10th-edition weapon, `S`/`AP`/`D`
+//! and the shots of `weapon_type` on a 9th-edition one), never by position.
+//!
 //! Owns the reading of canonical strings only; it returns typed errors and must not emit
 //! diagnostics, print, or guess a value the record lacks.
 
@@ -93,8 +97,8 @@ pub fn parse_range(s: &str) -> Result<Option<u32>, ProfileError> {
         })
 }
 
-fn required<'a>(field: &'static str, v: &'a Option<String>) -> Result<&'a str, ProfileError> {
-    match v.as_deref().map(str::trim) {
+fn required<'a>(field: &'static str, v: Option<&'a str>) -> Result<&'a str, ProfileError> {
+    match v.map(str::trim) {
         Some(s) if !s.is_empty() => Ok(s),
         _ => Err(ProfileError::Missing { field }),
     }
@@ -104,16 +108,35 @@ fn dice(field: &'static str, s: &str) -> Result<Dice, ProfileError> {
     Dice::parse(s).map_err(|source| ProfileError::Dice { field, source })
 }
 
-/// A weapon from a dataset profile. Keywords the simulator does not know are left out and
+/// The attacks of a weapon: its `A` (10th edition), or the shots its `weapon_type` prints
+/// (9th edition: `Rapid Fire 1` → `1`, `Assault 2D3` → `2D3`); `None` when it has neither
+/// (a 9th-edition melee weapon takes its attacks from the model).
+fn weapon_attacks(p: &WeaponProfile) -> Option<&str> {
+    if let Some(a) = p.get("A") {
+        return Some(a);
+    }
+    let t = p.get("weapon_type")?.trim();
+    let (_, shots) = t.rsplit_once(' ')?;
+    shots
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_digit() || c == 'D')
+        .then_some(shots)
+}
+
+/// A weapon from a dataset profile, its characteristics read by name: 10th edition `A`,
+/// `skill`, `S`, `AP`, `D`; a 9th-edition profile gives its attacks through `weapon_type`
+/// and has no `skill` (the model's BS/WS: pass it to the caller's override), so it fails with
+/// `skill (BS/WS) is missing` unless one is set. Keywords the simulator does not know are left out and
 /// returned (second element) so the caller can report them; a known keyword with a bad
 /// parameter (`RAPID FIRE X`) is an error.
 pub fn weapon_from_profile(p: &WeaponProfile) -> Result<(Weapon, Vec<String>), ProfileError> {
-    let attacks = dice("attacks (A)", required("attacks (A)", &p.attacks)?)?;
-    let skill = parse_skill(required("skill (BS/WS)", &p.skill)?)?;
-    let strength = parse_positive("strength (S)", required("strength (S)", &p.strength)?)?;
-    let ap = parse_ap(required("AP", &p.ap)?)?;
-    let damage = dice("damage (D)", required("damage (D)", &p.damage)?)?;
-    let melee = match p.range.as_deref() {
+    let attacks = dice("attacks (A)", required("attacks (A)", weapon_attacks(p))?)?;
+    let skill = parse_skill(required("skill (BS/WS)", p.get("skill"))?)?;
+    let strength = parse_positive("strength (S)", required("strength (S)", p.get("S"))?)?;
+    let ap = parse_ap(required("AP", p.get("AP"))?)?;
+    let damage = dice("damage (D)", required("damage (D)", p.get("D"))?)?;
+    let melee = match p.get("range") {
         Some(r) if r.trim().eq_ignore_ascii_case("melee") => true,
         _ => p.kind == WeaponType::Melee,
     };
@@ -146,9 +169,9 @@ pub fn target_from_datasheet(ds: &Datasheet) -> Result<Target, ProfileError> {
     let m = ds.models.first().ok_or(ProfileError::Missing {
         field: "model profile",
     })?;
-    let toughness = parse_positive("toughness (T)", required("toughness (T)", &m.t)?)?;
-    let save = parse_save("save (Sv)", required("save (Sv)", &m.sv)?)?;
-    let wounds = parse_positive("wounds (W)", required("wounds (W)", &m.w)?)?;
+    let toughness = parse_positive("toughness (T)", required("toughness (T)", m.get("T"))?)?;
+    let save = parse_save("save (Sv)", required("save (Sv)", m.get("Sv"))?)?;
+    let wounds = parse_positive("wounds (W)", required("wounds (W)", m.get("W"))?)?;
     let invuln = match ds.invulnerable_save.as_deref() {
         Some(s) if !s.trim().is_empty() => parse_save("invulnerable save", s)?,
         _ => None,
@@ -194,5 +217,52 @@ mod tests {
         assert_eq!(parse_range("24\""), Ok(Some(24)));
         assert_eq!(parse_range("Melee"), Ok(None));
         assert_eq!(parse_save("Sv", "-"), Ok(None));
+    }
+
+    fn weapon(edition: crate::model::Edition, vals: &[(&str, &str)]) -> WeaponProfile {
+        let mut w = WeaponProfile::new(edition, "Gun".into(), WeaponType::Ranged, 1);
+        for (k, v) in vals {
+            w.set(k, Some(v.to_string()));
+        }
+        w
+    }
+
+    #[test]
+    fn characteristics_are_read_by_name_in_every_edition() {
+        use crate::model::Edition;
+        let tenth = weapon(
+            Edition::Tenth,
+            &[
+                ("range", "24\""),
+                ("A", "2"),
+                ("skill", "3+"),
+                ("S", "4"),
+                ("AP", "-1"),
+                ("D", "1"),
+            ],
+        );
+        let (w, _) = weapon_from_profile(&tenth).expect("10th-edition weapon");
+        assert_eq!((w.strength, w.ap, w.skill), (4, -1, Some(3)));
+        // 9th edition: shots from the weapon type; BS lives on the model line.
+        let mut ninth = weapon(
+            Edition::Ninth,
+            &[
+                ("range", "24\""),
+                ("weapon_type", "Rapid Fire 1"),
+                ("S", "4"),
+                ("AP", "-1"),
+                ("D", "1"),
+            ],
+        );
+        assert_eq!(
+            weapon_from_profile(&ninth).map(|_| ()),
+            Err(ProfileError::Missing {
+                field: "skill (BS/WS)"
+            })
+        );
+        ninth.set("skill", Some("3+".into()));
+        let (w, _) = weapon_from_profile(&ninth).expect("9th-edition weapon with a skill");
+        assert_eq!(w.attacks, Dice::parse("1").expect("dice"));
+        assert_eq!((w.strength, w.ap), (4, -1));
     }
 }

@@ -24,9 +24,9 @@ fn sheet<'d>(ds: &'d Dataset, id: &str) -> &'d Datasheet {
 
 fn profile(d: &Datasheet) -> Vec<Option<&str>> {
     let m = &d.models[0];
-    [&m.m, &m.t, &m.sv, &m.w, &m.ld, &m.oc]
+    ["M", "T", "Sv", "W", "Ld", "OC"]
         .iter()
-        .map(|v| v.as_deref())
+        .map(|c| m.get(c))
         .collect()
 }
 
@@ -84,11 +84,11 @@ fn export_datasheets_carry_every_value_of_their_rows() {
         .find(|w| w.name == "The Blade of Shadows – strike")
         .expect("strike profile");
     assert_eq!(strike.kind, WeaponType::Melee);
-    assert_eq!(strike.attacks.as_deref(), Some("7"));
-    assert_eq!(strike.skill.as_deref(), Some("2+"));
-    assert_eq!(strike.strength.as_deref(), Some("14"));
-    assert_eq!(strike.ap.as_deref(), Some("-4"));
-    assert_eq!(strike.damage.as_deref(), Some("D6+1"));
+    assert_eq!(strike.get("A"), Some("7"));
+    assert_eq!(strike.get("skill"), Some("2+"));
+    assert_eq!(strike.get("S"), Some("14"));
+    assert_eq!(strike.get("AP"), Some("-4"));
+    assert_eq!(strike.get("D"), Some("D6+1"));
     assert_eq!(strike.keywords, ["DEVASTATING WOUNDS"]);
     // Datasheets_abilities.csv: |000008339||||Core|D6| (Deadly Demise), and
     // |The Dark Master (Aura)|…|Datasheet|
@@ -143,8 +143,8 @@ fn export_datasheets_carry_every_value_of_their_rows() {
         .find(|x| x.name == "Kombi-weapon")
         .expect("kombi");
     assert_eq!(kombi.kind, WeaponType::Ranged);
-    assert_eq!(kombi.range.as_deref(), Some("24\""));
-    assert_eq!(kombi.skill.as_deref(), Some("5+"));
+    assert_eq!(kombi.get("range"), Some("24\""));
+    assert_eq!(kombi.get("skill"), Some("5+"));
     assert_eq!(
         kombi.keywords,
         ["ANTI-INFANTRY 4+", "DEVASTATING WOUNDS", "RAPID FIRE 1"]
@@ -156,7 +156,7 @@ fn export_datasheets_carry_every_value_of_their_rows() {
         .find(|x| x.name == "Twin slugga")
         .expect("slugga");
     assert_eq!(slugga.keywords, ["PISTOL", "TWIN-LINKED"]);
-    assert_eq!(slugga.attacks.as_deref(), Some("2"));
+    assert_eq!(slugga.get("A"), Some("2"));
     assert!(w.abilities.iter().any(|a| a.name == "Might is Right"));
     // Datasheets_options.csv: `This model’s big choppa can be replaced with 1 power klaw.`
     assert!(w
@@ -310,8 +310,8 @@ fn a_tiny_export_becomes_records_with_row_provenance() {
     );
     assert_eq!(d.equipment, ["Every model is equipped with: jaws."]);
     assert_eq!(d.weapons[0].keywords, ["ANTI-INFANTRY 4+", "LANCE"]);
-    assert_eq!(d.weapons[0].ap.as_deref(), Some("0"));
-    assert_eq!(d.weapons[0].skill.as_deref(), Some("3+"));
+    assert_eq!(d.weapons[0].get("AP"), Some("0"));
+    assert_eq!(d.weapons[0].get("skill"), Some("3+"));
     // `+10` is an add-on, not a unit size: kept out of the points, with X105.
     assert_eq!(d.points.len(), 1);
     let damaged = d.damaged.as_ref().expect("damaged");

@@ -91,9 +91,9 @@ fn raw_page_weapons_once_each_with_melee_header_inside_ranged_tbody() {
     assert_eq!(d.base_size.as_deref(), Some("105 x 70mm"));
     // M 8" T 9 Sv 2+ W 8 Ld 8+ OC 3, read off the page.
     let m = &d.models[0];
-    let got: Vec<&str> = [&m.m, &m.t, &m.sv, &m.w, &m.ld, &m.oc]
+    let got: Vec<&str> = ["M", "T", "Sv", "W", "Ld", "OC"]
         .iter()
-        .map(|v| v.as_deref().unwrap_or("?"))
+        .map(|c| m.get(c).unwrap_or("?"))
         .collect();
     assert_eq!(got, ["8\"", "9", "2+", "8", "8+", "3"]);
     // 6 ranged + 4 melee profiles, each printed twice on the page.
@@ -106,8 +106,8 @@ fn raw_page_weapons_once_each_with_melee_header_inside_ranged_tbody() {
     assert_eq!(ranged, 6);
     let bio = d.weapons.iter().find(|w| w.name == "Bio-plasma").unwrap();
     assert_eq!(bio.keywords, ["ASSAULT", "BLAST"]);
-    assert_eq!(bio.attacks.as_deref(), Some("D3"));
-    assert_eq!(bio.ap.as_deref(), Some("-2"));
+    assert_eq!(bio.get("A"), Some("D3"));
+    assert_eq!(bio.get("AP"), Some("-2"));
     // The MELEE WEAPONS header row sits inside Stranglethorn cannon's tbody.
     let claws = d
         .weapons
@@ -115,7 +115,7 @@ fn raw_page_weapons_once_each_with_melee_header_inside_ranged_tbody() {
         .find(|w| w.name == "Carnifex crushing claws")
         .unwrap();
     assert_eq!(claws.kind, WeaponType::Melee);
-    assert_eq!(claws.damage.as_deref(), Some("D6+1"));
+    assert_eq!(claws.get("D"), Some("D6+1"));
     let talons = d
         .weapons
         .iter()
@@ -147,13 +147,13 @@ fn reserialized_page_inch_marks_mixed_profiles_and_per_model_keywords() {
     // Two model profiles; only the first labels its characteristics.
     assert_eq!(d.models.len(), 2);
     assert_eq!(d.models[0].name.as_deref(), Some("CADIAN COMMANDER"));
-    assert_eq!(d.models[0].w.as_deref(), Some("3"));
+    assert_eq!(d.models[0].get("W"), Some("3"));
     assert_eq!(
         d.models[1].name.as_deref(),
         Some("CADIAN VETERAN GUARDSMAN")
     );
-    assert_eq!(d.models[1].w.as_deref(), Some("1"));
-    assert_eq!(d.models[1].m.as_deref(), Some("6\""));
+    assert_eq!(d.models[1].get("W"), Some("1"));
+    assert_eq!(d.models[1].get("M"), Some("6\""));
     // Multi-profile weapons, one record per profile.
     let names: Vec<&str> = d.weapons.iter().map(|w| w.name.as_str()).collect();
     assert!(names.contains(&"Plasma pistol – standard"));
@@ -164,7 +164,7 @@ fn reserialized_page_inch_marks_mixed_profiles_and_per_model_keywords() {
         .find(|w| w.name == "Plasma gun – supercharge")
         .unwrap();
     assert_eq!(sc.keywords, ["HAZARDOUS", "RAPID FIRE 1"]);
-    assert_eq!(sc.range.as_deref(), Some("24\""));
+    assert_eq!(sc.get("range"), Some("24\""));
     // KEYWORDS – ALL MODELS: … | CADIAN COMMANDER: CHARACTER, OFFICER
     for k in ["INFANTRY", "COMMAND SQUAD", "CHARACTER", "OFFICER"] {
         assert!(d.keywords.iter().any(|x| x == k), "{k} in {:?}", d.keywords);
@@ -213,7 +213,7 @@ fn malformed_pointy_tag_keeps_both_profiles() {
         .iter()
         .find(|w| w.name == "Plasma pistol – supercharge")
         .unwrap();
-    assert_eq!(sc.strength.as_deref(), Some("8"));
+    assert_eq!(sc.get("S"), Some("8"));
     assert_eq!(sc.keywords, ["HAZARDOUS", "PISTOL"]);
 }
 

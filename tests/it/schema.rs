@@ -288,7 +288,6 @@ fn prov(file: &str, line: u32) -> Provenance {
 }
 
 fn weapon(name: &str, vals: [&str; 6], keywords: &[&str], line: u32) -> WeaponProfile {
-    let s = |i: usize| Some(vals[i].to_string());
     WeaponProfile {
         name: name.into(),
         kind: if vals[0].eq_ignore_ascii_case("melee") {
@@ -296,28 +295,42 @@ fn weapon(name: &str, vals: [&str; 6], keywords: &[&str], line: u32) -> WeaponPr
         } else {
             WeaponType::Ranged
         },
-        range: s(0),
-        attacks: s(1),
-        skill: s(2),
-        strength: s(3),
-        ap: s(4),
-        damage: s(5),
+        characteristics: Characteristics::default(),
         keywords: keywords.iter().map(|k| k.to_string()).collect(),
         line,
+    }
+    .with(["range", "A", "skill", "S", "AP", "D"], vals)
+}
+
+/// Sets characteristics by name, in order (hand-written profiles).
+trait With {
+    fn with<const N: usize>(self, names: [&str; N], vals: [&str; N]) -> Self;
+}
+
+impl With for WeaponProfile {
+    fn with<const N: usize>(mut self, names: [&str; N], vals: [&str; N]) -> Self {
+        for (n, v) in names.iter().zip(vals) {
+            self.set(n, Some(v.to_string()));
+        }
+        self
+    }
+}
+
+impl With for ModelProfile {
+    fn with<const N: usize>(mut self, names: [&str; N], vals: [&str; N]) -> Self {
+        for (n, v) in names.iter().zip(vals) {
+            self.set(n, Some(v.to_string()));
+        }
+        self
     }
 }
 
 fn model(name: &str, vals: [&str; 6]) -> ModelProfile {
-    let s = |i: usize| Some(vals[i].to_string());
     ModelProfile {
         name: Some(name.into()),
-        m: s(0),
-        t: s(1),
-        sv: s(2),
-        w: s(3),
-        ld: s(4),
-        oc: s(5),
+        characteristics: Characteristics::default(),
     }
+    .with(["M", "T", "Sv", "W", "Ld", "OC"], vals)
 }
 
 fn full_datasheet() -> Datasheet {
@@ -406,10 +419,10 @@ fn bad_weapon_is_quarantined_and_the_datasheet_kept() {
     let ds = &ex.datasheets[0];
     assert_eq!(ds.weapons.len(), 2, "the Chainfist alone is quarantined");
     let sb = &ds.weapons[0];
-    assert_eq!(sb.range.as_deref(), Some("24\""));
-    assert_eq!(sb.attacks.as_deref(), Some("2D6+2"));
-    assert_eq!(sb.skill.as_deref(), Some("3+"));
-    assert_eq!(sb.ap.as_deref(), Some("-1"));
+    assert_eq!(sb.get("range"), Some("24\""));
+    assert_eq!(sb.get("A"), Some("2D6+2"));
+    assert_eq!(sb.get("skill"), Some("3+"));
+    assert_eq!(sb.get("AP"), Some("-1"));
     assert_eq!(
         sb.keywords,
         ["ANTI-FLY 2+", "RAPID FIRE 2", "TWIN-LINKED", "ZHADSNARK"]
@@ -501,8 +514,8 @@ fn normalizing_twice_changes_nothing() {
         "Twin Linked".into(),
         "ZHADSNARK".into(),
     ];
-    ds.weapons[0].attacks = Some("2d6+2".into());
-    ds.models[0].ld = Some("6".into());
+    ds.weapons[0].set("A", Some("2d6+2".into()));
+    ds.models[0].set("Ld", Some("6".into()));
     let mut ex = extracted(vec![ds]);
     normalize::normalize(&mut ex);
     assert!(!ex.diagnostics.is_empty());
@@ -527,12 +540,20 @@ fn canonical_datasheet_is_untouched_and_silent() {
 // Schema drift: every key a fully populated record serializes is declared, and vice versa.
 
 fn check_keys(def: &str, v: &Value, path: &str) {
+    check_keys_in("10e", def, v, path)
+}
+
+/// A profile's keys are its fields plus the characteristics of `edition`'s profile.
+fn check_keys_in(edition: &str, def: &str, v: &Value, path: &str) {
     let c = contract();
     let d = c.def(def).unwrap_or_else(|| panic!("no def {def}"));
     let obj = v
         .as_object()
         .unwrap_or_else(|| panic!("{path}: not an object"));
-    let declared: BTreeSet<&str> = d.fields.iter().map(|f| f.name.as_str()).collect();
+    let mut declared: BTreeSet<&str> = d.fields.iter().map(|f| f.name.as_str()).collect();
+    if let Some(p) = &d.profile {
+        declared.extend(c.profile_fields(edition, p.kind).iter().map(String::as_str));
+    }
     let actual: BTreeSet<&str> = obj.keys().map(String::as_str).collect();
     assert_eq!(
         actual, declared,
@@ -544,13 +565,15 @@ fn check_keys(def: &str, v: &Value, path: &str) {
         };
         let sub = format!("{path}.{}", f.name);
         match (f.kind, &f.reference, &f.items) {
-            (Kind::Object, Some(r), _) if !val.is_null() => check_keys(&r.value, val, &sub),
+            (Kind::Object, Some(r), _) if !val.is_null() => {
+                check_keys_in(edition, &r.value, val, &sub)
+            }
             (Kind::Array, _, Some(items)) => {
                 if let Some(r) = &items.reference {
                     let arr = val.as_array().expect("array");
                     assert!(!arr.is_empty(), "{sub}: populate it for the drift test");
                     for item in arr {
-                        check_keys(&r.value, item, &sub);
+                        check_keys_in(edition, &r.value, item, &sub);
                     }
                 }
             }
@@ -688,9 +711,16 @@ fn published_datasheet_schema_is_edition_exact() {
     v["models"][0]["Ld"] = Value::from("6");
     assert!(!publish::validate("datasheet", &v).is_empty());
     v["edition"] = Value::from("9e");
-    v["models"][0]["OC"] = Value::Null;
+    // A 9th-edition model line: M WS BS S T W A Ld Sv, no OC.
+    v["models"][0] = serde_json::json!({
+        "name": "Terminator", "M": "5\"", "WS": "3+", "BS": "3+", "S": "4", "T": "4",
+        "W": "2", "A": "2", "Ld": "6", "Sv": "2+"
+    });
     v["weapons"] = Value::Array(vec![]);
     assert_eq!(publish::validate("datasheet", &v), Vec::<String>::new());
+    // A 10th-edition line on a 9th-edition datasheet is not valid: the edition decides.
+    v["models"][0] = to_value(&full_datasheet())["models"][0].clone();
+    assert!(!publish::validate("datasheet", &v).is_empty());
 }
 
 #[test]
@@ -1084,4 +1114,275 @@ fn wahapedia_csv_values_normalize() {
         assert!(known, "unexpected broken value: {b}");
     }
     assert!(kw_broken.is_empty(), "{kw_broken:?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Contract v2: profiles carry the characteristics of their datasheet's edition.
+
+/// A hand-written weapon: name, type, `(characteristic, value)` pairs.
+type HandWeapon<'a> = (&'a str, WeaponType, &'a [(&'a str, &'a str)]);
+
+/// A hand-written datasheet of `edition` with one model line and the given weapons (values
+/// written here, not read from any source).
+fn edition_datasheet(
+    edition: Edition,
+    id: &str,
+    model: (&str, &[(&str, &str)]),
+    weapons: &[HandWeapon],
+) -> Datasheet {
+    let mut ds = Datasheet::empty(edition);
+    ds.id = id.into();
+    ds.name = Some(model.0.into());
+    ds.faction = Some("Test".into());
+    ds.sources = vec![prov("hand-written.txt", 1)];
+    let mut m = ModelProfile::new(edition, Some(model.0.into()));
+    for (k, v) in model.1 {
+        m.set(k, Some(v.to_string()));
+    }
+    ds.models.push(m);
+    for (i, (name, kind, vals)) in weapons.iter().enumerate() {
+        let mut w = WeaponProfile::new(edition, name.to_string(), *kind, 5 + i as u32);
+        for (k, v) in *vals {
+            w.set(k, Some(v.to_string()));
+        }
+        ds.weapons.push(w);
+    }
+    ds
+}
+
+fn keys(v: &Value) -> Vec<&str> {
+    v.as_object()
+        .expect("object")
+        .keys()
+        .map(String::as_str)
+        .collect()
+}
+
+/// Serializes with the edition's keys in order, validates against the published schemas,
+/// normalizes without quarantine or change, and round-trips through serde.
+fn check_edition_datasheet(ds: &Datasheet, model_keys: &[&str], weapon_keys: &[&str]) {
+    let v = to_value(ds);
+    assert_eq!(keys(&v["models"][0]), model_keys);
+    for w in v["weapons"].as_array().expect("weapons") {
+        assert_eq!(keys(w), weapon_keys);
+    }
+    // The keys are the ones characteristics.yaml lists for the edition, in its order.
+    let fields = |k| profile_fields_of(ds.edition, k);
+    assert_eq!(model_keys[1..], fields(ProfileKind::Model)[..]);
+    assert_eq!(
+        weapon_keys[2..weapon_keys.len() - 2],
+        fields(ProfileKind::Weapon)[..]
+    );
+    assert_eq!(publish::validate("datasheet", &v), Vec::<String>::new());
+    assert_eq!(
+        publish::validate("model_profile", &v["models"][0]),
+        Vec::<String>::new()
+    );
+    for w in v["weapons"].as_array().expect("weapons") {
+        assert_eq!(publish::validate("weapon_profile", w), Vec::<String>::new());
+    }
+    let mut ex = extracted(vec![ds.clone()]);
+    normalize::normalize(&mut ex);
+    assert!(ex.quarantine.is_empty(), "{:?}", ex.quarantine);
+    assert_eq!(ex.datasheets, vec![ds.clone()], "canonical: untouched");
+    assert!(ex.diagnostics.is_empty(), "{:?}", ex.diagnostics);
+    let text = serde_json::to_string(ds).expect("serialize");
+    let back: Datasheet = serde_json::from_str(&text).expect("deserialize");
+    assert_eq!(&back, ds);
+    assert_eq!(serde_json::to_string(&back).expect("serialize"), text);
+}
+
+fn profile_fields_of(e: Edition, k: ProfileKind) -> Vec<&'static str> {
+    normalize::profile_fields(e, k)
+        .iter()
+        .map(String::as_str)
+        .collect()
+}
+
+#[test]
+fn ninth_edition_datasheet_has_its_own_profile() {
+    let ds = edition_datasheet(
+        Edition::Ninth,
+        "9e:necrons:necron-warriors",
+        (
+            "Necron Warrior",
+            &[
+                ("M", "5\""),
+                ("WS", "3+"),
+                ("BS", "3+"),
+                ("S", "4"),
+                ("T", "4"),
+                ("W", "1"),
+                ("A", "1"),
+                ("Ld", "10"),
+                ("Sv", "4+"),
+            ],
+        ),
+        &[
+            (
+                "Gauss flayer",
+                WeaponType::Ranged,
+                &[
+                    ("range", "24\""),
+                    ("weapon_type", "Rapid Fire 1"),
+                    ("S", "4"),
+                    ("AP", "-1"),
+                    ("D", "1"),
+                ],
+            ),
+            (
+                "Close combat weapon",
+                WeaponType::Melee,
+                &[
+                    ("range", "Melee"),
+                    ("weapon_type", "Melee"),
+                    ("S", "User"),
+                    ("AP", "0"),
+                    ("D", "1"),
+                ],
+            ),
+            (
+                "Hyperphase sword",
+                WeaponType::Melee,
+                &[
+                    ("range", "Melee"),
+                    ("weapon_type", "Melee"),
+                    ("S", "+1"),
+                    ("AP", "-3"),
+                    ("D", "1"),
+                ],
+            ),
+            (
+                "Warscythe",
+                WeaponType::Melee,
+                &[
+                    ("range", "Melee"),
+                    ("weapon_type", "Melee"),
+                    ("S", "x2"),
+                    ("AP", "-4"),
+                    ("D", "2"),
+                ],
+            ),
+        ],
+    );
+    assert_eq!(ds.models[0].get("WS"), Some("3+"));
+    assert_eq!(ds.models[0].get("OC"), None);
+    assert_eq!(ds.weapons[0].get("weapon_type"), Some("Rapid Fire 1"));
+    check_edition_datasheet(
+        &ds,
+        &["name", "M", "WS", "BS", "S", "T", "W", "A", "Ld", "Sv"],
+        &[
+            "name",
+            "type",
+            "range",
+            "weapon_type",
+            "S",
+            "AP",
+            "D",
+            "keywords",
+            "line",
+        ],
+    );
+    // A 10th-edition grammar does not apply: Ld 10 is a plain number in 9th edition.
+    let mut v = to_value(&ds);
+    v["models"][0]["Ld"] = Value::from("10+");
+    assert!(!publish::validate("datasheet", &v).is_empty());
+}
+
+#[test]
+fn horus_heresy_datasheet_has_its_own_profile() {
+    let ds = edition_datasheet(
+        Edition::HorusHeresy2,
+        "hh2:legiones-astartes:tactical-squad",
+        (
+            "Legionary",
+            &[
+                ("M", "7"),
+                ("WS", "4"),
+                ("BS", "4"),
+                ("S", "4"),
+                ("T", "4"),
+                ("W", "1"),
+                ("I", "4"),
+                ("A", "1"),
+                ("Ld", "7"),
+                ("Sv", "3+"),
+            ],
+        ),
+        &[(
+            "Bolter",
+            WeaponType::Ranged,
+            &[
+                ("range", "24\""),
+                ("S", "4"),
+                ("AP", "5"),
+                ("weapon_type", "Rapid Fire"),
+                ("special_rule", "Rending (6+)"),
+            ],
+        )],
+    );
+    check_edition_datasheet(
+        &ds,
+        &["name", "M", "WS", "BS", "S", "T", "W", "I", "A", "Ld", "Sv"],
+        &[
+            "name",
+            "type",
+            "range",
+            "S",
+            "AP",
+            "weapon_type",
+            "special_rule",
+            "keywords",
+            "line",
+        ],
+    );
+}
+
+#[test]
+fn a_characteristic_of_another_edition_is_quarantined_not_guessed() {
+    let mut ds = edition_datasheet(
+        Edition::Ninth,
+        "9e:necrons:x",
+        ("X", &[("M", "5\""), ("T", "4")]),
+        &[],
+    );
+    ds.models[0].set("OC", Some("2".into()));
+    let mut ex = extracted(vec![ds]);
+    normalize::normalize(&mut ex);
+    assert!(ex.datasheets[0].models.is_empty());
+    assert_eq!(ex.quarantine.len(), 1);
+    assert_eq!(ex.quarantine[0]["field"], "OC");
+    assert_eq!(ex.quarantine[0]["code"], "N110");
+}
+
+#[test]
+fn a_missing_characteristic_fails_the_published_schema() {
+    let ds = edition_datasheet(Edition::Ninth, "9e:necrons:x", ("X", &[]), &[]);
+    let mut v = to_value(&ds);
+    assert_eq!(publish::validate("datasheet", &v), Vec::<String>::new());
+    v["models"][0].as_object_mut().expect("object").remove("WS");
+    assert!(!publish::validate("datasheet", &v).is_empty());
+    assert!(!publish::validate("model_profile", &v["models"][0]).is_empty());
+}
+
+#[test]
+fn a_contract_v1_profile_still_deserializes() {
+    // Contract v1 wrote 10th-edition profiles with these keys; v2 writes the same.
+    let m: ModelProfile = serde_json::from_str(
+        r#"{"name":"Be'lakor","M":"12\"","T":"10","Sv":"4+","W":"18","Ld":"6+","OC":"5"}"#,
+    )
+    .expect("v1 model profile");
+    assert_eq!(m.get("T"), Some("10"));
+    assert_eq!(m.get("OC"), Some("5"));
+    let w: WeaponProfile = serde_json::from_str(
+        r#"{"name":"Bolt rifle","type":"ranged","range":"24\"","A":"2","skill":"3+","S":"4","AP":"-1","D":"1","keywords":["ASSAULT"],"line":7}"#,
+    )
+    .expect("v1 weapon profile");
+    assert_eq!(w.get("AP"), Some("-1"));
+    assert_eq!(w.get("skill"), Some("3+"));
+    assert_eq!(w.line, 7);
+    assert_eq!(
+        serde_json::to_string(&w).expect("serialize"),
+        r#"{"name":"Bolt rifle","type":"ranged","range":"24\"","A":"2","skill":"3+","S":"4","AP":"-1","D":"1","keywords":["ASSAULT"],"line":7}"#
+    );
 }

@@ -34,15 +34,8 @@ fn weapon<'a>(d: &'a Datasheet, name: &str) -> &'a WeaponProfile {
 
 /// (type, range, A, skill, S, AP, D, keywords)
 fn check(w: &WeaponProfile, kind: WeaponType, v: [&str; 6], kws: &[&str]) {
-    let got = [
-        &w.range,
-        &w.attacks,
-        &w.skill,
-        &w.strength,
-        &w.ap,
-        &w.damage,
-    ]
-    .map(|x| x.as_deref().unwrap_or("<null>").to_string());
+    let got =
+        ["range", "A", "skill", "S", "AP", "D"].map(|c| w.get(c).unwrap_or("<null>").to_string());
     assert_eq!(w.kind, kind, "{}", w.name);
     assert_eq!(got, v.map(String::from), "{}", w.name);
     assert_eq!(w.keywords, kws, "{}", w.name);
@@ -177,7 +170,7 @@ fn seed_004_belakor_profile() {
     assert_eq!(d.base_size.as_deref(), Some("100mm"));
     assert_eq!(d.models.len(), 1);
     let m = &d.models[0];
-    let got = [&m.m, &m.t, &m.sv, &m.w, &m.ld, &m.oc].map(|x| x.clone().unwrap_or_default());
+    let got = ["M", "T", "Sv", "W", "Ld", "OC"].map(|c| m.get(c).unwrap_or_default().to_string());
     assert_eq!(got, ["12\"", "10", "4+", "18", "6+", "5"].map(String::from));
     assert_eq!(d.invulnerable_save.as_deref(), Some("4+"));
     assert_eq!(

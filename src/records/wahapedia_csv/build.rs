@@ -18,6 +18,7 @@ use crate::extract::{glossary, ten, text, Extracted};
 use crate::ids::{rule_slug, slug};
 use crate::ir::BlockKind;
 use crate::model::*;
+use crate::normalize::profile_fields;
 use crate::records::{file_name, Group};
 use crate::source::{Occurrence, Provenance};
 
@@ -246,15 +247,12 @@ impl<'e> Builder<'e> {
         let models = rows_of(&ex.models, &d.id, |r| &r.datasheet_id);
         ds.base_size = models.iter().find_map(|m| m.base_size.clone());
         for m in models {
-            ds.models.push(ModelProfile {
-                name: Some(m.name.clone()).filter(|n| !n.is_empty()),
-                m: m.m.clone(),
-                t: m.t.clone(),
-                sv: m.sv.clone(),
-                w: m.w.clone(),
-                ld: m.ld.clone(),
-                oc: m.oc.clone(),
-            });
+            let mut p =
+                ModelProfile::new(ds.edition, Some(m.name.clone()).filter(|n| !n.is_empty()));
+            for f in profile_fields(ds.edition, ProfileKind::Model) {
+                p.set(f, m.characteristic(f).cloned().flatten());
+            }
+            ds.models.push(p);
         }
         if let Some(m) = models.iter().find(|m| m.inv_sv.is_some()) {
             ds.invulnerable_save = m.inv_sv.clone();
@@ -285,18 +283,12 @@ impl<'e> Builder<'e> {
                 // One weapon with several profiles: named with the en dash, as the page does.
                 name = name.replacen(" - ", " – ", 1);
             }
-            ds.weapons.push(WeaponProfile {
-                name,
-                kind,
-                range: w.range.clone(),
-                attacks: w.attacks.clone(),
-                skill: w.skill.clone(),
-                strength: w.strength.clone(),
-                ap: w.ap.clone(),
-                damage: w.damage.clone(),
-                keywords,
-                line: w.line,
-            });
+            let mut p = WeaponProfile::new(ds.edition, name, kind, w.line);
+            for f in profile_fields(ds.edition, ProfileKind::Weapon) {
+                p.set(f, w.characteristic(f).cloned().flatten());
+            }
+            p.keywords = keywords;
+            ds.weapons.push(p);
         }
 
         for a in rows_of(&ex.abilities, &d.id, |r| &r.datasheet_id) {
