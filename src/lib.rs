@@ -10,6 +10,7 @@
 pub mod cli;
 pub mod conflict;
 pub mod crosscheck;
+pub mod dataset;
 pub mod decode;
 pub mod dedup;
 pub mod diag;
