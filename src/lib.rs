@@ -14,6 +14,7 @@ pub mod dataset;
 pub mod decode;
 pub mod dedup;
 pub mod diag;
+pub mod diff;
 pub mod discover;
 pub mod emit;
 pub mod extract;

@@ -1,0 +1,221 @@
+//! The typed diff engine (`cogitator::diff`) on hand-written record pairs, its laws as property
+//! tests, and the merge policy's conflicts (`X110`) on hand-written sources and the corpus.
+
+use cogitator::diff::{diff_record, diff_records, ChangeKind, Options};
+use cogitator::model::{Datasheet, Edition, PointsOption, WeaponProfile, WeaponType};
+use cogitator::source::Provenance;
+use proptest::prelude::*;
+
+fn weapon(name: &str, keywords: &[&str]) -> WeaponProfile {
+    WeaponProfile {
+        name: name.to_string(),
+        kind: WeaponType::Ranged,
+        range: Some("24\"".into()),
+        attacks: Some("2".into()),
+        skill: Some("3+".into()),
+        strength: Some("4".into()),
+        ap: Some("0".into()),
+        damage: Some("1".into()),
+        keywords: keywords.iter().map(|k| k.to_string()).collect(),
+        line: 10,
+    }
+}
+
+fn carnifexes() -> Datasheet {
+    let mut d = Datasheet::empty(Edition::Tenth);
+    d.id = "10e:tyranids:carnifexes".into();
+    d.name = Some("Carnifexes".into());
+    d.invulnerable_save = Some("5+".into());
+    d.points = vec![
+        PointsOption {
+            models: 1,
+            points: 115,
+        },
+        PointsOption {
+            models: 2,
+            points: 230,
+        },
+    ];
+    d.weapons = vec![
+        weapon("Storm bolter", &["RAPID FIRE 2"]),
+        weapon("Heavy venom cannon", &["BLAST"]),
+    ];
+    d.keywords = vec!["MONSTER".into(), "GREAT DEVOURER".into()];
+    d.sources = vec![Provenance {
+        file: "a.html".into(),
+        line: 1,
+        sha256: "aa".into(),
+    }];
+    d
+}
+
+fn lines(a: &Datasheet, b: &Datasheet, opts: &Options) -> Vec<String> {
+    diff_record(a, b, opts)
+        .iter()
+        .map(|c| c.human("Carnifexes"))
+        .collect()
+}
+
+#[test]
+fn points_change() {
+    let mut b = carnifexes();
+    b.points[1].points = 180;
+    assert_eq!(
+        lines(&carnifexes(), &b, &Options::without_provenance()),
+        ["Carnifexes › points › 2 models: 230 → 180"]
+    );
+    let c = diff_record(&carnifexes(), &b, &Options::all());
+    assert_eq!(c[0].record, "10e:tyranids:carnifexes");
+    assert_eq!(c[0].path.to_string(), "points[2 models].points");
+}
+
+#[test]
+fn removed_weapon_is_one_change() {
+    let mut b = carnifexes();
+    b.weapons.remove(0);
+    let c = diff_record(&carnifexes(), &b, &Options::without_provenance());
+    assert_eq!(c.len(), 1);
+    assert_eq!(c[0].kind, ChangeKind::Removed);
+    assert_eq!(c[0].path.to_string(), "weapons[Storm bolter]");
+    assert_eq!(
+        c[0].human("Carnifexes"),
+        "Carnifexes › weapons › Storm bolter: removed"
+    );
+}
+
+#[test]
+fn weapon_keyword_removed() {
+    let mut b = carnifexes();
+    b.weapons[0].keywords.clear();
+    assert_eq!(
+        lines(&carnifexes(), &b, &Options::without_provenance()),
+        ["Carnifexes › weapons › Storm bolter › keywords: − RAPID FIRE 2"]
+    );
+}
+
+#[test]
+fn reordered_weapons_and_keywords_are_no_change() {
+    let mut b = carnifexes();
+    b.weapons.reverse();
+    b.keywords.reverse();
+    assert!(diff_record(&carnifexes(), &b, &Options::all()).is_empty());
+}
+
+#[test]
+fn field_becoming_null() {
+    let mut b = carnifexes();
+    b.invulnerable_save = None;
+    assert_eq!(
+        lines(&carnifexes(), &b, &Options::without_provenance()),
+        ["Carnifexes › invulnerable_save: 5+ → null"]
+    );
+}
+
+#[test]
+fn sources_only_change_is_ignored_when_asked() {
+    let mut b = carnifexes();
+    b.sources[0].file = "b.html".into();
+    b.weapons[0].line = 99;
+    assert!(diff_record(&carnifexes(), &b, &Options::without_provenance()).is_empty());
+    // Asked to compare everything: the source and the line are changes.
+    let paths: Vec<String> = diff_record(&carnifexes(), &b, &Options::all())
+        .iter()
+        .map(|c| c.path.to_string())
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "sources[a.html]",
+            "sources[b.html]",
+            "weapons[Storm bolter].line"
+        ]
+    );
+}
+
+#[test]
+fn records_added_and_removed_by_id() {
+    let a = carnifexes();
+    let mut b = carnifexes();
+    b.id = "10e:tyranids:screamer-killer".into();
+    let c = diff_records(&[a], &[b], &Options::all());
+    let got: Vec<(ChangeKind, &str)> = c.iter().map(|c| (c.kind, c.record.as_str())).collect();
+    assert_eq!(
+        got,
+        [
+            (ChangeKind::Removed, "10e:tyranids:carnifexes"),
+            (ChangeKind::Added, "10e:tyranids:screamer-killer")
+        ]
+    );
+}
+
+fn arb_sheet() -> impl Strategy<Value = Datasheet> {
+    let names = prop::collection::btree_set("[A-D][a-c]{0,2}", 0..4);
+    let kws = prop::collection::btree_set("[A-C]{1,2}", 0..3);
+    let pts = prop::collection::btree_map(1u32..4, 10u32..13, 0..3);
+    (
+        names,
+        kws,
+        pts,
+        prop::option::of("[2-6]\\+"),
+        0u32..3,
+        "[ab]\\.html",
+    )
+        .prop_map(|(names, kws, pts, inv, line, file)| {
+            let mut d = carnifexes();
+            let kw: Vec<&str> = kws.iter().map(String::as_str).collect();
+            d.weapons = names
+                .iter()
+                .map(|n| {
+                    let mut w = weapon(n, &kw);
+                    w.line = line;
+                    w
+                })
+                .collect();
+            d.keywords = kws.into_iter().collect();
+            d.points = pts
+                .into_iter()
+                .map(|(models, points)| PointsOption { models, points })
+                .collect();
+            d.invulnerable_save = inv;
+            d.sources[0].file = file;
+            d
+        })
+}
+
+/// Equal modulo provenance (the fields `Options::without_provenance` ignores).
+fn strip(d: &Datasheet) -> Datasheet {
+    let mut d = d.clone();
+    d.sources.clear();
+    for w in &mut d.weapons {
+        w.line = 0;
+    }
+    d
+}
+
+proptest! {
+    #[test]
+    fn diff_of_a_record_with_itself_is_empty(a in arb_sheet()) {
+        prop_assert!(diff_record(&a, &a, &Options::all()).is_empty());
+    }
+
+    #[test]
+    fn diff_is_empty_iff_equal_modulo_ignored(a in arb_sheet(), b in arb_sheet()) {
+        let opts = Options::without_provenance();
+        prop_assert_eq!(diff_record(&a, &b, &opts).is_empty(), strip(&a) == strip(&b));
+        prop_assert_eq!(diff_record(&a, &b, &Options::all()).is_empty(), a == b);
+    }
+
+    #[test]
+    fn diff_is_symmetric(a in arb_sheet(), b in arb_sheet()) {
+        let opts = Options::all();
+        let ab = diff_record(&a, &b, &opts);
+        let ba = diff_record(&b, &a, &opts);
+        prop_assert_eq!(ab.len(), ba.len());
+        let key = |c: &cogitator::diff::Change| format!("{}|{:?}|{:?}|{:?}", c.path, c.kind, c.old, c.new);
+        let mut x: Vec<String> = ab.iter().map(|c| key(&c.reversed())).collect();
+        let mut y: Vec<String> = ba.iter().map(key).collect();
+        x.sort();
+        y.sort();
+        prop_assert_eq!(x, y);
+    }
+}
