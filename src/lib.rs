@@ -20,6 +20,7 @@ pub mod emit;
 pub mod extract;
 pub mod ids;
 pub mod ir;
+pub mod merge;
 pub mod model;
 pub mod normalize;
 pub mod pipeline;
