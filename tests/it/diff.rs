@@ -219,3 +219,230 @@ proptest! {
         prop_assert_eq!(x, y);
     }
 }
+
+// ---- merge policy: two hand-written readings of one record, the table's winner, one X110 ----
+
+use cogitator::diag::Diagnostic;
+use cogitator::merge::Records;
+use cogitator::model::{Detachment, Enhancement, Stratagem};
+
+fn src(file: &str) -> Vec<Provenance> {
+    vec![Provenance {
+        file: file.into(),
+        line: 3,
+        sha256: "00".into(),
+    }]
+}
+
+fn x110(diags: &[Diagnostic]) -> Vec<&str> {
+    diags
+        .iter()
+        .filter(|d| d.code == "X110")
+        .map(|d| d.message.as_str())
+        .collect()
+}
+
+fn stratagem(file: &str, cp: u32, effect: Option<&str>) -> Stratagem {
+    Stratagem {
+        id: "10e:boarding-actions:insane-bravery".into(),
+        name: "INSANE BRAVERY".into(),
+        edition: Edition::Tenth,
+        cp: Some(cp),
+        group: Some("Boarding Actions".into()),
+        category: Some("Epic Deed".into()),
+        flavor: None,
+        when: None,
+        target: None,
+        effect: effect.map(str::to_string),
+        restrictions: None,
+        sources: src(file),
+    }
+}
+
+#[test]
+fn stratagem_newer_faction_pack_wins_cp_and_text_is_filled() {
+    let mut recs = Records::default();
+    let mut diags = Vec::new();
+    recs.add(
+        stratagem("a.html", 2, None),
+        Some((1, 0)),
+        "a.html",
+        &mut diags,
+    );
+    recs.add(
+        stratagem("b.html", 1, Some("Auto-pass.")),
+        Some((1, 4)),
+        "b.html",
+        &mut diags,
+    );
+    let s = recs.into_sorted();
+    assert_eq!(s.len(), 1);
+    assert_eq!(s[0].cp, Some(1));
+    assert_eq!(s[0].effect.as_deref(), Some("Auto-pass."));
+    assert_eq!(s[0].sources.len(), 2);
+    assert_eq!(
+        x110(&diags),
+        ["INSANE BRAVERY CP: 2CP (a.html) vs 1CP (b.html); kept 1CP (faction pack v1.4 > v1.0)"]
+    );
+    assert_eq!(diags[0].file.as_deref(), Some("b.html"));
+}
+
+#[test]
+fn stratagem_older_page_later_in_path_order_does_not_win() {
+    let mut recs = Records::default();
+    let mut diags = Vec::new();
+    recs.add(
+        stratagem("a.html", 1, None),
+        Some((1, 4)),
+        "a.html",
+        &mut diags,
+    );
+    recs.add(stratagem("b.html", 2, None), None, "b.html", &mut diags);
+    assert_eq!(recs.into_sorted()[0].cp, Some(1));
+    assert_eq!(
+        x110(&diags),
+        ["INSANE BRAVERY CP: 1CP (a.html) vs 2CP (b.html); kept 1CP (faction pack v1.4 > no version)"]
+    );
+}
+
+fn enhancement(file: &str, points: u32, text: &str) -> Enhancement {
+    Enhancement {
+        id: "10e:tyranids:invasion-fleet:adaptive-biology".into(),
+        name: Some("Adaptive Biology".into()),
+        edition: Edition::Tenth,
+        faction: Some("Tyranids".into()),
+        detachment: Some("Invasion Fleet".into()),
+        points: Some(points),
+        flavor: None,
+        text: text.into(),
+        sources: src(file),
+    }
+}
+
+#[test]
+fn enhancement_points_conflict_is_reported_and_first_is_kept() {
+    let mut recs = Records::default();
+    let mut diags = Vec::new();
+    recs.add(enhancement("a.html", 25, ""), None, "a.html", &mut diags);
+    recs.add(
+        enhancement("b.html", 15, "Feel No Pain."),
+        None,
+        "b.html",
+        &mut diags,
+    );
+    let e = recs.into_sorted();
+    assert_eq!(e[0].points, Some(25));
+    // Text the first reading lacks is taken from the second, silently.
+    assert_eq!(e[0].text, "Feel No Pain.");
+    assert_eq!(
+        x110(&diags),
+        [
+            "Adaptive Biology points: 25 (a.html) vs 15 (b.html); kept 25 (first in path order: \
+          enhancement points do not yet prefer the newer faction pack)"
+        ]
+    );
+}
+
+fn detachment(file: &str, faction: &str, stratagems: &[&str]) -> Detachment {
+    Detachment {
+        id: "10e:tyranids:invasion-fleet".into(),
+        name: "Invasion Fleet".into(),
+        edition: Edition::Tenth,
+        faction: Some(faction.into()),
+        rules: vec![],
+        enhancements: vec![],
+        stratagems: stratagems.iter().map(|s| s.to_string()).collect(),
+        sources: src(file),
+    }
+}
+
+#[test]
+fn detachment_lists_are_united_and_a_faction_spelling_is_reported() {
+    let mut recs = Records::default();
+    let mut diags = Vec::new();
+    recs.add(
+        detachment("a.html", "Tyranids", &["s2", "s1"]),
+        None,
+        "a.html",
+        &mut diags,
+    );
+    recs.add(
+        detachment("b.html", "TYRANIDS", &["s3", "s1"]),
+        None,
+        "b.html",
+        &mut diags,
+    );
+    let d = recs.into_sorted();
+    assert_eq!(d[0].stratagems, ["s1", "s2", "s3"]);
+    assert_eq!(d[0].faction.as_deref(), Some("Tyranids"));
+    assert_eq!(
+        x110(&diags),
+        ["Invasion Fleet faction: Tyranids (a.html) vs TYRANIDS (b.html); kept Tyranids (first in \
+          path order: the id is faction + name: a difference is a spelling)"]
+    );
+}
+
+#[test]
+fn datasheet_newer_replaces_the_record_one_x110_per_reported_field() {
+    let mut recs = Records::default();
+    let mut diags = Vec::new();
+    let a = carnifexes();
+    let mut b = carnifexes();
+    b.points[1].points = 180;
+    b.points[0].points = 90;
+    b.weapons.remove(0);
+    b.sources[0].file = "b.html".into();
+    b.unit_composition = vec!["1-2 Carnifexes".into()];
+    recs.add(a, Some((1, 0)), "a.html", &mut diags);
+    recs.add(b, Some((1, 4)), "b.html", &mut diags);
+    let d = recs.into_sorted();
+    assert_eq!(d[0].points[1].points, 180);
+    assert_eq!(d[0].weapons.len(), 1);
+    assert_eq!(d[0].unit_composition, ["1-2 Carnifexes"]);
+    assert_eq!(d[0].sources.len(), 2);
+    assert_eq!(
+        x110(&diags),
+        [
+            "Carnifexes points: 1×115, 2×230 (a.html) vs 1×90, 2×180 (b.html); kept 1×90, 2×180 \
+             (faction pack v1.4 > v1.0)",
+            "Carnifexes weapons: Storm bolter 24\" 2 3+ 4 0 1 [RAPID FIRE 2] (a.html) vs (none) \
+             (b.html); kept (none) (faction pack v1.4 > v1.0)",
+        ]
+    );
+}
+
+#[test]
+fn carnifexes_pages_still_report_230_vs_180_with_both_files() {
+    let Some(corpus) = crate::util::corpus() else {
+        return;
+    };
+    let files = [
+        "grimlog/tyranids--Carnifexes.html",
+        "waaahgame/tyranids--Carnifexes.html",
+    ];
+    let inputs: Vec<cogitator::source::SourceFile> = files
+        .iter()
+        .map(|f| {
+            cogitator::source::SourceFile::new(
+                *f,
+                std::fs::read(corpus.join("wahapedia-html").join(f)).expect("page"),
+            )
+        })
+        .collect();
+    let opts = cogitator::pipeline::Options {
+        skip_validation: true,
+        ..Default::default()
+    };
+    let ds = cogitator::pipeline::run(&inputs, &[], &opts);
+    let points: Vec<&str> = x110(&ds.diagnostics)
+        .into_iter()
+        .filter(|m| m.starts_with("Carnifexes points"))
+        .collect();
+    assert_eq!(
+        points,
+        [
+            "Carnifexes points: 1×115, 2×230 (grimlog/tyranids--Carnifexes.html) vs 1×90, 2×180 \
+          (waaahgame/tyranids--Carnifexes.html); kept 1×90, 2×180 (faction pack v1.4 > v1.0)"
+        ]
+    );
+}
