@@ -184,7 +184,10 @@ mod tests {
     #[test]
     fn parse_error_names_file_line_and_column() {
         let d = dir(&[(DATASHEETS, "[\n  {\"id\": 3}\n]")]);
-        let e = DatasetDir::open(d.path()).unwrap().datasheets().unwrap_err();
+        let e = DatasetDir::open(d.path())
+            .unwrap()
+            .datasheets()
+            .unwrap_err();
         match &e {
             DatasetError::Parse { line, path, .. } => {
                 assert_eq!(*line, 2);

@@ -15,13 +15,13 @@
 //! | datasheet | `id`, `edition` | first | never | the merge key |
 //! | datasheet | `sources` | union | never | provenance: every source that printed the unit |
 //! | datasheet | `points`, `models` (profiles), `invulnerable_save`, `weapons`, `keywords` (case-folded), `abilities` (names, case-folded) | newer | on any difference, a missing value included | a datasheet is one publication's print: the newer faction pack replaces the whole record |
-//! | datasheet | every other field (`name`, `faction`, `base_size`, `invulnerable_save_condition`, `wargear_options`, `unit_composition`, `equipment`, `damaged`, `special_rules`, `leads`, `model_keywords`, `faction_keywords`, `stratagems`) | newer | never | the same whole-record rule; these are printed differently by every source (wording, order, links), so a difference is not news |
+//! | datasheet | every other field (`name`, `faction`, `base_size`, `invulnerable_save_condition`, `wargear_options`, `unit_composition`, `equipment`, `damaged`, `special_rules`, `leads`, `model_keywords`, `faction_keywords`, `stratagems`) | newer | never | the same whole-record rule; these are printed differently by every source (wording, order, links): reporting them would add 141 `X110`s over the HTML corpus and the export, mostly the export's faction keywords and datasheet stratagem lists |
 //! | stratagem | `id`, `edition`, `name`, `group` | first | never | the merge key (the id is group + name; the spelling of the first source is kept) |
 //! | stratagem | `cp`, `category` | newer non-null | when both have a value | the cost and category change between faction packs; a source that lacks them does not erase them |
-//! | stratagem | `flavor`, `when`, `target`, `effect`, `restrictions` | first non-null | never | a record's text may be printed in another file than its header; older pages print it without labels |
+//! | stratagem | `flavor`, `when`, `target`, `effect`, `restrictions` | first non-null | never | a record's text may be printed in another file than its header; older pages print it without labels; datasheet pages print variants of one stratagem's text (`That ADEPTUS ASTARTES unit.` / `That unit.`: 127 such differences over the HTML corpus and the export, not yet reported) |
 //! | stratagem | `sources` | union | never | provenance |
 //! | enhancement | `id`, `edition` | first | never | the merge key |
-//! | enhancement | `name`, `faction`, `detachment`, `flavor`, `text` (empty = none) | first non-null | never | text one source lacks (or prints scrambled, `X107`) is taken from another |
+//! | enhancement | `name`, `faction`, `detachment`, `flavor`, `text` (empty = none) | first non-null | when both have a value | text one source lacks is taken from another; where both print it, the first is kept |
 //! | enhancement | `points` | first non-null | when both have a value | points are the value that changes between publications; the first is kept until versions are read for enhancements |
 //! | enhancement | `sources` | union | never | provenance |
 //! | detachment | `id`, `edition` | first | never | the merge key |
@@ -151,7 +151,8 @@ pub const STRATAGEM: &[FieldRule] = &[
         fields: &["flavor", "when", "target", "effect", "restrictions"],
         wins: Wins::FirstNonNull,
         report: Report::Never,
-        why: "text may be printed in another file than the header; older pages print it unlabeled",
+        why: "text may be printed in another file than the header; older pages print it unlabeled; \
+              datasheet pages print variants of it",
     },
     FieldRule { fields: &["sources"], wins: Wins::Union, report: Report::Never, why: PROVENANCE },
 ];
@@ -167,8 +168,8 @@ pub const ENHANCEMENT: &[FieldRule] = &[
     FieldRule {
         fields: &["name", "faction", "detachment", "flavor", "text"],
         wins: Wins::FirstNonNull,
-        report: Report::Never,
-        why: "text one source lacks or prints scrambled is taken from another",
+        report: Report::BothPresent,
+        why: "text one source lacks is taken from another; where both print it, the first is kept",
     },
     FieldRule {
         fields: &["points"],

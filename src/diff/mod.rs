@@ -223,6 +223,35 @@ pub fn diff_records<T: Serialize>(old: &[T], new: &[T], opts: &Options) -> Vec<C
     out
 }
 
+/// The changes between two datasets (the records of `crate::dataset::LoadedDataset`), per
+/// record type, matched by id, provenance and diagnostics left to `opts`: the core of the
+/// coming `cogitator diff OLD NEW`. Ordered by record type, then id.
+pub fn diff_datasets(
+    old: &crate::dataset::LoadedDataset,
+    new: &crate::dataset::LoadedDataset,
+    opts: &Options,
+) -> Vec<(&'static str, Vec<Change>)> {
+    vec![
+        (
+            "datasheet",
+            diff_records(&old.datasheets, &new.datasheets, opts),
+        ),
+        ("rule", diff_records(&old.rules, &new.rules, opts)),
+        (
+            "stratagem",
+            diff_records(&old.stratagems, &new.stratagems, opts),
+        ),
+        (
+            "enhancement",
+            diff_records(&old.enhancements, &new.enhancements, opts),
+        ),
+        (
+            "detachment",
+            diff_records(&old.detachments, &new.detachments, opts),
+        ),
+    ]
+}
+
 /// The differences between two JSON values of record `record`.
 pub fn diff_values(record: &str, a: &Value, b: &Value, opts: &Options) -> Vec<Change> {
     let mut out = Vec::new();

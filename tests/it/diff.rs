@@ -446,3 +446,30 @@ fn carnifexes_pages_still_report_230_vs_180_with_both_files() {
         ]
     );
 }
+
+#[test]
+fn a_dataset_read_twice_has_no_changes_and_a_points_edit_is_one() {
+    use cogitator::dataset::DatasetDir;
+    use cogitator::diff::diff_datasets;
+    let dir = crate::util::repo().join("output");
+    let old = DatasetDir::read(&dir).expect("seeds output reads");
+    assert!(!old.datasheets.is_empty());
+    assert!(old.manifest.is_some());
+    let opts = Options::without_provenance();
+    assert!(diff_datasets(&old, &old, &opts)
+        .iter()
+        .all(|(_, c)| c.is_empty()));
+    let mut new = old.clone();
+    let Some(d) = new.datasheets.iter_mut().find(|d| !d.points.is_empty()) else {
+        panic!("a seed datasheet with points");
+    };
+    d.points[0].points += 5;
+    let changes: Vec<_> = diff_datasets(&old, &new, &opts)
+        .into_iter()
+        .flat_map(|(kind, c)| c.into_iter().map(move |c| (kind, c)))
+        .collect();
+    assert_eq!(changes.len(), 1);
+    assert_eq!(changes[0].0, "datasheet");
+    assert_eq!(changes[0].1.kind, ChangeKind::Changed);
+    assert!(changes[0].1.path.to_string().starts_with("points["));
+}
