@@ -3,8 +3,9 @@
 //! Pure: takes the bytes `discover` read, returns the [`Dataset`] `emit` writes. Files are
 //! processed in parallel (rayon, largest first) and the results re-sorted by path, so the
 //! output is identical for any thread count. Owns the manifest (an input the decoder saw end
-//! early, `S008`, is `partial`), the merging of records that several sources carry (same id →
-//! one record with all sources), and what the merged records still lack (`X111`).
+//! early, `S008`, is `partial`), handing every source's records to `merge` (same id → one
+//! record with all sources, by its policy tables) and the rules to `dedup`, and what the
+//! merged records still lack (`X111`).
 //!
 //! Two seams feed records in: documents go through `decode` (the `DECODERS` registry) and
 //! `extract`; structured files (content sniffed as CSV) are kept aside, grouped by directory,
