@@ -1,109 +1,175 @@
-//! Two sources, one record, different values: what differs, and the diagnostic that says so.
+//! Two sources, one record, different values: the view in which a field is compared, how its
+//! values are shown, and the wording of `X110`.
 //!
-//! Pure. Used by `pipeline` when it merges records with the same id from several sources
-//! (the same unit scraped on two dates). Owns the list of compared fields and the wording of
-//! `X110`; the rule for which source wins (the higher publication version the page cites; on
-//! a tie or when unknown, the first in path order) is applied by the caller. Profiles are
-//! compared characteristic by characteristic in their edition's order.
+//! Pure. `merge` finds the differences with the diff engine (`crate::diff`) on the views this
+//! module gives ([`view`]: keywords and ability names compared without case, model profiles
+//! without their names, a missing invulnerable save as empty) and decides the winner by its
+//! policy table; this module only says what the two values look like to a reader
+//! ([`show`]) and writes the diagnostic ([`diagnostic`]). Must not decide a winner.
 
 use crate::diag::{Code, Diagnostic};
-use crate::model::{Datasheet, Stratagem};
+use serde_json::Value;
 
-/// (field, first value, second value) for every compared field that differs.
-pub fn datasheet_differences(a: &Datasheet, b: &Datasheet) -> Vec<(String, String, String)> {
-    let mut out = Vec::new();
-    let mut cmp = |field: &str, x: String, y: String| {
-        if x != y {
-            out.push((field.to_string(), x, y));
+/// The record types `merge` merges.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum RecordKind {
+    Datasheet,
+    Stratagem,
+    Enhancement,
+    Detachment,
+}
+
+impl RecordKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RecordKind::Datasheet => "datasheet",
+            RecordKind::Stratagem => "stratagem",
+            RecordKind::Enhancement => "enhancement",
+            RecordKind::Detachment => "detachment",
         }
-    };
-    let points = |d: &Datasheet| {
-        d.points
+    }
+}
+
+fn upper_strings(v: &Value) -> Vec<String> {
+    let mut out: Vec<String> = v
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_uppercase)
+                .collect()
+        })
+        .unwrap_or_default();
+    out.sort();
+    out
+}
+
+fn ability_names(v: &Value) -> Vec<String> {
+    let names: Vec<Value> = v
+        .as_array()
+        .map(|a| a.iter().filter_map(|x| x.get("name").cloned()).collect())
+        .unwrap_or_default();
+    upper_strings(&Value::Array(names))
+}
+
+/// The characteristics of a model profile (its name is not compared).
+/// A profile's characteristics as serialized (contract v2: the keys its edition prints, in
+/// order), without the fields that are not characteristics.
+fn characteristics<'a>(
+    profile: &'a Value,
+    not: &'a [&'a str],
+) -> impl Iterator<Item = (&'a String, &'a Value)> + 'a {
+    profile
+        .as_object()
+        .into_iter()
+        .flat_map(|o| o.iter())
+        .filter(move |(k, _)| !not.contains(&k.as_str()))
+}
+
+/// Fields of a model profile that are not characteristics.
+const MODEL_NON_CHARACTERISTICS: &[&str] = &["name"];
+/// Fields of a weapon profile that are not characteristics.
+const WEAPON_NON_CHARACTERISTICS: &[&str] = &["name", "type", "keywords", "line"];
+
+/// What of a field's value two readings are compared on.
+pub fn view(kind: RecordKind, field: &str, v: &Value) -> Value {
+    match (kind, field) {
+        (RecordKind::Datasheet, "keywords") => upper_strings(v).into(),
+        (RecordKind::Datasheet, "abilities") => ability_names(v).into(),
+        (RecordKind::Datasheet, "models") => Value::Array(
+            v.as_array()
+                .map(|a| {
+                    a.iter()
+                        .map(|m| {
+                            Value::Object(
+                                characteristics(m, MODEL_NON_CHARACTERISTICS)
+                                    .map(|(k, v)| (k.clone(), v.clone()))
+                                    .collect(),
+                            )
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
+        ),
+        (RecordKind::Datasheet, "invulnerable_save") if v.is_null() => Value::String(String::new()),
+        _ => v.clone(),
+    }
+}
+
+fn text(v: Option<&Value>) -> &str {
+    v.and_then(Value::as_str).unwrap_or("-")
+}
+
+fn weapon_line(w: &Value) -> String {
+    let kws: Vec<&str> = w
+        .get("keywords")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let values: Vec<&str> = characteristics(w, WEAPON_NON_CHARACTERISTICS)
+        .map(|(_, v)| text(Some(v)))
+        .collect();
+    format!(
+        "{} {} [{}]",
+        w.get("name").and_then(Value::as_str).unwrap_or(""),
+        values.join(" "),
+        kws.join(", ")
+    )
+}
+
+/// A field's value as `X110` shows it; `other` is the other reading's value (weapons show
+/// only the profiles the other reading lacks).
+pub fn show(kind: RecordKind, field: &str, v: &Value, other: &Value) -> String {
+    let items = |v: &Value| v.as_array().cloned().unwrap_or_default();
+    match (kind, field) {
+        (RecordKind::Datasheet, "points") => items(v)
             .iter()
-            .map(|p| format!("{}×{}", p.models, p.points))
+            .map(|p| {
+                format!(
+                    "{}×{}",
+                    p.get("models").map(Value::to_string).unwrap_or_default(),
+                    p.get("points").map(Value::to_string).unwrap_or_default()
+                )
+            })
             .collect::<Vec<_>>()
-            .join(", ")
-    };
-    cmp("points", points(a), points(b));
-    let models = |d: &Datasheet| {
-        d.models
+            .join(", "),
+        (RecordKind::Datasheet, "models") => items(v)
             .iter()
             .map(|m| {
-                m.characteristics
-                    .iter()
-                    .map(|(_, v)| v.unwrap_or("-"))
+                characteristics(m, MODEL_NON_CHARACTERISTICS)
+                    .map(|(_, v)| text(Some(v)))
                     .collect::<Vec<_>>()
                     .join(" ")
             })
             .collect::<Vec<_>>()
-            .join("; ")
-    };
-    cmp("profiles", models(a), models(b));
-    cmp(
-        "invulnerable save",
-        a.invulnerable_save.clone().unwrap_or_default(),
-        b.invulnerable_save.clone().unwrap_or_default(),
-    );
-    let weapons = |d: &Datasheet| {
-        let mut w: Vec<String> = d
-            .weapons
-            .iter()
-            .map(|w| {
-                let values: Vec<&str> = w
-                    .characteristics
-                    .iter()
-                    .map(|(_, v)| v.unwrap_or("-"))
-                    .collect();
-                format!(
-                    "{} {} [{}]",
-                    w.name,
-                    values.join(" "),
-                    w.keywords.join(", ")
-                )
-            })
-            .collect();
-        w.sort();
-        w
-    };
-    let (wa, wb) = (weapons(a), weapons(b));
-    let only_a: Vec<&String> = wa.iter().filter(|w| !wb.contains(w)).collect();
-    let only_b: Vec<&String> = wb.iter().filter(|w| !wa.contains(w)).collect();
-    if !only_a.is_empty() || !only_b.is_empty() {
-        let j = |v: Vec<&String>| v.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("; ");
-        cmp("weapons", j(only_a), j(only_b));
-    }
-    let names = |v: &[String]| {
-        let mut v: Vec<String> = v.iter().map(|k| k.to_uppercase()).collect();
-        v.sort();
-        v.join(", ")
-    };
-    cmp("keywords", names(&a.keywords), names(&b.keywords));
-    let abilities = |d: &Datasheet| {
-        names(
-            &d.abilities
+            .join("; "),
+        (RecordKind::Datasheet, "weapons") => {
+            let theirs: Vec<String> = items(other).iter().map(weapon_line).collect();
+            let mut mine: Vec<String> = items(v)
                 .iter()
-                .map(|x| x.name.clone())
-                .collect::<Vec<_>>(),
-        )
-    };
-    cmp("abilities", abilities(a), abilities(b));
-    out
-}
-
-/// Differences between two readings of one stratagem (CP and category).
-pub fn stratagem_differences(a: &Stratagem, b: &Stratagem) -> Vec<(String, String, String)> {
-    let mut out = Vec::new();
-    if let (Some(x), Some(y)) = (a.cp, b.cp) {
-        if x != y {
-            out.push(("CP".to_string(), format!("{x}CP"), format!("{y}CP")));
+                .map(weapon_line)
+                .filter(|w| !theirs.contains(w))
+                .collect();
+            mine.sort();
+            mine.join("; ")
         }
+        (RecordKind::Datasheet, "keywords") => upper_strings(v).join(", "),
+        (RecordKind::Datasheet, "abilities") => ability_names(v).join(", "),
+        (RecordKind::Stratagem, "cp") => match v {
+            Value::Null => String::new(),
+            n => format!("{n}CP"),
+        },
+        _ => match v {
+            Value::Null => String::new(),
+            Value::String(s) => s.clone(),
+            Value::Array(a) if a.iter().all(Value::is_string) => a
+                .iter()
+                .filter_map(Value::as_str)
+                .collect::<Vec<_>>()
+                .join(", "),
+            other => other.to_string(),
+        },
     }
-    if let (Some(x), Some(y)) = (&a.category, &b.category) {
-        if x != y {
-            out.push(("category".to_string(), x.clone(), y.clone()));
-        }
-    }
-    out
 }
 
 fn version(v: Option<(u32, u32)>) -> String {
@@ -113,23 +179,36 @@ fn version(v: Option<(u32, u32)>) -> String {
     }
 }
 
+/// Why the kept value was kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Why {
+    /// The publication versions decided (or tied, and the first in path order was kept).
+    Version,
+    /// The policy keeps the first reading in path order, for this reason.
+    First(&'static str),
+}
+
+/// One side of a conflict: the value as shown, its file, its publication version.
+pub type Side<'a> = (&'a str, &'a str, Option<(u32, u32)>);
+
 /// `X110`: both values, both files, and which was kept and why.
 pub fn diagnostic(
     record: &str,
-    field: String,
-    (old, old_file, old_v): (&str, &str, Option<(u32, u32)>),
-    (new, new_file, new_v): (&str, &str, Option<(u32, u32)>),
-    newer: bool,
+    field: &str,
+    (old, old_file, old_v): Side<'_>,
+    (new, new_file, new_v): Side<'_>,
+    kept_new: bool,
+    why: Why,
 ) -> Diagnostic {
-    let (kept, why) = if newer {
-        (new, format!("{} > {}", version(new_v), version(old_v)))
-    } else if old_v == new_v {
-        (
-            old,
-            format!("same version ({}); first in path order", version(old_v)),
-        )
-    } else {
-        (old, format!("{} > {}", version(old_v), version(new_v)))
+    let kept = if kept_new { new } else { old };
+    let why = match why {
+        Why::Version if kept_new => format!("faction pack {} > {}", version(new_v), version(old_v)),
+        Why::Version if old_v == new_v => format!(
+            "faction pack same version ({}); first in path order",
+            version(old_v)
+        ),
+        Why::Version => format!("faction pack {} > {}", version(old_v), version(new_v)),
+        Why::First(reason) => format!("first in path order: {reason}"),
     };
     let show = |s: &str| {
         if s.is_empty() {
@@ -141,7 +220,7 @@ pub fn diagnostic(
     Diagnostic::new(
         Code::ConflictingValues,
         format!(
-            "{record} {field}: {} ({old_file}) vs {} ({new_file}); kept {} (faction pack {why})",
+            "{record} {field}: {} ({old_file}) vs {} ({new_file}); kept {} ({why})",
             show(old),
             show(new),
             show(kept)

@@ -10,14 +10,17 @@
 pub mod cli;
 pub mod conflict;
 pub mod crosscheck;
+pub mod dataset;
 pub mod decode;
 pub mod dedup;
 pub mod diag;
+pub mod diff;
 pub mod discover;
 pub mod emit;
 pub mod extract;
 pub mod ids;
 pub mod ir;
+pub mod merge;
 pub mod model;
 pub mod normalize;
 pub mod pipeline;

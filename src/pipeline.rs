@@ -3,8 +3,9 @@
 //! Pure: takes the bytes `discover` read, returns the [`Dataset`] `emit` writes. Files are
 //! processed in parallel (rayon, largest first) and the results re-sorted by path, so the
 //! output is identical for any thread count. Owns the manifest (an input the decoder saw end
-//! early, `S008`, is `partial`), the merging of records that several sources carry (same id →
-//! one record with all sources), and what the merged records still lack (`X111`).
+//! early, `S008`, is `partial`), handing every source's records to `merge` (same id → one
+//! record with all sources, by its policy tables) and the rules to `dedup`, and what the
+//! merged records still lack (`X111`).
 //!
 //! Two seams feed records in: documents go through `decode` (the `DECODERS` registry) and
 //! `extract`; structured files (content sniffed as CSV) are kept aside, grouped by directory,
@@ -358,10 +359,6 @@ fn assemble(
     inputs: Vec<ManifestInput>,
     mut diagnostics: Vec<Diagnostic>,
 ) -> Dataset {
-    let mut datasheets: BTreeMap<String, Datasheet> = BTreeMap::new();
-    let mut stratagems: BTreeMap<String, Stratagem> = BTreeMap::new();
-    let mut enhancements: BTreeMap<String, Enhancement> = BTreeMap::new();
-    let mut detachments: BTreeMap<String, Detachment> = BTreeMap::new();
     let mut rules: Vec<Rule> = Vec::new();
     let mut quarantine: Vec<serde_json::Value> = Vec::new();
     let extracted_records: usize = extracted
@@ -374,127 +371,23 @@ fn assemble(
                 + e.detachments.len()
         })
         .sum();
-    // Version and file of the source each merged record currently takes its values from.
-    let mut ds_from: BTreeMap<String, Origin> = BTreeMap::new();
-    let mut st_from: BTreeMap<String, Origin> = BTreeMap::new();
-    for ex in extracted {
-        quarantine.extend(ex.quarantine);
-        let version = ex.version;
-        for d in ex.datasheets {
-            let Some(a) = datasheets.get_mut(&d.id) else {
-                ds_from.insert(d.id.clone(), (version, ex.file.clone()));
-                datasheets.insert(d.id.clone(), d);
-                continue;
-            };
-            let label = d.name.clone().unwrap_or_else(|| d.id.clone());
-            let diffs = crate::conflict::datasheet_differences(a, &d);
-            let newer = report_conflicts(
-                &label,
-                diffs,
-                ds_from.get(&d.id),
-                (version, &ex.file),
-                &mut diagnostics,
-            );
-            if newer {
-                let mut sources = std::mem::take(&mut a.sources);
-                *a = d;
-                sources.append(&mut a.sources);
-                a.sources = sources;
-                ds_from.insert(a.id.clone(), (version, ex.file.clone()));
-            } else {
-                a.sources.extend(d.sources);
-            }
-        }
-        for s in ex.stratagems {
-            if let Some(a) = stratagems.get_mut(&s.id) {
-                let diffs = crate::conflict::stratagem_differences(a, &s);
-                let newer = report_conflicts(
-                    &s.name,
-                    diffs,
-                    st_from.get(&s.id),
-                    (version, &ex.file),
-                    &mut diagnostics,
-                );
-                if newer {
-                    a.cp = s.cp.or(a.cp);
-                    a.category = s.category.clone().or(a.category.take());
-                    st_from.insert(s.id.clone(), (version, ex.file.clone()));
-                }
-            } else {
-                st_from.insert(s.id.clone(), (version, ex.file.clone()));
-            }
-            merge_by_id(&mut stratagems, s.id.clone(), s, |a, b| {
-                a.sources.extend(b.sources);
-                fill(&mut a.flavor, b.flavor);
-                fill(&mut a.when, b.when);
-                fill(&mut a.target, b.target);
-                fill(&mut a.effect, b.effect);
-                fill(&mut a.restrictions, b.restrictions);
-                fill(&mut a.cp, b.cp);
-                fill(&mut a.category, b.category);
-            });
-        }
-        for e in ex.enhancements {
-            merge_by_id(&mut enhancements, e.id.clone(), e, |a, b| {
-                a.sources.extend(b.sources);
-                if a.text.is_empty() {
-                    a.text = b.text;
-                }
-                fill(&mut a.flavor, b.flavor);
-                fill(&mut a.points, b.points);
-            });
-        }
-        for d in ex.detachments {
-            merge_by_id(&mut detachments, d.id.clone(), d, |a, b| {
-                a.sources.extend(b.sources);
-                a.rules.extend(b.rules);
-                a.enhancements.extend(b.enhancements);
-                a.stratagems.extend(b.stratagems);
-            });
-        }
-        rules.extend(ex.rules);
+    // Records with the same id from several sources: one record, by `merge`'s policy tables.
+    let mut merger = crate::merge::Merger::default();
+    for mut ex in extracted {
+        quarantine.append(&mut ex.quarantine);
+        merger.add(&mut ex);
+        rules.append(&mut ex.rules);
     }
     let rule_occurrences = rules.len();
     let rules = crate::dedup::merge_rules(rules, &mut diagnostics);
-
-    let mut datasheets: Vec<Datasheet> = datasheets.into_values().collect();
-    for d in &mut datasheets {
-        d.sources.sort();
-        d.sources.dedup();
-    }
-    let renamed = merge_group_spellings(&mut stratagems, &st_from, &mut diagnostics);
-    for d in &mut datasheets {
-        if d.stratagems.iter().any(|id| renamed.contains_key(id)) {
-            // Keep the order the page lists them in; drop a repeat created by the rename.
-            let mut seen = std::collections::BTreeSet::new();
-            let ids = std::mem::take(&mut d.stratagems);
-            for id in ids {
-                let id = renamed.get(&id).cloned().unwrap_or(id);
-                if seen.insert(id.clone()) {
-                    d.stratagems.push(id);
-                }
-            }
-        }
-    }
-    let mut stratagems: Vec<Stratagem> = stratagems.into_values().collect();
-    for s in &mut stratagems {
-        s.sources.sort();
-        s.sources.dedup();
-    }
-    let mut enhancements: Vec<Enhancement> = enhancements.into_values().collect();
-    for e in &mut enhancements {
-        e.sources.sort();
-        e.sources.dedup();
-    }
-    let mut detachments: Vec<Detachment> = detachments.into_values().collect();
-    for d in &mut detachments {
-        for v in [&mut d.rules, &mut d.enhancements, &mut d.stratagems] {
-            v.sort();
-            v.dedup();
-        }
-        d.sources.sort();
-        d.sources.dedup();
-    }
+    let crate::merge::Merged {
+        datasheets,
+        stratagems,
+        enhancements,
+        detachments,
+        diagnostics: conflicts,
+    } = merger.finish();
+    diagnostics.extend(conflicts);
 
     report_missing_text(&stratagems, &enhancements, &mut diagnostics);
 
@@ -615,113 +508,5 @@ fn located(d: Diagnostic, sources: &[crate::source::Provenance]) -> Diagnostic {
     match sources.first() {
         Some(p) => d.at(&p.file, p.line),
         None => d,
-    }
-}
-
-fn fill<T>(a: &mut Option<T>, b: Option<T>) {
-    if a.is_none() {
-        *a = b;
-    }
-}
-
-/// The publication version a merged record's values come from, and its file.
-type Origin = (Option<(u32, u32)>, String);
-
-/// One `X110` per field on which a new reading of a record differs from the merged one (whose
-/// values come from `from`); returns whether the new reading is from a newer publication.
-fn report_conflicts(
-    label: &str,
-    diffs: Vec<(String, String, String)>,
-    from: Option<&Origin>,
-    (version, file): (Option<(u32, u32)>, &str),
-    diagnostics: &mut Vec<Diagnostic>,
-) -> bool {
-    let (av, afile) = from.map(|(v, f)| (*v, f.as_str())).unwrap_or((None, ""));
-    let newer = version > av;
-    for (field, old, new) in diffs {
-        diagnostics.push(crate::conflict::diagnostic(
-            label,
-            field,
-            (&old, afile, av),
-            (&new, file, version),
-            newer,
-        ));
-    }
-    newer
-}
-
-/// One stratagem printed under two spellings of its group (`Boarding Action – Epic Deed` on an
-/// older page, `Boarding Actions – Epic Deed` on a newer one) is one stratagem: the ids differ
-/// only by a plural `s` on the group. The record from the newer publication is kept, the
-/// other's sources join it, each differing field is an `X110`. Returns old id → kept id.
-fn merge_group_spellings(
-    stratagems: &mut BTreeMap<String, Stratagem>,
-    from: &BTreeMap<String, Origin>,
-    diagnostics: &mut Vec<Diagnostic>,
-) -> BTreeMap<String, String> {
-    let key = |s: &Stratagem| {
-        let group = crate::ids::slug(s.group.as_deref().unwrap_or(""));
-        let group = group.strip_suffix('s').map(str::to_string).unwrap_or(group);
-        (s.edition, group, crate::ids::slug(&s.name))
-    };
-    let mut by_key: BTreeMap<_, Vec<String>> = BTreeMap::new();
-    for (id, s) in stratagems.iter() {
-        by_key.entry(key(s)).or_default().push(id.clone());
-    }
-    let mut renamed = BTreeMap::new();
-    for ids in by_key.into_values().filter(|v| v.len() > 1) {
-        let version = |id: &String| from.get(id).and_then(|(v, _)| *v);
-        // Newest publication first; ties by id, so the choice does not depend on input order.
-        let mut ids = ids;
-        ids.sort_by(|a, b| version(b).cmp(&version(a)).then(a.cmp(b)));
-        let keep = ids[0].clone();
-        for other in &ids[1..] {
-            let Some(o) = stratagems.remove(other) else {
-                continue;
-            };
-            let Some(k) = stratagems.get_mut(&keep) else {
-                continue;
-            };
-            let file = |id: &String| from.get(id).map(|(_, f)| f.clone()).unwrap_or_default();
-            let mut diffs = crate::conflict::stratagem_differences(&o, k);
-            if o.group != k.group {
-                diffs.push((
-                    "group".to_string(),
-                    o.group.clone().unwrap_or_default(),
-                    k.group.clone().unwrap_or_default(),
-                ));
-            }
-            for (field, old, new) in diffs {
-                diagnostics.push(crate::conflict::diagnostic(
-                    &k.name,
-                    field,
-                    (&old, &file(other), version(other)),
-                    (&new, &file(&keep), version(&keep)),
-                    true,
-                ));
-            }
-            k.sources.extend(o.sources);
-            fill(&mut k.flavor, o.flavor);
-            fill(&mut k.when, o.when);
-            fill(&mut k.target, o.target);
-            fill(&mut k.effect, o.effect);
-            fill(&mut k.restrictions, o.restrictions);
-            renamed.insert(other.clone(), keep.clone());
-        }
-    }
-    renamed
-}
-
-fn merge_by_id<T>(
-    map: &mut BTreeMap<String, T>,
-    id: String,
-    rec: T,
-    merge: impl FnOnce(&mut T, T),
-) {
-    match map.get_mut(&id) {
-        Some(existing) => merge(existing, rec),
-        None => {
-            map.insert(id, rec);
-        }
     }
 }

@@ -1,7 +1,7 @@
 //! `cogitator crosscheck --wahapedia-csv DIR [DATASET_DIR]`: compare a dataset's datasheets with
 //! Wahapedia's CSV export.
 //!
-//! Owns file I/O (reading `DATASET_DIR/datasheets.json`, writing the report file: `--report
+//! Owns file I/O (reading `DATASET_DIR/datasheets.json` through `crate::dataset`, writing the report file: `--report
 //! FILE`, else `DATASET_DIR/crosscheck-report.json` when DATASET_DIR is given explicitly; with
 //! the default dataset `output/` no report is written, so the committed output stays as ingest
 //! wrote it), printing the summary (text, or one JSON object with
@@ -12,7 +12,6 @@
 //! report (refused with exit 2 before comparing).
 
 use crate::crosscheck::{crosscheck, Export};
-use crate::model::Datasheet;
 use anyhow::Context;
 use std::path::{Path, PathBuf};
 
@@ -69,11 +68,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         .clone()
         .unwrap_or_else(|| PathBuf::from("output"));
     let export = Export::read_dir(&args.wahapedia_csv)?;
-    let path = dataset_dir.join("datasheets.json");
-    let text = std::fs::read_to_string(&path)
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    let sheets: Vec<Datasheet> =
-        serde_json::from_str(&text).with_context(|| format!("cannot parse {}", path.display()))?;
+    let sheets = crate::dataset::DatasetDir::open(&dataset_dir)?.datasheets()?;
 
     let report = crosscheck(&export, &sheets);
     if let Some(p) = &report_path {

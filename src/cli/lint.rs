@@ -1,7 +1,7 @@
 //! `cogitator lint`: explain a diagnostic code, list the codes, print `docs/diagnostics.md`, or
 //! re-check an existing dataset (`cogitator lint DATASET_DIR`) without re-ingesting.
 //!
-//! Owns reading the dataset directory and rendering findings; the checks themselves are
+//! Owns rendering findings (the dataset directory is read by `crate::dataset`); the checks themselves are
 //! `normalize::lint`. Must not change the dataset.
 
 use crate::diag::{count_by_severity, Code, Severity, CODES};
@@ -56,21 +56,19 @@ pub fn docs_markdown() -> String {
 }
 
 fn lint_dir(dir: &std::path::Path) -> i32 {
-    if !dir.is_dir() {
-        eprintln!("not a directory: {}", dir.display());
-        return super::EXIT_USAGE;
-    }
-    let mut files = Vec::new();
-    for (name, _, _) in DATASET_FILES {
-        let path = dir.join(name);
-        if !path.exists() {
-            continue;
+    let dataset = match crate::dataset::DatasetDir::open(dir) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("{e}");
+            return super::EXIT_USAGE;
         }
-        let parsed = std::fs::read_to_string(&path)
-            .map_err(|e| format!("cannot read: {e}"))
-            .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()));
-        files.push((name.to_string(), parsed));
-    }
+    };
+    let names: Vec<&str> = DATASET_FILES.iter().map(|(name, _, _)| *name).collect();
+    let files: Vec<_> = dataset
+        .raw(&names)
+        .into_iter()
+        .map(|(name, parsed)| (name, parsed.map_err(|e| e.detail())))
+        .collect();
     let findings = lint(&files);
     for d in &findings {
         outln!("{d}");

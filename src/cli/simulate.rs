@@ -586,10 +586,7 @@ fn keywords_from_flag(s: &str) -> anyhow::Result<Vec<Keyword>> {
 }
 
 fn load_datasheets(dir: &std::path::Path) -> anyhow::Result<Vec<Datasheet>> {
-    let path = dir.join("datasheets.json");
-    let text = std::fs::read_to_string(&path)
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    serde_json::from_str(&text).with_context(|| format!("cannot parse {}", path.display()))
+    Ok(crate::dataset::DatasetDir::open(dir)?.datasheets()?)
 }
 
 /// A datasheet by id or by name (folded), or an error listing close ids and names.

@@ -1,11 +1,10 @@
 //! `cogitator validate`: run a dataset's weapon profiles against reference targets.
 //!
-//! Owns file I/O (reading `DIR/datasheets.json` and the panel, writing
+//! Owns file I/O (the panel; `DIR/datasheets.json` through `crate::dataset`; writing
 //! `DIR/validation/expected-damage.csv`), printing and the exit code; the work is
 //! `cogitator::validate::validate_datasheets`.
 
 use crate::diag::{count_by_severity, Severity};
-use crate::model::Datasheet;
 use crate::validate::{default_panel, expected_damage_csv, load_panel, validate_datasheets};
 use anyhow::{anyhow, Context};
 use std::path::PathBuf;
@@ -30,11 +29,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         }
         None => default_panel(),
     };
-    let path = args.dataset_dir.join("datasheets.json");
-    let text = std::fs::read_to_string(&path)
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    let sheets: Vec<Datasheet> =
-        serde_json::from_str(&text).with_context(|| format!("cannot parse {}", path.display()))?;
+    let sheets = crate::dataset::DatasetDir::open(&args.dataset_dir)?.datasheets()?;
     let (rows, diags) = validate_datasheets(&sheets, &panel);
     let out_dir = args.dataset_dir.join("validation");
     std::fs::create_dir_all(&out_dir)

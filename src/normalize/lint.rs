@@ -4,23 +4,25 @@
 //!
 //! Owns the mapping dataset file → record type ([`DATASET_FILES`]) and [`lint`]. Must not read
 //! files (the CLI reads them and passes the parsed JSON) and must not change the dataset: a value
-//! normalization would change is reported with the code of that normalization.
+//! normalization would change is reported with the code of that normalization. The file names
+//! are `crate::dataset`'s.
 
 use super::{publish, unique_keywords, Normalizer};
+use crate::dataset;
 use crate::diag::{sort_diagnostics, Code, Diagnostic};
 use crate::model::Datasheet;
 use serde_json::Value;
 
 /// `(file, record type, is an array of records)` for every file of a dataset.
 pub const DATASET_FILES: &[(&str, &str, bool)] = &[
-    ("datasheets.json", "datasheet", true),
-    ("rules.json", "rule", true),
-    ("stratagems.json", "stratagem", true),
-    ("enhancements.json", "enhancement", true),
-    ("detachments.json", "detachment", true),
-    ("quarantine.json", "quarantine_entry", true),
-    ("diagnostics.json", "diagnostic", true),
-    ("manifest.json", "manifest", false),
+    (dataset::DATASHEETS, "datasheet", true),
+    (dataset::RULES, "rule", true),
+    (dataset::STRATAGEMS, "stratagem", true),
+    (dataset::ENHANCEMENTS, "enhancement", true),
+    (dataset::DETACHMENTS, "detachment", true),
+    (dataset::QUARANTINE, "quarantine_entry", true),
+    (dataset::DIAGNOSTICS, "diagnostic", true),
+    (dataset::MANIFEST, "manifest", false),
 ];
 
 fn record_label(record_type: &str, i: usize, v: &Value) -> String {

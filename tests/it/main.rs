@@ -5,6 +5,7 @@
 mod corpus;
 mod crosscheck;
 mod dedup;
+mod diff;
 mod export;
 mod hostile;
 mod html;

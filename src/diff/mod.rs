@@ -1,0 +1,487 @@
+//! The one typed diff engine: what changed between two readings of a record, or two lists of
+//! records, as [`Change`]s `{ record id, kind, field path, old, new }`.
+//!
+//! Records are compared as their serialized [`serde_json::Value`], so the engine does not
+//! know record shapes and works for every record type and edition. Arrays of named
+//! sub-records are matched by key, not by index ([`key_of`]: weapons by `name`, models and
+//! abilities by `name`, points by `models`, sources by `file`, model keywords by `model`), so a
+//! re-ordered list is no change and a removed weapon is one change `weapons[X]: removed`;
+//! arrays of scalars (keywords) are sets, and give one change per element added or removed.
+//! Fields to ignore (provenance) are an [`Options`] choice.
+//!
+//! Used by `merge` (the `X110` conflicts) and meant for `crosscheck` and `cogitator diff`.
+//! Pure: must not decide which value wins (that is `merge`'s policy table), do I/O, or know
+//! diagnostic codes.
+
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+/// What happened to the thing at a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChangeKind {
+    /// Only in the new reading (`old` is `None`).
+    Added,
+    /// Only in the old reading (`new` is `None`).
+    Removed,
+    /// In both, with other values.
+    Changed,
+}
+
+impl ChangeKind {
+    /// The kind seen from the other side (old and new swapped).
+    pub fn reversed(self) -> Self {
+        match self {
+            ChangeKind::Added => ChangeKind::Removed,
+            ChangeKind::Removed => ChangeKind::Added,
+            ChangeKind::Changed => ChangeKind::Changed,
+        }
+    }
+}
+
+/// One step of a [`FieldPath`].
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Segment {
+    /// An object field: `points`.
+    Field(String),
+    /// An element of a keyed array: `[Storm bolter]`, `[2 models]`.
+    Key(String),
+    /// An element of an array with no key, by position.
+    Index(usize),
+}
+
+/// Where in a record: `weapons[Storm bolter].keywords`. Empty for a whole record.
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FieldPath(pub Vec<Segment>);
+
+impl FieldPath {
+    fn with(&self, s: Segment) -> FieldPath {
+        let mut v = self.0.clone();
+        v.push(s);
+        FieldPath(v)
+    }
+
+    /// The first field name (`weapons` in `weapons[X].keywords`), if any.
+    pub fn top(&self) -> Option<&str> {
+        match self.0.first() {
+            Some(Segment::Field(f)) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// The path for people: `weapons › Storm bolter › keywords`. A last field that repeats the
+    /// list it is in (`points › 2 models › points`) is dropped.
+    pub fn human(&self) -> String {
+        let mut parts: Vec<String> = self
+            .0
+            .iter()
+            .map(|s| match s {
+                Segment::Field(f) | Segment::Key(f) => f.clone(),
+                Segment::Index(i) => format!("#{}", i + 1),
+            })
+            .collect();
+        if let [.., Segment::Field(list), Segment::Key(_), Segment::Field(last)] = &self.0[..] {
+            if list == last {
+                parts.pop();
+            }
+        }
+        parts.join(" › ")
+    }
+}
+
+impl fmt::Display for FieldPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut first = true;
+        for s in &self.0 {
+            match s {
+                Segment::Field(n) => {
+                    if !first {
+                        f.write_str(".")?;
+                    }
+                    f.write_str(n)?;
+                }
+                Segment::Key(k) => write!(f, "[{k}]")?,
+                Segment::Index(i) => write!(f, "[{i}]")?,
+            }
+            first = false;
+        }
+        Ok(())
+    }
+}
+
+/// One difference between two readings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Change {
+    /// The record's id (its `id` field; empty when it has none).
+    pub record: String,
+    pub kind: ChangeKind,
+    pub path: FieldPath,
+    pub old: Option<Value>,
+    pub new: Option<Value>,
+}
+
+impl Change {
+    /// The same change seen from the other side.
+    pub fn reversed(&self) -> Change {
+        Change {
+            record: self.record.clone(),
+            kind: self.kind.reversed(),
+            path: self.path.clone(),
+            old: self.new.clone(),
+            new: self.old.clone(),
+        }
+    }
+
+    /// `Carnifexes › points › 2 models: 230 → 180`, `… › keywords: − RAPID FIRE 2`, with
+    /// `label` (a record's name) in place of its id.
+    pub fn human(&self, label: &str) -> String {
+        let path = self.path.human();
+        let head = if path.is_empty() {
+            label.to_string()
+        } else {
+            format!("{label} › {path}")
+        };
+        let whole_element = matches!(self.path.0.last(), Some(Segment::Key(_)) | None);
+        match (self.kind, &self.old, &self.new) {
+            (ChangeKind::Added, _, Some(v)) if !whole_element => format!("{head}: + {}", show(v)),
+            (ChangeKind::Removed, Some(v), _) if !whole_element => {
+                format!("{head}: − {}", show(v))
+            }
+            (ChangeKind::Added, _, _) => format!("{head}: added"),
+            (ChangeKind::Removed, _, _) => format!("{head}: removed"),
+            (ChangeKind::Changed, o, n) => format!(
+                "{head}: {} → {}",
+                o.as_ref().map(show).unwrap_or_else(|| "null".into()),
+                n.as_ref().map(show).unwrap_or_else(|| "null".into())
+            ),
+        }
+    }
+}
+
+/// A value for people: strings without quotes, the rest as compact JSON.
+pub fn show(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// What to leave out of a comparison.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Field names ignored at any depth.
+    pub ignore: BTreeSet<String>,
+}
+
+impl Options {
+    /// Compare everything.
+    pub fn all() -> Self {
+        Options::default()
+    }
+
+    /// Leave out provenance: `sources`, `occurrences`, and the `line` of sub-records.
+    pub fn without_provenance() -> Self {
+        Options {
+            ignore: ["sources", "occurrences", "line"]
+                .into_iter()
+                .map(str::to_string)
+                .collect(),
+        }
+    }
+}
+
+/// The differences between two readings of one record.
+pub fn diff_record<T: Serialize>(a: &T, b: &T, opts: &Options) -> Vec<Change> {
+    let (a, b) = (to_value(a), to_value(b));
+    let id = id_of(&b).or_else(|| id_of(&a)).unwrap_or_default();
+    diff_values(&id, &a, &b, opts)
+}
+
+/// The differences between two lists of records, matched by `id`: a record only in `new` is
+/// one `Added` change (empty path), one only in `old` one `Removed`. Ordered by id.
+pub fn diff_records<T: Serialize>(old: &[T], new: &[T], opts: &Options) -> Vec<Change> {
+    let index = |v: &[T]| -> BTreeMap<String, Value> {
+        v.iter()
+            .map(to_value)
+            .enumerate()
+            .map(|(i, v)| (id_of(&v).unwrap_or_else(|| format!("#{i}")), v))
+            .collect()
+    };
+    let (a, b) = (index(old), index(new));
+    let ids: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+    let mut out = Vec::new();
+    for id in ids {
+        match (a.get(id), b.get(id)) {
+            (Some(x), Some(y)) => out.extend(diff_values(id, x, y, opts)),
+            (Some(x), None) => out.push(whole(id, ChangeKind::Removed, Some(x), None)),
+            (None, Some(y)) => out.push(whole(id, ChangeKind::Added, None, Some(y))),
+            (None, None) => {}
+        }
+    }
+    out
+}
+
+/// The changes between two datasets (the records of `crate::dataset::LoadedDataset`), per
+/// record type, matched by id, provenance and diagnostics left to `opts`: the core of the
+/// coming `cogitator diff OLD NEW`. Ordered by record type, then id.
+pub fn diff_datasets(
+    old: &crate::dataset::LoadedDataset,
+    new: &crate::dataset::LoadedDataset,
+    opts: &Options,
+) -> Vec<(&'static str, Vec<Change>)> {
+    vec![
+        (
+            "datasheet",
+            diff_records(&old.datasheets, &new.datasheets, opts),
+        ),
+        ("rule", diff_records(&old.rules, &new.rules, opts)),
+        (
+            "stratagem",
+            diff_records(&old.stratagems, &new.stratagems, opts),
+        ),
+        (
+            "enhancement",
+            diff_records(&old.enhancements, &new.enhancements, opts),
+        ),
+        (
+            "detachment",
+            diff_records(&old.detachments, &new.detachments, opts),
+        ),
+    ]
+}
+
+/// The differences between two JSON values of record `record`.
+pub fn diff_values(record: &str, a: &Value, b: &Value, opts: &Options) -> Vec<Change> {
+    let mut out = Vec::new();
+    let mut d = Differ {
+        record,
+        opts,
+        out: &mut out,
+    };
+    d.value(&FieldPath::default(), a, b);
+    out
+}
+
+fn whole(id: &str, kind: ChangeKind, old: Option<&Value>, new: Option<&Value>) -> Change {
+    Change {
+        record: id.to_string(),
+        kind,
+        path: FieldPath::default(),
+        old: old.cloned(),
+        new: new.cloned(),
+    }
+}
+
+fn to_value<T: Serialize>(v: &T) -> Value {
+    // Records are plain data with string keys: serializing them cannot fail; a type that
+    // could would compare as null.
+    serde_json::to_value(v).unwrap_or(Value::Null)
+}
+
+fn id_of(v: &Value) -> Option<String> {
+    v.get("id").and_then(Value::as_str).map(str::to_string)
+}
+
+/// Fields that name an element of a list of sub-records, in order of preference.
+const KEY_FIELDS: &[&str] = &["name", "models", "model", "file"];
+
+/// The key of an object in a list: `Storm bolter`, `2 models` (points), `a.html` (sources).
+pub fn key_of(v: &Value) -> Option<String> {
+    let o = v.as_object()?;
+    KEY_FIELDS.iter().find_map(|k| match (o.get(*k)?, *k) {
+        (Value::Number(n), "models") => Some(match n.as_u64() {
+            Some(1) => "1 model".to_string(),
+            _ => format!("{n} models"),
+        }),
+        (Value::String(s), _) => Some(s.clone()),
+        (Value::Number(n), _) => Some(n.to_string()),
+        _ => None,
+    })
+}
+
+/// Keys for every element of both lists, unique within each list, or `None` when the lists
+/// are not lists of keyed objects. A name two elements share gets the `type` (`Storm bolter
+/// (melee)`), then an occurrence number.
+fn keys(a: &[Value], b: &[Value]) -> Option<(Vec<String>, Vec<String>)> {
+    if a.is_empty() && b.is_empty() {
+        return None;
+    }
+    let base = |v: &[Value]| -> Option<Vec<String>> { v.iter().map(key_of).collect() };
+    let (ka, kb) = (base(a)?, base(b)?);
+    // A name shared within either list is qualified in both, so the lists still pair up.
+    let mut shared: BTreeSet<&String> = BTreeSet::new();
+    for k in [&ka, &kb] {
+        let mut seen = BTreeSet::new();
+        shared.extend(k.iter().filter(|x| !seen.insert(*x)));
+    }
+    let unique = |v: &[Value], k: &[String]| -> Vec<String> {
+        let mut k2: Vec<String> = k
+            .iter()
+            .zip(v)
+            .map(|(k, v)| match v.get("type").and_then(Value::as_str) {
+                Some(t) if shared.contains(k) => format!("{k} ({t})"),
+                _ => k.clone(),
+            })
+            .collect();
+        let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+        for x in &mut k2 {
+            let n = seen.entry(x.clone()).or_default();
+            *n += 1;
+            if *n > 1 {
+                *x = format!("{x} #{n}");
+            }
+        }
+        k2
+    };
+    Some((unique(a, &ka), unique(b, &kb)))
+}
+
+struct Differ<'a> {
+    record: &'a str,
+    opts: &'a Options,
+    out: &'a mut Vec<Change>,
+}
+
+impl Differ<'_> {
+    fn push(
+        &mut self,
+        kind: ChangeKind,
+        path: FieldPath,
+        old: Option<&Value>,
+        new: Option<&Value>,
+    ) {
+        self.out.push(Change {
+            record: self.record.to_string(),
+            kind,
+            path,
+            old: old.cloned(),
+            new: new.cloned(),
+        });
+    }
+
+    fn value(&mut self, path: &FieldPath, a: &Value, b: &Value) {
+        match (a, b) {
+            (Value::Object(x), Value::Object(y)) => {
+                let names = x.keys().chain(y.keys().filter(|k| !x.contains_key(*k)));
+                for k in names {
+                    if self.opts.ignore.contains(k) {
+                        continue;
+                    }
+                    // An absent field reads as null (datasets written before it existed).
+                    let (va, vb) = (
+                        x.get(k).unwrap_or(&Value::Null),
+                        y.get(k).unwrap_or(&Value::Null),
+                    );
+                    self.value(&path.with(Segment::Field(k.clone())), va, vb);
+                }
+            }
+            (Value::Array(x), Value::Array(y)) => self.array(path, x, y),
+            _ if a == b => {}
+            _ => self.push(ChangeKind::Changed, path.clone(), Some(a), Some(b)),
+        }
+    }
+
+    fn array(&mut self, path: &FieldPath, a: &[Value], b: &[Value]) {
+        let scalar = |v: &Value| !matches!(v, Value::Object(_) | Value::Array(_));
+        if a.iter().chain(b).all(scalar) {
+            // A set: one change per element only on one side.
+            let sa: BTreeSet<String> = a.iter().map(|v| v.to_string()).collect();
+            let sb: BTreeSet<String> = b.iter().map(|v| v.to_string()).collect();
+            let mut seen = BTreeSet::new();
+            for v in a {
+                if !sb.contains(&v.to_string()) && seen.insert(v.to_string()) {
+                    self.push(ChangeKind::Removed, path.clone(), Some(v), None);
+                }
+            }
+            for v in b {
+                if !sa.contains(&v.to_string()) && seen.insert(v.to_string()) {
+                    self.push(ChangeKind::Added, path.clone(), None, Some(v));
+                }
+            }
+            return;
+        }
+        if let Some((ka, kb)) = keys(a, b) {
+            let ia: BTreeMap<&String, &Value> = ka.iter().zip(a).collect();
+            let ib: BTreeMap<&String, &Value> = kb.iter().zip(b).collect();
+            for (k, va) in &ia {
+                let p = path.with(Segment::Key((*k).clone()));
+                match ib.get(k) {
+                    Some(vb) => self.value(&p, va, vb),
+                    None => self.push(ChangeKind::Removed, p, Some(va), None),
+                }
+            }
+            for (k, vb) in &ib {
+                if !ia.contains_key(k) {
+                    let p = path.with(Segment::Key((*k).clone()));
+                    self.push(ChangeKind::Added, p, None, Some(vb));
+                }
+            }
+            return;
+        }
+        for i in 0..a.len().max(b.len()) {
+            let p = path.with(Segment::Index(i));
+            match (a.get(i), b.get(i)) {
+                (Some(x), Some(y)) => self.value(&p, x, y),
+                (Some(x), None) => self.push(ChangeKind::Removed, p, Some(x), None),
+                (None, Some(y)) => self.push(ChangeKind::Added, p, None, Some(y)),
+                (None, None) => {}
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn carnifexes(points: u32) -> Value {
+        json!({"id": "10e:tyranids:carnifexes", "points": [
+            {"models": 1, "points": 115}, {"models": 2, "points": points}],
+            "sources": [{"file": "a.html", "line": 1}]})
+    }
+
+    #[test]
+    fn points_change_is_keyed_by_models() {
+        let c = diff_values(
+            "c",
+            &carnifexes(230),
+            &carnifexes(180),
+            &Options::without_provenance(),
+        );
+        assert_eq!(c.len(), 1);
+        assert_eq!(c[0].path.to_string(), "points[2 models].points");
+        assert_eq!(
+            c[0].human("Carnifexes"),
+            "Carnifexes › points › 2 models: 230 → 180"
+        );
+    }
+
+    #[test]
+    fn keyword_removed_is_a_set_difference() {
+        let a = json!({"keywords": ["ASSAULT", "RAPID FIRE 2"]});
+        let b = json!({"keywords": ["ASSAULT"]});
+        let c = diff_values("x", &a, &b, &Options::all());
+        assert_eq!(c.len(), 1);
+        assert_eq!(c[0].kind, ChangeKind::Removed);
+        assert_eq!(c[0].human("X"), "X › keywords: − RAPID FIRE 2");
+    }
+
+    #[test]
+    fn shared_names_are_told_apart_by_type() {
+        let a = json!({"weapons": [{"name": "Claw", "type": "melee"}, {"name": "Claw", "type": "ranged"}]});
+        let b = json!({"weapons": [{"name": "Claw", "type": "ranged"}]});
+        let c = diff_values("x", &a, &b, &Options::all());
+        assert_eq!(c.len(), 1);
+        assert_eq!(c[0].path.to_string(), "weapons[Claw (melee)]");
+    }
+
+    #[test]
+    fn absent_field_reads_as_null() {
+        let a = json!({"id": "x"});
+        let b = json!({"id": "x", "model_keywords": null});
+        assert!(diff_values("x", &a, &b, &Options::all()).is_empty());
+    }
+}

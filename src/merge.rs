@@ -1,0 +1,643 @@
+//! Merging the records several sources carry (same id → one record with all sources), by one
+//! policy table per record type.
+//!
+//! Owns *which source wins which field, and why*, as data ([`DATASHEET`], [`STRATAGEM`],
+//! [`ENHANCEMENT`], [`DETACHMENT`]), and applying it. Sources are read in path order; a
+//! reading is *newer* when the faction pack version its page cites is higher than that of the
+//! reading the merged record takes its newer-wins fields from (no version is lower than any;
+//! a tie keeps the first in path order). Every field on which two readings disagree and the
+//! policy keeps one of them is one `X110` (found by the diff engine, `crate::diff`, on the
+//! field's view from `conflict::view`; worded by `conflict::diagnostic`), whatever the record
+//! type. Rules are not merged here: the rule registry is `dedup`'s.
+//!
+//! | record | field | wins | `X110` | why |
+//! | --- | --- | --- | --- | --- |
+//! | datasheet | `id`, `edition` | first | never | the merge key |
+//! | datasheet | `sources` | union | never | provenance: every source that printed the unit |
+//! | datasheet | `points`, `models` (profiles), `invulnerable_save`, `weapons`, `keywords` (case-folded), `abilities` (names, case-folded) | newer | on any difference, a missing value included | a datasheet is one publication's print: the newer faction pack replaces the whole record |
+//! | datasheet | every other field (`name`, `faction`, `base_size`, `invulnerable_save_condition`, `wargear_options`, `unit_composition`, `equipment`, `damaged`, `special_rules`, `leads`, `model_keywords`, `faction_keywords`, `stratagems`) | newer | never | the same whole-record rule; these are printed differently by every source (wording, order, links): reporting them would add 141 `X110`s over the HTML corpus and the export, mostly the export's faction keywords and datasheet stratagem lists |
+//! | stratagem | `id`, `edition`, `name`, `group` | first | never | the merge key (the id is group + name; the spelling of the first source is kept) |
+//! | stratagem | `cp`, `category` | newer non-null | when both have a value | the cost and category change between faction packs; a source that lacks them does not erase them |
+//! | stratagem | `flavor`, `when`, `target`, `effect`, `restrictions` | first non-null | never | a record's text may be printed in another file than its header; older pages print it without labels; datasheet pages print variants of one stratagem's text (`That ADEPTUS ASTARTES unit.` / `That unit.`: 127 such differences over the HTML corpus and the export, not yet reported) |
+//! | stratagem | `sources` | union | never | provenance |
+//! | enhancement | `id`, `edition` | first | never | the merge key |
+//! | enhancement | `name`, `faction`, `detachment`, `flavor`, `text` (empty = none) | first non-null | when both have a value | text one source lacks is taken from another; where both print it, the first is kept |
+//! | enhancement | `points` | first non-null | when both have a value | points are the value that changes between publications; the first is kept until versions are read for enhancements |
+//! | enhancement | `sources` | union | never | provenance |
+//! | detachment | `id`, `edition` | first | never | the merge key |
+//! | detachment | `name`, `faction` | first non-null | when both have a value | the id is faction + name: a difference is a spelling |
+//! | detachment | `rules`, `enhancements`, `stratagems`, `sources` | union | never | a detachment's parts are listed on several pages (faction page, datasheets) |
+//!
+//! Stratagems whose ids differ only by a plural `s` on the group (`Boarding Action – Epic
+//! Deed` / `Boarding Actions – Epic Deed`) are one stratagem: the record of the newest
+//! publication is kept (its `group` too, `X110` when the spelling differs), the table applies
+//! to the rest with the other as the later reading.
+//!
+//! Pure: must not do I/O, and must not decide anything outside the tables.
+
+use crate::conflict::{self, RecordKind, Why};
+use crate::diag::Diagnostic;
+use crate::diff::{diff_values, Options};
+use crate::model::{Datasheet, Detachment, Enhancement, Stratagem};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Which reading's value a merged record keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wins {
+    /// The first reading in path order.
+    First,
+    /// The first reading in path order that has a value (null, `""` and `[]` have none).
+    FirstNonNull,
+    /// The newer publication's value, even when it has none.
+    Newer,
+    /// The newer publication's value when it has one; else the kept one, filled from the
+    /// other when it has none.
+    NewerNonNull,
+    /// Both readings' items (sorted and deduplicated when the merge ends).
+    Union,
+}
+
+/// When a disagreement on the field is an `X110`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Report {
+    Never,
+    /// Both readings have a value, and the values differ.
+    BothPresent,
+    /// The values differ, one of them missing included.
+    Always,
+}
+
+/// One row of a policy table.
+#[derive(Debug, Clone, Copy)]
+pub struct FieldRule {
+    /// The fields (as serialized) the row covers.
+    pub fields: &'static [&'static str],
+    pub wins: Wins,
+    pub report: Report,
+    /// Why this source wins; the reason `X110` gives for a first-wins field.
+    pub why: &'static str,
+}
+
+const KEY: &str = "the merge key";
+const PROVENANCE: &str = "provenance: every source that printed the record";
+
+/// Datasheets: a newer faction pack replaces the whole record.
+pub const DATASHEET: &[FieldRule] = &[
+    FieldRule {
+        fields: &["id", "edition"],
+        wins: Wins::First,
+        report: Report::Never,
+        why: KEY,
+    },
+    FieldRule {
+        fields: &["sources"],
+        wins: Wins::Union,
+        report: Report::Never,
+        why: PROVENANCE,
+    },
+    FieldRule {
+        fields: &[
+            "points",
+            "models",
+            "invulnerable_save",
+            "weapons",
+            "keywords",
+            "abilities",
+        ],
+        wins: Wins::Newer,
+        report: Report::Always,
+        why: "a datasheet is one publication's print: the newer faction pack replaces it",
+    },
+    FieldRule {
+        fields: &[
+            "name",
+            "faction",
+            "base_size",
+            "invulnerable_save_condition",
+            "wargear_options",
+            "unit_composition",
+            "equipment",
+            "damaged",
+            "special_rules",
+            "leads",
+            "model_keywords",
+            "faction_keywords",
+            "stratagems",
+        ],
+        wins: Wins::Newer,
+        report: Report::Never,
+        why: "the whole-record rule; every source prints these differently (wording, order, links)",
+    },
+];
+
+/// Stratagems: the newer faction pack decides the cost and category; text is filled.
+pub const STRATAGEM: &[FieldRule] = &[
+    FieldRule {
+        fields: &["id", "edition", "name", "group"],
+        wins: Wins::First,
+        report: Report::Never,
+        why: KEY,
+    },
+    FieldRule {
+        fields: &["cp", "category"],
+        wins: Wins::NewerNonNull,
+        report: Report::BothPresent,
+        why: "cost and category change between faction packs; a source lacking them does not erase them",
+    },
+    FieldRule {
+        fields: &["flavor", "when", "target", "effect", "restrictions"],
+        wins: Wins::FirstNonNull,
+        report: Report::Never,
+        why: "text may be printed in another file than the header; older pages print it unlabeled; \
+              datasheet pages print variants of it",
+    },
+    FieldRule { fields: &["sources"], wins: Wins::Union, report: Report::Never, why: PROVENANCE },
+];
+
+/// Enhancements: the first reading that has a value.
+pub const ENHANCEMENT: &[FieldRule] = &[
+    FieldRule {
+        fields: &["id", "edition"],
+        wins: Wins::First,
+        report: Report::Never,
+        why: KEY,
+    },
+    FieldRule {
+        fields: &["name", "faction", "detachment", "flavor", "text"],
+        wins: Wins::FirstNonNull,
+        report: Report::BothPresent,
+        why: "text one source lacks is taken from another; where both print it, the first is kept",
+    },
+    FieldRule {
+        fields: &["points"],
+        wins: Wins::FirstNonNull,
+        report: Report::BothPresent,
+        why: "enhancement points do not yet prefer the newer faction pack",
+    },
+    FieldRule {
+        fields: &["sources"],
+        wins: Wins::Union,
+        report: Report::Never,
+        why: PROVENANCE,
+    },
+];
+
+/// Detachments: their parts are the union of every page's list.
+pub const DETACHMENT: &[FieldRule] = &[
+    FieldRule {
+        fields: &["id", "edition"],
+        wins: Wins::First,
+        report: Report::Never,
+        why: KEY,
+    },
+    FieldRule {
+        fields: &["name", "faction"],
+        wins: Wins::FirstNonNull,
+        report: Report::BothPresent,
+        why: "the id is faction + name: a difference is a spelling",
+    },
+    FieldRule {
+        fields: &["rules", "enhancements", "stratagems", "sources"],
+        wins: Wins::Union,
+        report: Report::Never,
+        why: "a detachment's parts are listed on several pages",
+    },
+];
+
+/// The policy table of a record type.
+pub fn table(kind: RecordKind) -> &'static [FieldRule] {
+    match kind {
+        RecordKind::Datasheet => DATASHEET,
+        RecordKind::Stratagem => STRATAGEM,
+        RecordKind::Enhancement => ENHANCEMENT,
+        RecordKind::Detachment => DETACHMENT,
+    }
+}
+
+/// The publication version a merged record's newer-wins values come from, and its file.
+pub type Origin = (Option<(u32, u32)>, String);
+
+/// A record type the tables merge.
+pub trait Mergeable: Serialize + DeserializeOwned + Clone {
+    const KIND: RecordKind;
+    fn id(&self) -> &str;
+    /// How `X110` names the record.
+    fn label(&self) -> String;
+    fn sort_lists(&mut self);
+}
+
+impl Mergeable for Datasheet {
+    const KIND: RecordKind = RecordKind::Datasheet;
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn label(&self) -> String {
+        self.name.clone().unwrap_or_else(|| self.id.clone())
+    }
+    fn sort_lists(&mut self) {
+        self.sources.sort();
+        self.sources.dedup();
+    }
+}
+
+impl Mergeable for Stratagem {
+    const KIND: RecordKind = RecordKind::Stratagem;
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn label(&self) -> String {
+        self.name.clone()
+    }
+    fn sort_lists(&mut self) {
+        self.sources.sort();
+        self.sources.dedup();
+    }
+}
+
+impl Mergeable for Enhancement {
+    const KIND: RecordKind = RecordKind::Enhancement;
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn label(&self) -> String {
+        self.name.clone().unwrap_or_else(|| self.id.clone())
+    }
+    fn sort_lists(&mut self) {
+        self.sources.sort();
+        self.sources.dedup();
+    }
+}
+
+impl Mergeable for Detachment {
+    const KIND: RecordKind = RecordKind::Detachment;
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn label(&self) -> String {
+        self.name.clone()
+    }
+    fn sort_lists(&mut self) {
+        for v in [
+            &mut self.rules,
+            &mut self.enhancements,
+            &mut self.stratagems,
+        ] {
+            v.sort();
+            v.dedup();
+        }
+        self.sources.sort();
+        self.sources.dedup();
+    }
+}
+
+fn present(v: &Value) -> bool {
+    match v {
+        Value::Null => false,
+        Value::String(s) => !s.is_empty(),
+        Value::Array(a) => !a.is_empty(),
+        _ => true,
+    }
+}
+
+/// One field on which two readings disagree and the policy keeps one of them.
+#[derive(Debug, Clone)]
+pub struct Conflict {
+    /// The field as serialized (`points`, `cp`).
+    pub field: &'static str,
+    /// The kept reading's value and the other's, as `X110` shows them.
+    pub kept: String,
+    pub other: String,
+    /// Whether the other reading's value was taken.
+    pub took_other: bool,
+    pub why: Why,
+}
+
+/// `kept` (the merged record, or the first reading) with `other` (a later reading in path
+/// order) merged in by the table of `T`; `other_newer` says whether `other` is from a newer
+/// publication. Returns the merged record and the conflicts.
+pub fn merge_pair<T: Mergeable>(kept: &T, other: &T, other_newer: bool) -> (T, Vec<Conflict>) {
+    let (Ok(Value::Object(mut a)), Ok(Value::Object(b))) =
+        (serde_json::to_value(kept), serde_json::to_value(other))
+    else {
+        return (kept.clone(), Vec::new());
+    };
+    let mut conflicts = Vec::new();
+    let opts = Options::without_provenance();
+    for rule in table(T::KIND) {
+        for field in rule.fields {
+            let x = a.get(*field).cloned().unwrap_or(Value::Null);
+            let y = b.get(*field).cloned().unwrap_or(Value::Null);
+            let take = match rule.wins {
+                Wins::First => false,
+                Wins::FirstNonNull => !present(&x) && present(&y),
+                Wins::Newer => other_newer,
+                Wins::NewerNonNull => present(&y) && (other_newer || !present(&x)),
+                Wins::Union => {
+                    if let (Some(xs), Some(ys)) = (x.as_array(), y.as_array()) {
+                        let mut all = xs.clone();
+                        all.extend(ys.iter().cloned());
+                        a.insert(field.to_string(), Value::Array(all));
+                    }
+                    continue;
+                }
+            };
+            let reported = match rule.report {
+                Report::Never => false,
+                Report::BothPresent => present(&x) && present(&y),
+                Report::Always => true,
+            };
+            if reported {
+                let (vx, vy) = (
+                    conflict::view(T::KIND, field, &x),
+                    conflict::view(T::KIND, field, &y),
+                );
+                let differs = !diff_values(kept.id(), &vx, &vy, &opts).is_empty();
+                let (sx, sy) = (
+                    conflict::show(T::KIND, field, &x, &y),
+                    conflict::show(T::KIND, field, &y, &x),
+                );
+                // Two values that read the same to a person are not worth a warning.
+                if differs && sx != sy {
+                    conflicts.push(Conflict {
+                        field,
+                        kept: sx,
+                        other: sy,
+                        took_other: take,
+                        why: match rule.wins {
+                            Wins::Newer | Wins::NewerNonNull => Why::Version,
+                            _ => Why::First(rule.why),
+                        },
+                    });
+                }
+            }
+            if take {
+                a.insert(field.to_string(), y);
+            }
+        }
+    }
+    match serde_json::from_value(Value::Object(a)) {
+        Ok(t) => (t, conflicts),
+        // Fields swapped between two values of one type: cannot fail; if it did, the
+        // record stays as it was.
+        Err(_) => (kept.clone(), conflicts),
+    }
+}
+
+/// `X110`'s name for a field.
+pub fn field_label(kind: RecordKind, field: &str) -> &str {
+    match (kind, field) {
+        (RecordKind::Datasheet, "models") => "profiles",
+        (RecordKind::Datasheet, "invulnerable_save") => "invulnerable save",
+        (RecordKind::Stratagem, "cp") => "CP",
+        (_, f) => f,
+    }
+}
+
+/// Records of one type by id, each with the origin of its newer-wins values.
+#[derive(Debug)]
+pub struct Records<T> {
+    by_id: BTreeMap<String, (T, Origin)>,
+}
+
+impl<T> Default for Records<T> {
+    fn default() -> Self {
+        Records {
+            by_id: BTreeMap::new(),
+        }
+    }
+}
+
+impl<T: Mergeable> Records<T> {
+    /// Adds one reading from `file` (publication `version`), merging it into the record with
+    /// its id by the type's table; conflicts go to `diagnostics` as `X110`.
+    pub fn add(
+        &mut self,
+        rec: T,
+        version: Option<(u32, u32)>,
+        file: &str,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) {
+        let Some((kept, from)) = self.by_id.get_mut(rec.id()) else {
+            self.by_id
+                .insert(rec.id().to_string(), (rec, (version, file.to_string())));
+            return;
+        };
+        let newer = version > from.0;
+        let (merged, conflicts) = merge_pair(kept, &rec, newer);
+        let label = rec.label();
+        for c in conflicts {
+            diagnostics.push(conflict::diagnostic(
+                &label,
+                field_label(T::KIND, c.field),
+                (&c.kept, &from.1, from.0),
+                (&c.other, file, version),
+                c.took_other,
+                c.why,
+            ));
+        }
+        *kept = merged;
+        if newer {
+            *from = (version, file.to_string());
+        }
+    }
+
+    /// The origin of a record's newer-wins values.
+    pub fn origin(&self, id: &str) -> Option<&Origin> {
+        self.by_id.get(id).map(|(_, o)| o)
+    }
+
+    /// The merged records, sorted by id, their lists sorted and deduplicated.
+    pub fn into_sorted(self) -> Vec<T> {
+        self.by_id
+            .into_values()
+            .map(|(mut r, _)| {
+                r.sort_lists();
+                r
+            })
+            .collect()
+    }
+}
+
+/// Every merged record type of a dataset.
+#[derive(Debug, Default)]
+pub struct Merger {
+    pub datasheets: Records<Datasheet>,
+    pub stratagems: Records<Stratagem>,
+    pub enhancements: Records<Enhancement>,
+    pub detachments: Records<Detachment>,
+    /// The `X110`s so far.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// What the merge gives.
+#[derive(Debug, Default)]
+pub struct Merged {
+    pub datasheets: Vec<Datasheet>,
+    pub stratagems: Vec<Stratagem>,
+    pub enhancements: Vec<Enhancement>,
+    pub detachments: Vec<Detachment>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Merger {
+    /// Adds one source's records (call in path order).
+    pub fn add(&mut self, ex: &mut crate::extract::Extracted) {
+        let (v, file, d) = (ex.version, ex.file.as_str(), &mut self.diagnostics);
+        for r in std::mem::take(&mut ex.datasheets) {
+            self.datasheets.add(r, v, file, d);
+        }
+        for r in std::mem::take(&mut ex.stratagems) {
+            self.stratagems.add(r, v, file, d);
+        }
+        for r in std::mem::take(&mut ex.enhancements) {
+            self.enhancements.add(r, v, file, d);
+        }
+        for r in std::mem::take(&mut ex.detachments) {
+            self.detachments.add(r, v, file, d);
+        }
+    }
+
+    /// The merged records; stratagems under two spellings of their group made one, and the
+    /// datasheets' stratagem lists following the kept id.
+    pub fn finish(mut self) -> Merged {
+        let renamed = merge_group_spellings(&mut self.stratagems, &mut self.diagnostics);
+        let mut datasheets = self.datasheets.into_sorted();
+        for d in &mut datasheets {
+            if d.stratagems.iter().any(|id| renamed.contains_key(id)) {
+                // Keep the order the page lists them in; drop a repeat created by the rename.
+                let mut seen = BTreeSet::new();
+                let ids = std::mem::take(&mut d.stratagems);
+                for id in ids {
+                    let id = renamed.get(&id).cloned().unwrap_or(id);
+                    if seen.insert(id.clone()) {
+                        d.stratagems.push(id);
+                    }
+                }
+            }
+        }
+        Merged {
+            datasheets,
+            stratagems: self.stratagems.into_sorted(),
+            enhancements: self.enhancements.into_sorted(),
+            detachments: self.detachments.into_sorted(),
+            diagnostics: self.diagnostics,
+        }
+    }
+}
+
+/// One stratagem printed under two spellings of its group (`Boarding Action – Epic Deed` on an
+/// older page, `Boarding Actions – Epic Deed` on a newer one) is one stratagem: the ids differ
+/// only by a plural `s` on the group. The record from the newer publication is kept (its
+/// group too), the other merged into it by the table as a later, older reading; each
+/// differing reported field and the group are an `X110`. Returns old id → kept id.
+fn merge_group_spellings(
+    stratagems: &mut Records<Stratagem>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> BTreeMap<String, String> {
+    let key = |s: &Stratagem| {
+        let group = crate::ids::slug(s.group.as_deref().unwrap_or(""));
+        let group = group.strip_suffix('s').map(str::to_string).unwrap_or(group);
+        (s.edition, group, crate::ids::slug(&s.name))
+    };
+    let mut by_key: BTreeMap<_, Vec<String>> = BTreeMap::new();
+    for (id, (s, _)) in stratagems.by_id.iter() {
+        by_key.entry(key(s)).or_default().push(id.clone());
+    }
+    let mut renamed = BTreeMap::new();
+    for mut ids in by_key.into_values().filter(|v| v.len() > 1) {
+        let version = |id: &String| stratagems.origin(id).and_then(|(v, _)| *v);
+        // Newest publication first; ties by id, so the choice does not depend on input order.
+        ids.sort_by(|a, b| version(b).cmp(&version(a)).then(a.cmp(b)));
+        let keep = ids[0].clone();
+        for other in &ids[1..] {
+            let Some((o, (ov, ofile))) = stratagems.by_id.remove(other) else {
+                continue;
+            };
+            let Some((k, (kv, kfile))) = stratagems.by_id.get_mut(&keep) else {
+                continue;
+            };
+            let (merged, mut conflicts) = merge_pair(k, &o, false);
+            if o.group != k.group {
+                conflicts.push(Conflict {
+                    field: "group",
+                    kept: k.group.clone().unwrap_or_default(),
+                    other: o.group.clone().unwrap_or_default(),
+                    took_other: false,
+                    why: Why::Version,
+                });
+            }
+            // Shown in reading order: the other (older) reading first, the kept one second.
+            for c in conflicts {
+                diagnostics.push(conflict::diagnostic(
+                    &k.name,
+                    field_label(RecordKind::Stratagem, c.field),
+                    (&c.other, &ofile, ov),
+                    (&c.kept, kfile, *kv),
+                    !c.took_other,
+                    c.why,
+                ));
+            }
+            *k = merged;
+            renamed.insert(other.clone(), keep.clone());
+        }
+    }
+    renamed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every serialized field of every record type has exactly one row in its table.
+    #[test]
+    fn every_field_has_one_rule() {
+        let samples: Vec<(RecordKind, Value)> = vec![
+            (
+                RecordKind::Datasheet,
+                serde_json::to_value(Datasheet::empty(crate::model::Edition::Tenth)).unwrap(),
+            ),
+            (
+                RecordKind::Stratagem,
+                serde_json::json!({"id":"","name":"","edition":"10e","cp":null,"group":null,
+                "category":null,"flavor":null,"when":null,"target":null,"effect":null,
+                "restrictions":null,"sources":[]}),
+            ),
+            (
+                RecordKind::Enhancement,
+                serde_json::json!({"id":"","name":null,"edition":"10e","faction":null,
+                "detachment":null,"points":null,"flavor":null,"text":"","sources":[]}),
+            ),
+            (
+                RecordKind::Detachment,
+                serde_json::json!({"id":"","name":"","edition":"10e","faction":null,"rules":[],
+                "enhancements":[],"stratagems":[],"sources":[]}),
+            ),
+        ];
+        for (kind, v) in samples {
+            let fields: Vec<&str> = table(kind)
+                .iter()
+                .flat_map(|r| r.fields.iter().copied())
+                .collect();
+            let obj = v.as_object().unwrap();
+            for k in obj.keys() {
+                assert_eq!(
+                    fields.iter().filter(|f| **f == k.as_str()).count(),
+                    1,
+                    "{} {k}",
+                    kind.as_str()
+                );
+            }
+            assert_eq!(fields.len(), obj.len(), "{}", kind.as_str());
+        }
+        // The samples are the real shapes.
+        let _: Stratagem = serde_json::from_value(
+            serde_json::json!({"id":"","name":"","edition":"10e","cp":null,"group":null,
+                "category":null,"flavor":null,"when":null,"target":null,"effect":null,
+                "restrictions":null,"sources":[]}),
+        )
+        .unwrap();
+    }
+}
