@@ -13,7 +13,7 @@ use super::glossary::{self, Context};
 use super::text;
 use super::Extracted;
 use crate::diag::{Code, Diagnostic};
-use crate::ids::slug;
+use crate::ids::{self, slug};
 use crate::ir::{Block, BlockKind, Document};
 use crate::model::*;
 use crate::source::Provenance;
@@ -79,13 +79,13 @@ pub fn extract(doc: &Document, out: &mut Extracted) {
         for e in &mut out.enhancements {
             if e.faction.is_none() {
                 e.faction = Some(f.clone());
-                e.id = e.id.replacen(":unknown:", &format!(":{}:", slug(f)), 1);
+                e.id = ids::rescoped(&e.id, f);
             }
         }
         for d in &mut out.detachments {
             if d.faction.is_none() {
                 d.faction = Some(f.clone());
-                d.id = d.id.replacen(":unknown:", &format!(":{}:", slug(f)), 1);
+                d.id = ids::rescoped(&d.id, f);
             }
         }
     }
@@ -616,10 +616,11 @@ impl<'a> DatasheetReader<'a> {
             .map(slug)
             .unwrap_or_else(|| "unknown".to_string());
         ds.id = match &ds.name {
-            Some(n) => format!("10e:{faction_slug}:{}", slug(n)),
-            None => format!(
-                "10e:{faction_slug}:unnamed-{}",
-                &self.doc.sha256[..12.min(self.doc.sha256.len())]
+            Some(n) => ids::datasheet(ds.edition, ds.faction.as_deref(), n),
+            None => ids::unnamed_datasheet(
+                ds.edition,
+                ds.faction.as_deref(),
+                &ids::datasheet_content_key(&ds),
             ),
         };
         if ds.name.is_none() {
@@ -706,12 +707,11 @@ pub(crate) fn read_ability(
 /// `10e:<faction>/army:<name>`.
 pub(crate) fn link_ability_rules(abilities: &mut [Ability], faction_slug: &str) {
     for a in abilities {
-        let kind = match a.group.as_str() {
-            "core" => "core".to_string(),
-            "faction" => format!("{faction_slug}/army"),
+        a.rule_id = Some(match a.group.as_str() {
+            "core" => ids::core_rule(Edition::Tenth, &a.name),
+            "faction" => ids::army_rule(Edition::Tenth, faction_slug, &a.name),
             _ => continue,
-        };
-        a.rule_id = Some(format!("10e:{kind}:{}", crate::ids::rule_slug(&a.name)));
+        });
     }
 }
 
