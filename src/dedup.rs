@@ -210,15 +210,9 @@ fn better_name(a: Option<String>, b: Option<String>) -> Option<String> {
     }
 }
 
-/// `EDITION:kind:name-slug`, or `EDITION:kind:unnamed-<first words>` without a name.
+/// A rule's id ([`crate::ids::rule_id`]).
 pub fn rule_id(r: &Rule) -> String {
-    let scope = crate::ids::rule_scope(&r.kind, r.faction.as_deref());
-    match &r.name {
-        Some(n) => crate::ids::rule(r.edition, &scope, n),
-        // the flavor (when there is one) tells unnamed rules apart better than the
-        // formulaic start of rules text (`Each time a unit from your army…`)
-        None => crate::ids::unnamed_rule(r.edition, &scope, r.flavor.as_deref().unwrap_or(&r.text)),
-    }
+    crate::ids::rule_id(r)
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@
 //!   sorts first keeps the id; every other one is `<id>~<first 8 hex digits of the SHA-256 of
 //!   its canonical text>` ([`variant`]), so a variant's id depends on its own text only.
 
-use crate::model::{Datasheet, Edition};
+use crate::model::{Datasheet, Edition, Rule};
 use crate::text::fold;
 use sha2::{Digest, Sha256};
 
@@ -174,6 +174,17 @@ pub fn rule_scope(kind: &str, faction: Option<&str>) -> String {
 /// `EDITION:<scope>:<rule name>` ([`rule_scope`], [`rule_slug`]).
 pub fn rule(edition: Edition, scope: &str, name: &str) -> String {
     id(edition, scope, &rule_slug(name))
+}
+
+/// A rule paragraph's id: [`rule`] in its [`rule_scope`], or [`unnamed_rule`] keyed by its
+/// flavor text (which tells unnamed rules apart better than the formulaic start of rules
+/// text, `Each time a unit from your army…`) or, without one, its text.
+pub fn rule_id(r: &Rule) -> String {
+    let scope = rule_scope(&r.kind, r.faction.as_deref());
+    match &r.name {
+        Some(n) => rule(r.edition, &scope, n),
+        None => unnamed_rule(r.edition, &scope, r.flavor.as_deref().unwrap_or(&r.text)),
+    }
 }
 
 /// `EDITION:core:<name>`.

@@ -348,18 +348,10 @@ impl Reader<'_> {
                 line: head.line(),
             }],
         };
-        let rule_id = crate::dedup::rule_id(&rule);
+        let rule_id = crate::ids::rule_id(&rule);
         if let Some(d) = detachment {
             self.out.detachments.push(Detachment {
-                id: format!(
-                    "{}:{}:{}",
-                    self.edition().as_str(),
-                    faction
-                        .as_deref()
-                        .map(slug)
-                        .unwrap_or_else(|| "unknown".into()),
-                    slug(&d)
-                ),
+                id: crate::ids::detachment(self.edition(), faction.as_deref(), &d),
                 name: d,
                 edition: self.edition(),
                 faction,
