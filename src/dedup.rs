@@ -167,6 +167,15 @@ fn combine(mut copies: Vec<Rule>) -> Rule {
             &b.kind,
         ))
     });
+    // The faction (part of the id's scope) most copies name, the least by name on a tie.
+    let mut votes: BTreeMap<&str, usize> = BTreeMap::new();
+    for f in copies.iter().filter_map(|r| r.faction.as_deref()) {
+        *votes.entry(f).or_insert(0) += 1;
+    }
+    let faction = votes
+        .iter()
+        .max_by(|a, b| a.1.cmp(b.1).then_with(|| b.0.cmp(a.0)))
+        .map(|(f, _)| f.to_string());
     let mut it = copies.into_iter();
     let mut out = it.next().expect("group is never empty");
     for r in it {
@@ -178,11 +187,11 @@ fn combine(mut copies: Vec<Rule>) -> Rule {
         if out.bullets.len() < r.bullets.len() {
             out.bullets = r.bullets;
         }
-        out.faction = least(out.faction.take(), r.faction);
         if out.kind == UNCLASSIFIED || r.kind != UNCLASSIFIED && r.kind < out.kind {
             out.kind = r.kind;
         }
     }
+    out.faction = faction;
     out.occurrences.sort();
     out.occurrences.dedup();
     out
