@@ -4,8 +4,10 @@
 //! rule paragraphs: identical paragraphs become one rule with all their occurrences; a named
 //! copy names its unnamed twins (evidence, not a guess); a copy that is a truncated prefix of
 //! another merges into the complete text; same id with materially different text stays
-//! separate (`~<hash>` suffix, see `ids::variant`) and is reported (`D201`). Ids come from scope and name, never from
-//! input order, so the result does not depend on the order of the inputs.
+//! separate (`~<hash>` suffix, see `ids::variant`) and is reported (`D201`). Ids come from scope and name (`crate::ids`),
+//! never from file names or input order: when exact copies disagree, the kind (first classified
+//! kind by name), the faction (the one most copies name) and the flavor (least by value) are
+//! chosen by value, so the result does not depend on the order or the names of the inputs.
 
 use crate::diag::{Code, Diagnostic};
 use crate::model::Rule;
