@@ -4,46 +4,20 @@
 //! rule paragraphs: identical paragraphs become one rule with all their occurrences; a named
 //! copy names its unnamed twins (evidence, not a guess); a copy that is a truncated prefix of
 //! another merges into the complete text; same id with materially different text stays
-//! separate (`~2` suffix) and is reported (`D201`). Ids come from scope and name, never from
-//! input order, so the result does not depend on the order of the inputs.
+//! separate (`~<hash>` suffix, see `ids::variant`) and is reported (`D201`). Ids come from scope and name (`crate::ids`),
+//! never from file names or input order: when exact copies disagree, the kind (first classified
+//! kind by name), the faction (the one most copies name) and the flavor (least by value) are
+//! chosen by value, so the result does not depend on the order or the names of the inputs.
 
 use crate::diag::{Code, Diagnostic};
-use crate::ids::slug;
 use crate::model::Rule;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
-use unicode_normalization::UnicodeNormalization;
 
 /// Canonical comparison form of a text: NFKC, quotes and dashes folded to ASCII, whitespace
-/// collapsed, lower case. Idempotent.
+/// collapsed, lower case ([`crate::text::fold::fold_for_compare`]). Idempotent.
 pub fn canonical_text(s: &str) -> String {
-    use unicode_normalization::{is_nfkc_quick, IsNormalized};
-    let mut out = String::with_capacity(s.len());
-    let mut space = false;
-    let mut push = |c: char| {
-        let c = match c {
-            '\u{2018}' | '\u{2019}' | '\u{201B}' | '\u{2032}' | '`' => '\'',
-            '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{2033}' => '"',
-            '\u{2010}'..='\u{2015}' | '\u{2212}' => '-',
-            c => c,
-        };
-        if c.is_whitespace() {
-            space = true;
-            return;
-        }
-        if space && !out.is_empty() {
-            out.push(' ');
-        }
-        space = false;
-        out.extend(c.to_lowercase());
-    };
-    // One pass; the NFKC decomposition only when the quick check says the text needs it.
-    if is_nfkc_quick(s.chars()) == IsNormalized::Yes {
-        s.chars().for_each(&mut push);
-    } else {
-        s.nfkc().for_each(&mut push);
-    }
-    out
+    crate::text::fold::fold_for_compare(s)
 }
 
 fn full_text(r: &Rule) -> String {
@@ -132,33 +106,37 @@ pub fn merge_rules(rules: Vec<Rule>, diagnostics: &mut Vec<Diagnostic>) -> Vec<R
         r.id = rule_id(r);
     }
 
-    // 3. Same id, different text: keep both, suffix the later ones, report.
-    rules.sort_by(|a, b| {
-        a.id.cmp(&b.id)
-            .then_with(|| a.occurrences.cmp(&b.occurrences))
-    });
-    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
-    for r in &mut rules {
-        let n = seen.entry(r.id.clone()).or_insert(0);
-        *n += 1;
-        if *n > 1 && r.name.is_some() {
-            let first = r.occurrences.first().cloned();
+    // 3. Same id, different text: keep both and report. The variant whose canonical text
+    //    sorts first keeps the id, the others get `~<hash of their canonical text>`: neither
+    //    file names nor input order decide (see `ids::variant`).
+    let mut keyed: Vec<(String, Rule)> = rules.into_iter().map(|r| (full_text(&r), r)).collect();
+    keyed.sort_by(|(ta, a), (tb, b)| a.id.cmp(&b.id).then_with(|| ta.cmp(tb)));
+    let mut rules: Vec<Rule> = Vec::with_capacity(keyed.len());
+    let mut prev: Option<String> = None;
+    for (text, mut r) in keyed {
+        if prev.as_deref() != Some(r.id.as_str()) {
+            prev = Some(r.id.clone());
+            rules.push(r);
+            continue;
+        }
+        let variant = crate::ids::variant(&r.id, &text);
+        if r.name.is_some() {
             let mut d = Diagnostic::new(
                 Code::RuleConflict,
                 format!(
-                    "rule '{}' ({}) is printed with different texts; kept as variant {}~{}",
+                    "rule '{}' ({}) is printed with different texts; kept as variant {}",
                     r.name.as_deref().unwrap_or("unnamed"),
                     r.id,
-                    r.id,
-                    n
+                    variant
                 ),
             );
-            if let Some(o) = first {
+            if let Some(o) = r.occurrences.first() {
                 d = d.at(&o.file, o.line);
             }
             diagnostics.push(d);
-            r.id = format!("{}~{}", r.id, n);
         }
+        r.id = variant;
+        rules.push(r);
     }
     rules.sort_by(|a, b| a.id.cmp(&b.id));
     // 4. Rules no source names: kept with `name: null`, reported once each.
@@ -191,27 +169,42 @@ fn combine(mut copies: Vec<Rule>) -> Rule {
             &b.kind,
         ))
     });
+    // The faction (part of the id's scope) most copies name, the least by name on a tie.
+    let mut votes: BTreeMap<&str, usize> = BTreeMap::new();
+    for f in copies.iter().filter_map(|r| r.faction.as_deref()) {
+        *votes.entry(f).or_insert(0) += 1;
+    }
+    let faction = votes
+        .iter()
+        .max_by(|a, b| a.1.cmp(b.1).then_with(|| b.0.cmp(a.0)))
+        .map(|(f, _)| f.to_string());
     let mut it = copies.into_iter();
     let mut out = it.next().expect("group is never empty");
     for r in it {
         out.occurrences.extend(r.occurrences);
         out.name = better_name(out.name.take(), r.name);
-        if out.flavor.is_none() {
-            out.flavor = r.flavor;
-        }
+        // Fields an id is built from are chosen by value, never by which copy came first
+        // (file names and input order must not change an id).
+        out.flavor = least(out.flavor.take(), r.flavor);
         if out.bullets.len() < r.bullets.len() {
             out.bullets = r.bullets;
         }
-        if out.faction.is_none() {
-            out.faction = r.faction;
-        }
-        if out.kind == UNCLASSIFIED {
+        if out.kind == UNCLASSIFIED || r.kind != UNCLASSIFIED && r.kind < out.kind {
             out.kind = r.kind;
         }
     }
+    out.faction = faction;
     out.occurrences.sort();
     out.occurrences.dedup();
     out
+}
+
+/// The smaller of two present values, else whichever is present.
+fn least(a: Option<String>, b: Option<String>) -> Option<String> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
 }
 
 fn better_name(a: Option<String>, b: Option<String>) -> Option<String> {
@@ -228,25 +221,9 @@ fn better_name(a: Option<String>, b: Option<String>) -> Option<String> {
     }
 }
 
-/// `EDITION:kind:name-slug`, or `EDITION:kind:unnamed-<first words>` without a name.
+/// A rule's id ([`crate::ids::rule_id`]).
 pub fn rule_id(r: &Rule) -> String {
-    let scope = match &r.faction {
-        Some(f) if r.kind != "core" && r.kind != "weapon_ability" => {
-            format!("{}/{}", slug(f), r.kind)
-        }
-        _ => r.kind.clone(),
-    };
-    let tail = match &r.name {
-        Some(n) => crate::ids::rule_slug(n),
-        None => {
-            // the flavor (when there is one) tells unnamed rules apart better than the
-            // formulaic start of rules text (`Each time a unit from your army…`)
-            let basis = r.flavor.as_deref().unwrap_or(&r.text);
-            let words: Vec<&str> = basis.split_whitespace().take(6).collect();
-            format!("unnamed-{}", slug(&words.join(" ")))
-        }
-    };
-    format!("{}:{}:{}", r.edition.as_str(), scope, tail)
+    crate::ids::rule_id(r)
 }
 
 #[cfg(test)]

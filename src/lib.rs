@@ -27,6 +27,7 @@ pub mod pipeline;
 pub mod records;
 pub mod simulate;
 pub mod source;
+pub mod text;
 pub mod validate;
 
 use std::path::PathBuf;

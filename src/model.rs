@@ -49,6 +49,15 @@ pub enum ProfileKind {
     Weapon,
 }
 
+impl ProfileKind {
+    /// The characteristics of this profile kind in `edition`, in the edition's order, as the
+    /// contract (`schemas/characteristics.yaml`, `profiles`) defines them. Extractors and record
+    /// sources read the field list here, not from `normalize`.
+    pub fn fields(self, edition: Edition) -> &'static [String] {
+        crate::normalize::profile_fields(edition, self)
+    }
+}
+
 /// The characteristics of one profile line, keyed by the names `schemas/characteristics.yaml`
 /// gives them (`M`, `T`, `Sv`, … `range`, `A`, `skill`, `weapon_type`), in the order of the
 /// edition's profile. A value the source lacks is `None` (JSON `null`).

@@ -31,7 +31,6 @@ use crate::normalize::{
     canonicalize, contract, fold_typography, keyword, profile_fields, KeywordOutcome, Outcome,
 };
 use std::collections::{BTreeMap, BTreeSet};
-use unicode_normalization::UnicodeNormalization;
 
 /// Largest normalized edit distance (edits / longer length) between two names called the same.
 pub const NAME_DISTANCE: f64 = 0.25;
@@ -107,21 +106,7 @@ impl Pair {
 /// A name as a comparison key: accents dropped, apostrophes removed, dashes and hyphens as
 /// spaces, lower case, whitespace collapsed (`Gaunt’s Ghosts` = `gaunts ghosts`).
 pub fn name_key(s: &str) -> String {
-    let folded: String =
-        s.nfkd()
-            .filter(|c| !unicode_normalization::char::is_combining_mark(*c))
-            .filter(|c| !matches!(c, '\'' | '\u{2019}' | '\u{2018}' | '`' | '\u{2032}'))
-            .map(|c| match c {
-                '-' | '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}' | '\u{2014}'
-                | '\u{2212}' => ' ',
-                c => c,
-            })
-            .collect();
-    folded
-        .to_lowercase()
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
+    crate::text::fold::fold_name_key(s)
 }
 
 /// An ability name as a key: trailing bracketed tags (`(Aura)`, `(Psychic)`) dropped.

@@ -142,7 +142,7 @@ codes! {
 
     // --- D: dedup ----------------------------------------------------------------------------
     RuleConflict = "D201", Warning, "same rule, different text",
-        "Two paragraphs name the same rule in the same scope (edition, kind, faction) but their texts differ beyond truncation or typography. Both are kept; the later one gets a `~2` id suffix.\nExample: `raw/004.txt:180: warning[D201]: rule 'Hazardous' (10e:weapon_ability:hazardous) is printed with different texts; kept as variant 10e:weapon_ability:hazardous~2`";
+        "Two paragraphs name the same rule in the same scope (edition, kind, faction) but their texts differ beyond truncation or typography. Both are kept; the variant whose canonical text sorts first keeps the id, the others get a `~<8 hex digits of the SHA-256 of their canonical text>` suffix.\nExample: `raw/002.txt:154: warning[D201]: rule 'PSYCHIC PHASE' (9e:core:psychic-phase) is printed with different texts; kept as variant 9e:core:psychic-phase~f17df6d0`";
 
     // --- V: validate and simulate -----------------------------------------------------------
     DiceUnparsed = "V301", Error, "dice expression not understood",

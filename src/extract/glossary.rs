@@ -167,7 +167,7 @@ impl Reader<'_> {
         let (_, cp, grp, category) = stratagem_header(blocks, i)?;
         let name = &blocks[i];
         let mut s = Stratagem {
-            id: stratagem_id(self.edition(), &grp, &name.text),
+            id: crate::ids::stratagem(self.edition(), &grp, &name.text),
             name: name.text.trim().to_string(),
             edition: self.edition(),
             cp: Some(cp),
@@ -348,18 +348,10 @@ impl Reader<'_> {
                 line: head.line(),
             }],
         };
-        let rule_id = crate::dedup::rule_id(&rule);
+        let rule_id = crate::ids::rule_id(&rule);
         if let Some(d) = detachment {
             self.out.detachments.push(Detachment {
-                id: format!(
-                    "{}:{}:{}",
-                    self.edition().as_str(),
-                    faction
-                        .as_deref()
-                        .map(slug)
-                        .unwrap_or_else(|| "unknown".into()),
-                    slug(&d)
-                ),
+                id: crate::ids::detachment(self.edition(), faction.as_deref(), &d),
                 name: d,
                 edition: self.edition(),
                 faction,
@@ -558,21 +550,11 @@ impl Reader<'_> {
                 .faction
                 .clone()
                 .or_else(|| self.out.faction.clone());
-            let words: Vec<&str> = flavor_text
-                .as_deref()
-                .unwrap_or(&body)
-                .split_whitespace()
-                .take(6)
-                .collect();
             self.out.enhancements.push(Enhancement {
-                id: format!(
-                    "{}:{}:unnamed-{}",
-                    self.edition().as_str(),
-                    faction
-                        .as_deref()
-                        .map(slug)
-                        .unwrap_or_else(|| "unknown".into()),
-                    slug(&words.join(" "))
+                id: crate::ids::unnamed_enhancement(
+                    self.edition(),
+                    faction.as_deref(),
+                    flavor_text.as_deref().unwrap_or(&body),
                 ),
                 name: None,
                 edition: self.edition(),
@@ -750,11 +732,6 @@ pub(crate) fn stratagem_text<'t>(
         }
     }
     last.is_some()
-}
-
-/// `EDITION:group-slug:name-slug`: same name in another group is another stratagem.
-pub fn stratagem_id(edition: Edition, group: &str, name: &str) -> String {
-    format!("{}:{}:{}", edition.as_str(), slug(group), slug(name))
 }
 
 /// `ASTRA MILITARUM` → `Astra Militarum`.

@@ -13,10 +13,9 @@ use super::glossary::{self, Context};
 use super::text;
 use super::Extracted;
 use crate::diag::{Code, Diagnostic};
-use crate::ids::slug;
+use crate::ids::{self, slug};
 use crate::ir::{Block, BlockKind, Document};
 use crate::model::*;
-use crate::normalize::profile_fields;
 use crate::source::Provenance;
 use regex::Regex;
 use std::sync::LazyLock;
@@ -78,13 +77,13 @@ pub fn extract(doc: &Document, out: &mut Extracted) {
         for e in &mut out.enhancements {
             if e.faction.is_none() {
                 e.faction = Some(f.clone());
-                e.id = e.id.replacen(":unknown:", &format!(":{}:", slug(f)), 1);
+                e.id = ids::rescoped(&e.id, f);
             }
         }
         for d in &mut out.detachments {
             if d.faction.is_none() {
                 d.faction = Some(f.clone());
-                d.id = d.id.replacen(":unknown:", &format!(":{}:", slug(f)), 1);
+                d.id = ids::rescoped(&d.id, f);
             }
         }
     }
@@ -410,7 +409,8 @@ impl<'a> DatasheetReader<'a> {
         let b = &blocks[i];
         // The edition's model characteristics, as the page prints their labels (`SV`, `LD`).
         let edition = self.ds.edition;
-        let fields: Vec<String> = profile_fields(edition, ProfileKind::Model)
+        let fields: Vec<String> = ProfileKind::Model
+            .fields(edition)
             .iter()
             .map(|f| f.to_uppercase())
             .collect();
@@ -561,7 +561,7 @@ impl<'a> DatasheetReader<'a> {
                 .map(|v| v.to_string())
                 .filter(|v| !v.is_empty())
         };
-        let fields = profile_fields(self.ds.edition, ProfileKind::Weapon);
+        let fields = ProfileKind::Weapon.fields(self.ds.edition);
         if values.iter().filter(|v| !v.is_empty()).count() < fields.len() {
             self.diag(
                 out,
@@ -618,10 +618,11 @@ impl<'a> DatasheetReader<'a> {
             .map(slug)
             .unwrap_or_else(|| "unknown".to_string());
         ds.id = match &ds.name {
-            Some(n) => format!("10e:{faction_slug}:{}", slug(n)),
-            None => format!(
-                "10e:{faction_slug}:unnamed-{}",
-                &self.doc.sha256[..12.min(self.doc.sha256.len())]
+            Some(n) => ids::datasheet(ds.edition, ds.faction.as_deref(), n),
+            None => ids::unnamed_datasheet(
+                ds.edition,
+                ds.faction.as_deref(),
+                &ids::datasheet_content_key(&ds),
             ),
         };
         if ds.name.is_none() {
@@ -708,16 +709,15 @@ pub(crate) fn read_ability(
 /// `10e:<faction>/army:<name>`.
 pub(crate) fn link_ability_rules(abilities: &mut [Ability], faction_slug: &str) {
     for a in abilities {
-        let kind = match a.group.as_str() {
-            "core" => "core".to_string(),
-            "faction" => format!("{faction_slug}/army"),
+        a.rule_id = Some(match a.group.as_str() {
+            "core" => ids::core_rule(Edition::Tenth, &a.name),
+            "faction" => ids::army_rule(Edition::Tenth, faction_slug, &a.name),
             _ => continue,
-        };
-        a.rule_id = Some(format!("10e:{kind}:{}", crate::ids::rule_slug(&a.name)));
+        });
     }
 }
 
-/// A model profile of `edition` from its values in the edition's order (`profile_fields`);
+/// A model profile of `edition` from its values in the edition's order (`ProfileKind::fields`);
 /// a value the line lacks (or prints as `-`) is null.
 fn profile(edition: Edition, name: Option<String>, vals: &[&str]) -> ModelProfile {
     let v = |k: usize| {
@@ -726,10 +726,7 @@ fn profile(edition: Edition, name: Option<String>, vals: &[&str]) -> ModelProfil
             .filter(|s| !s.is_empty() && s != "-")
     };
     let mut p = ModelProfile::new(edition, name);
-    for (i, f) in profile_fields(edition, ProfileKind::Model)
-        .iter()
-        .enumerate()
-    {
+    for (i, f) in ProfileKind::Model.fields(edition).iter().enumerate() {
         p.set(f, v(i));
     }
     p

@@ -11,17 +11,16 @@
 //! file name. Never guesses: a value the page lacks stays `None`.
 
 use super::glossary::short;
-use super::glossary::{stratagem_id, title_case, ARMY_FACTION, GROUP_LINE, WEAPON_RULE};
+use super::glossary::{title_case, ARMY_FACTION, GROUP_LINE, WEAPON_RULE};
 use super::ten::{
     link_ability_rules, points_at, read_ability, split_list, strip_prefix_ci, ABILITY,
 };
 use super::text;
 use super::Extracted;
 use crate::diag::{Code, Diagnostic};
-use crate::ids::{rule_slug, slug};
+use crate::ids::{self, slug};
 use crate::ir::{Block, BlockKind, Document, Region};
 use crate::model::*;
-use crate::normalize::profile_fields;
 use crate::source::{Occurrence, Provenance};
 
 /// Reads one Wahapedia page.
@@ -178,7 +177,7 @@ fn datasheet(doc: &Document, blocks: &[Block], out: &mut Extracted) {
                 };
                 // The edition's characteristics, found by their printed label (`SV`, `LD`),
                 // else by position.
-                let fields = profile_fields(ds.edition, ProfileKind::Model);
+                let fields = ProfileKind::Model.fields(ds.edition);
                 let mut p =
                     ModelProfile::new(ds.edition, model_name.take().or_else(|| ds.name.clone()));
                 for (i, f) in fields.iter().enumerate() {
@@ -237,7 +236,7 @@ fn datasheet(doc: &Document, blocks: &[Block], out: &mut Extracted) {
                         .filter(|s| !s.is_empty())
                 };
                 // The name cell, then the edition's characteristics in its order.
-                let fields = profile_fields(ds.edition, ProfileKind::Weapon);
+                let fields = ProfileKind::Weapon.fields(ds.edition);
                 if b.cells.len() < fields.len() + 1 {
                     out.diagnostics.push(
                         Diagnostic::new(
@@ -435,7 +434,7 @@ fn datasheet(doc: &Document, blocks: &[Block], out: &mut Extracted) {
         .map(slug)
         .unwrap_or_else(|| "unknown".into());
     ds.id = match &ds.name {
-        Some(n) => format!("10e:{faction_slug}:{}", slug(n)),
+        Some(n) => ids::datasheet(ds.edition, ds.faction.as_deref(), n),
         None => {
             out.diagnostics.push(
                 Diagnostic::new(
@@ -444,9 +443,10 @@ fn datasheet(doc: &Document, blocks: &[Block], out: &mut Extracted) {
                 )
                 .at(&doc.file, first_line),
             );
-            format!(
-                "10e:{faction_slug}:unnamed-{}",
-                &doc.sha256[..12.min(doc.sha256.len())]
+            ids::unnamed_datasheet(
+                ds.edition,
+                ds.faction.as_deref(),
+                &ids::datasheet_content_key(&ds),
             )
         }
     };
@@ -489,7 +489,7 @@ fn listed_stratagem(doc: &Document, b: &Block, out: &mut Extracted) -> Option<St
         return None;
     }
     let (group, category) = group_and_category(b.cells.get(2).map(String::as_str).unwrap_or(""));
-    let id = stratagem_id(Edition::Tenth, group.as_deref().unwrap_or("unknown"), name);
+    let id = ids::stratagem(Edition::Tenth, group.as_deref().unwrap_or("unknown"), name);
     out.stratagems.push(Stratagem {
         id: id.clone(),
         name: name.to_string(),
@@ -643,11 +643,11 @@ fn read_glossary(doc: &Document, blocks: &[&Block], out: &mut Extracted) {
                     let det = det.trim_end_matches(" Detachment").trim().to_string();
                     let name = parts.name.clone().unwrap_or_default();
                     out.detachments.push(Detachment {
-                        id: format!("10e:{fs}:{}", slug(&det)),
+                        id: ids::detachment(Edition::Tenth, out.faction.as_deref(), &det),
                         name: det,
                         edition: Edition::Tenth,
                         faction: out.faction.clone(),
-                        rules: vec![format!("10e:{fs}/detachment:{}", rule_slug(&name))],
+                        rules: vec![ids::detachment_rule(Edition::Tenth, &fs, &name)],
                         enhancements: Vec::new(),
                         stratagems: Vec::new(),
                         sources: vec![provenance(doc, b.line())],
@@ -754,7 +754,7 @@ fn stratagem_card(doc: &Document, blocks: &[&Block], mut i: usize, out: &mut Ext
         i += 1;
     }
     out.account.in_records += used;
-    s.id = stratagem_id(
+    s.id = ids::stratagem(
         Edition::Tenth,
         s.group.as_deref().unwrap_or("unknown"),
         &name,
@@ -841,7 +841,7 @@ fn faction_page(doc: &Document, blocks: &[&Block], out: &mut Extracted) {
                 if let Some((name, line)) = name {
                     detachments.extend(detachment.take());
                     detachment = Some(Detachment {
-                        id: format!("10e:{faction_slug}:{}", slug(&name)),
+                        id: ids::detachment(Edition::Tenth, faction.as_deref(), &name),
                         name,
                         edition: Edition::Tenth,
                         faction: faction.clone(),
@@ -877,7 +877,7 @@ fn faction_page(doc: &Document, blocks: &[&Block], out: &mut Extracted) {
                 if let (Some(d), "detachment") = (detachment.as_mut(), kind) {
                     if let Some(n) = &parts.name {
                         d.rules
-                            .push(format!("10e:{faction_slug}/detachment:{}", rule_slug(n)));
+                            .push(ids::detachment_rule(Edition::Tenth, &faction_slug, n));
                     }
                 }
                 push_rule(doc, parts, kind, fac, out);
@@ -925,13 +925,7 @@ fn faction_page(doc: &Document, blocks: &[&Block], out: &mut Extracted) {
             }
             out.account.in_records += parts.blocks;
             let det = detachment.as_ref().map(|d| d.name.clone());
-            let id = format!(
-                "10e:{faction_slug}:{}{}",
-                det.as_deref()
-                    .map(|d| format!("{}:", slug(d)))
-                    .unwrap_or_default(),
-                slug(&name)
-            );
+            let id = ids::enhancement(Edition::Tenth, faction.as_deref(), det.as_deref(), &name);
             if let Some(d) = detachment.as_mut() {
                 d.enhancements.push(id.clone());
             }

@@ -199,25 +199,7 @@ pub enum Outcome {
 /// hyphen-minus, non-breaking and thin spaces to spaces, `&#34;`/`&quot;` to `"`, `×` to `x`;
 /// whitespace trimmed and collapsed. Never applied to names.
 pub fn fold_typography(s: &str) -> String {
-    let s = s
-        .replace("&#34;", "\"")
-        .replace("&quot;", "\"")
-        .replace("&#43;", "+")
-        .replace("&amp;", "&");
-    let mapped: String = s
-        .chars()
-        .map(|c| match c {
-            '\u{201C}' | '\u{201D}' | '\u{2033}' | '\u{201E}' | '\u{FF02}' => '"',
-            '\u{2018}' | '\u{2019}' | '\u{2032}' => '\'',
-            '\u{2212}' | '\u{2013}' | '\u{2014}' | '\u{2010}' | '\u{2011}' | '\u{FE63}'
-            | '\u{FF0D}' => '-',
-            '\u{FF0B}' => '+',
-            '\u{00D7}' => 'x',
-            '\u{00A0}' | '\u{2009}' | '\u{202F}' | '\u{2007}' | '\u{200A}' => ' ',
-            c => c,
-        })
-        .collect();
-    mapped.split_whitespace().collect::<Vec<_>>().join(" ")
+    crate::text::fold::fold_value(s)
 }
 
 struct Res {

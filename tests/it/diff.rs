@@ -7,18 +7,19 @@ use cogitator::source::Provenance;
 use proptest::prelude::*;
 
 fn weapon(name: &str, keywords: &[&str]) -> WeaponProfile {
-    WeaponProfile {
-        name: name.to_string(),
-        kind: WeaponType::Ranged,
-        range: Some("24\"".into()),
-        attacks: Some("2".into()),
-        skill: Some("3+".into()),
-        strength: Some("4".into()),
-        ap: Some("0".into()),
-        damage: Some("1".into()),
-        keywords: keywords.iter().map(|k| k.to_string()).collect(),
-        line: 10,
+    let mut w = WeaponProfile::new(Edition::Tenth, name.to_string(), WeaponType::Ranged, 10);
+    for (c, v) in [
+        ("range", "24\""),
+        ("A", "2"),
+        ("skill", "3+"),
+        ("S", "4"),
+        ("AP", "0"),
+        ("D", "1"),
+    ] {
+        w.set(c, Some(v.into()));
     }
+    w.keywords = keywords.iter().map(|k| k.to_string()).collect();
+    w
 }
 
 fn carnifexes() -> Datasheet {

@@ -15,10 +15,9 @@
 use super::*;
 use crate::decode::html::{fragment_blocks, fragment_text};
 use crate::extract::{glossary, ten, text, Extracted};
-use crate::ids::{rule_slug, slug};
+use crate::ids::{self, slug};
 use crate::ir::BlockKind;
 use crate::model::*;
-use crate::normalize::profile_fields;
 use crate::records::{file_name, Group};
 use crate::source::{Occurrence, Provenance};
 
@@ -162,7 +161,7 @@ impl<'e> Builder<'e> {
                 let (group, _) = group_and_category(&s.kind);
                 (
                     s.id.as_str(),
-                    glossary::stratagem_id(
+                    ids::stratagem(
                         Edition::Tenth,
                         group.as_deref().unwrap_or("unknown"),
                         &s.name,
@@ -235,11 +234,7 @@ impl<'e> Builder<'e> {
     fn datasheet(&mut self, d: &ExportDatasheet, faction: Option<String>) -> Datasheet {
         let ex = self.ex;
         let mut ds = Datasheet::empty(Edition::Tenth);
-        let faction_slug = faction
-            .as_deref()
-            .map(slug)
-            .unwrap_or_else(|| "unknown".into());
-        ds.id = format!("10e:{faction_slug}:{}", slug(&d.name));
+        ds.id = ids::datasheet(Edition::Tenth, faction.as_deref(), &d.name);
         ds.name = Some(d.name.clone());
         ds.faction = faction;
         ds.sources.push(self.provenance(DATASHEETS, d.line));
@@ -249,7 +244,7 @@ impl<'e> Builder<'e> {
         for m in models {
             let mut p =
                 ModelProfile::new(ds.edition, Some(m.name.clone()).filter(|n| !n.is_empty()));
-            for f in profile_fields(ds.edition, ProfileKind::Model) {
+            for f in ProfileKind::Model.fields(ds.edition) {
                 p.set(f, m.characteristic(f).cloned().flatten());
             }
             ds.models.push(p);
@@ -284,7 +279,7 @@ impl<'e> Builder<'e> {
                 name = name.replacen(" - ", " – ", 1);
             }
             let mut p = WeaponProfile::new(ds.edition, name, kind, w.line);
-            for f in profile_fields(ds.edition, ProfileKind::Weapon) {
+            for f in ProfileKind::Weapon.fields(ds.edition) {
                 p.set(f, w.characteristic(f).cloned().flatten());
             }
             p.keywords = keywords;
@@ -350,7 +345,10 @@ impl<'e> Builder<'e> {
                 }),
             }
         }
-        ten::link_ability_rules(&mut ds.abilities, &faction_slug);
+        ten::link_ability_rules(
+            &mut ds.abilities,
+            &ids::faction_scope(ds.faction.as_deref()),
+        );
 
         for o in rows_of(&ex.more.options, &d.id, |r| &r.datasheet_id) {
             // As the page: the option, then its choices joined with `; ` after the colon.
@@ -527,11 +525,10 @@ impl<'e> Builder<'e> {
         line: u32,
     ) -> (String, Option<String>) {
         let faction = self.faction(faction_id, table, line);
-        let fs = faction
-            .as_deref()
-            .map(slug)
-            .unwrap_or_else(|| "unknown".into());
-        (format!("10e:{fs}:{}", slug(name)), faction)
+        (
+            ids::detachment(Edition::Tenth, faction.as_deref(), name),
+            faction,
+        )
     }
 
     fn detachments(&mut self) {
@@ -563,7 +560,7 @@ impl<'e> Builder<'e> {
                     .entry(did.as_str())
                     .or_default()
                     .2
-                    .push(format!("10e:{fs}/detachment:{}", rule_slug(&r.name)));
+                    .push(ids::detachment_rule(Edition::Tenth, &fs, &r.name));
             }
         }
         for d in &ex.more.detachments {
@@ -592,14 +589,10 @@ impl<'e> Builder<'e> {
         line: u32,
     ) -> (String, Option<String>) {
         let faction = self.faction(faction_id, ENHANCEMENTS, line);
-        let fs = faction
-            .as_deref()
-            .map(slug)
-            .unwrap_or_else(|| "unknown".into());
-        let det = detachment
-            .map(|d| format!("{}:", slug(d)))
-            .unwrap_or_default();
-        (format!("10e:{fs}:{det}{}", slug(name)), faction)
+        (
+            ids::enhancement(Edition::Tenth, faction.as_deref(), detachment, name),
+            faction,
+        )
     }
 
     fn enhancements(&mut self) {

@@ -1,0 +1,196 @@
+//! Architecture invariants as a test (after rust-analyzer's `xtask/src/tidy.rs`): reads
+//! `src/**/*.rs` as text and checks the rules `ARCHITECTURE.md` states. Each failure names the
+//! file, the line and the rule broken.
+//!
+//! Code after a file's first `#[cfg(test)]` line is the file's tests and is not checked by the
+//! rules about code (only the `//!` rule looks at it); comment lines are skipped.
+//!
+//! Not checked yet: class-hint strings (`"dsProfile"`, `"wProfile"`, …) outside one enum —
+//! `decode/html.rs`, which emits them, is being reworked on another branch.
+
+use super::util;
+use regex::Regex;
+use std::path::{Path, PathBuf};
+
+/// One source file: its path relative to the repository (with `/`) and its lines.
+struct Source {
+    path: String,
+    text: String,
+}
+
+impl Source {
+    /// `(line number, line)` of the non-test, non-comment code.
+    fn code_lines(&self) -> impl Iterator<Item = (usize, &str)> {
+        self.text
+            .lines()
+            .enumerate()
+            .take_while(|(_, l)| l.trim() != "#[cfg(test)]")
+            .filter(|(_, l)| !l.trim_start().starts_with("//"))
+            .map(|(i, l)| (i + 1, l))
+    }
+    fn under(&self, dir: &str) -> bool {
+        self.path.starts_with(dir)
+    }
+}
+
+fn rs_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("directory entry").path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            rs_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+fn sources() -> Vec<Source> {
+    let root = util::repo();
+    let mut files = Vec::new();
+    rs_files(&root.join("src"), &mut files);
+    assert!(files.len() > 20, "src/ has the crate's modules");
+    files
+        .into_iter()
+        .map(|p| Source {
+            path: p
+                .strip_prefix(&root)
+                .expect("under the repository")
+                .to_string_lossy()
+                .replace('\\', "/"),
+            text: std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display())),
+        })
+        .collect()
+}
+
+/// Panics with every violation, one per line, when there is any.
+fn report(rule: &str, violations: Vec<String>) {
+    assert!(
+        violations.is_empty(),
+        "tidy: {rule}\n{}\n",
+        violations.join("\n")
+    );
+}
+
+/// Only `src/decode/` (documents → blocks) and `src/records/` (structured sources → records)
+/// read formats: they alone name the parsing crates.
+#[test]
+fn only_decode_and_records_use_format_crates() {
+    let re = Regex::new(r"\b(scraper|lopdf|quick_xml|pulldown_cmark|csv)::").expect("regex");
+    let mut v = Vec::new();
+    for s in sources() {
+        if s.under("src/decode/") || s.under("src/records/") || s.path == "src/records.rs" {
+            continue;
+        }
+        for (n, l) in s.code_lines() {
+            if let Some(m) = re.find(l) {
+                v.push(format!(
+                    "{}:{n}: `{}` outside src/decode/ and src/records/",
+                    s.path,
+                    m.as_str()
+                ));
+            }
+        }
+    }
+    report(
+        "only src/decode/ and src/records/ use scraper, lopdf, quick-xml, pulldown-cmark, csv",
+        v,
+    );
+}
+
+/// Extraction reads blocks into records; canonical values (`normalize`) and the rule registry
+/// (`dedup`) come after it and extract must not lean on them.
+#[test]
+fn extract_uses_neither_dedup_nor_normalize() {
+    let re = Regex::new(r"\b(crate|super::super)::(dedup|normalize)\b").expect("regex");
+    let mut v = Vec::new();
+    for s in sources().iter().filter(|s| s.under("src/extract/")) {
+        for (n, l) in s.code_lines() {
+            if let Some(m) = re.find(l) {
+                v.push(format!("{}:{n}: `{}`", s.path, m.as_str()));
+            }
+        }
+    }
+    report(
+        "src/extract/ does not use crate::dedup or crate::normalize",
+        v,
+    );
+}
+
+/// Ids are built in `src/ids.rs` only: no id-shaped literal (`"10e:…`), no `format!` of
+/// `{}:{}:…`, no `unnamed-` key and no `~` variant suffix anywhere else.
+#[test]
+fn ids_are_built_only_in_ids_rs() {
+    let re = Regex::new(
+        r#""(10e|9e|hh2):[a-z{]|format!\(\s*"\{[^}"]*\}:\{[^}"]*\}:|unnamed-\{|"[^"]*\{[^}"]*\}~\{"#,
+    )
+    .expect("regex");
+    // a `format!(` whose string is on the next line
+    let split = Regex::new(r#"^\s*"\{[^}"]*\}:\{[^}"]*\}:"#).expect("regex");
+    let mut v = Vec::new();
+    for s in sources().iter().filter(|s| s.path != "src/ids.rs") {
+        let lines: Vec<(usize, &str)> = s.code_lines().collect();
+        for (k, &(n, l)) in lines.iter().enumerate() {
+            let after_format = k > 0 && lines[k - 1].1.trim_end().ends_with("format!(");
+            if re.is_match(l) || after_format && split.is_match(l) {
+                v.push(format!("{}:{n}: builds an id: {}", s.path, l.trim()));
+            }
+        }
+    }
+    report(
+        "ids are built in src/ids.rs only (use ids::datasheet, ids::rule, …)",
+        v,
+    );
+}
+
+/// Every module says what it is for in a `//!` doc on its first line.
+#[test]
+fn every_module_starts_with_a_doc() {
+    let v: Vec<String> = sources()
+        .iter()
+        .filter(|s| !s.text.starts_with("//!"))
+        .map(|s| format!("{}:1: no `//!` module doc", s.path))
+        .collect();
+    report("every src/**/*.rs starts with a `//!` module doc", v);
+}
+
+/// Decoding and extraction read untrusted input and never panic on it: no `.unwrap()` or
+/// `.expect(…)` in their code, except `.expect("static regex")` on a regex literal.
+/// `ALLOWED` counts the known exceptions per file; it can only shrink.
+#[test]
+fn no_unwrap_in_decode_and_extract() {
+    const ALLOWED: &[(&str, usize)] = &[];
+    let re = Regex::new(r"\.unwrap\(\)|\.expect\(").expect("regex");
+    let mut v = Vec::new();
+    for s in sources()
+        .iter()
+        .filter(|s| s.under("src/decode/") || s.under("src/extract/"))
+    {
+        let hits: Vec<String> = s
+            .code_lines()
+            .filter(|(_, l)| re.is_match(l) && !l.contains(".expect(\"static regex\")"))
+            .map(|(n, l)| format!("{}:{n}: {}", s.path, l.trim()))
+            .collect();
+        let allowed = ALLOWED
+            .iter()
+            .find(|(p, _)| *p == s.path)
+            .map_or(0, |(_, n)| *n);
+        if hits.len() > allowed {
+            v.extend(hits);
+        } else if hits.len() < allowed {
+            v.push(format!(
+                "{}: {} allowed, {} found: lower its count in ALLOWED",
+                s.path,
+                allowed,
+                hits.len()
+            ));
+        }
+    }
+    report(
+        "no .unwrap()/.expect() on input in src/decode/ and src/extract/ (outside #[cfg(test)])",
+        v,
+    );
+}
