@@ -28,7 +28,7 @@ fn main() {
             b.line(),
             b.kind,
             b.region,
-            b.class.as_deref().unwrap_or("-"),
+            b.class.map_or("-", |c| c.as_str()),
             b.text
         );
     }

@@ -6,6 +6,13 @@
 //! `Storm bolter [rapid fire 2]`, exactly as the text dumps print it), so one set of extractors
 //! serves every format. Architecture invariant: nothing after `decode` sees raw bytes or markup,
 //! and nothing in here knows the game's vocabulary.
+//!
+//! A block may carry a [`ClassHint`]: the decoder's typed name for the site element it came
+//! from (Wahapedia's `dsProfile`, `wProfile`, `tooltip_header`, `str10Name`…). The hint is set
+//! in `decode` and matched by `extract` as an enum value; [`ClassHint::as_str`] spells the
+//! site's class name for debugging (`examples/dump_ir.rs`) and serialization, and is the one
+//! place those names are written outside the decoder's own markup parsing (the `tidy` test
+//! keeps the string literals out of the rest of `src/`).
 
 use crate::source::{Format, Span};
 use serde::Serialize;
@@ -40,6 +47,161 @@ pub enum Region {
     Chrome,
 }
 
+/// The decoder's typed hint naming the site element a block came from. Set in `decode`,
+/// matched in `extract`; [`ClassHint::as_str`] is the site's class name (what `dump_ir` prints
+/// and what the block serializes as).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ClassHint {
+    /// A flavor paragraph (`ShowFluff`, `legend2`).
+    Flavor,
+    /// The detachment a faction rule belongs to (`detachName`).
+    DetachName,
+    /// A worked example box (`redExample`).
+    Example,
+    /// A rule's summary bullet box (`redSquare`).
+    Summary,
+    /// Datasheet ability text (`dsAbility`, `dsAbility_noLine`).
+    DsAbility,
+    /// An enhancement's name and points (`EnhancementsPts` list item).
+    EnhancementsPts,
+    /// A datasheet's name heading (`dsH2Header`).
+    DsH2Header,
+    /// A model's base size (`dsModelBase`).
+    DsModelBase,
+    /// The model a profile row belongs to (`dsModelName`).
+    DsModelName,
+    /// The characteristic names of a profile (`dsCharName`).
+    DsCharName,
+    /// The characteristic values of a profile (`dsCharValue`s).
+    DsProfile,
+    /// An invulnerable save (`dsInvulWrap`).
+    DsInvul,
+    /// The condition of the invulnerable save (`dsInvulComment`).
+    DsInvulComment,
+    /// A group of unit keywords (`dsLeftColKW`).
+    DsKeywords,
+    /// Faction keywords (`dsRightColKW`).
+    DsFactionKeywords,
+    /// A datasheet section heading (`dsHeader`).
+    DsHeader,
+    /// A stratagem listed on a datasheet: name, CP, type (`s10Wrap`).
+    S10Wrap,
+    /// An enhancement listed on a datasheet (`s10EnhWrap`).
+    S10EnhWrap,
+    /// A weapon table's header row (`wTable`).
+    WHeader,
+    /// A note row of a weapon table.
+    WNote,
+    /// A weapon profile row.
+    WProfile,
+    /// A weapon profile row of a multi-profile weapon (`dsPointy`).
+    WProfileMulti,
+    /// The empty marker heading between glossary entries.
+    Tooltip,
+    /// A glossary rule's name (`tooltip_header`).
+    TooltipHeader,
+    /// A glossary ability card's name (`abName`).
+    AbName,
+    /// `The X keyword is used in the following …` paragraph.
+    KeywordIndex,
+    /// A stratagem card's name (`str10Name`).
+    Str10Name,
+    /// A stratagem card's CP cost (`str10CP`).
+    Str10Cp,
+    /// A stratagem card's `Group – Category Stratagem` line (`str10Type`).
+    Str10Type,
+    /// A stratagem card's flavor (`str10Legend`).
+    Str10Legend,
+    /// A stratagem card's WHEN / TARGET / EFFECT text (`str10Text`).
+    Str10Text,
+}
+
+impl ClassHint {
+    /// Every hint, in declaration order.
+    pub const ALL: &'static [ClassHint] = &[
+        ClassHint::Flavor,
+        ClassHint::DetachName,
+        ClassHint::Example,
+        ClassHint::Summary,
+        ClassHint::DsAbility,
+        ClassHint::EnhancementsPts,
+        ClassHint::DsH2Header,
+        ClassHint::DsModelBase,
+        ClassHint::DsModelName,
+        ClassHint::DsCharName,
+        ClassHint::DsProfile,
+        ClassHint::DsInvul,
+        ClassHint::DsInvulComment,
+        ClassHint::DsKeywords,
+        ClassHint::DsFactionKeywords,
+        ClassHint::DsHeader,
+        ClassHint::S10Wrap,
+        ClassHint::S10EnhWrap,
+        ClassHint::WHeader,
+        ClassHint::WNote,
+        ClassHint::WProfile,
+        ClassHint::WProfileMulti,
+        ClassHint::Tooltip,
+        ClassHint::TooltipHeader,
+        ClassHint::AbName,
+        ClassHint::KeywordIndex,
+        ClassHint::Str10Name,
+        ClassHint::Str10Cp,
+        ClassHint::Str10Type,
+        ClassHint::Str10Legend,
+        ClassHint::Str10Text,
+    ];
+
+    /// The site's class name this hint stands for (`dsProfile`, `tooltip_header`…).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ClassHint::Flavor => "flavor",
+            ClassHint::DetachName => "detachName",
+            ClassHint::Example => "example",
+            ClassHint::Summary => "summary",
+            ClassHint::DsAbility => "dsAbility",
+            ClassHint::EnhancementsPts => "EnhancementsPts",
+            ClassHint::DsH2Header => "dsH2Header",
+            ClassHint::DsModelBase => "dsModelBase",
+            ClassHint::DsModelName => "dsModelName",
+            ClassHint::DsCharName => "dsCharName",
+            ClassHint::DsProfile => "dsProfile",
+            ClassHint::DsInvul => "dsInvul",
+            ClassHint::DsInvulComment => "dsInvulComment",
+            ClassHint::DsKeywords => "dsKeywords",
+            ClassHint::DsFactionKeywords => "dsFactionKeywords",
+            ClassHint::DsHeader => "dsHeader",
+            ClassHint::S10Wrap => "s10Wrap",
+            ClassHint::S10EnhWrap => "s10EnhWrap",
+            ClassHint::WHeader => "wHeader",
+            ClassHint::WNote => "wNote",
+            ClassHint::WProfile => "wProfile",
+            ClassHint::WProfileMulti => "wProfileMulti",
+            ClassHint::Tooltip => "tooltip",
+            ClassHint::TooltipHeader => "tooltip_header",
+            ClassHint::AbName => "abName",
+            ClassHint::KeywordIndex => "keyword_index",
+            ClassHint::Str10Name => "str10Name",
+            ClassHint::Str10Cp => "str10CP",
+            ClassHint::Str10Type => "str10Type",
+            ClassHint::Str10Legend => "str10Legend",
+            ClassHint::Str10Text => "str10Text",
+        }
+    }
+}
+
+impl std::fmt::Display for ClassHint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for ClassHint {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
 /// One structural unit of a source, with its location.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Block {
@@ -53,8 +215,8 @@ pub struct Block {
     pub level: u8,
     pub span: Span,
     pub region: Option<Region>,
-    /// A decoder hint naming the source element class (e.g. `dsAbility`), if any.
-    pub class: Option<String>,
+    /// The decoder's hint naming the source element (e.g. [`ClassHint::DsAbility`]), if any.
+    pub class: Option<ClassHint>,
     /// The source separates this block from the previous one with an empty line (or, in
     /// markup, starts a new paragraph element). Extractors use it to tell a flavor sentence
     /// from the rules text that follows it.
@@ -108,4 +270,23 @@ pub struct Document {
     /// Facts the markup states about the page (`title`, `url`, `generator`…), for system
     /// detection and version tie-breaks. Empty for text dumps.
     pub meta: std::collections::BTreeMap<String, String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ClassHint;
+
+    #[test]
+    fn class_hint_names_are_distinct_and_round_trip_through_serde() {
+        let mut names: Vec<&str> = ClassHint::ALL.iter().map(|h| h.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), ClassHint::ALL.len());
+        assert_eq!(
+            serde_json::to_string(&ClassHint::TooltipHeader)
+                .ok()
+                .as_deref(),
+            Some("\"tooltip_header\"")
+        );
+    }
 }

@@ -3,7 +3,9 @@
 //! Owns everything about the site's markup and nothing about the game: it knows that a
 //! `dsProfileWrap` holds characteristic values, that a weapon row's abilities are the `kwb2`
 //! spans of its name cell, that `tooltip_templates` hold the glossary, and renders each into
-//! blocks with a `class` hint and a [`Region`]; what the values *mean* is `extract`'s business.
+//! blocks with a typed class hint ([`ClassHint`], e.g. `ClassHint::DsProfile`) and a
+//! [`Region`]; what the values *mean* is `extract`'s business. The markup's class names are
+//! read as strings only here, into the [`cls`] bit set; what leaves the decoder is the enum.
 //!
 //! Both scrapers' quirks are absorbed here: the re-serialized pages' injected consent scripts,
 //! `&#34;` inch marks and `<="" div="">` debris, the raw pages' BOM and malformed
@@ -29,7 +31,7 @@
 //! is counted in `chrome_dropped`).
 
 use crate::diag::{Code, Diagnostic};
-use crate::ir::{Block, BlockKind, Document, Region};
+use crate::ir::{Block, BlockKind, ClassHint, Document, Region};
 use crate::source::{Format, SourceFile, Span};
 use scraper::{ElementRef, Html, Node};
 use std::borrow::Cow;
@@ -380,7 +382,7 @@ struct Renderer<'t> {
     /// Inline text gathered since the last block boundary.
     para: String,
     region: Option<Region>,
-    class: Option<&'static str>,
+    class: Option<ClassHint>,
     chrome: usize,
     meta: BTreeMap<String, String>,
     /// Counts of the site sections the page links to (`/wh40k10ed/`, `/aos4/`…).
@@ -611,7 +613,7 @@ enum Task<'a> {
     Flush,
     FlushItem,
     /// The end of a scope: flush, then restore the region and class hint of the parent.
-    EndScope(Option<Region>, Option<&'static str>),
+    EndScope(Option<Region>, Option<ClassHint>),
     EndList,
 }
 
@@ -716,7 +718,7 @@ impl<'t> Renderer<'t> {
         &mut self,
         st: &mut Vec<Task<'a>>,
         region: Option<Region>,
-        class: Option<&'static str>,
+        class: Option<ClassHint>,
     ) {
         st.push(Task::EndScope(self.region, self.class));
         self.region = region;
@@ -806,21 +808,21 @@ impl<'t> Renderer<'t> {
                     .filter(|s| !s.is_empty())
                     .collect();
                 if !cells.is_empty() {
-                    self.row(cells, Some("EnhancementsPts"));
+                    self.row(cells, Some(ClassHint::EnhancementsPts));
                 }
             }
             return;
         }
         let class_hint = if (f & cls::SHOWFLUFF != 0) || (f & cls::LEGEND2 != 0) {
-            Some("flavor")
+            Some(ClassHint::Flavor)
         } else if f & cls::DETACHNAME != 0 {
-            Some("detachName")
+            Some(ClassHint::DetachName)
         } else if f & cls::REDEXAMPLE != 0 {
-            Some("example")
+            Some(ClassHint::Example)
         } else if f & cls::REDSQUARE != 0 {
-            Some("summary")
+            Some(ClassHint::Summary)
         } else if (f & cls::DSABILITY != 0) || (f & cls::DSABILITY_NOLINE != 0) {
-            Some("dsAbility")
+            Some(ClassHint::DsAbility)
         } else {
             None
         };
@@ -914,18 +916,18 @@ impl<'t> Renderer<'t> {
         }
     }
 
-    fn block(&mut self, kind: BlockKind, text: String, class: Option<&'static str>) -> Block {
+    fn block(&mut self, kind: BlockKind, text: String, class: Option<ClassHint>) -> Block {
         let line = self.loc.find(needle(&text));
         let mut b = Block::new(kind, text, line);
         b.span = Span::line(line);
         b.region = self.region;
-        b.class = class.or(self.class).map(str::to_string);
+        b.class = class.or(self.class);
         b.blank_before = true;
         b
     }
 
     /// A heading block of `level` (when the text is not empty).
-    fn push_heading(&mut self, text: String, level: u8, class: &'static str) {
+    fn push_heading(&mut self, text: String, level: u8, class: ClassHint) {
         let before = self.blocks.len();
         self.push(BlockKind::Heading, text, Some(class));
         if self.blocks.len() > before {
@@ -935,12 +937,12 @@ impl<'t> Renderer<'t> {
         }
     }
 
-    fn push(&mut self, kind: BlockKind, text: String, class: Option<&'static str>) {
+    fn push(&mut self, kind: BlockKind, text: String, class: Option<ClassHint>) {
         self.push_clean(kind, clean(&text), class);
     }
 
     /// Like `push`, for text already cleaned.
-    fn push_clean(&mut self, kind: BlockKind, text: String, class: Option<&'static str>) {
+    fn push_clean(&mut self, kind: BlockKind, text: String, class: Option<ClassHint>) {
         if text.is_empty() {
             return;
         }
@@ -951,7 +953,7 @@ impl<'t> Renderer<'t> {
         self.blocks.push(b);
     }
 
-    fn row(&mut self, cells: Vec<String>, class: Option<&'static str>) {
+    fn row(&mut self, cells: Vec<String>, class: Option<ClassHint>) {
         let first = cells
             .iter()
             .find(|c| !c.is_empty())
@@ -960,7 +962,7 @@ impl<'t> Renderer<'t> {
         let line = self.loc.find(needle(&first));
         let mut b = Block::row(cells, line);
         b.region = self.region;
-        b.class = class.or(self.class).map(str::to_string);
+        b.class = class.or(self.class);
         b.blank_before = true;
         self.blocks.push(b);
     }
@@ -989,10 +991,14 @@ impl<'t> Renderer<'t> {
                 .find(|c| tag(c) == "div" && c.value().classes().next().is_none())
                 .map(|c| clean(&inline_text(c)))
                 .unwrap_or_default();
-            self.push_heading(name, 2, "dsH2Header");
+            self.push_heading(name, 2, ClassHint::DsH2Header);
             for d in el.descendants().filter_map(ElementRef::wrap) {
                 if flags(&d) & cls::DSMODELBASE2 != 0 {
-                    self.push(BlockKind::Paragraph, inline_text(d), Some("dsModelBase"));
+                    self.push(
+                        BlockKind::Paragraph,
+                        inline_text(d),
+                        Some(ClassHint::DsModelBase),
+                    );
                 }
             }
             return true;
@@ -1020,16 +1026,16 @@ impl<'t> Renderer<'t> {
                 }
             }
             if let Some(m) = model {
-                self.push(BlockKind::Paragraph, m, Some("dsModelName"));
+                self.push(BlockKind::Paragraph, m, Some(ClassHint::DsModelName));
             }
             if let Some(b) = base {
-                self.push(BlockKind::Paragraph, b, Some("dsModelBase"));
+                self.push(BlockKind::Paragraph, b, Some(ClassHint::DsModelBase));
             }
             if !names.is_empty() {
-                self.row(names, Some("dsCharName"));
+                self.row(names, Some(ClassHint::DsCharName));
             }
             if !values.is_empty() {
-                self.row(values, Some("dsProfile"));
+                self.row(values, Some(ClassHint::DsProfile));
             }
             for d in invuln {
                 self.invuln(d);
@@ -1047,7 +1053,7 @@ impl<'t> Renderer<'t> {
             self.push(
                 BlockKind::Paragraph,
                 inline_text(el),
-                Some("dsInvulComment"),
+                Some(ClassHint::DsInvulComment),
             );
             return true;
         }
@@ -1064,7 +1070,7 @@ impl<'t> Renderer<'t> {
                 match ElementRef::wrap(child) {
                     Some(c) if (flags(&c) & cls::DSVERTLINE != 0) => {
                         let g = std::mem::take(&mut group);
-                        self.push(BlockKind::Paragraph, g, Some("dsKeywords"));
+                        self.push(BlockKind::Paragraph, g, Some(ClassHint::DsKeywords));
                     }
                     Some(c) => group.push_str(&inline_text(c)),
                     None => {
@@ -1074,7 +1080,7 @@ impl<'t> Renderer<'t> {
                     }
                 }
             }
-            self.push(BlockKind::Paragraph, group, Some("dsKeywords"));
+            self.push(BlockKind::Paragraph, group, Some(ClassHint::DsKeywords));
             return true;
         }
         if f & cls::DSRIGHTCOLKW != 0 {
@@ -1082,13 +1088,13 @@ impl<'t> Renderer<'t> {
             self.push(
                 BlockKind::Paragraph,
                 inline_text(el),
-                Some("dsFactionKeywords"),
+                Some(ClassHint::DsFactionKeywords),
             );
             return true;
         }
         if f & cls::DSHEADER != 0 {
             self.flush();
-            self.push_heading(inline_text(el), 3, "dsHeader");
+            self.push_heading(inline_text(el), 3, ClassHint::DsHeader);
             return true;
         }
         if f & cls::S10WRAP != 0 {
@@ -1111,7 +1117,7 @@ impl<'t> Renderer<'t> {
                     kind = clean(&inline_text(d));
                 }
             }
-            self.row(vec![name, cp, kind], Some("s10Wrap"));
+            self.row(vec![name, cp, kind], Some(ClassHint::S10Wrap));
             return true;
         }
         if f & cls::S10ENHWRAP != 0 {
@@ -1123,7 +1129,7 @@ impl<'t> Renderer<'t> {
                 .collect();
             cells.truncate(2);
             if !cells.is_empty() {
-                self.row(cells, Some("s10EnhWrap"));
+                self.row(cells, Some(ClassHint::S10EnhWrap));
             }
             return true;
         }
@@ -1134,9 +1140,17 @@ impl<'t> Renderer<'t> {
         for d in el.descendants().filter_map(ElementRef::wrap) {
             let fd = flags(&d);
             if fd & cls::DSCHARINVULVALUE != 0 {
-                self.push(BlockKind::Paragraph, inline_text(d), Some("dsInvul"));
+                self.push(
+                    BlockKind::Paragraph,
+                    inline_text(d),
+                    Some(ClassHint::DsInvul),
+                );
             } else if fd & cls::DSINVULCOMMENT != 0 {
-                self.push(BlockKind::Paragraph, inline_text(d), Some("dsInvulComment"));
+                self.push(
+                    BlockKind::Paragraph,
+                    inline_text(d),
+                    Some(ClassHint::DsInvulComment),
+                );
             }
         }
     }
@@ -1160,14 +1174,14 @@ impl<'t> Renderer<'t> {
                     .map(|c| clean(&inline_text(*c)))
                     .filter(|c| !c.is_empty())
                     .collect();
-                self.row(cells, Some("wHeader"));
+                self.row(cells, Some(ClassHint::WHeader));
                 continue;
             }
             let Some(pos) = tds.iter().position(|c| flags(c) & cls::WTABLE2_SHORT != 0) else {
                 // Notes under a weapon (`dsOptionsComment`) and the like.
                 let cells: Vec<String> = tds.iter().map(|c| clean(&inline_text(*c))).collect();
                 if cells.iter().any(|c| !c.is_empty()) {
-                    self.row(cells, Some("wNote"));
+                    self.row(cells, Some(ClassHint::WNote));
                 }
                 continue;
             };
@@ -1184,7 +1198,11 @@ impl<'t> Renderer<'t> {
                 .any(|d| flags(&d) & cls::DSPOINTY != 0);
             self.row(
                 cells,
-                Some(if pointy { "wProfileMulti" } else { "wProfile" }),
+                Some(if pointy {
+                    ClassHint::WProfileMulti
+                } else {
+                    ClassHint::WProfile
+                }),
             );
         }
     }
@@ -1203,7 +1221,7 @@ impl<'t> Renderer<'t> {
             let line = self.loc.find("");
             let mut b = Block::new(BlockKind::Heading, String::new(), line);
             b.region = self.region;
-            b.class = Some("tooltip".to_string());
+            b.class = Some(ClassHint::Tooltip);
             b.level = 6;
             self.blocks.push(b);
         }
@@ -1222,9 +1240,9 @@ impl<'t> Renderer<'t> {
         if fc & (cls::TOOLTIP_HEADER | cls::ABNAME) != 0 {
             self.flush();
             let class = if fc & cls::ABNAME != 0 {
-                "abName"
+                ClassHint::AbName
             } else {
-                "tooltip_header"
+                ClassHint::TooltipHeader
             };
             self.push_heading(inline_text(c), 4, class);
         } else if fc & (cls::ABWRAP | cls::ABFLEX | cls::ABNAMEWRAP) != 0 {
@@ -1233,7 +1251,11 @@ impl<'t> Renderer<'t> {
             }
         } else if tag(&c) == "p" && starts_keyword_index(c) {
             self.flush();
-            self.push(BlockKind::Paragraph, inline_text(c), Some("keyword_index"));
+            self.push(
+                BlockKind::Paragraph,
+                inline_text(c),
+                Some(ClassHint::KeywordIndex),
+            );
         } else {
             self.element(c, st);
         }
@@ -1256,23 +1278,23 @@ impl<'t> Renderer<'t> {
             };
             let fd = flags(&d);
             let class = if fd & cls::STR10NAME != 0 {
-                "str10Name"
+                ClassHint::Str10Name
             } else if fd & cls::STR10CP != 0 {
-                "str10CP"
+                ClassHint::Str10Cp
             } else if fd & cls::STR10TYPE != 0 {
-                "str10Type"
+                ClassHint::Str10Type
             } else if fd & cls::STR10LEGEND != 0 {
-                "str10Legend"
+                ClassHint::Str10Legend
             } else if fd & cls::STR10TEXT != 0 {
                 self.flush();
                 st.push(Task::Stratagem { root, next });
-                self.scope(st, self.region, Some("str10Text"));
+                self.scope(st, self.region, Some(ClassHint::Str10Text));
                 push_children(st, d);
                 return;
             } else {
                 continue;
             };
-            if class == "str10Name" {
+            if class == ClassHint::Str10Name {
                 self.push_heading(inline_text(d), 4, class);
             } else {
                 self.push(BlockKind::Paragraph, inline_text(d), Some(class));
@@ -1410,7 +1432,7 @@ mod tests {
         let kw: Vec<&str> = d
             .blocks
             .iter()
-            .filter(|b| b.class.as_deref() == Some("dsKeywords"))
+            .filter(|b| b.class == Some(ClassHint::DsKeywords))
             .map(|b| b.text.as_str())
             .collect();
         assert_eq!(kw, ["KEYWORDS: INFANTRY", "SERGEANT: CHARACTER"]);
@@ -1427,7 +1449,7 @@ mod tests {
         let row = d
             .blocks
             .iter()
-            .find(|b| b.class.as_deref() == Some("wProfile"))
+            .find(|b| b.class == Some(ClassHint::WProfile))
             .expect("weapon row");
         assert_eq!(row.cells, ["Gun [indirect fire, PISTOl]", "24\"", "1"]);
     }

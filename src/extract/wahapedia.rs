@@ -1,9 +1,9 @@
 //! Wahapedia pages (10th edition) as the HTML decoder renders them: datasheets, glossary
 //! tooltips, stratagem cards and faction-page sections.
 //!
-//! Reads blocks by the region and class hints the decoder sets (`Region::Datasheet` with
-//! `dsProfile`, `wProfile`, `dsHeader`…; `Region::Glossary` with `tooltip_header`, `abName`,
-//! `str10Name`…) and never looks at markup. Owns: the datasheet sections of a unit page, rule
+//! Reads blocks by the region and typed class hints ([`ClassHint`]) the decoder sets
+//! (`Region::Datasheet` with `ClassHint::DsProfile`, `WProfile`, `DsHeader`…;
+//! `Region::Glossary` with `TooltipHeader`, `AbName`, `Str10Name`…) and never looks at markup. Owns: the datasheet sections of a unit page, rule
 //! paragraphs from tooltips (with flavor, bullet summary and examples), stratagems (the list
 //! on a datasheet and the full cards), and a faction page's army rules, detachments,
 //! detachment rules, enhancements and stratagems. The faction comes from the page's content
@@ -19,7 +19,7 @@ use super::text;
 use super::Extracted;
 use crate::diag::{Code, Diagnostic};
 use crate::ids::{self, slug};
-use crate::ir::{Block, BlockKind, Document, Region};
+use crate::ir::{Block, BlockKind, ClassHint, Document, Region};
 use crate::model::*;
 use crate::source::{Occurrence, Provenance};
 
@@ -75,11 +75,12 @@ pub fn pack_version(title: &str) -> Option<(u32, u32)> {
 }
 
 fn is_datasheet_start(b: &Block) -> bool {
-    b.class.as_deref() == Some("dsH2Header")
+    b.class == Some(ClassHint::DsH2Header)
 }
 
-fn class(b: &Block) -> &str {
-    b.class.as_deref().unwrap_or("")
+/// The block's class hint (`None` when the decoder set none).
+fn class(b: &Block) -> Option<ClassHint> {
+    b.class
 }
 
 /// The faction the page names: the first part of its heading (`Tyranids – Carnifexes`), else
@@ -93,7 +94,7 @@ fn page_faction(doc: &Document) -> Option<String> {
     }
     doc.blocks
         .iter()
-        .filter(|b| class(b) == "keyword_index")
+        .filter(|b| class(b) == Some(ClassHint::KeywordIndex))
         .find_map(|b| text::keyword_index_sentence(&b.text).map(|(_, f)| f))
 }
 
@@ -147,27 +148,27 @@ fn datasheet(doc: &Document, blocks: &[Block], out: &mut Extracted) {
     for b in blocks {
         used += 1;
         match class(b) {
-            "dsH2Header" => {
+            Some(ClassHint::DsH2Header) => {
                 if !b.text.is_empty() {
                     ds.name = Some(b.text.clone());
                 }
                 continue;
             }
-            "dsModelBase" => {
+            Some(ClassHint::DsModelBase) => {
                 if ds.base_size.is_none() {
                     ds.base_size = base_size(&b.text);
                 }
                 continue;
             }
-            "dsModelName" => {
+            Some(ClassHint::DsModelName) => {
                 model_name = Some(b.text.clone());
                 continue;
             }
-            "dsCharName" => {
+            Some(ClassHint::DsCharName) => {
                 char_names = b.cells.iter().map(|c| c.to_uppercase()).collect();
                 continue;
             }
-            "dsProfile" => {
+            Some(ClassHint::DsProfile) => {
                 let get = |key: &str, pos: usize| -> Option<String> {
                     let idx = char_names.iter().position(|n| n == key).unwrap_or(pos);
                     b.cells
@@ -199,16 +200,16 @@ fn datasheet(doc: &Document, blocks: &[Block], out: &mut Extracted) {
                 }
                 continue;
             }
-            "dsInvul" => {
+            Some(ClassHint::DsInvul) => {
                 ds.invulnerable_save = Some(b.text.trim().to_string());
                 continue;
             }
-            "dsInvulComment" => {
+            Some(ClassHint::DsInvulComment) => {
                 ds.invulnerable_save_condition =
                     Some(b.text.trim().trim_start_matches('*').trim().to_string());
                 continue;
             }
-            "wHeader" => {
+            Some(ClassHint::WHeader) => {
                 let head = b
                     .cells
                     .first()
@@ -222,9 +223,9 @@ fn datasheet(doc: &Document, blocks: &[Block], out: &mut Extracted) {
                 section = head;
                 continue;
             }
-            "wProfile" | "wProfileMulti" => {
+            Some(ClassHint::WProfile) | Some(ClassHint::WProfileMulti) => {
                 let (mut name, keywords) = text::weapon_name_and_keywords(&b.cells[0]);
-                if class(b) == "wProfileMulti" {
+                if class(b) == Some(ClassHint::WProfileMulti) {
                     // `Plasma pistol - supercharge` beside `Plasma pistol – standard`: one
                     // weapon, its profiles named with the en dash the site mostly uses.
                     name = name.replacen(" - ", " – ", 1);
@@ -258,7 +259,7 @@ fn datasheet(doc: &Document, blocks: &[Block], out: &mut Extracted) {
                 ds.weapons.push(w);
                 continue;
             }
-            "dsKeywords" => {
+            Some(ClassHint::DsKeywords) => {
                 let t = b.text.trim();
                 let (group, list) = match t.find(':') {
                     Some(i) => (t[..i].trim(), &t[i + 1..]),
@@ -279,13 +280,13 @@ fn datasheet(doc: &Document, blocks: &[Block], out: &mut Extracted) {
                 }
                 continue;
             }
-            "dsFactionKeywords" => {
+            Some(ClassHint::DsFactionKeywords) => {
                 let t = b.text.trim();
                 let list = strip_prefix_ci(t, "FACTION KEYWORDS:").unwrap_or(t);
                 ds.faction_keywords.extend(split_list(list));
                 continue;
             }
-            "dsHeader" => {
+            Some(ClassHint::DsHeader) => {
                 if let Some(n) = damaged.take().or(None) {
                     ds.damaged = Some(n);
                 }
@@ -309,7 +310,7 @@ fn datasheet(doc: &Document, blocks: &[Block], out: &mut Extracted) {
             }
             _ => {}
         }
-        if class(b) == "wNote" || section.ends_with("WEAPONS") {
+        if class(b) == Some(ClassHint::WNote) || section.ends_with("WEAPONS") {
             // A note printed under a weapon's profile (`One Shot: …`, `Ibram Gaunt only.`).
             let named = ABILITY
                 .captures(&b.text)
@@ -394,7 +395,7 @@ fn datasheet(doc: &Document, blocks: &[Block], out: &mut Extracted) {
                 }
             }
             "LEADER" if b.kind == BlockKind::ListItem => ds.leads.push(b.text.clone()),
-            "STRATAGEMS" if class(b) == "s10Wrap" => {
+            "STRATAGEMS" if class(b) == Some(ClassHint::S10Wrap) => {
                 if let Some(id) = listed_stratagem(doc, b, out) {
                     if !ds.stratagems.contains(&id) {
                         ds.stratagems.push(id);
@@ -525,10 +526,10 @@ impl RuleParts {
     fn add(&mut self, b: &Block) {
         self.blocks += 1;
         match class(b) {
-            "flavor" => self.flavor.push(b.text.clone()),
-            "detachName" => self.detachment = Some(b.text.trim().to_string()),
-            "summary" => self.bullets.push(b.text.clone()),
-            "example" => self.examples.push(
+            Some(ClassHint::Flavor) => self.flavor.push(b.text.clone()),
+            Some(ClassHint::DetachName) => self.detachment = Some(b.text.trim().to_string()),
+            Some(ClassHint::Summary) => self.bullets.push(b.text.clone()),
+            Some(ClassHint::Example) => self.examples.push(
                 b.text
                     .trim()
                     .strip_prefix("Example:")
@@ -603,11 +604,11 @@ fn read_glossary(doc: &Document, blocks: &[&Block], out: &mut Extracted) {
     while i < blocks.len() {
         let b = blocks[i];
         match class(b) {
-            "tooltip_header" | "abName" => {
+            Some(ClassHint::TooltipHeader) | Some(ClassHint::AbName) => {
                 // A tooltip titled with the name its ability card prints again (`Feel No
                 // Pain`, then `FEEL NO PAIN`): one rule, read at the card's name.
                 let repeated = blocks.get(i + 1).is_some_and(|n| {
-                    matches!(class(n), "tooltip_header" | "abName")
+                    matches!(class(n), Some(ClassHint::TooltipHeader | ClassHint::AbName))
                         && n.text.trim().eq_ignore_ascii_case(b.text.trim())
                 });
                 if repeated {
@@ -623,7 +624,7 @@ fn read_glossary(doc: &Document, blocks: &[&Block], out: &mut Extracted) {
                 };
                 i += 1;
                 while i < blocks.len() && blocks[i].kind != BlockKind::Heading {
-                    if class(blocks[i]) == "keyword_index" {
+                    if class(blocks[i]) == Some(ClassHint::KeywordIndex) {
                         break;
                     }
                     parts.add(blocks[i]);
@@ -658,12 +659,13 @@ fn read_glossary(doc: &Document, blocks: &[&Block], out: &mut Extracted) {
                 };
                 push_rule(doc, parts, kind, faction, out);
             }
-            "str10Name" => {
+            Some(ClassHint::Str10Name) => {
                 i = stratagem_card(doc, blocks, i, out);
             }
             _ => {
                 // Marker, keyword index, or text of a tooltip without a header.
-                if class(b) == "tooltip" || class(b) == "keyword_index" {
+                if class(b) == Some(ClassHint::Tooltip) || class(b) == Some(ClassHint::KeywordIndex)
+                {
                     out.account.chrome += 1;
                 } else {
                     out.account.unassigned += 1;
@@ -711,9 +713,9 @@ fn stratagem_card(doc: &Document, blocks: &[&Block], mut i: usize, out: &mut Ext
         let b = blocks[i];
         used += 1;
         match class(b) {
-            "str10CP" => s.cp = text::cp_value(&b.text),
-            "str10Type" => (s.group, s.category) = group_and_category(&b.text),
-            "str10Legend" => s.flavor = Some(b.text.trim().to_string()),
+            Some(ClassHint::Str10Cp) => s.cp = text::cp_value(&b.text),
+            Some(ClassHint::Str10Type) => (s.group, s.category) = group_and_category(&b.text),
+            Some(ClassHint::Str10Legend) => s.flavor = Some(b.text.trim().to_string()),
             _ => {
                 let t = b.text.trim();
                 let mut matched = false;
@@ -733,7 +735,7 @@ fn stratagem_card(doc: &Document, blocks: &[&Block], mut i: usize, out: &mut Ext
                 if !matched {
                     match last {
                         // An older card prints its rule without WHEN/TARGET/EFFECT labels.
-                        None if class(b) == "str10Text" && s.effect.is_none() => {
+                        None if class(b) == Some(ClassHint::Str10Text) && s.effect.is_none() => {
                             s.effect = Some(t.to_string());
                             unlabeled = true;
                         }
@@ -825,7 +827,7 @@ fn faction_page(doc: &Document, blocks: &[&Block], out: &mut Extracted) {
     let mut i = 0;
     while i < blocks.len() {
         let b = blocks[i];
-        if b.kind == BlockKind::Heading && class(b) != "str10Name" {
+        if b.kind == BlockKind::Heading && class(b) != Some(ClassHint::Str10Name) {
             let level = b.level.min(6);
             let lower = b.text.trim().to_lowercase();
             // Leaving a rules section at this level or above.
@@ -893,7 +895,7 @@ fn faction_page(doc: &Document, blocks: &[&Block], out: &mut Extracted) {
             i += 1;
             continue;
         }
-        if class(b) == "str10Name" {
+        if class(b) == Some(ClassHint::Str10Name) {
             let n = out.stratagems.len();
             i = stratagem_card(doc, blocks, i, out);
             if let (Some(d), Some(s)) = (detachment.as_mut(), out.stratagems.get(n)) {
@@ -903,7 +905,7 @@ fn faction_page(doc: &Document, blocks: &[&Block], out: &mut Extracted) {
             }
             continue;
         }
-        if sec == Sec::Enhancements && class(b) == "EnhancementsPts" {
+        if sec == Sec::Enhancements && class(b) == Some(ClassHint::EnhancementsPts) {
             let name = b.cells.first().cloned().unwrap_or_default();
             let pts = b
                 .cells
@@ -917,8 +919,8 @@ fn faction_page(doc: &Document, blocks: &[&Block], out: &mut Extracted) {
             i += 1;
             while i < blocks.len()
                 && blocks[i].kind != BlockKind::Heading
-                && class(blocks[i]) != "EnhancementsPts"
-                && class(blocks[i]) != "str10Name"
+                && class(blocks[i]) != Some(ClassHint::EnhancementsPts)
+                && class(blocks[i]) != Some(ClassHint::Str10Name)
             {
                 parts.add(blocks[i]);
                 i += 1;

@@ -4,9 +4,6 @@
 //!
 //! Code after a file's first `#[cfg(test)]` line is the file's tests and is not checked by the
 //! rules about code (only the `//!` rule looks at it); comment lines are skipped.
-//!
-//! Not checked yet: class-hint strings (`"dsProfile"`, `"wProfile"`, …) outside one enum —
-//! `decode/html.rs`, which emits them, is being reworked on another branch.
 
 use super::util;
 use regex::Regex;
@@ -191,6 +188,45 @@ fn no_unwrap_in_decode_and_extract() {
     }
     report(
         "no .unwrap()/.expect() on input in src/decode/ and src/extract/ (outside #[cfg(test)])",
+        v,
+    );
+}
+
+/// Class hints travel from decoder to extractor as `ir::ClassHint`, not as strings: no hint's
+/// name (`"dsProfile"`, `"wProfile"`, `"tooltip_header"`, `"str10Name"`…, every
+/// `ClassHint::as_str`) is a string literal outside `src/ir.rs` (the enum) and `src/decode/`
+/// (which parses the markup's class names). In `src/extract/` every name is checked; elsewhere
+/// only the names shaped like the site's classes (an upper-case letter, digit or `_`), since
+/// plain words such as `"flavor"` and `"summary"` are also record fields there.
+#[test]
+fn class_hints_are_typed_outside_ir_and_decode() {
+    use cogitator::ir::ClassHint;
+    let all: Vec<&str> = ClassHint::ALL.iter().map(|h| h.as_str()).collect();
+    assert!(all.contains(&"dsProfile") && all.contains(&"str10Name"));
+    let site_shaped = |n: &str| {
+        n.chars()
+            .any(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+    };
+    let mut v = Vec::new();
+    for s in sources() {
+        if s.path == "src/ir.rs" || s.under("src/decode/") || s.path == "src/decode.rs" {
+            continue;
+        }
+        let extract = s.under("src/extract/") || s.path == "src/extract.rs";
+        for (n, l) in s.code_lines() {
+            for name in &all {
+                if (extract || site_shaped(name)) && l.contains(&format!("\"{name}\"")) {
+                    v.push(format!(
+                        "{}:{n}: class hint `\"{name}\"` as a string (use ClassHint::…): {}",
+                        s.path,
+                        l.trim()
+                    ));
+                }
+            }
+        }
+    }
+    report(
+        "class hints are ir::ClassHint values; their names are string literals only in src/ir.rs and src/decode/",
         v,
     );
 }
