@@ -156,6 +156,8 @@ pub fn limit_depth(text: &str, limit: usize) -> DepthScan {
     let mut held: Vec<String> = Vec::new();
     let mut foreign = 0usize;
     let mut formatting = 0usize;
+    // One buffer for every tag name (lower-cased), so the scan allocates nothing per tag.
+    let mut name_buf = String::new();
     let mut i = 0;
     while let Some(off) = text.get(i..).and_then(|t| t.find('<')) {
         let lt = i + off;
@@ -184,22 +186,22 @@ pub fn limit_depth(text: &str, limit: usize) -> DepthScan {
             .iter()
             .position(|&c| c.is_ascii_whitespace() || c == b'/' || c == b'>')
             .map_or(b.len(), |p| name_at + p);
-        let name = text
-            .get(name_at..name_end)
-            .unwrap_or_default()
-            .to_ascii_lowercase();
+        name_buf.clear();
+        name_buf.push_str(text.get(name_at..name_end).unwrap_or_default());
+        name_buf.make_ascii_lowercase();
+        let name = name_buf.as_str();
         let Some(gt) = tag_end(b, name_end) else {
             break;
         };
         i = gt + 1;
         let self_closing = gt > 0 && b[gt - 1] == b'/';
-        if VOID_TAGS.contains(&name.as_str()) || SELF_CLOSING_SIBLINGS.contains(&name.as_str()) {
+        if VOID_TAGS.contains(&name) || SELF_CLOSING_SIBLINGS.contains(&name) {
             continue;
         }
         let svg_or_math = name == "svg" || name == "math";
-        let is_formatting = foreign == 0 && FORMATTING_TAGS.contains(&name.as_str());
+        let is_formatting = foreign == 0 && FORMATTING_TAGS.contains(&name);
         if end_tag {
-            if held.last() == Some(&name) {
+            if held.last().map(String::as_str) == Some(name) {
                 held.pop();
                 scan.neutralized.push(lt);
             } else {
@@ -218,7 +220,7 @@ pub fn limit_depth(text: &str, limit: usize) -> DepthScan {
         }
         if depth >= limit || (is_formatting && formatting >= MAX_FORMATTING) {
             scan.neutralized.push(lt);
-            held.push(name);
+            held.push(name.to_string());
             continue;
         }
         depth += 1;
@@ -230,7 +232,7 @@ pub fn limit_depth(text: &str, limit: usize) -> DepthScan {
             formatting += 1;
             scan.max_formatting = scan.max_formatting.max(formatting);
         }
-        if RAW_TEXT_TAGS.contains(&name.as_str()) && foreign == 0 {
+        if RAW_TEXT_TAGS.contains(&name) && foreign == 0 {
             // Contents up to the matching end tag are text; the end tag closes the element.
             let close = format!("</{name}");
             match find_ignore_case(b, i, close.as_bytes()) {
