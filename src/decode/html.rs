@@ -251,22 +251,33 @@ pub fn limit_depth(text: &str, limit: usize) -> DepthScan {
 
 /// The `>` ending a tag whose name ends at `from`, quoted attribute values skipped.
 fn tag_end(b: &[u8], from: usize) -> Option<usize> {
-    let mut quote = None;
+    // Jumps from one `>` or quote to the next instead of stepping a state machine per byte
+    // (attribute values such as Wahapedia's `data-tooltip-content` are long); the same result
+    // as the byte-by-byte reading (`tests::tag_end_matches_the_byte_by_byte_reading`).
+    let mut i = from;
+    // The last byte before `i` that is not whitespace, as far as it matters (`=` or not).
     let mut prev = b' ';
-    for (k, &c) in b.get(from..)?.iter().enumerate() {
-        match quote {
-            Some(q) if c == q => quote = None,
-            Some(_) => {}
-            // A quote opens a value only after `=` (with optional spaces).
-            None if (c == b'"' || c == b'\'') && prev == b'=' => quote = Some(c),
-            None if c == b'>' => return Some(from + k),
-            None => {}
+    loop {
+        let rest = b.get(i..)?;
+        let k = rest
+            .iter()
+            .position(|&c| c == b'>' || c == b'"' || c == b'\'')?;
+        let c = rest[k];
+        if let Some(&p) = rest[..k].iter().rev().find(|c| !c.is_ascii_whitespace()) {
+            prev = p;
         }
-        if !c.is_ascii_whitespace() {
-            prev = c;
+        if c == b'>' {
+            return Some(i + k);
         }
+        if prev == b'=' {
+            // A quote opens a value only after `=` (with optional spaces): skip to its end.
+            let close = rest[k + 1..].iter().position(|&x| x == c)?;
+            i += k + 1 + close + 1;
+        } else {
+            i += k + 1;
+        }
+        prev = c;
     }
-    None
 }
 
 fn find(b: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
@@ -1417,6 +1428,70 @@ fn clean(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// The byte-by-byte reading `tag_end` must agree with.
+    fn tag_end_reference(b: &[u8], from: usize) -> Option<usize> {
+        let mut quote = None;
+        let mut prev = b' ';
+        for (k, &c) in b.get(from..)?.iter().enumerate() {
+            match quote {
+                Some(q) if c == q => quote = None,
+                Some(_) => {}
+                None if (c == b'"' || c == b'\'') && prev == b'=' => quote = Some(c),
+                None if c == b'>' => return Some(from + k),
+                None => {}
+            }
+            if !c.is_ascii_whitespace() {
+                prev = c;
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn tag_end_matches_the_byte_by_byte_reading() {
+        let cases: &[&[u8]] = &[
+            b"<div class=\"a>b\" id='c>d'>x",
+            b"<a href = \"x\">",
+            b"<a b\"c>d\">",
+            b"<a x='unterminated>",
+            b"<p =\"\">",
+            b"<img alt=\"\" src=x>",
+            b"<a x=\"1\"y='2'>",
+            b"<b>",
+            b"",
+        ];
+        for c in cases {
+            for from in 0..=c.len() + 1 {
+                assert_eq!(
+                    super::tag_end(c, from),
+                    tag_end_reference(c, from),
+                    "{:?} from {from}",
+                    String::from_utf8_lossy(c)
+                );
+            }
+        }
+        // Every string over a small alphabet up to length 7, from every start.
+        let alphabet = [b'a', b'=', b'"', b'\'', b'>', b' '];
+        let mut buf = Vec::new();
+        for len in 0..=7u32 {
+            for mut n in 0..6usize.pow(len) {
+                buf.clear();
+                for _ in 0..len {
+                    buf.push(alphabet[n % 6]);
+                    n /= 6;
+                }
+                for from in 0..=buf.len() {
+                    assert_eq!(
+                        super::tag_end(&buf, from),
+                        tag_end_reference(&buf, from),
+                        "{:?} from {from}",
+                        String::from_utf8_lossy(&buf)
+                    );
+                }
+            }
+        }
+    }
+
     use super::*;
 
     fn doc(html: &str) -> Document {
