@@ -275,14 +275,7 @@ fn process<I: Input>(input: &I, duplicate_of: Option<&str>) -> Processed {
     entry.chrome_dropped = doc.chrome_dropped + ex.account.chrome;
     entry.account = ex.account;
     entry.account.chrome += doc.chrome_dropped;
-    entry.records = RecordCounts {
-        datasheets: ex.datasheets.len(),
-        weapons: ex.datasheets.iter().map(|d| d.weapons.len()).sum(),
-        rules: ex.rules.len(),
-        stratagems: ex.stratagems.len(),
-        enhancements: ex.enhancements.len(),
-        detachments: ex.detachments.len(),
-    };
+    entry.records = record_counts(&ex);
     diagnostics.append(&mut ex.diagnostics);
     Processed {
         entry,
@@ -340,14 +333,7 @@ fn read_record_groups(processed: &mut [(usize, Processed)]) {
         normalize::normalize(&mut ex);
         p.entry.status = InputStatus::Ok;
         p.entry.edition = ex.edition;
-        p.entry.records = RecordCounts {
-            datasheets: ex.datasheets.len(),
-            weapons: ex.datasheets.iter().map(|d| d.weapons.len()).sum(),
-            rules: ex.rules.len(),
-            stratagems: ex.stratagems.len(),
-            enhancements: ex.enhancements.len(),
-            detachments: ex.detachments.len(),
-        };
+        p.entry.records = record_counts(&ex);
         p.diagnostics.append(&mut ex.diagnostics);
         p.extracted = Some(ex);
     }
@@ -508,5 +494,17 @@ fn located(d: Diagnostic, sources: &[crate::source::Provenance]) -> Diagnostic {
     match sources.first() {
         Some(p) => d.at(&p.file, p.line),
         None => d,
+    }
+}
+
+/// What one input gave, for its manifest entry.
+fn record_counts(ex: &Extracted) -> RecordCounts {
+    RecordCounts {
+        datasheets: ex.datasheets.len(),
+        weapons: ex.datasheets.iter().map(|d| d.weapons.len()).sum(),
+        rules: ex.rules.len(),
+        stratagems: ex.stratagems.len(),
+        enhancements: ex.enhancements.len(),
+        detachments: ex.detachments.len(),
     }
 }

@@ -195,14 +195,7 @@ impl Reader<'_> {
         let mut field: Option<usize> = None;
         while let Some(b) = blocks.get(j) {
             let t = b.text.trim();
-            let labelled = [
-                ("WHEN:", 0),
-                ("TARGET:", 1),
-                ("EFFECT:", 2),
-                ("RESTRICTIONS:", 3),
-            ]
-            .iter()
-            .find_map(|(l, k)| t.strip_prefix(l).map(|rest| (*k, rest.trim().to_string())));
+            let labelled = stratagem_label(t).map(|(k, rest)| (k, rest.to_string()));
             if let Some((k, rest)) = labelled {
                 let slot = match k {
                     0 => &mut s.when,
@@ -702,14 +695,7 @@ pub(crate) fn stratagem_text<'t>(
         if t.is_empty() {
             continue;
         }
-        let labelled = [
-            ("WHEN:", 0),
-            ("TARGET:", 1),
-            ("EFFECT:", 2),
-            ("RESTRICTIONS:", 3),
-        ]
-        .iter()
-        .find_map(|(l, k)| t.strip_prefix(l).map(|rest| (*k, rest.trim())));
+        let labelled = stratagem_label(t);
         let (k, text) = match labelled {
             Some((k, rest)) => {
                 last = Some(k);
@@ -755,4 +741,17 @@ pub(super) fn short(s: &str) -> String {
         out.push('…');
     }
     out
+}
+
+/// A stratagem text line that starts with its label: the part (0 WHEN, 1 TARGET, 2 EFFECT,
+/// 3 RESTRICTIONS) and the text after the label.
+fn stratagem_label(line: &str) -> Option<(usize, &str)> {
+    [
+        ("WHEN:", 0),
+        ("TARGET:", 1),
+        ("EFFECT:", 2),
+        ("RESTRICTIONS:", 3),
+    ]
+    .iter()
+    .find_map(|(l, k)| line.strip_prefix(l).map(|rest| (*k, rest.trim())))
 }

@@ -25,20 +25,9 @@ fn cut(page: &str, start: &str, end: &str) -> String {
     )
 }
 
-/// Runs the pipeline (without the simulator stage) over in-memory pages.
+/// Runs the pipeline (without the simulator stage) over in-memory files.
 fn ingest(files: &[(&str, String)]) -> Dataset {
-    let sources: Vec<SourceFile> = files
-        .iter()
-        .map(|(p, s)| SourceFile::new(*p, s.as_bytes().to_vec()))
-        .collect();
-    run(
-        &sources,
-        &[],
-        &Options {
-            skip_validation: true,
-            ..Options::default()
-        },
-    )
+    util::ingest_in_memory(files)
 }
 
 /// A unit page's datasheet fragment: from the datasheet frame to the end of its keywords,

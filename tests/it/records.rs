@@ -6,22 +6,10 @@
 
 use crate::util;
 use cogitator::model::{Dataset, InputStatus};
-use cogitator::pipeline::{run, Options};
-use cogitator::source::SourceFile;
 
+/// Runs the pipeline (without the simulator stage) over in-memory files.
 fn ingest(files: &[(&str, Vec<u8>)]) -> Dataset {
-    let sources: Vec<SourceFile> = files
-        .iter()
-        .map(|(p, b)| SourceFile::new(*p, b.clone()))
-        .collect();
-    run(
-        &sources,
-        &[],
-        &Options {
-            skip_validation: true,
-            ..Options::default()
-        },
-    )
+    util::ingest_in_memory(files)
 }
 
 fn codes<'d>(ds: &'d Dataset, code: &str) -> Vec<&'d cogitator::diag::Diagnostic> {

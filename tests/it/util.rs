@@ -28,3 +28,19 @@ pub fn corpus() -> Option<PathBuf> {
 pub fn raw() -> PathBuf {
     repo().join("raw")
 }
+
+/// Runs the pipeline (without the simulator stage) over in-memory files: (path, content).
+pub fn ingest_in_memory<B: AsRef<[u8]>>(files: &[(&str, B)]) -> cogitator::model::Dataset {
+    let sources: Vec<cogitator::source::SourceFile> = files
+        .iter()
+        .map(|(p, b)| cogitator::source::SourceFile::new(*p, b.as_ref().to_vec()))
+        .collect();
+    cogitator::pipeline::run(
+        &sources,
+        &[],
+        &cogitator::pipeline::Options {
+            skip_validation: true,
+            ..Default::default()
+        },
+    )
+}
