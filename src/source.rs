@@ -119,31 +119,135 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     s
 }
 
-/// Where a record came from: the file (relative), the 1-based line, and the file's sha256.
+/// Where a record came from: the file (relative), the 1-based line, and the file's sha256;
+/// for paged sources (PDF) also the 1-based page and the box on it.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Provenance {
     pub file: String,
     pub line: u32,
     pub sha256: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bbox: Option<BBox>,
 }
 
-/// An occurrence of a rule: file and line, without the hash (the manifest has it).
+impl Provenance {
+    /// A line of a line-addressed source (text, HTML, CSV row, XML element).
+    pub fn at_line(file: impl Into<String>, line: u32, sha256: impl Into<String>) -> Self {
+        Provenance {
+            file: file.into(),
+            line,
+            sha256: sha256.into(),
+            page: None,
+            bbox: None,
+        }
+    }
+
+    /// The same place as a [`Location`] (without the hash).
+    pub fn location(&self) -> Location {
+        Location {
+            file: self.file.clone(),
+            line: self.line,
+            page: self.page,
+            bbox: self.bbox,
+        }
+    }
+}
+
+/// Where a sub-record or a rule occurrence was read: the file (relative), the 1-based line,
+/// and for paged sources the page and the box on it. The file's hash is in the record's
+/// `sources` and the manifest.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub struct Occurrence {
+pub struct Location {
     pub file: String,
     pub line: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bbox: Option<BBox>,
 }
 
-/// A place in a source: 1-based line, and for paged formats the page and position on it.
+impl Location {
+    /// A line of a line-addressed source.
+    pub fn at_line(file: impl Into<String>, line: u32) -> Self {
+        Location {
+            file: file.into(),
+            line,
+            page: None,
+            bbox: None,
+        }
+    }
+
+    /// `file` at `span` (line, and page and box when the span has them).
+    pub fn at(file: impl Into<String>, span: Span) -> Self {
+        Location {
+            file: file.into(),
+            line: span.line,
+            page: span.page,
+            bbox: span.bbox,
+        }
+    }
+}
+
+/// An occurrence of a rule: where one copy of its text was read.
+pub type Occurrence = Location;
+
+/// A box on a page, in PDF points with the origin at the page's lower-left corner:
+/// `[x0, y0, x1, y1]` (left, bottom, right, top). Compared and hashed by bit pattern, so it
+/// can sit in sorted, deduplicated provenance lists.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
+pub struct BBox(pub [f32; 4]);
+
+impl BBox {
+    fn key(&self) -> [u32; 4] {
+        self.0.map(f32::to_bits)
+    }
+
+    /// The smallest box holding both.
+    pub fn union(self, other: BBox) -> BBox {
+        let [a0, a1, a2, a3] = self.0;
+        let [b0, b1, b2, b3] = other.0;
+        BBox([a0.min(b0), a1.min(b1), a2.max(b2), a3.max(b3)])
+    }
+}
+
+impl PartialEq for BBox {
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+impl Eq for BBox {}
+impl std::hash::Hash for BBox {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.key().hash(h)
+    }
+}
+impl PartialOrd for BBox {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for BBox {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        let (a, b) = (self.0, other.0);
+        a.iter()
+            .zip(b.iter())
+            .map(|(x, y)| x.total_cmp(y))
+            .find(|o| o.is_ne())
+            .unwrap_or(std::cmp::Ordering::Equal)
+    }
+}
+
+/// A place in a source: a 1-based line (text, HTML, CSV row, XML element), and for paged
+/// formats (PDF) the 1-based page and the box on it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct Span {
     pub line: u32,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub page: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub x: Option<f32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub y: Option<f32>,
+    pub bbox: Option<BBox>,
 }
 
 impl Span {
@@ -151,6 +255,15 @@ impl Span {
         Span {
             line,
             ..Span::default()
+        }
+    }
+
+    /// A place on a page: `line` counts the document's lines across pages.
+    pub fn on_page(line: u32, page: u32, bbox: BBox) -> Self {
+        Span {
+            line,
+            page: Some(page),
+            bbox: Some(bbox),
         }
     }
 }

@@ -225,11 +225,7 @@ impl Reader<'_> {
     }
 
     fn provenance(&self, line: u32) -> Provenance {
-        Provenance {
-            file: self.doc.file.clone(),
-            line,
-            sha256: self.doc.sha256.clone(),
-        }
+        Provenance::at_line(self.doc.file.clone(), line, self.doc.sha256.clone())
     }
 
     /// A named entry: heading, optional `X Detachment` line, flavor, text, bullets, examples.
@@ -336,10 +332,7 @@ impl Reader<'_> {
             text: text_joined,
             bullets,
             examples,
-            occurrences: vec![Occurrence {
-                file: self.file().to_string(),
-                line: head.line(),
-            }],
+            occurrences: vec![Occurrence::at_line(self.file(), head.line())],
         };
         let rule_id = crate::ids::rule_id(&rule);
         if let Some(d) = detachment {
@@ -463,10 +456,7 @@ impl Reader<'_> {
             text: text.to_string(),
             bullets: Vec::new(),
             examples: Vec::new(),
-            occurrences: vec![Occurrence {
-                file: self.file().to_string(),
-                line,
-            }],
+            occurrences: vec![Occurrence::at_line(self.file(), line)],
         });
     }
 
@@ -581,10 +571,7 @@ impl Reader<'_> {
             text: body,
             bullets: Vec::new(),
             examples: Vec::new(),
-            occurrences: vec![Occurrence {
-                file: self.file().to_string(),
-                line: first_line,
-            }],
+            occurrences: vec![Occurrence::at_line(self.file(), first_line)],
         });
     }
 

@@ -646,11 +646,11 @@ impl<'a> DatasheetReader<'a> {
                 text: d.clone(),
             });
         }
-        ds.sources.push(Provenance {
-            file: self.doc.file.clone(),
-            line: self.first_line,
-            sha256: self.doc.sha256.clone(),
-        });
+        ds.sources.push(Provenance::at_line(
+            self.doc.file.clone(),
+            self.first_line,
+            self.doc.sha256.clone(),
+        ));
         Some(ds)
     }
 }

@@ -99,11 +99,7 @@ fn page_faction(doc: &Document) -> Option<String> {
 }
 
 fn provenance(doc: &Document, line: u32) -> Provenance {
-    Provenance {
-        file: doc.file.clone(),
-        line,
-        sha256: doc.sha256.clone(),
-    }
+    Provenance::at_line(doc.file.clone(), line, doc.sha256.clone())
 }
 
 /// `(⌀105 x 70mm)` → `105 x 70mm` (the `⌀` kept off, as the text dumps print it).
@@ -591,10 +587,7 @@ fn push_rule(
         text: body,
         bullets: parts.bullets,
         examples: parts.examples,
-        occurrences: vec![Occurrence {
-            file: doc.file.clone(),
-            line: parts.line,
-        }],
+        occurrences: vec![Occurrence::at_line(doc.file.clone(), parts.line)],
     });
 }
 

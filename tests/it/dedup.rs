@@ -17,10 +17,7 @@ fn rule(name: Option<&str>, text: &str, file: &str, line: u32) -> Rule {
         text: text.into(),
         bullets: Vec::new(),
         examples: Vec::new(),
-        occurrences: vec![Occurrence {
-            file: file.into(),
-            line,
-        }],
+        occurrences: vec![Occurrence::at_line(file, line)],
     }
 }
 

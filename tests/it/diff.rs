@@ -42,11 +42,7 @@ fn carnifexes() -> Datasheet {
         weapon("Heavy venom cannon", &["BLAST"]),
     ];
     d.keywords = vec!["MONSTER".into(), "GREAT DEVOURER".into()];
-    d.sources = vec![Provenance {
-        file: "a.html".into(),
-        line: 1,
-        sha256: "aa".into(),
-    }];
+    d.sources = vec![Provenance::at_line("a.html", 1, "aa")];
     d
 }
 
@@ -228,11 +224,7 @@ use cogitator::merge::Records;
 use cogitator::model::{Detachment, Enhancement, Stratagem};
 
 fn src(file: &str) -> Vec<Provenance> {
-    vec![Provenance {
-        file: file.into(),
-        line: 3,
-        sha256: "00".into(),
-    }]
+    vec![Provenance::at_line(file, 3, "00")]
 }
 
 fn x110(diags: &[Diagnostic]) -> Vec<&str> {

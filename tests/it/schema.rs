@@ -280,11 +280,7 @@ proptest! {
 // Quarantine.
 
 fn prov(file: &str, line: u32) -> Provenance {
-    Provenance {
-        file: file.into(),
-        line,
-        sha256: "0".repeat(64),
-    }
+    Provenance::at_line(file, line, "0".repeat(64))
 }
 
 fn weapon(name: &str, vals: [&str; 6], keywords: &[&str], line: u32) -> WeaponProfile {
@@ -599,10 +595,7 @@ fn schema_drift() {
         text: "t".into(),
         bullets: vec!["b".into()],
         examples: vec!["Example: e".into()],
-        occurrences: vec![Occurrence {
-            file: "x".into(),
-            line: 1,
-        }],
+        occurrences: vec![Occurrence::at_line("x", 1)],
     };
     check_keys("rule", &to_value(&rule), "rule");
     let strat = Stratagem {

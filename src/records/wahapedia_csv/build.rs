@@ -19,7 +19,7 @@ use crate::ids::{self, slug};
 use crate::ir::BlockKind;
 use crate::model::*;
 use crate::records::{file_name, Group};
-use crate::source::{Occurrence, Provenance};
+use crate::source::Provenance;
 
 /// Reads a claimed export group: the typed rows, then the records.
 pub fn records(group: &Group) -> Vec<Extracted> {
@@ -192,7 +192,7 @@ impl<'e> Builder<'e> {
             .get(table)
             .cloned()
             .unwrap_or_else(|| (self.path(table), String::new()));
-        Provenance { file, line, sha256 }
+        Provenance::at_line(file, line, sha256)
     }
 
     fn recs(&mut self, table: &str) -> &mut Recs {
@@ -687,10 +687,7 @@ impl<'e> Builder<'e> {
             text,
             bullets: Vec::new(),
             examples: Vec::new(),
-            occurrences: vec![Occurrence {
-                file: prov.file,
-                line: prov.line,
-            }],
+            occurrences: vec![prov.location()],
         })
     }
 }
