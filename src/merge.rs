@@ -101,6 +101,7 @@ pub const DATASHEET: &[FieldRule] = &[
     FieldRule {
         fields: &[
             "points",
+            "power_rating",
             "models",
             "invulnerable_save",
             "weapons",

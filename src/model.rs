@@ -322,6 +322,9 @@ pub struct Datasheet {
     pub faction_keywords: Vec<String>,
     /// Ids of the stratagems listed on the datasheet.
     pub stratagems: Vec<String>,
+    /// The unit's Power Rating (9th edition `POWER 7`); absent in editions without one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub power_rating: Option<u32>,
 }
 
 impl Datasheet {
@@ -350,6 +353,7 @@ impl Datasheet {
             model_keywords: Vec::new(),
             faction_keywords: Vec::new(),
             stratagems: Vec::new(),
+            power_rating: None,
         }
     }
 }
@@ -373,6 +377,20 @@ pub struct Rule {
     /// Worked examples printed with the rule (`Example: …`).
     pub examples: Vec<String>,
     pub occurrences: Vec<Occurrence>,
+    /// Tables printed inside the rule (9th edition: the wound-roll table, the close combat
+    /// weapon profile), as data rather than text. Absent when the rule has none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tables: Vec<RuleTable>,
+}
+
+/// A table printed inside a rule: its column headings (empty when the print has none) and
+/// its rows, each cell as printed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RuleTable {
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+    /// Line of the table's first row.
+    pub line: u32,
 }
 
 /// A stratagem. Same name with a different source group is a different stratagem.

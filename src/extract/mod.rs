@@ -13,6 +13,7 @@ pub use crate::model::BlockAccount;
 use crate::model::{Datasheet, Detachment, Edition, Enhancement, Rule, Stratagem};
 
 pub mod glossary;
+pub mod ninth;
 pub mod system;
 pub mod ten;
 pub mod text;
@@ -57,11 +58,9 @@ pub fn extract(doc: &Document) -> Extracted {
             wahapedia::extract(doc, &mut out)
         }
         system::System::Warhammer40k10e | system::System::Unknown => ten::extract(doc, &mut out),
-        // 9th edition and Horus Heresy get their own extractors (issue 5); until then their
-        // paragraphs are read as rule paragraphs only.
-        system::System::Warhammer40k9e | system::System::HorusHeresy2 => {
-            glossary::extract_rules_only(doc, &mut out)
-        }
+        system::System::Warhammer40k9e => ninth::extract(doc, &mut out),
+        // Horus Heresy: the special-rules glossary (glued flavor and rules text).
+        system::System::HorusHeresy2 => glossary::extract_rules_only(doc, &mut out),
         system::System::Unsupported(_) => {}
     }
     check_scopes(&mut out);
