@@ -9,7 +9,7 @@
 use crate::diag::{sort_diagnostics, Code, Diagnostic};
 use crate::model::Datasheet;
 use crate::simulate::keyword::{parse_threshold, KeywordError};
-use crate::simulate::profile::{weapon_from_profile, ProfileError};
+use crate::simulate::profile::{bearer_profile, weapon_from_profile, ProfileError};
 use crate::simulate::{self, Conditions, Scenario, SimError, Target};
 use serde::Deserialize;
 use std::collections::BTreeSet;
@@ -208,13 +208,15 @@ pub fn validate_datasheets(
                     None => d,
                 }
             };
-            let (weapon, unknown) = match weapon_from_profile(wp) {
-                Ok(x) => x,
-                Err(e) => {
-                    diags.push(diag(profile_code(&e), e.to_string()));
-                    continue;
-                }
-            };
+            // 9th edition: skill, melee attacks and `User`/`+N` strength from the bearer
+            let (weapon, unknown) =
+                match bearer_profile(ds, wp).and_then(|w| weapon_from_profile(&w)) {
+                    Ok(x) => x,
+                    Err(e) => {
+                        diags.push(diag(profile_code(&e), e.to_string()));
+                        continue;
+                    }
+                };
             for k in unknown {
                 if reported_keywords.insert(k.to_ascii_uppercase()) {
                     diags.push(diag(
@@ -228,7 +230,13 @@ pub fn validate_datasheets(
                     attackers: 1,
                     weapon: weapon.clone(),
                     target: target.clone(),
-                    conditions: Conditions::default(),
+                    conditions: Conditions {
+                        rules: match ds.edition {
+                            crate::model::Edition::Ninth => simulate::Rules::Ninth,
+                            _ => simulate::Rules::Tenth,
+                        },
+                        ..Conditions::default()
+                    },
                 };
                 match simulate::exact(&scenario) {
                     Ok(o) => rows.push(ExpectedDamageRow {

@@ -162,6 +162,39 @@ pub fn weapon_from_profile(p: &WeaponProfile) -> Result<(Weapon, Vec<String>), P
     Ok((weapon, unknown))
 }
 
+/// A 9th-edition weapon profile as its bearer uses it: the skill is the bearer's BS (ranged)
+/// or WS (melee); a melee weapon's attacks are the bearer's A; a strength printed `User`,
+/// `+N` or `xN` is the bearer's S, plus N or times N. The bearer is the datasheet's first
+/// model profile. Other editions' profiles are returned unchanged.
+pub fn bearer_profile(ds: &Datasheet, p: &WeaponProfile) -> Result<WeaponProfile, ProfileError> {
+    if ds.edition != crate::model::Edition::Ninth {
+        return Ok(p.clone());
+    }
+    let m = ds.models.first().ok_or(ProfileError::Missing {
+        field: "model profile (the bearer)",
+    })?;
+    let mut w = p.clone();
+    let melee = matches!(p.get("range"), Some(r) if r.trim().eq_ignore_ascii_case("melee"));
+    let skill = if melee { m.get("WS") } else { m.get("BS") };
+    w.set("skill", skill.map(str::to_string));
+    if melee {
+        w.set("A", m.get("A").map(str::to_string));
+    }
+    let s = required("strength (S)", p.get("S"))?;
+    let user = || parse_positive("bearer strength (S)", required("strength (S)", m.get("S"))?);
+    let strength = if s.eq_ignore_ascii_case("user") {
+        user()?
+    } else if let Some(n) = s.strip_prefix('+') {
+        user()? + parse_positive("strength (S)", n)?
+    } else if let Some(n) = s.strip_prefix(['x', '×']) {
+        user()? * parse_positive("strength (S)", n)?
+    } else {
+        parse_positive("strength (S)", s)?
+    };
+    w.set("S", Some(strength.to_string()));
+    Ok(w)
+}
+
 /// A target from a datasheet: its first model profile's T, Sv and W, its invulnerable save,
 /// the model count of its smallest points option (1 if it has none), its keywords, and a
 /// `Feel No Pain x+` ability if it has one.
