@@ -10,6 +10,7 @@
 //! (`Weapons with [HAZARDOUS] in their profile`, `have ‘Leader’ listed`), or — later, in
 //! `dedup` — an identical paragraph named in another source.
 
+use super::heresy;
 use super::text::{self, Piece};
 use super::Extracted;
 use crate::diag::{Code, Diagnostic};
@@ -51,6 +52,9 @@ pub fn read(doc: &Document, blocks: &[Block], ctx: &Context, out: &mut Extracted
         last_named_kind: None,
     };
     let mut i = 0;
+    if ctx.edition == Some(Edition::HorusHeresy2) {
+        i = r.front_matter(blocks);
+    }
     while i < blocks.len() {
         i = r.step(blocks, i);
     }
@@ -91,10 +95,6 @@ static LISTED_RULE: LazyLock<Regex> = LazyLock::new(|| {
         r"^Some (?:models|units|CHARACTER units|CHARACTER models) have [‘'“]([^’'”]+)[’'”] listed",
     )
     .expect("static regex")
-});
-static SPECIAL_RULE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?:the|a|an) ((?:[A-Z][\w’'-]*)(?: (?:[A-Z][\w’'-]*|\([A-Z0-9+]+\)))*) special rules?\b")
-        .expect("static regex")
 });
 pub(super) static ARMY_FACTION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^If your A\w+ Faction is ([A-Z][A-Z’' -]+[A-Z])?").expect("static regex")
@@ -242,9 +242,58 @@ impl Reader<'_> {
                 self.out.account.in_records += 1;
             }
         }
-        let mut paras: Vec<(String, u32, bool)> = Vec::new();
-        let mut items: Vec<(String, usize)> = Vec::new(); // list items with the paragraph count before them
-        let mut examples: Vec<String> = Vec::new();
+        let first_blank = blocks.get(j).is_some_and(|b| b.blank_before);
+        let (parts, next) = self.entry_parts(blocks, j);
+        let Some((flavor, body, bullets)) = arrange(&parts, first_blank) else {
+            // A heading with nothing under it (a table title): not a rule.
+            self.out.account.in_records -= 1;
+            self.out.account.unassigned += 1;
+            return next;
+        };
+        let text_joined = body.join("\n\n");
+        let kind = self.kind_of(&name, &text_joined, detachment.is_some());
+        let faction = match kind.as_str() {
+            "army" | "detachment" | "order" => self
+                .ctx
+                .faction
+                .clone()
+                .or_else(|| self.out.faction.clone()),
+            _ => None,
+        };
+        let rule = Rule {
+            id: String::new(),
+            name: Some(name),
+            kind: kind.clone(),
+            edition: self.edition(),
+            faction: faction.clone(),
+            flavor,
+            text: text_joined,
+            bullets,
+            examples: parts.examples,
+            occurrences: vec![Occurrence::at_line(self.file(), head.line())],
+            tables: Vec::new(),
+        };
+        if let Some(d) = detachment {
+            self.out.detachments.push(Detachment {
+                id: crate::ids::detachment(self.edition(), faction.as_deref(), &d),
+                name: d,
+                edition: self.edition(),
+                faction,
+                rules: vec![crate::ids::rule_id(&rule)],
+                enhancements: Vec::new(),
+                stratagems: Vec::new(),
+                sources: vec![self.provenance(head.line())],
+            });
+        }
+        self.last_named_kind = Some(kind);
+        self.out.rules.push(rule);
+        next
+    }
+
+    /// The blocks of a named entry from `j` up to the next heading, stratagem or chrome:
+    /// paragraphs, list items (with the paragraph count before them) and examples.
+    fn entry_parts(&mut self, blocks: &[Block], mut j: usize) -> (EntryParts, usize) {
+        let mut parts = EntryParts::default();
         while let Some(b) = blocks.get(j) {
             let t = b.text.trim();
             if text::is_chrome(t)
@@ -262,95 +311,19 @@ impl Reader<'_> {
                     b.line(),
                 );
             } else if b.kind == BlockKind::ListItem {
-                items.push((t.to_string(), paras.len()));
+                parts.items.push((t.to_string(), parts.paras.len()));
             } else if let Some(ex) = t.strip_prefix("Example:") {
-                examples.push(format!("Example: {}", ex.trim()));
+                parts.examples.push(format!("Example: {}", ex.trim()));
             } else {
                 if let Some(msg) = text::damage(t) {
                     self.warn(Code::DamagedText, msg, b.line());
                 }
-                paras.push((t.to_string(), b.line(), b.blank_before));
+                parts.paras.push(t.to_string());
             }
             self.out.account.in_records += 1;
             j += 1;
         }
-        // Bullets after the last paragraph are the summary; bullets between paragraphs are part
-        // of the rules text.
-        let mut body: Vec<String> = Vec::new();
-        let mut bullets: Vec<String> = Vec::new();
-        let mut flavor: Option<String> = None;
-        let first_blank = blocks
-            .get(i + 1 + usize::from(detachment.is_some()))
-            .is_some_and(|b| b.blank_before);
-        let mut start = 0;
-        if first_blank && paras.len() >= 2 && !reads_as_rules(&paras[0].0) {
-            flavor = Some(paras[0].0.clone());
-            start = 1;
-        }
-        for (k, (p, _, _)) in paras.iter().enumerate().skip(start) {
-            for (item, before) in &items {
-                if *before == k && k > start {
-                    body.push(format!("• {item}"));
-                }
-            }
-            body.push(p.clone());
-        }
-        for (item, before) in &items {
-            if *before >= paras.len() || (*before <= start && paras.len() <= start) {
-                bullets.push(item.clone());
-            } else if *before == start && start < paras.len() && *before != 0 {
-                body.insert(0, format!("• {item}"));
-            }
-        }
-        if body.is_empty() {
-            if !bullets.is_empty() || flavor.is_some() {
-                body = std::mem::take(&mut bullets);
-            } else {
-                // A heading with nothing under it (a table title): not a rule.
-                self.out.account.in_records -= 1;
-                self.out.account.unassigned += 1;
-                return j;
-            }
-        }
-        let text_joined = body.join("\n\n");
-        let kind = self.kind_of(&name, &text_joined, detachment.is_some());
-        let faction = match kind.as_str() {
-            "army" | "detachment" | "order" => self
-                .ctx
-                .faction
-                .clone()
-                .or_else(|| self.out.faction.clone()),
-            _ => None,
-        };
-        let rule = Rule {
-            id: String::new(),
-            name: Some(name.clone()),
-            kind: kind.clone(),
-            edition: self.edition(),
-            faction: faction.clone(),
-            flavor,
-            text: text_joined,
-            bullets,
-            examples,
-            occurrences: vec![Occurrence::at_line(self.file(), head.line())],
-            tables: Vec::new(),
-        };
-        let rule_id = crate::ids::rule_id(&rule);
-        if let Some(d) = detachment {
-            self.out.detachments.push(Detachment {
-                id: crate::ids::detachment(self.edition(), faction.as_deref(), &d),
-                name: d,
-                edition: self.edition(),
-                faction,
-                rules: vec![rule_id],
-                enhancements: Vec::new(),
-                stratagems: Vec::new(),
-                sources: vec![self.provenance(head.line())],
-            });
-        }
-        self.last_named_kind = Some(kind);
-        self.out.rules.push(rule);
-        j
+        (parts, j)
     }
 
     fn is_stratagem_at(&self, blocks: &[Block], i: usize) -> bool {
@@ -390,16 +363,82 @@ impl Reader<'_> {
             self.out.account.in_records += 1;
             return;
         }
-        let text_of = if b.kind == BlockKind::TableRow {
+        let mut text_of = if b.kind == BlockKind::TableRow {
             b.filled_cells().collect::<Vec<_>>().join(" ")
         } else {
             b.text.clone()
         };
+        // Horus Heresy: an entry that kept its heading (`…Check.BlastBlast weapons…`) ends
+        // the line; what comes before it is read as usual.
+        let mut headed = Vec::new();
+        if self.edition() == Edition::HorusHeresy2 {
+            if let Some((at, entries)) = heresy::headed(&text_of) {
+                text_of.truncate(at);
+                headed = entries;
+            }
+        }
         let pieces = text::split_glued(&text_of);
         for p in pieces {
             self.glued_piece(p, b);
         }
+        if !headed.is_empty() {
+            self.flush_glued();
+            self.glued.expect_text = false;
+            for e in headed {
+                self.headed_rule(e, b.line());
+            }
+        }
         self.out.account.in_records += 1;
+    }
+
+    /// A Horus Heresy entry that kept its heading: a named special rule.
+    fn headed_rule(&mut self, e: heresy::Headed, line: u32) {
+        let text = e.paras.join("\n\n");
+        self.check_truncated(e.name.as_str(), &text, line);
+        self.out.rules.push(Rule {
+            id: String::new(),
+            name: Some(e.name),
+            kind: "special_rule".into(),
+            edition: self.edition(),
+            faction: None,
+            flavor: e.flavor,
+            text,
+            bullets: Vec::new(),
+            examples: Vec::new(),
+            occurrences: vec![Occurrence::at_line(self.file(), line)],
+            tables: Vec::new(),
+        });
+    }
+
+    /// Horus Heresy: a text the dump cut off (it ends on `:` where a table or list was) is
+    /// kept as printed and reported (`X111`).
+    fn check_truncated(&mut self, name: &str, body: &str, line: u32) {
+        if self.edition() != Edition::HorusHeresy2 || !body.trim_end().ends_with(':') {
+            return;
+        }
+        self.warn(
+            Code::RequiredTextMissing,
+            format!(
+                "special rule '{name}': text cut off after '{}' (the table or list that followed was lost); kept as printed",
+                tail(body)
+            ),
+            line,
+        );
+    }
+
+    /// Horus Heresy: the preamble and the book-details table before the first rule are
+    /// front matter, counted as chrome (`S009`). Returns the first block after them.
+    fn front_matter(&mut self, blocks: &[Block]) -> usize {
+        let n = heresy::front_matter(blocks);
+        if n > 0 {
+            self.out.account.chrome += n;
+            self.warn(
+                Code::ChromeDropped,
+                format!("dropped {n} lines of front matter (preamble, book-details table)"),
+                blocks[0].line(),
+            );
+        }
+        n
     }
 
     fn glued_piece(&mut self, p: Piece, b: &Block) {
@@ -462,6 +501,8 @@ impl Reader<'_> {
         });
     }
 
+    /// Ends the glued rule being read: a rule (or an enhancement, when its text speaks of a
+    /// bearer), or a lone flavor whose text was lost (`X108`).
     fn flush_glued(&mut self) {
         let Some(rule) = self.glued.current.take() else {
             return;
@@ -480,41 +521,10 @@ impl Reader<'_> {
             return;
         };
         if texts.is_empty() {
-            // A flavor with no rules text: the text was lost (or it is a lone sentence).
-            let (t, l) = flavor.unwrap_or_default();
-            self.warn(
-                Code::UnmatchedText,
-                format!("paragraph not assigned: '{}'", short(&t)),
-                l,
-            );
-            if flavor_whole {
-                // the block was counted as used when read; it is not
-                self.out.account.in_records -= 1;
-                self.out.account.unassigned += 1;
-            }
+            self.lone_flavor(flavor.unwrap_or_default(), flavor_whole);
             return;
         }
-        // Scrambled order: the sentence start was printed on a later line (it ends mid-sentence,
-        // the earlier piece does not). Rejoin start + rest, and say so.
-        if texts.len() >= 2 {
-            let ends_open = |s: &str| {
-                !s.trim_end()
-                    .ends_with(['.', '!', '?', ':', ')', '"', '”', '’'])
-            };
-            let last = texts.len() - 1;
-            if ends_open(&texts[last].0) && !ends_open(&texts[last - 1].0) {
-                let start = texts.remove(last);
-                self.warn(
-                    Code::ScrambledText,
-                    format!(
-                        "text begins on a later line (\"{}\"); rejoined",
-                        short(&start.0)
-                    ),
-                    start.1,
-                );
-                texts.insert(0, start);
-            }
-        }
+        self.unscramble(&mut texts);
         let body = texts
             .iter()
             .map(|(t, _)| t.as_str())
@@ -530,30 +540,79 @@ impl Reader<'_> {
         let flavor_text = flavor.map(|(t, _)| t);
         if body.contains("bearer") && (body.contains("model only") || body.contains("Enhancement"))
         {
-            let faction = self
-                .ctx
-                .faction
-                .clone()
-                .or_else(|| self.out.faction.clone());
-            self.out.enhancements.push(Enhancement {
-                id: crate::ids::unnamed_enhancement(
-                    self.edition(),
-                    faction.as_deref(),
-                    flavor_text.as_deref().unwrap_or(&body),
-                ),
-                name: None,
-                edition: self.edition(),
-                faction,
-                detachment: None,
-                points: None,
-                flavor: flavor_text,
-                text: body,
-                sources: vec![self.provenance(first_line)],
-            });
+            self.glued_enhancement(flavor_text, body, first_line);
+        } else {
+            self.glued_rule(flavor_text, body, first_line);
+        }
+    }
+
+    /// A flavor with no rules text: the text was lost (or it is a lone sentence).
+    fn lone_flavor(&mut self, (t, l): (String, u32), whole: bool) {
+        self.warn(
+            Code::UnmatchedText,
+            format!("paragraph not assigned: '{}'", short(&t)),
+            l,
+        );
+        if whole {
+            // the block was counted as used when read; it is not
+            self.out.account.in_records -= 1;
+            self.out.account.unassigned += 1;
+        }
+    }
+
+    /// Scrambled order: the sentence start was printed on a later line (it ends mid-sentence,
+    /// the earlier piece does not). Rejoins start + rest, and says so (`X107`).
+    fn unscramble(&mut self, texts: &mut Vec<(String, u32)>) {
+        if texts.len() < 2 {
             return;
         }
-        // A rule still unnamed after dedup (no twin named elsewhere) is reported there (X103).
+        let ends_open = |s: &str| {
+            !s.trim_end()
+                .ends_with(['.', '!', '?', ':', ')', '"', '”', '’'])
+        };
+        let last = texts.len() - 1;
+        if ends_open(&texts[last].0) && !ends_open(&texts[last - 1].0) {
+            let start = texts.remove(last);
+            self.warn(
+                Code::ScrambledText,
+                format!(
+                    "text begins on a later line (\"{}\"); rejoined",
+                    short(&start.0)
+                ),
+                start.1,
+            );
+            texts.insert(0, start);
+        }
+    }
+
+    fn glued_enhancement(&mut self, flavor: Option<String>, body: String, line: u32) {
+        let faction = self
+            .ctx
+            .faction
+            .clone()
+            .or_else(|| self.out.faction.clone());
+        self.out.enhancements.push(Enhancement {
+            id: crate::ids::unnamed_enhancement(
+                self.edition(),
+                faction.as_deref(),
+                flavor.as_deref().unwrap_or(&body),
+            ),
+            name: None,
+            edition: self.edition(),
+            faction,
+            detachment: None,
+            points: None,
+            flavor,
+            text: body,
+            sources: vec![self.provenance(line)],
+        });
+    }
+
+    /// A glued rule, named from its own words when they name it. A rule still unnamed after
+    /// dedup (no twin named elsewhere) is reported there (`X103`).
+    fn glued_rule(&mut self, flavor: Option<String>, body: String, line: u32) {
         let (name, kind) = self.name_from_text(&body);
+        self.check_truncated(name.as_deref().unwrap_or("(unnamed)"), &body, line);
         let faction = if kind == "army" {
             ARMY_FACTION
                 .captures(&body)
@@ -569,11 +628,11 @@ impl Reader<'_> {
             kind,
             edition: self.edition(),
             faction,
-            flavor: flavor_text,
+            flavor,
             text: body,
             bullets: Vec::new(),
             examples: Vec::new(),
-            occurrences: vec![Occurrence::at_line(self.file(), first_line)],
+            occurrences: vec![Occurrence::at_line(self.file(), line)],
             tables: Vec::new(),
         });
     }
@@ -598,14 +657,61 @@ impl Reader<'_> {
             return (None, "army".into());
         }
         if self.edition() == Edition::HorusHeresy2 {
-            // `Models with the Adamantium Will special rule…`, `…has the Rending special rule`
-            if let Some(c) = SPECIAL_RULE.captures(body) {
-                return (Some(c[1].to_string()), "special_rule".into());
-            }
-            return (None, "special_rule".into());
+            // `Models with the Adamantium Will special rule…`, `…the Fleet (2) special rule…`
+            return (heresy::name(body), "special_rule".into());
         }
         (None, "unclassified".into())
     }
+}
+
+/// What a named entry holds under its heading.
+#[derive(Debug, Default)]
+struct EntryParts {
+    paras: Vec<String>,
+    /// List items, each with the number of paragraphs before it.
+    items: Vec<(String, usize)>,
+    examples: Vec<String>,
+}
+
+/// Flavor, rules-text paragraphs and summary bullets of a named entry; `None` when it has
+/// nothing under its heading. The first paragraph is flavor when a blank line separates it
+/// from the heading, more follow and it does not read as rules. Bullets after the last
+/// paragraph are the summary; bullets between paragraphs are part of the rules text.
+fn arrange(
+    parts: &EntryParts,
+    first_blank: bool,
+) -> Option<(Option<String>, Vec<String>, Vec<String>)> {
+    let paras = &parts.paras;
+    let mut body: Vec<String> = Vec::new();
+    let mut bullets: Vec<String> = Vec::new();
+    let mut flavor: Option<String> = None;
+    let mut start = 0;
+    if first_blank && paras.len() >= 2 && !reads_as_rules(&paras[0]) {
+        flavor = Some(paras[0].clone());
+        start = 1;
+    }
+    for (k, p) in paras.iter().enumerate().skip(start) {
+        for (item, before) in &parts.items {
+            if *before == k && k > start {
+                body.push(format!("• {item}"));
+            }
+        }
+        body.push(p.clone());
+    }
+    for (item, before) in &parts.items {
+        if *before >= paras.len() || (*before <= start && paras.len() <= start) {
+            bullets.push(item.clone());
+        } else if *before == start && start < paras.len() && *before != 0 {
+            body.insert(0, format!("• {item}"));
+        }
+    }
+    if body.is_empty() {
+        if bullets.is_empty() && flavor.is_none() {
+            return None;
+        }
+        body = std::mem::take(&mut bullets);
+    }
+    Some((flavor, body, bullets))
 }
 
 /// Words that mark rules text rather than a flavor sentence.
@@ -722,6 +828,17 @@ pub fn title_case(s: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// The last 40 characters of `s`, `…` before when cut (for diagnostics).
+fn tail(s: &str) -> String {
+    let n = s.chars().count();
+    let t: String = s.chars().skip(n.saturating_sub(40)).collect();
+    if n > 40 {
+        format!("…{t}")
+    } else {
+        t
+    }
 }
 
 /// The first 60 characters of `s`, `…` when cut (for diagnostics).

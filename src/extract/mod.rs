@@ -13,6 +13,7 @@ pub use crate::model::BlockAccount;
 use crate::model::{Datasheet, Detachment, Edition, Enhancement, Rule, Stratagem};
 
 pub mod glossary;
+pub mod heresy;
 pub mod ninth;
 pub mod system;
 pub mod ten;

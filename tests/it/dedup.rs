@@ -18,6 +18,7 @@ fn rule(name: Option<&str>, text: &str, file: &str, line: u32) -> Rule {
         bullets: Vec::new(),
         examples: Vec::new(),
         occurrences: vec![Occurrence::at_line(file, line)],
+        tables: Vec::new(),
     }
 }
 

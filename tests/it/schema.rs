@@ -377,6 +377,7 @@ fn full_datasheet() -> Datasheet {
         }],
         faction_keywords: vec!["GREY KNIGHTS".into()],
         stratagems: vec!["10e:core:command-re-roll".into()],
+        power_rating: Some(7),
     }
 }
 
@@ -596,6 +597,11 @@ fn schema_drift() {
         bullets: vec!["b".into()],
         examples: vec!["Example: e".into()],
         occurrences: vec![Occurrence::at_line("x", 1)],
+        tables: vec![cogitator::model::RuleTable {
+            columns: vec!["STRENGTH VS TOUGHNESS".into(), "D6 RESULT REQUIRED".into()],
+            rows: vec![vec!["S EQUAL to T".into(), "4+".into()]],
+            line: 1,
+        }],
     };
     check_keys("rule", &to_value(&rule), "rule");
     let strat = Stratagem {
