@@ -127,9 +127,10 @@ pub(crate) fn plain(s: &str) -> String {
 }
 
 /// An upper-case heading in title case, small words lower case after the first
-/// (`PERILS OF THE WARP` → `Perils of the Warp`, `LOOK OUT, SIR` → `Look Out, Sir`).
+/// (`PERILS OF THE WARP` → `Perils of the Warp`, `LOOK OUT, SIR` → `Look Out, Sir`; `in` is
+/// capitalised: `PILE IN` → `Pile In`).
 pub(crate) fn heading_case(s: &str) -> String {
-    const SMALL: &[&str] = &["of", "the", "and", "in", "for", "to", "a", "an", "or", "vs"];
+    const SMALL: &[&str] = &["of", "the", "and", "for", "to", "a", "an", "or", "vs"];
     let mut out: Vec<String> = Vec::new();
     for (k, w) in s.split_whitespace().enumerate() {
         let lower = w.to_lowercase();

@@ -1278,6 +1278,7 @@ fn ninth_edition_datasheet_has_its_own_profile() {
             "S",
             "AP",
             "D",
+            "abilities",
             "keywords",
             "line",
         ],

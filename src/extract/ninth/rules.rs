@@ -126,8 +126,8 @@ impl Reader<'_> {
         }
     }
 
-    /// A run of tab-separated lines: one table of the open rule. A first row with no digit
-    /// and no `+` in any cell is the column headings.
+    /// A run of tab-separated lines: one table of the open rule. A first row with no cell
+    /// that is a number or a roll (`0`, `-1`, `2+`) is the column headings.
     fn table(&mut self, blocks: &[Block], i: usize) -> usize {
         let mut j = i;
         let mut rows: Vec<Vec<String>> = Vec::new();
@@ -136,10 +136,7 @@ impl Reader<'_> {
             j += 1;
         }
         self.out.account.in_records += j - i;
-        let heading = rows.first().is_some_and(|r| {
-            r.iter()
-                .all(|c| !c.chars().any(|ch| ch.is_ascii_digit() || ch == '+'))
-        });
+        let heading = rows.first().is_some_and(|r| !r.iter().any(|c| is_value(c)));
         let columns = if heading { rows.remove(0) } else { Vec::new() };
         let table = RuleTable {
             columns,
@@ -225,6 +222,15 @@ impl Reader<'_> {
             tables: open.tables,
         });
     }
+}
+
+/// A number or a roll as a table cell prints it: `0`, `-1`, `2+`.
+fn is_value(c: &str) -> bool {
+    let t = c
+        .trim()
+        .trim_start_matches(['-', '+'])
+        .trim_end_matches('+');
+    !t.is_empty() && t.chars().all(|ch| ch.is_ascii_digit())
 }
 
 fn next_is_label(blocks: &[Block], i: usize) -> bool {
