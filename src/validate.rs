@@ -230,13 +230,7 @@ pub fn validate_datasheets(
                     attackers: 1,
                     weapon: weapon.clone(),
                     target: target.clone(),
-                    conditions: Conditions {
-                        rules: match ds.edition {
-                            crate::model::Edition::Ninth => simulate::Rules::Ninth,
-                            _ => simulate::Rules::Tenth,
-                        },
-                        ..Conditions::default()
-                    },
+                    conditions: conditions(ds),
                 };
                 match simulate::exact(&scenario) {
                     Ok(o) => rows.push(ExpectedDamageRow {
@@ -263,6 +257,18 @@ pub fn validate_datasheets(
     });
     sort_diagnostics(&mut diags);
     (rows, diags)
+}
+
+/// The default conditions, under the rules of the datasheet's edition.
+fn conditions(ds: &Datasheet) -> Conditions {
+    let rules = match ds.edition {
+        crate::model::Edition::Ninth => simulate::Rules::Ninth,
+        _ => simulate::Rules::Tenth,
+    };
+    Conditions {
+        rules,
+        ..Conditions::default()
+    }
 }
 
 fn csv_field(s: &str) -> String {

@@ -178,7 +178,7 @@ pub(crate) fn cells(b: &Block) -> Vec<String> {
         b.text.clone()
     };
     text.split('\t')
-        .map(|c| plain(c))
+        .map(plain)
         .filter(|c| !c.is_empty())
         .collect()
 }

@@ -601,3 +601,22 @@ fn cover_page_is_chrome() {
         .iter()
         .all(|r| !r.text.contains("newsletter") && !r.text.contains("PATREON")));
 }
+
+#[test]
+fn validate_runs_ninth_edition_weapons_with_their_bearer() {
+    // Melee `User` strength, melee attacks and WS come from the model line; every 9e weapon
+    // of the seed runs (no V3xx errors, see every_unit_card_is_a_datasheet) and has rows.
+    let csv = dataset()
+        .extra_files
+        .iter()
+        .find(|(p, _)| p.ends_with("expected-damage.csv"))
+        .map(|(_, c)| c.as_str())
+        .unwrap_or("");
+    for w in [
+        "9e:necrons:skorpekh-lord,Flensing claw,",
+        "9e:adeptus-astartes:assault-intercessor-squad,Plasma pistol – Supercharge,",
+        "9e:necrons:skorpekh-destroyers,Monomolecular proboscis,",
+    ] {
+        assert!(csv.contains(w), "no expected-damage rows for {w}");
+    }
+}
