@@ -208,9 +208,12 @@ fn entry(name: String, mut paras: Vec<String>) -> Headed {
         let rules_verbs = [
             " use ", " roll", " must ", " may ", " can ", " Hit", " Wound",
         ];
-        if s.len() >= 2 && !rules_verbs.iter().any(|v| s[0].contains(v)) {
-            flavor = Some(s[0].to_string());
-            paras[0] = p[s[0].len()..].trim().to_string();
+        let rest = s.first().and_then(|f| p.strip_prefix(f));
+        if let (true, Some(rest)) = (s.len() >= 2, rest) {
+            if !rules_verbs.iter().any(|v| s[0].contains(v)) {
+                flavor = Some(s[0].to_string());
+                paras[0] = rest.trim().to_string();
+            }
         }
     }
     Headed {
