@@ -620,3 +620,42 @@ fn validate_runs_ninth_edition_weapons_with_their_bearer() {
         assert!(csv.contains(w), "no expected-damage rows for {w}");
     }
 }
+
+/// A hand-written 9th-edition card in the seed's shape, cut off by the end of the file after
+/// the name of its last wargear entry.
+const CUT_CARD: &str = "Game: WARHAMMER 40,000 9th Edition (Core Rules)\n\nPSYCHIC PHASE\n\nSelect 1 eligible PSYKER unit from your army on the battlefield.\n\nCAPTAIN IN GRAVIS ARMOUR POWER 6\n\nFACTION KEYWORDS: IMPERIUM, ADEPTUS ASTARTES, <CHAPTER>\nKEYWORDS: INFANTRY, CHARACTER, GRAVIS, CAPTAIN\n\nNo.\tNAME\tM\tWS\tBS\tS\tT\tW\tA\tLd\tSv\n1\tCaptain in Gravis Armour\t5\"\t2+\t2+\t4\t5\t6\t5\t9\t3+\n\nWEAPON\tRANGE\tTYPE\tS\tAP\tD\tAbilities\nMaster-crafted power sword\tMelee\tMelee\t+1\t-3\t2\t-\nBoltstorm gauntlet\t12\"\tPistol 3\t4\t0\t1\t-\nPower fist\tMelee\tMelee\tx2\t-3\t2\t-\n\nABILITIES\n\nIron Halo\n\n4+ invulnerable save.\n\nOTHER WARGEAR\n\nRelic Shield";
+
+#[test]
+fn a_card_cut_off_by_the_end_of_the_file() {
+    let ds = util::ingest_in_memory(&[("cut.txt", CUT_CARD)]);
+    let d = ds
+        .datasheets
+        .iter()
+        .find(|d| d.name.as_deref() == Some("Captain in Gravis Armour"))
+        .expect("the card is a datasheet");
+    assert_eq!(d.edition, Edition::Ninth);
+    assert_eq!(d.id, "9e:adeptus-astartes:captain-in-gravis-armour");
+    assert_eq!(d.power_rating, Some(6));
+    assert_eq!(d.invulnerable_save.as_deref(), Some("4+"));
+    weapon(
+        d,
+        "Power fist",
+        ["Melee", "Melee", "x2", "-3", "2", "<null>"],
+    );
+    weapon(
+        d,
+        "Boltstorm gauntlet",
+        ["12\"", "Pistol 3", "4", "0", "1", "<null>"],
+    );
+    // the wargear's text is missing: null, never invented, and reported
+    let shield = d.abilities.iter().find(|a| a.name == "Relic Shield");
+    assert_eq!(shield.map(|a| a.text.is_none()), Some(true));
+    assert!(ds
+        .diagnostics
+        .iter()
+        .any(|x| x.code == "X111" && x.message.contains("Relic Shield")));
+    assert!(ds
+        .rules
+        .iter()
+        .any(|r| r.name.as_deref() == Some("Psychic Phase")));
+}

@@ -344,9 +344,12 @@ impl Card<'_> {
         let Some((mut a, paras)) = self.ability.take() else {
             return;
         };
-        if paras.is_empty() && a.group == "datasheet" {
-            // a rule printed elsewhere (`Angels of Death`, `Reanimation Protocols`)
-            a.group = "faction".into();
+        if paras.is_empty() {
+            // a rule printed elsewhere (`Angels of Death`, `Reanimation Protocols`); a
+            // wargear entry without text was cut off (`finish`)
+            if a.group == "datasheet" {
+                a.group = "faction".into();
+            }
         } else {
             a.text = Some(join_ability(&paras));
             if a.group == "datasheet" && self.ds.invulnerable_save.is_none() {
