@@ -598,7 +598,12 @@ mod tests {
         let samples: Vec<(RecordKind, Value)> = vec![
             (
                 RecordKind::Datasheet,
-                serde_json::to_value(Datasheet::empty(crate::model::Edition::Tenth)).unwrap(),
+                // `power_rating` is serialized only when present
+                serde_json::to_value(Datasheet {
+                    power_rating: Some(5),
+                    ..Datasheet::empty(crate::model::Edition::Tenth)
+                })
+                .unwrap(),
             ),
             (
                 RecordKind::Stratagem,

@@ -139,7 +139,7 @@ impl Card<'_> {
         match self.section {
             Section::Models if b.text.contains('\t') => self.model(b),
             Section::Weapons if b.text.contains('\t') => self.weapon(b),
-            Section::Abilities | Section::Wargear => self.ability_line(t, b.line()),
+            Section::Abilities | Section::Wargear => return self.ability_line(t, b.line()),
             Section::Options => self.ds.wargear_options.push(t),
             Section::Printed(k) => self.printed_line(k, t, b),
             _ => return self.note(&t, b.line()),
@@ -306,8 +306,8 @@ impl Card<'_> {
         );
     }
 
-    /// An ability's name line or a line of its text.
-    fn ability_line(&mut self, t: String, line: u32) {
+    /// An ability's name line or a line of its text; false for text before any name.
+    fn ability_line(&mut self, t: String, line: u32) -> bool {
         if is_ability_name(&t) {
             self.close_ability();
             let (name, tags) = split_tags(&t);
@@ -325,19 +325,17 @@ impl Card<'_> {
                 text: None,
             };
             self.ability = Some((a, Vec::new()));
-            let _ = line;
-            return;
+            return true;
         }
         match self.ability.as_mut() {
             Some((_, paras)) => push_para(paras, t),
             None => {
-                self.warn(
-                    Code::UnmatchedText,
-                    format!("ability text without a name: '{t}'"),
-                    line,
-                );
+                let msg = format!("ability text without a name: '{t}'");
+                self.warn(Code::UnmatchedText, msg, line);
+                return false;
             }
         }
+        true
     }
 
     fn close_ability(&mut self) {
