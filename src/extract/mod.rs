@@ -8,9 +8,10 @@
 //! `unknown` scope in its id without an `X112` (a scope-less fragment is dropped with it).
 
 use crate::diag::{Code, Diagnostic};
-use crate::ir::Document;
+use crate::ir::{Block, Document};
 pub use crate::model::BlockAccount;
 use crate::model::{Datasheet, Detachment, Edition, Enhancement, Rule, Stratagem};
+use crate::source::Location;
 
 pub mod glossary;
 pub mod system;
@@ -66,6 +67,11 @@ pub fn extract(doc: &Document) -> Extracted {
     }
     check_scopes(&mut out);
     out
+}
+
+/// Where block `b` of `doc` was read: the sub-records' `at`.
+pub(crate) fn location(doc: &Document, b: &Block) -> Location {
+    Location::at(doc.file.clone(), b.span)
 }
 
 /// The scope placeholder an id carries when the content did not say where a record belongs

@@ -16,7 +16,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::ids::{self, slug};
 use crate::ir::{Block, BlockKind, Document};
 use crate::model::*;
-use crate::source::Provenance;
+use crate::source::{Location, Provenance};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -98,7 +98,7 @@ struct DatasheetReader<'a> {
     faction_abilities: Vec<String>,
     title_faction: Option<String>,
     title: Option<String>,
-    detachment: Option<String>,
+    detachment: Option<(String, Location)>,
     ability_group: Option<String>,
 }
 
@@ -247,6 +247,7 @@ impl<'a> DatasheetReader<'a> {
                 self.ds.damaged = Some(NamedText {
                     name: t.to_string(),
                     text: String::new(),
+                    at: super::location(self.doc, b),
                 });
                 section = Section::Damaged;
                 out.account.in_records += 1;
@@ -287,7 +288,7 @@ impl<'a> DatasheetReader<'a> {
                     Some(i + 1)
                 }
                 Section::Abilities if !self.ends_free_text(blocks, i) => {
-                    self.ability(t);
+                    self.ability(t, super::location(self.doc, b));
                     Some(i + 1)
                 }
                 Section::Damaged | Section::Special if !self.ends_free_text(blocks, i) => {
@@ -324,7 +325,7 @@ impl<'a> DatasheetReader<'a> {
                     }
                 }
                 Section::Detachment if self.detachment.is_none() && text::looks_like_heading(t) => {
-                    self.detachment = Some(t.to_string());
+                    self.detachment = Some((t.to_string(), super::location(self.doc, b)));
                     Some(i + 1)
                 }
                 _ => None,
@@ -371,6 +372,7 @@ impl<'a> DatasheetReader<'a> {
                 self.ds.special_rules.push(NamedText {
                     name: t.to_string(),
                     text: String::new(),
+                    at: super::location(self.doc, b),
                 });
                 section = Section::Special;
                 out.account.in_records += 1;
@@ -435,7 +437,8 @@ impl<'a> DatasheetReader<'a> {
                 } else {
                     break;
                 };
-                self.ds.models.push(profile(edition, name, vals));
+                let at = super::location(self.doc, v);
+                self.ds.models.push(profile(edition, name, vals, at));
                 j += 1;
             }
             self.mark(b.line());
@@ -467,7 +470,9 @@ impl<'a> DatasheetReader<'a> {
                 }
                 _ => self.ds.name.clone(),
             };
-            self.ds.models.push(profile(edition, name, &vals));
+            self.ds
+                .models
+                .push(profile(edition, name, &vals, super::location(self.doc, b)));
             self.mark(b.line());
             let mut j = i + 2 * n;
             // Later profiles of a mixed unit are positional: a model name, then its values.
@@ -484,9 +489,13 @@ impl<'a> DatasheetReader<'a> {
                 {
                     break;
                 }
-                self.ds
-                    .models
-                    .push(profile(edition, Some(head.text.trim().to_string()), &vals));
+                let at = super::location(self.doc, head);
+                self.ds.models.push(profile(
+                    edition,
+                    Some(head.text.trim().to_string()),
+                    &vals,
+                    at,
+                ));
                 j += n + 1;
             }
             out.account.in_records += j - i;
@@ -516,7 +525,7 @@ impl<'a> DatasheetReader<'a> {
                 return Some(i + 1);
             }
             let values: Vec<&str> = cells[1..].iter().copied().take(6).collect();
-            self.push_weapon(cells[0], &values, kind, b.line(), out);
+            self.push_weapon(cells[0], &values, kind, super::location(self.doc, b), out);
             return Some(i + 1);
         }
         if b.kind != BlockKind::Paragraph
@@ -542,7 +551,7 @@ impl<'a> DatasheetReader<'a> {
         if values.is_empty() {
             return None;
         }
-        self.push_weapon(&b.text, &values, kind, b.line(), out);
+        self.push_weapon(&b.text, &values, kind, super::location(self.doc, b), out);
         Some(j)
     }
 
@@ -551,7 +560,7 @@ impl<'a> DatasheetReader<'a> {
         name_cell: &str,
         values: &[&str],
         kind: WeaponType,
-        line: u32,
+        at: Location,
         out: &mut Extracted,
     ) {
         let (name, keywords) = text::weapon_name_and_keywords(name_cell);
@@ -571,10 +580,10 @@ impl<'a> DatasheetReader<'a> {
                     values.iter().filter(|v| !v.is_empty()).count(),
                     fields.len()
                 ),
-                line,
+                at.line,
             );
         }
-        let mut w = WeaponProfile::new(self.ds.edition, name, kind, line);
+        let mut w = WeaponProfile::new(self.ds.edition, name, kind, at);
         for (i, f) in fields.iter().enumerate() {
             w.set(f, get(i));
         }
@@ -582,9 +591,9 @@ impl<'a> DatasheetReader<'a> {
         self.ds.weapons.push(w);
     }
 
-    fn ability(&mut self, t: &str) {
+    fn ability(&mut self, t: &str, at: Location) {
         let group = self.ability_group.as_deref().unwrap_or("datasheet");
-        match read_ability(&mut self.ds.abilities, t, group) {
+        match read_ability(&mut self.ds.abilities, t, group, at) {
             Some(References::Core(names)) => self.core.extend(names),
             Some(References::Faction(names)) => self.faction_abilities.extend(names),
             None => {}
@@ -640,10 +649,11 @@ impl<'a> DatasheetReader<'a> {
             );
         }
         link_ability_rules(&mut ds.abilities, &faction_slug);
-        if let Some(d) = &self.detachment {
+        if let Some((d, at)) = &self.detachment {
             ds.special_rules.push(NamedText {
                 name: "DETACHMENT ABILITY".to_string(),
                 text: d.clone(),
+                at: at.clone(),
             });
         }
         ds.sources.push(Provenance::at_line(
@@ -663,20 +673,22 @@ pub(crate) enum References {
 
 /// Reads one line of an abilities section into `abilities`: `CORE: a, b` and `FACTION: x`
 /// references (returned, for the glossary's kind decisions), `Name (Tags): text` in `group`,
-/// or more text of the ability above. Shared by the dump and the HTML extractors.
+/// or more text of the ability above. A new ability is located `at` the line. Shared by the
+/// dump and the HTML extractors and the CSV export's reader.
 pub(crate) fn read_ability(
     abilities: &mut Vec<Ability>,
     t: &str,
     group: &str,
+    at: Location,
 ) -> Option<References> {
     if let Some(rest) = strip_prefix_ci(t, "CORE:") {
         let names = split_list(rest);
-        abilities.extend(names.iter().map(|n| reference(n, "core")));
+        abilities.extend(names.iter().map(|n| reference(n, "core", &at)));
         return Some(References::Core(names));
     }
     if let Some(rest) = strip_prefix_ci(t, "FACTION:") {
         let names = split_list(rest);
-        abilities.extend(names.iter().map(|n| reference(n, "faction")));
+        abilities.extend(names.iter().map(|n| reference(n, "faction", &at)));
         return Some(References::Faction(names));
     }
     if let Some(c) = ABILITY.captures(t) {
@@ -688,6 +700,7 @@ pub(crate) fn read_ability(
             parameter: None,
             rule_id: None,
             text: Some(c[3].trim().to_string()),
+            at,
         });
     } else if let Some(text) = abilities.last_mut().and_then(|a| a.text.as_mut()) {
         text.push_str("\n\n");
@@ -700,6 +713,7 @@ pub(crate) fn read_ability(
             parameter: None,
             rule_id: None,
             text: None,
+            at,
         });
     }
     None
@@ -719,20 +733,20 @@ pub(crate) fn link_ability_rules(abilities: &mut [Ability], faction_slug: &str) 
 
 /// A model profile of `edition` from its values in the edition's order (`ProfileKind::fields`);
 /// a value the line lacks (or prints as `-`) is null.
-fn profile(edition: Edition, name: Option<String>, vals: &[&str]) -> ModelProfile {
+fn profile(edition: Edition, name: Option<String>, vals: &[&str], at: Location) -> ModelProfile {
     let v = |k: usize| {
         vals.get(k)
             .map(|s| s.to_string())
             .filter(|s| !s.is_empty() && s != "-")
     };
-    let mut p = ModelProfile::new(edition, name);
+    let mut p = ModelProfile::new(edition, name, at);
     for (i, f) in ProfileKind::Model.fields(edition).iter().enumerate() {
         p.set(f, v(i));
     }
     p
 }
 
-fn reference(name: &str, group: &str) -> Ability {
+fn reference(name: &str, group: &str, at: &Location) -> Ability {
     let (n, param) = match PARAM.captures(name) {
         Some(c) => (c[1].trim().to_string(), Some(c[2].to_string())),
         None => (name.trim().to_string(), None),
@@ -744,6 +758,7 @@ fn reference(name: &str, group: &str) -> Ability {
         parameter: param,
         rule_id: None,
         text: None,
+        at: at.clone(),
     }
 }
 

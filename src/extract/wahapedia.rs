@@ -175,8 +175,11 @@ fn datasheet(doc: &Document, blocks: &[Block], out: &mut Extracted) {
                 // The edition's characteristics, found by their printed label (`SV`, `LD`),
                 // else by position.
                 let fields = ProfileKind::Model.fields(ds.edition);
-                let mut p =
-                    ModelProfile::new(ds.edition, model_name.take().or_else(|| ds.name.clone()));
+                let mut p = ModelProfile::new(
+                    ds.edition,
+                    model_name.take().or_else(|| ds.name.clone()),
+                    super::location(doc, b),
+                );
                 for (i, f) in fields.iter().enumerate() {
                     p.set(f, get(&f.to_uppercase(), i));
                 }
@@ -247,7 +250,8 @@ fn datasheet(doc: &Document, blocks: &[Block], out: &mut Extracted) {
                         .at(&doc.file, b.line()),
                     );
                 }
-                let mut w = WeaponProfile::new(ds.edition, name, weapon_type, b.line());
+                let mut w =
+                    WeaponProfile::new(ds.edition, name, weapon_type, super::location(doc, b));
                 for (i, f) in fields.iter().enumerate() {
                     w.set(f, get(i + 1));
                 }
@@ -295,11 +299,13 @@ fn datasheet(doc: &Document, blocks: &[Block], out: &mut Extracted) {
                     damaged = Some(NamedText {
                         name: b.text.trim().to_string(),
                         text: String::new(),
+                        at: super::location(doc, b),
                     });
                 } else if !KNOWN_SECTIONS.contains(&section.as_str()) {
                     special = Some(NamedText {
                         name: b.text.trim().to_string(),
                         text: String::new(),
+                        at: super::location(doc, b),
                     });
                 }
                 continue;
@@ -316,7 +322,11 @@ fn datasheet(doc: &Document, blocks: &[Block], out: &mut Extracted) {
                     .last()
                     .map(|w| (w.name.clone(), b.text.trim().to_string()))
             }) {
-                ds.special_rules.push(NamedText { name, text });
+                ds.special_rules.push(NamedText {
+                    name,
+                    text,
+                    at: super::location(doc, b),
+                });
                 continue;
             }
         }
@@ -348,6 +358,7 @@ fn datasheet(doc: &Document, blocks: &[Block], out: &mut Extracted) {
                 ds.special_rules.push(NamedText {
                     name: "Designer’s Note".to_string(),
                     text: text.to_string(),
+                    at: super::location(doc, b),
                 });
             }
             "ABILITIES" | "WARGEAR ABILITIES"
@@ -366,7 +377,7 @@ fn datasheet(doc: &Document, blocks: &[Block], out: &mut Extracted) {
                 } else {
                     "wargear"
                 };
-                read_ability(&mut ds.abilities, &b.text, group);
+                read_ability(&mut ds.abilities, &b.text, group, super::location(doc, b));
             }
             "UNIT COMPOSITION" => {
                 if b.kind == BlockKind::TableRow {

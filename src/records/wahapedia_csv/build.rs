@@ -19,7 +19,7 @@ use crate::ids::{self, slug};
 use crate::ir::BlockKind;
 use crate::model::*;
 use crate::records::{file_name, Group};
-use crate::source::Provenance;
+use crate::source::{Location, Provenance};
 
 /// Reads a claimed export group: the typed rows, then the records.
 pub fn records(group: &Group) -> Vec<Extracted> {
@@ -184,6 +184,18 @@ impl<'e> Builder<'e> {
         self.tables.path_of(table)
     }
 
+    /// Where a sub-record was read: `table`'s file (as the export's files name it) at `line`.
+    fn location(&self, table: &str, line: u32) -> Location {
+        Location::at_line(self.provenance(table, line).file, line)
+    }
+
+    /// A datasheet's sub-records of `table` start at `line`: that row is one of its sources.
+    fn source_row(&self, ds: &mut Datasheet, table: &str, line: Option<u32>) {
+        if let Some(line) = line {
+            ds.sources.push(self.provenance(table, line));
+        }
+    }
+
     fn provenance(&self, table: &str, line: u32) -> Provenance {
         let (file, sha256) = self
             .ex
@@ -240,10 +252,14 @@ impl<'e> Builder<'e> {
         ds.sources.push(self.provenance(DATASHEETS, d.line));
 
         let models = rows_of(&ex.models, &d.id, |r| &r.datasheet_id);
+        self.source_row(&mut ds, MODELS, models.iter().map(|m| m.line).min());
         ds.base_size = models.iter().find_map(|m| m.base_size.clone());
         for m in models {
-            let mut p =
-                ModelProfile::new(ds.edition, Some(m.name.clone()).filter(|n| !n.is_empty()));
+            let mut p = ModelProfile::new(
+                ds.edition,
+                Some(m.name.clone()).filter(|n| !n.is_empty()),
+                self.location(MODELS, m.line),
+            );
             for f in ProfileKind::Model.fields(ds.edition) {
                 p.set(f, m.characteristic(f).cloned().flatten());
             }
@@ -255,6 +271,7 @@ impl<'e> Builder<'e> {
         }
 
         let weapons = rows_of(&ex.weapons, &d.id, |r| &r.datasheet_id);
+        self.source_row(&mut ds, WARGEAR, weapons.iter().map(|w| w.line).min());
         for w in weapons {
             let Some(kind) = w.kind else {
                 self.diags.push(
@@ -278,7 +295,7 @@ impl<'e> Builder<'e> {
                 // One weapon with several profiles: named with the en dash, as the page does.
                 name = name.replacen(" - ", " – ", 1);
             }
-            let mut p = WeaponProfile::new(ds.edition, name, kind, w.line);
+            let mut p = WeaponProfile::new(ds.edition, name, kind, self.location(WARGEAR, w.line));
             for f in ProfileKind::Weapon.fields(ds.edition) {
                 p.set(f, w.characteristic(f).cloned().flatten());
             }
@@ -286,7 +303,14 @@ impl<'e> Builder<'e> {
             ds.weapons.push(p);
         }
 
-        for a in rows_of(&ex.abilities, &d.id, |r| &r.datasheet_id) {
+        let abilities = rows_of(&ex.abilities, &d.id, |r| &r.datasheet_id);
+        self.source_row(
+            &mut ds,
+            DATASHEET_ABILITIES,
+            abilities.iter().map(|a| a.line).min(),
+        );
+        for a in abilities {
+            let at = self.location(DATASHEET_ABILITIES, a.line);
             let Some(name) = a.name.clone() else {
                 self.diags.push(
                     Diagnostic::new(
@@ -313,6 +337,7 @@ impl<'e> Builder<'e> {
                     parameter: a.parameter.clone(),
                     rule_id: None,
                     text: None,
+                    at,
                 }),
                 Some(g) => {
                     // The page prints `Name (Tags): text`; the export name and text apart.
@@ -320,7 +345,12 @@ impl<'e> Builder<'e> {
                     let body = paragraphs(&a.description);
                     let first = body.split("\n\n").next().unwrap_or("");
                     let n = ds.abilities.len();
-                    ten::read_ability(&mut ds.abilities, &format!("{name}: {first}"), g);
+                    ten::read_ability(
+                        &mut ds.abilities,
+                        &format!("{name}: {first}"),
+                        g,
+                        at.clone(),
+                    );
                     let read_one = ds.abilities.len() == n + 1;
                     match ds.abilities.get_mut(n) {
                         Some(read) if read_one => {
@@ -335,6 +365,7 @@ impl<'e> Builder<'e> {
                                 parameter: None,
                                 rule_id: None,
                                 text: Some(body).filter(|b| !b.is_empty()),
+                                at,
                             });
                         }
                     }
@@ -342,6 +373,7 @@ impl<'e> Builder<'e> {
                 None => ds.special_rules.push(NamedText {
                     name,
                     text: paragraphs(&a.description),
+                    at,
                 }),
             }
         }
@@ -400,6 +432,7 @@ impl<'e> Builder<'e> {
             ds.damaged = Some(NamedText {
                 name: format!("DAMAGED: {w} WOUNDS REMAINING"),
                 text: paragraphs(&d.damaged_description),
+                at: self.location(DATASHEETS, d.line),
             });
         }
 
