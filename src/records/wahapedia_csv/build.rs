@@ -28,7 +28,10 @@ pub fn records(group: &Group) -> Vec<Extracted> {
         files: group
             .files
             .iter()
-            .filter(|f| READ.contains(&file_name(&f.path)))
+            .filter(|f| {
+                let name = file_name(&f.path);
+                READ.contains(&name) || name == PUBLICATIONS
+            })
             .map(|f| (file_name(&f.path).to_string(), *f))
             .collect(),
     };
@@ -232,6 +235,7 @@ impl<'e> Builder<'e> {
 
     fn datasheets(&mut self) {
         let ex = self.ex;
+        let mut sheets: Vec<(Datasheet, Option<&str>)> = Vec::new();
         for d in &ex.datasheets {
             if d.virtual_ {
                 // A reference to a datasheet of another faction, not a datasheet of its own.
@@ -239,8 +243,16 @@ impl<'e> Builder<'e> {
             }
             let faction = self.faction(Some(&d.faction_id), DATASHEETS, d.line);
             let ds = self.datasheet(d, faction);
-            self.recs(DATASHEETS).datasheets.push(ds);
+            let publication = d
+                .source_id
+                .as_ref()
+                .and_then(|s| ex.more.publications.get(s))
+                .map(String::as_str);
+            sheets.push((ds, publication));
         }
+        tell_apart_by_publication(&mut sheets);
+        let recs = self.recs(DATASHEETS);
+        recs.datasheets.extend(sheets.into_iter().map(|(ds, _)| ds));
     }
 
     fn datasheet(&mut self, d: &ExportDatasheet, faction: Option<String>) -> Datasheet {
@@ -746,5 +758,29 @@ fn group_and_category(t: &str) -> (Option<String>, Option<String>) {
     match glossary::GROUP_LINE.captures(t.trim()) {
         Some(c) => (Some(c[1].trim().to_string()), Some(c[2].trim().to_string())),
         None => (None, (!t.trim().is_empty()).then(|| t.trim().to_string())),
+    }
+}
+
+/// Datasheets of one faction the export prints under one name are different datasheets: a
+/// chapter's version of a Space Marines datasheet (`Gladiator Lancer` in the Black Templars
+/// faction pack, with Templar Vows), a Legends datasheet beside the current one (`Karanak` in
+/// `Chaos Daemons (Warhammer Legends)`). Each of them whose publication is not the faction's
+/// own gets the publication in its id ([`ids::in_publication`]); the faction's own keeps the
+/// plain id, the one the faction's pages give it.
+fn tell_apart_by_publication(sheets: &mut [(Datasheet, Option<&str>)]) {
+    let mut count: BTreeMap<String, usize> = BTreeMap::new();
+    for (ds, _) in sheets.iter() {
+        *count.entry(ds.id.clone()).or_default() += 1;
+    }
+    for (ds, publication) in sheets.iter_mut() {
+        if count.get(&ds.id).copied().unwrap_or(0) < 2 {
+            continue;
+        }
+        let own = ds.faction.as_deref().map(slug);
+        if let Some(p) = publication {
+            if Some(slug(p)) != own {
+                ds.id = ids::in_publication(&ds.id, p);
+            }
+        }
     }
 }
