@@ -17,6 +17,7 @@ use crate::ids::{self, slug};
 use crate::ir::{Block, BlockKind, Document};
 use crate::model::*;
 use crate::source::{Location, Provenance};
+use crate::vocab;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -235,10 +236,9 @@ impl<'a> DatasheetReader<'a> {
         out.account.in_records += 1;
         // one-label-per-line header
         while i < blocks.len()
-            && matches!(
-                blocks[i].text.trim(),
-                "RANGE" | "A" | "BS" | "WS" | "S" | "AP" | "D"
-            )
+            && vocab::TENTH
+                .weapon_table_labels
+                .contains(&blocks[i].text.trim())
         {
             i += 1;
             out.account.in_records += 1;
@@ -914,21 +914,9 @@ pub(super) fn strip_prefix_ci<'t>(t: &'t str, prefix: &str) -> Option<&'t str> {
     }
 }
 
-/// The datasheet's own section headings.
+/// The datasheet's own section headings (`vocab::TENTH`).
 fn is_section_heading(t: &str) -> bool {
-    matches!(
-        t.trim().to_uppercase().as_str(),
-        "RANGED WEAPONS"
-            | "MELEE WEAPONS"
-            | "WARGEAR OPTIONS"
-            | "UNIT COMPOSITION"
-            | "ABILITIES"
-            | "STRATAGEMS"
-            | "DETACHMENT ABILITY"
-            | "INVULNERABLE SAVE"
-            | "KEYWORDS:"
-            | "FACTION KEYWORDS:"
-    )
+    vocab::TENTH.is_datasheet_section(t)
 }
 
 fn snake(s: &str) -> String {

@@ -22,6 +22,7 @@ use crate::ids::{self, slug};
 use crate::ir::{Block, BlockKind, ClassHint, Document, Region};
 use crate::model::*;
 use crate::source::{Occurrence, Provenance};
+use crate::vocab::{self, StratagemPart};
 
 /// Reads one Wahapedia page.
 pub fn extract(doc: &Document, out: &mut Extracted) {
@@ -340,7 +341,7 @@ impl<'a> SheetReader<'a> {
         };
         if self.section.starts_with("DAMAGED") {
             self.damaged = Some(named());
-        } else if !KNOWN_SECTIONS.contains(&self.section.as_str()) {
+        } else if !vocab::TENTH.page_sections.contains(&self.section.as_str()) {
             self.special = Some(named());
         }
     }
@@ -513,20 +514,6 @@ fn finish_datasheet(doc: &Document, mut ds: Datasheet, first_line: u32, out: &mu
     ds.sources.push(provenance(doc, first_line));
     out.datasheets.push(ds);
 }
-
-const KNOWN_SECTIONS: &[&str] = &[
-    "RANGED WEAPONS",
-    "MELEE WEAPONS",
-    "WARGEAR OPTIONS",
-    "ABILITIES",
-    "WARGEAR ABILITIES",
-    "UNIT COMPOSITION",
-    "LEADER",
-    "LED BY",
-    "STRATAGEMS",
-    "DETACHMENT ABILITY",
-    "ENHANCEMENTS",
-];
 
 fn is_designers_note(t: &str) -> bool {
     let lower = t.trim_start().to_lowercase();
@@ -796,7 +783,7 @@ fn stratagem_card(doc: &Document, blocks: &[&Block], mut i: usize, out: &mut Ext
 /// its rule without labels.
 #[derive(Default)]
 struct CardText {
-    last: Option<&'static str>,
+    last: Option<StratagemPart>,
     unlabeled: bool,
 }
 
@@ -815,17 +802,10 @@ fn card_block(s: &mut Stratagem, b: &Block, read: &mut CardText) -> bool {
 /// card's unlabeled rule (kept as the effect). `false` when it is none of these.
 fn card_text(s: &mut Stratagem, b: &Block, read: &mut CardText) -> bool {
     let t = b.text.trim();
-    for (label, key) in [
-        ("WHEN:", "when"),
-        ("TARGET:", "target"),
-        ("EFFECT:", "effect"),
-        ("RESTRICTIONS:", "restrictions"),
-    ] {
-        if let Some(rest) = t.strip_prefix(label) {
-            *field(s, key) = Some(rest.trim().to_string());
-            read.last = Some(key);
-            return true;
-        }
+    if let Some((part, rest)) = vocab::TENTH.stratagem_part(t) {
+        *field(s, part) = Some(rest.to_string());
+        read.last = Some(part);
+        return true;
     }
     match read.last {
         // An older card prints its rule without WHEN/TARGET/EFFECT labels.
@@ -833,8 +813,8 @@ fn card_text(s: &mut Stratagem, b: &Block, read: &mut CardText) -> bool {
             s.effect = Some(t.to_string());
             read.unlabeled = true;
         }
-        Some(key) => {
-            let f = field(s, key);
+        Some(part) => {
+            let f = field(s, part);
             let mut v = f.take().unwrap_or_default();
             push_para(&mut v, t);
             *f = Some(v);
@@ -844,33 +824,14 @@ fn card_text(s: &mut Stratagem, b: &Block, read: &mut CardText) -> bool {
     true
 }
 
-fn field<'s>(s: &'s mut Stratagem, key: &str) -> &'s mut Option<String> {
-    match key {
-        "when" => &mut s.when,
-        "target" => &mut s.target,
-        "effect" => &mut s.effect,
-        _ => &mut s.restrictions,
+fn field(s: &mut Stratagem, part: StratagemPart) -> &mut Option<String> {
+    match part {
+        StratagemPart::When => &mut s.when,
+        StratagemPart::Target => &mut s.target,
+        StratagemPart::Effect => &mut s.effect,
+        StratagemPart::Restrictions => &mut s.restrictions,
     }
 }
-
-/// Headings of a faction page that structure it rather than name a rule or detachment.
-const BOILERPLATE: &[&str] = &[
-    "books",
-    "faq",
-    "introduction",
-    "army rules",
-    "army rule",
-    "detachment rule",
-    "detachment rules",
-    "enhancements",
-    "stratagems",
-    "rules adaptations",
-    "mustering a boarding patrol",
-    "forming boarding squads",
-    "boarding actions",
-    "crusade rules",
-    "datasheets",
-];
 
 /// A faction page's sections: army rules; per detachment its rule, enhancements and
 /// stratagems. Stratagem cards here carry `Region::Faction`; other blocks have no region.
@@ -960,7 +921,10 @@ impl<'a> FactionPage<'a> {
         } else if matches!(self.sec, Sec::ArmyRules(_) | Sec::DetachmentRule(_)) {
             return self.rule(blocks, i, out);
         }
-        if !BOILERPLATE.contains(&lower.as_str()) {
+        if !vocab::TENTH
+            .faction_page_boilerplate
+            .contains(&lower.as_str())
+        {
             self.last_plain[level as usize] = Some((b.text.trim().to_string(), b.line()));
             for slot in self.last_plain.iter_mut().skip(level as usize + 1) {
                 *slot = None;

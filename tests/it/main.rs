@@ -23,3 +23,4 @@ mod simulate;
 mod simulate_cli;
 mod tidy;
 mod util;
+mod vocab;
