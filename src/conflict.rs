@@ -66,10 +66,12 @@ fn characteristics<'a>(
         .filter(move |(k, _)| !not.contains(&k.as_str()))
 }
 
-/// Fields of a model profile that are not characteristics.
-const MODEL_NON_CHARACTERISTICS: &[&str] = &["name"];
-/// Fields of a weapon profile that are not characteristics.
-const WEAPON_NON_CHARACTERISTICS: &[&str] = &["name", "type", "keywords", "line"];
+/// Fields of a model profile that are not characteristics (`at`, where it was read, is
+/// provenance: never compared, never shown).
+const MODEL_NON_CHARACTERISTICS: &[&str] = &["name", "at"];
+/// Fields of a weapon profile that are not characteristics (`at`, and `line` in contract-v1
+/// datasets, are provenance).
+const WEAPON_NON_CHARACTERISTICS: &[&str] = &["name", "type", "keywords", "at", "line"];
 
 /// What of a field's value two readings are compared on.
 pub fn view(kind: RecordKind, field: &str, v: &Value) -> Value {

@@ -17,6 +17,9 @@
 //!   model profiles, weapon names and keywords ([`datasheet_content_key`]), an unnamed rule or
 //!   enhancement by the first six words of its flavor text (or of its text). File renames and
 //!   edits elsewhere in the file leave them alone.
+//! - Datasheets one faction prints under one name in different publications (a chapter's
+//!   version, a Legends datasheet) are different datasheets: the one of the faction's own
+//!   publication keeps the id, each other is `<id>~<publication slug>` ([`in_publication`]).
 //! - Variants (one rule id, materially different texts): the variant whose canonical text
 //!   sorts first keeps the id; every other one is `<id>~<first 8 hex digits of the SHA-256 of
 //!   its canonical text>` ([`variant`]), so a variant's id depends on its own text only.
@@ -212,6 +215,13 @@ pub fn unnamed_rule(edition: Edition, scope: &str, basis: &str) -> String {
 /// scope replaced by the faction's (`10e:unknown:x` → `10e:grey-knights:x`).
 pub fn rescoped(id: &str, faction: &str) -> String {
     id.replacen(":unknown:", &format!(":{}:", slug(faction)), 1)
+}
+
+/// `<id>~<publication>`: one of several datasheets a faction prints under one name, told apart
+/// by the publication that prints it when that is not the faction's own (a chapter's faction
+/// pack, `Warhammer Legends`): `10e:space-marines:gladiator-lancer~black-templars`.
+pub fn in_publication(id: &str, publication: &str) -> String {
+    format!("{id}~{}", slug(publication))
 }
 
 /// `<id>~<8 hex digits>`: a variant of `id` (same scope and name, other text), keyed by the

@@ -29,6 +29,7 @@ pub mod simulate;
 pub mod source;
 pub mod text;
 pub mod validate;
+pub mod vocab;
 
 use std::path::PathBuf;
 

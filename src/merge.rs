@@ -592,6 +592,60 @@ fn merge_group_spellings(
 mod tests {
     use super::*;
 
+    /// A datasheet read from `file`: one model, one weapon, one ability, located in `file`.
+    fn sheet(file: &str, line: u32) -> Datasheet {
+        use crate::model::{Ability, Edition, ModelProfile, WeaponProfile, WeaponType};
+        use crate::source::{Location, Provenance};
+        let at = Location::at_line(file, line);
+        let mut d = Datasheet::empty(Edition::Tenth);
+        d.id = "10e:tyranids:carnifexes".into();
+        d.name = Some("Carnifexes".into());
+        d.sources = vec![Provenance::at_line(file, 1, "00")];
+        let mut m = ModelProfile::new(Edition::Tenth, Some("Carnifex".into()), at.clone());
+        m.set("T", Some("9".into()));
+        d.models.push(m);
+        let mut w = WeaponProfile::new(
+            Edition::Tenth,
+            "Bio-plasma".into(),
+            WeaponType::Ranged,
+            at.clone(),
+        );
+        w.set("A", Some("D3".into()));
+        d.weapons.push(w);
+        d.abilities.push(Ability {
+            name: "Blistering Assault".into(),
+            group: "datasheet".into(),
+            tags: Vec::new(),
+            parameter: None,
+            rule_id: None,
+            text: Some("t".into()),
+            at,
+        });
+        d
+    }
+
+    /// Locations are provenance: two readings that differ only where they were read are no
+    /// conflict, and the merged sub-records keep the location of the reading they come from.
+    #[test]
+    fn sub_records_keep_the_location_of_their_reading() {
+        let (a, b) = (sheet("a.html", 10), sheet("b.csv", 20));
+        let (older_kept, c) = merge_pair(&a, &b, false);
+        assert!(c.is_empty(), "{c:?}");
+        assert_eq!(older_kept.weapons[0].at.file, "a.html");
+        let (newer_taken, c) = merge_pair(&a, &b, true);
+        assert!(c.is_empty(), "{c:?}");
+        assert_eq!(newer_taken.weapons[0].at.file, "b.csv");
+        assert_eq!(newer_taken.models[0].at.line, 20);
+        assert_eq!(newer_taken.abilities[0].at.file, "b.csv");
+        // A real difference is still one.
+        let mut b2 = b.clone();
+        b2.weapons[0].set("A", Some("D6".into()));
+        let (_, c) = merge_pair(&a, &b2, true);
+        assert_eq!(c.len(), 1);
+        assert_eq!(c[0].field, "weapons");
+        assert!(!c[0].kept.contains("a.html") && !c[0].other.contains("b.csv"));
+    }
+
     /// Every serialized field of every record type has exactly one row in its table.
     #[test]
     fn every_field_has_one_rule() {

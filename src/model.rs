@@ -6,11 +6,14 @@
 //! `schemas/characteristics.yaml`, flattened into the profile's JSON object); a
 //! 10th-edition profile serializes exactly as in v1, and v1 datasets still deserialize. Field names follow the game's own words (`WeaponProfile`, `Stratagem`,
 //! `RuleParagraph` → [`Rule`]). Architecture invariant: every record has provenance (`sources`
-//! or `occurrences`); a value the source lacks is `None` (JSON `null`), never a guess.
+//! or `occurrences`), and every sub-record (model profile, weapon profile, ability, named
+//! text) its own location `at` (a [`Location`]: file and line, page and box for paged
+//! sources), the file one of its record's `sources`; a value the source lacks is `None` (JSON
+//! `null`), never a guess.
 //! This module holds data only: no parsing, no I/O.
 
 use crate::diag::Diagnostic;
-use crate::source::{Occurrence, Provenance};
+use crate::source::{Location, Occurrence, Provenance};
 use serde::{Deserialize, Serialize};
 
 /// Version of the output contract. Bumped on any incompatible change.
@@ -175,14 +178,18 @@ pub struct ModelProfile {
     pub name: Option<String>,
     #[serde(flatten)]
     pub characteristics: Characteristics,
+    /// Where this profile line was read (absent in datasets written before the field existed).
+    #[serde(default)]
+    pub at: Location,
 }
 
 impl ModelProfile {
-    /// A profile of `edition` with every characteristic null.
-    pub fn new(edition: Edition, name: Option<String>) -> Self {
+    /// A profile of `edition` read at `at`, with every characteristic null.
+    pub fn new(edition: Edition, name: Option<String>, at: Location) -> Self {
         ModelProfile {
             name,
             characteristics: Characteristics::of(edition, ProfileKind::Model),
+            at,
         }
     }
 
@@ -211,6 +218,7 @@ pub enum WeaponType {
 /// melee); 9th `range weapon_type S AP D` (`weapon_type` with its shots: `Rapid Fire 1`);
 /// Horus Heresy `range S AP weapon_type special_rule`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(from = "WeaponProfileIn")]
 pub struct WeaponProfile {
     pub name: String,
     #[serde(rename = "type")]
@@ -219,19 +227,50 @@ pub struct WeaponProfile {
     pub characteristics: Characteristics,
     /// Weapon abilities in canonical spelling (`RAPID FIRE 2`, `ANTI-INFANTRY 4+`).
     pub keywords: Vec<String>,
-    /// Line of the profile row in the datasheet's first source.
-    pub line: u32,
+    /// Where the profile row was read: its own file and line. (Contract v1 had `line`, the
+    /// line in the datasheet's first source: such a profile reads with that line and no file.)
+    pub at: Location,
+}
+
+/// A weapon profile as read: contract v2 (`at`) or v1 (`line`, which would otherwise land
+/// among the flattened characteristics).
+#[derive(Deserialize)]
+struct WeaponProfileIn {
+    name: String,
+    #[serde(rename = "type")]
+    kind: WeaponType,
+    #[serde(flatten)]
+    characteristics: Characteristics,
+    keywords: Vec<String>,
+    #[serde(default)]
+    at: Option<Location>,
+    #[serde(default)]
+    line: Option<u32>,
+}
+
+impl From<WeaponProfileIn> for WeaponProfile {
+    fn from(w: WeaponProfileIn) -> Self {
+        WeaponProfile {
+            name: w.name,
+            kind: w.kind,
+            characteristics: w.characteristics,
+            keywords: w.keywords,
+            at: w
+                .at
+                .unwrap_or_else(|| Location::at_line("", w.line.unwrap_or(0))),
+        }
+    }
 }
 
 impl WeaponProfile {
-    /// A profile of `edition` with every characteristic null, no keywords.
-    pub fn new(edition: Edition, name: String, kind: WeaponType, line: u32) -> Self {
+    /// A profile of `edition` read at `at`, with every characteristic null, no keywords.
+    pub fn new(edition: Edition, name: String, kind: WeaponType, at: Location) -> Self {
         WeaponProfile {
             name,
             kind,
             characteristics: Characteristics::of(edition, ProfileKind::Weapon),
             keywords: Vec::new(),
-            line,
+            at,
         }
     }
 
@@ -261,6 +300,9 @@ pub struct Ability {
     pub rule_id: Option<String>,
     /// The ability's text as printed on the datasheet (null for core/faction references).
     pub text: Option<String>,
+    /// Where the ability (its first line) was read.
+    #[serde(default)]
+    pub at: Location,
 }
 
 /// Points for one unit size.
@@ -275,6 +317,9 @@ pub struct PointsOption {
 pub struct NamedText {
     pub name: String,
     pub text: String,
+    /// Where the block's name was read.
+    #[serde(default)]
+    pub at: Location,
 }
 
 /// The keywords one model of a unit has beyond those of all its models.

@@ -157,8 +157,9 @@ impl Provenance {
 
 /// Where a sub-record or a rule occurrence was read: the file (relative), the 1-based line,
 /// and for paged sources the page and the box on it. The file's hash is in the record's
-/// `sources` and the manifest.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+/// `sources` and the manifest. The default (empty file, line 0) is the location of a
+/// sub-record in a dataset written before sub-records carried one.
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Location {
     pub file: String,
     pub line: u32,

@@ -204,7 +204,9 @@ pub fn validate_datasheets(
                     format!("datasheet {}, weapon '{}': {msg}", ds.id, wp.name),
                 );
                 match file {
-                    Some(f) => d.at(f, wp.line),
+                    _ if !wp.at.file.is_empty() => d.at(&wp.at.file, wp.at.line),
+                    // A contract-v1 profile: its line in the datasheet's first source.
+                    Some(f) => d.at(f, wp.at.line),
                     None => d,
                 }
             };

@@ -658,7 +658,7 @@ fn weapons(ours: &Datasheet, export: &Export, theirs: &ExportDatasheet, pair: &m
             Hint::Extra("no weapon of this name or profile in the export".into())
         };
         pair.checks.push(Check {
-            our_line: Some(o_weapons[*i].line),
+            our_line: Some(o_weapons[*i].at.line),
             group: Some(o_names[*i].clone()),
             ..presence(
                 Kind::Weapon,
@@ -727,7 +727,7 @@ fn weapon_pair(
     let group = Some(label.to_string());
     let src = at(super::export::WARGEAR, t.line);
     pair.checks.push(Check {
-        our_line: Some(o.line),
+        our_line: Some(o.at.line),
         export_source: src.clone(),
         group: group.clone(),
         ..presence(
@@ -754,7 +754,7 @@ fn weapon_pair(
             o.get(aspect),
             tv,
             &note,
-            Some(o.line),
+            Some(o.at.line),
             src.clone(),
             group.clone(),
         ));
@@ -772,7 +772,7 @@ fn weapon_pair(
         hint: Hint::WeaponKeywords {
             well_formed: o_ok && t_ok,
         },
-        our_line: Some(o.line),
+        our_line: Some(o.at.line),
         export_source: src,
         group,
     });

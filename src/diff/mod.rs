@@ -181,10 +181,11 @@ impl Options {
         Options::default()
     }
 
-    /// Leave out provenance: `sources`, `occurrences`, and the `line` of sub-records.
+    /// Leave out provenance: `sources`, `occurrences`, and the location of sub-records (`at`;
+    /// `line` in contract-v1 datasets).
     pub fn without_provenance() -> Self {
         Options {
-            ignore: ["sources", "occurrences", "line"]
+            ignore: ["sources", "occurrences", "at", "line"]
                 .into_iter()
                 .map(str::to_string)
                 .collect(),

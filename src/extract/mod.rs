@@ -8,9 +8,10 @@
 //! `unknown` scope in its id without an `X112` (a scope-less fragment is dropped with it).
 
 use crate::diag::{Code, Diagnostic};
-use crate::ir::Document;
+use crate::ir::{Block, Document};
 pub use crate::model::BlockAccount;
 use crate::model::{Datasheet, Detachment, Edition, Enhancement, Rule, Stratagem};
+use crate::source::Location;
 
 pub mod glossary;
 pub mod heresy;
@@ -68,6 +69,11 @@ pub fn extract(doc: &Document) -> Extracted {
     out
 }
 
+/// Where block `b` of `doc` was read: the sub-records' `at`.
+pub(crate) fn location(doc: &Document, b: &Block) -> Location {
+    Location::at(doc.file.clone(), b.span)
+}
+
 /// The scope placeholder an id carries when the content did not say where a record belongs
 /// (`10e:unknown:no-retreat`).
 const UNKNOWN_SCOPE: &str = ":unknown:";
@@ -78,12 +84,30 @@ const UNKNOWN_SCOPE: &str = ":unknown:";
 /// with text, an enhancement, a detachment, a datasheet of a page that names no faction) is
 /// kept, and the diagnostic says why its scope is unknown.
 fn check_scopes(out: &mut Extracted) {
-    let mut dropped: Vec<String> = Vec::new();
     let mut diagnostics: Vec<Diagnostic> = Vec::new();
-    let at = |d: Diagnostic, sources: &[crate::source::Provenance]| match sources.first() {
+    let dropped = drop_scopeless_stratagems(out, &mut diagnostics);
+    for d in &mut out.datasheets {
+        d.stratagems.retain(|id| !dropped.contains(id));
+    }
+    report_unknown_scopes(out, &mut diagnostics);
+    out.diagnostics.extend(diagnostics);
+}
+
+/// `d` at the first of `sources`.
+fn at_first(d: Diagnostic, sources: &[crate::source::Provenance]) -> Diagnostic {
+    match sources.first() {
         Some(p) => d.at(&p.file, p.line),
         None => d,
-    };
+    }
+}
+
+/// Stratagems with an `unknown` scope: a fragment (no text) is dropped, any other is kept;
+/// each is an `X112`. Returns the ids of the dropped ones.
+fn drop_scopeless_stratagems(
+    out: &mut Extracted,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<String> {
+    let mut dropped: Vec<String> = Vec::new();
     out.stratagems.retain(|s| {
         if !s.id.contains(UNKNOWN_SCOPE) {
             return true;
@@ -99,44 +123,36 @@ fn check_scopes(out: &mut Extracted) {
             && s.target.is_none()
             && s.effect.is_none()
             && s.restrictions.is_none();
-        if no_text {
-            diagnostics.push(at(
-                Diagnostic::new(
-                    Code::ScopeUnknown,
-                    format!(
-                        "stratagem '{}' names no group{printed} and has no text here; fragment dropped",
-                        s.name
-                    ),
-                ),
-                &s.sources,
-            ));
-            dropped.push(s.id.clone());
-            false
+        let message = if no_text {
+            format!(
+                "stratagem '{}' names no group{printed} and has no text here; fragment dropped",
+                s.name
+            )
         } else {
-            diagnostics.push(at(
-                Diagnostic::new(
-                    Code::ScopeUnknown,
-                    format!(
-                        "stratagem '{}' names no group{printed}; kept as {}",
-                        s.name, s.id
-                    ),
-                ),
-                &s.sources,
-            ));
-            true
+            format!(
+                "stratagem '{}' names no group{printed}; kept as {}",
+                s.name, s.id
+            )
+        };
+        diagnostics.push(at_first(
+            Diagnostic::new(Code::ScopeUnknown, message),
+            &s.sources,
+        ));
+        if no_text {
+            dropped.push(s.id.clone());
         }
+        !no_text
     });
-    for d in &mut out.datasheets {
-        d.stratagems.retain(|id| !dropped.contains(id));
-    }
+    dropped
+}
+
+/// An `X112` for every datasheet, enhancement and detachment kept with an `unknown` scope.
+fn report_unknown_scopes(out: &Extracted, diagnostics: &mut Vec<Diagnostic>) {
     let no_faction = "the content names no faction";
-    for d in out
-        .datasheets
-        .iter()
-        .filter(|d| d.id.contains(UNKNOWN_SCOPE))
-    {
+    let unknown = |id: &str| id.contains(UNKNOWN_SCOPE);
+    for d in out.datasheets.iter().filter(|d| unknown(&d.id)) {
         let name = d.name.as_deref().unwrap_or("(unnamed)");
-        diagnostics.push(at(
+        diagnostics.push(at_first(
             Diagnostic::new(
                 Code::ScopeUnknown,
                 format!("datasheet '{name}': {no_faction}; kept as {}", d.id),
@@ -144,13 +160,9 @@ fn check_scopes(out: &mut Extracted) {
             &d.sources,
         ));
     }
-    for e in out
-        .enhancements
-        .iter()
-        .filter(|e| e.id.contains(UNKNOWN_SCOPE))
-    {
+    for e in out.enhancements.iter().filter(|e| unknown(&e.id)) {
         let name = e.name.as_deref().unwrap_or("(unnamed)");
-        diagnostics.push(at(
+        diagnostics.push(at_first(
             Diagnostic::new(
                 Code::ScopeUnknown,
                 format!("enhancement '{name}': {no_faction}; kept as {}", e.id),
@@ -158,12 +170,8 @@ fn check_scopes(out: &mut Extracted) {
             &e.sources,
         ));
     }
-    for d in out
-        .detachments
-        .iter()
-        .filter(|d| d.id.contains(UNKNOWN_SCOPE))
-    {
-        diagnostics.push(at(
+    for d in out.detachments.iter().filter(|d| unknown(&d.id)) {
+        diagnostics.push(at_first(
             Diagnostic::new(
                 Code::ScopeUnknown,
                 format!("detachment '{}': {no_faction}; kept as {}", d.name, d.id),
@@ -171,5 +179,4 @@ fn check_scopes(out: &mut Extracted) {
             &d.sources,
         ));
     }
-    out.diagnostics.extend(diagnostics);
 }

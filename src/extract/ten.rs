@@ -16,7 +16,8 @@ use crate::diag::{Code, Diagnostic};
 use crate::ids::{self, slug};
 use crate::ir::{Block, BlockKind, Document};
 use crate::model::*;
-use crate::source::Provenance;
+use crate::source::{Location, Provenance};
+use crate::vocab;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -89,6 +90,13 @@ pub fn extract(doc: &Document, out: &mut Extracted) {
     }
 }
 
+/// Where [`DatasheetReader::read`] is: the section whose body the next block continues, and
+/// whether points were read (a named rules block follows them).
+struct ReadState {
+    section: Section,
+    after_points: bool,
+}
+
 struct DatasheetReader<'a> {
     doc: &'a Document,
     ds: Datasheet,
@@ -98,7 +106,7 @@ struct DatasheetReader<'a> {
     faction_abilities: Vec<String>,
     title_faction: Option<String>,
     title: Option<String>,
-    detachment: Option<String>,
+    detachment: Option<(String, Location)>,
     ability_group: Option<String>,
 }
 
@@ -132,257 +140,334 @@ impl<'a> DatasheetReader<'a> {
 
     /// Reads the datasheet part; returns the index of the first block after it.
     fn read(&mut self, blocks: &[Block], out: &mut Extracted) -> usize {
-        let mut section = Section::None;
+        let mut st = ReadState {
+            section: Section::None,
+            after_points: false,
+        };
         let mut i = 0;
-        let mut after_points = false;
         while i < blocks.len() {
-            let b = &blocks[i];
-            let t = b.text.trim();
-            let upper = t.to_uppercase();
-            if text::is_chrome(t) {
-                out.account.chrome += 1;
-                i += 1;
-                continue;
+            match self.step(blocks, i, &mut st, out) {
+                Some(next) => i = next,
+                None => break,
             }
-            let first_cell = b.cells.first().map(|c| c.trim().to_uppercase());
-            // --- section starts -------------------------------------------------------------
-            let header = first_cell.as_deref().unwrap_or(upper.as_str());
-            if header == "RANGED WEAPONS" || header == "MELEE WEAPONS" {
-                self.mark(b.line());
-                let kind = if header.starts_with("RANGED") {
-                    WeaponType::Ranged
-                } else {
-                    WeaponType::Melee
-                };
-                section = Section::Weapons(kind);
-                i += 1;
-                out.account.in_records += 1;
-                // one-label-per-line header
-                while i < blocks.len()
-                    && matches!(
-                        blocks[i].text.trim(),
-                        "RANGE" | "A" | "BS" | "WS" | "S" | "AP" | "D"
-                    )
-                {
-                    i += 1;
-                    out.account.in_records += 1;
-                }
-                continue;
-            }
-            if let Some(n) = self.characteristics(blocks, i, out) {
-                i = n;
-                section = Section::None;
-                continue;
-            }
-            if let Some((models, points, n)) = points_at(blocks, i) {
-                self.mark(b.line());
-                self.ds.points.push(PointsOption { models, points });
-                out.account.in_records += n - i;
-                i = n;
-                section = Section::Points;
-                after_points = true;
-                continue;
-            }
-            match upper.as_str() {
-                "INVULNERABLE SAVE" => {
-                    if let Some(v) = blocks.get(i + 1) {
-                        let (save, cond) = match v.text.split_once('*') {
-                            Some((s, c)) => (
-                                s.trim().to_string(),
-                                Some(c.trim().to_string()).filter(|c| !c.is_empty()),
-                            ),
-                            None => (v.text.trim().to_string(), None),
-                        };
-                        self.ds.invulnerable_save = Some(save);
-                        self.ds.invulnerable_save_condition = cond;
-                    }
-                    out.account.in_records += 2;
-                    i += 2;
-                    continue;
-                }
-                "WARGEAR OPTIONS" => section = Section::Wargear,
-                "UNIT COMPOSITION" => section = Section::Composition,
-                "ABILITIES" => {
-                    section = Section::Abilities;
-                    self.ability_group = None;
-                }
-                "STRATAGEMS" => section = Section::Stratagems,
-                "LEADER"
-                    if blocks
-                        .get(i + 1)
-                        .is_some_and(|n| n.text.contains("can be attached to")) =>
-                {
-                    section = Section::Leader;
-                    out.account.in_records += 2;
-                    i += 2;
-                    continue;
-                }
-                "DETACHMENT ABILITY" => section = Section::Detachment,
-                "FACTION KEYWORDS:" => section = Section::FactionKeywords,
-                _ => {}
-            }
-            if matches!(
-                upper.as_str(),
-                "WARGEAR OPTIONS"
-                    | "UNIT COMPOSITION"
-                    | "ABILITIES"
-                    | "STRATAGEMS"
-                    | "DETACHMENT ABILITY"
-                    | "FACTION KEYWORDS:"
-            ) {
-                self.mark(b.line());
-                out.account.in_records += 1;
-                i += 1;
-                continue;
-            }
-            if upper.ends_with(" ABILITIES") && text::is_upper(t) && t.len() < 50 {
-                self.ability_group = Some(snake(t.trim_end_matches(" ABILITIES").trim()));
-                section = Section::Abilities;
-                out.account.in_records += 1;
-                i += 1;
-                continue;
-            }
-            if let Some(rest) = upper.strip_prefix("DAMAGED:") {
-                let _ = rest;
-                self.ds.damaged = Some(NamedText {
-                    name: t.to_string(),
-                    text: String::new(),
-                });
-                section = Section::Damaged;
-                out.account.in_records += 1;
-                i += 1;
-                continue;
-            }
-            if let Some(rest) = strip_prefix_ci(t, "FACTION KEYWORDS:") {
-                section = Section::FactionKeywords;
-                self.ds.faction_keywords.extend(split_list(rest));
-                out.account.in_records += 1;
-                i += 1;
-                continue;
-            }
-            if let Some(rest) =
-                strip_prefix_ci(t, "KEYWORDS:").or_else(|| strip_prefix_ci(t, "KEYWORDS –"))
-            {
-                self.ds.keywords.extend(split_list(rest));
-                section = Section::None;
-                out.account.in_records += 1;
-                i += 1;
-                continue;
-            }
-            // --- section bodies ---------------------------------------------------------------
-            let consumed = match section {
-                Section::Weapons(kind) => self.weapon(blocks, i, kind, out),
-                Section::Wargear
-                    if b.kind == BlockKind::ListItem || !self.ends_free_text(blocks, i) =>
-                {
-                    self.ds.wargear_options.push(t.to_string());
-                    Some(i + 1)
-                }
-                Section::Composition if b.kind == BlockKind::ListItem => {
-                    self.ds.unit_composition.push(t.to_string());
-                    Some(i + 1)
-                }
-                Section::Composition if !self.ends_free_text(blocks, i) => {
-                    self.ds.equipment.push(t.to_string());
-                    Some(i + 1)
-                }
-                Section::Abilities if !self.ends_free_text(blocks, i) => {
-                    self.ability(t);
-                    Some(i + 1)
-                }
-                Section::Damaged | Section::Special if !self.ends_free_text(blocks, i) => {
-                    let target = if section == Section::Damaged {
-                        self.ds.damaged.as_mut()
-                    } else {
-                        self.ds.special_rules.last_mut()
-                    };
-                    if let Some(nt) = target {
-                        if !nt.text.is_empty() {
-                            nt.text.push_str("\n\n");
-                        }
-                        nt.text.push_str(t);
-                    }
-                    Some(i + 1)
-                }
-                Section::FactionKeywords if !is_section_heading(t) && text::is_upper(t) => {
-                    self.ds.faction_keywords.extend(split_list(t));
-                    Some(i + 1)
-                }
-                Section::Leader if b.kind == BlockKind::ListItem => {
-                    self.ds.leads.push(t.to_string());
-                    Some(i + 1)
-                }
-                Section::Stratagems => {
-                    match glossary::stratagem_at(self.doc, blocks, i, Edition::Tenth, out) {
-                        Some((id, next)) => {
-                            self.ds.stratagems.push(id);
-                            // stratagem_at counted the blocks itself
-                            i = next;
-                            continue;
-                        }
-                        None => None,
-                    }
-                }
-                Section::Detachment if self.detachment.is_none() && text::looks_like_heading(t) => {
-                    self.detachment = Some(t.to_string());
-                    Some(i + 1)
-                }
-                _ => None,
-            };
-            if let Some(n) = consumed {
-                out.account.in_records += n - i;
-                i = n;
-                continue;
-            }
-            // --- things that may stand before the first section ------------------------------
-            if !self.found || self.ds.name.is_none() && self.ds.models.is_empty() {
-                if let Some(c) = BASE.captures(t) {
-                    self.ds.base_size = Some(c[1].trim().to_string());
-                    if let Some(prev) = i.checked_sub(1).and_then(|p| blocks.get(p)) {
-                        if !text::is_chrome(&prev.text) && prev.text.len() < 80 {
-                            self.ds.name = Some(prev.text.trim().to_string());
-                        }
-                    }
-                    self.mark(b.line());
-                    out.account.in_records += 1;
-                    i += 1;
-                    continue;
-                }
-                if !self.found {
-                    if let Some((f, n)) = t.split_once(" – ") {
-                        self.title = Some(n.trim().to_string());
-                        self.title_faction = Some(f.trim().to_string());
-                    }
-                    out.account.in_records += 1;
-                    i += 1;
-                    continue;
-                }
-            }
-            // A named rule block on the datasheet (SUPREME COMMANDER): upper case, then text.
-            if self.found
-                && self.ds.keywords.is_empty()
-                && text::is_upper(t)
-                && text::looks_like_heading(t)
-                && blocks
-                    .get(i + 1)
-                    .is_some_and(|n| !text::looks_like_heading(&n.text))
-                && (after_points || self.ds.damaged.is_some())
-            {
-                self.ds.special_rules.push(NamedText {
-                    name: t.to_string(),
-                    text: String::new(),
-                });
-                section = Section::Special;
-                out.account.in_records += 1;
-                i += 1;
-                continue;
-            }
-            break;
         }
         if !self.found {
             return 0;
         }
         i
+    }
+
+    /// Reads the block at `i` (and the blocks it starts); returns the index after them, or
+    /// `None` when no section claims it (the datasheet part ends there).
+    fn step(
+        &mut self,
+        blocks: &[Block],
+        i: usize,
+        st: &mut ReadState,
+        out: &mut Extracted,
+    ) -> Option<usize> {
+        if text::is_chrome(blocks[i].text.trim()) {
+            out.account.chrome += 1;
+            return Some(i + 1);
+        }
+        if let Some(n) = self.section_start(blocks, i, st, out) {
+            return Some(n);
+        }
+        if let Some(n) = self.section_body(blocks, i, st.section, out) {
+            return Some(n);
+        }
+        if let Some(n) = self.preamble(blocks, i, out) {
+            return Some(n);
+        }
+        self.named_block(blocks, i, st, out)
+    }
+
+    /// A block that starts a section: a weapon table's header, characteristics, a points
+    /// line, a section heading, or a labelled line (`DAMAGED: …`, `KEYWORDS: …`).
+    fn section_start(
+        &mut self,
+        blocks: &[Block],
+        i: usize,
+        st: &mut ReadState,
+        out: &mut Extracted,
+    ) -> Option<usize> {
+        let b = &blocks[i];
+        let upper = b.text.trim().to_uppercase();
+        let first_cell = b.cells.first().map(|c| c.trim().to_uppercase());
+        let header = first_cell.as_deref().unwrap_or(upper.as_str());
+        if header == "RANGED WEAPONS" || header == "MELEE WEAPONS" {
+            return Some(self.weapons_header(blocks, i, header, st, out));
+        }
+        if let Some(n) = self.characteristics(blocks, i, out) {
+            st.section = Section::None;
+            return Some(n);
+        }
+        if let Some((models, points, n)) = points_at(blocks, i) {
+            self.mark(b.line());
+            self.ds.points.push(PointsOption { models, points });
+            out.account.in_records += n - i;
+            st.section = Section::Points;
+            st.after_points = true;
+            return Some(n);
+        }
+        if let Some(n) = self.section_heading(blocks, i, &upper, st, out) {
+            return Some(n);
+        }
+        self.labelled_line(b, i, &upper, st, out)
+    }
+
+    /// `RANGED WEAPONS` / `MELEE WEAPONS` (a header row, or one label per line after it).
+    fn weapons_header(
+        &mut self,
+        blocks: &[Block],
+        mut i: usize,
+        header: &str,
+        st: &mut ReadState,
+        out: &mut Extracted,
+    ) -> usize {
+        self.mark(blocks[i].line());
+        let kind = if header.starts_with("RANGED") {
+            WeaponType::Ranged
+        } else {
+            WeaponType::Melee
+        };
+        st.section = Section::Weapons(kind);
+        i += 1;
+        out.account.in_records += 1;
+        // one-label-per-line header
+        while i < blocks.len()
+            && vocab::TENTH
+                .weapon_table_labels
+                .contains(&blocks[i].text.trim())
+        {
+            i += 1;
+            out.account.in_records += 1;
+        }
+        i
+    }
+
+    /// A section heading on a line of its own (`upper` is the block's text in capitals).
+    fn section_heading(
+        &mut self,
+        blocks: &[Block],
+        i: usize,
+        upper: &str,
+        st: &mut ReadState,
+        out: &mut Extracted,
+    ) -> Option<usize> {
+        match upper {
+            "INVULNERABLE SAVE" => {
+                if let Some(v) = blocks.get(i + 1) {
+                    let (save, cond) = match v.text.split_once('*') {
+                        Some((s, c)) => (
+                            s.trim().to_string(),
+                            Some(c.trim().to_string()).filter(|c| !c.is_empty()),
+                        ),
+                        None => (v.text.trim().to_string(), None),
+                    };
+                    self.ds.invulnerable_save = Some(save);
+                    self.ds.invulnerable_save_condition = cond;
+                }
+                out.account.in_records += 2;
+                return Some(i + 2);
+            }
+            "LEADER"
+                if blocks
+                    .get(i + 1)
+                    .is_some_and(|n| n.text.contains("can be attached to")) =>
+            {
+                st.section = Section::Leader;
+                out.account.in_records += 2;
+                return Some(i + 2);
+            }
+            _ => {}
+        }
+        st.section = match upper {
+            "WARGEAR OPTIONS" => Section::Wargear,
+            "UNIT COMPOSITION" => Section::Composition,
+            "ABILITIES" => {
+                self.ability_group = None;
+                Section::Abilities
+            }
+            "STRATAGEMS" => Section::Stratagems,
+            "DETACHMENT ABILITY" => Section::Detachment,
+            "FACTION KEYWORDS:" => Section::FactionKeywords,
+            _ => return None,
+        };
+        self.mark(blocks[i].line());
+        out.account.in_records += 1;
+        Some(i + 1)
+    }
+
+    /// A line that names its section: a named ability group (`SHADOW FORM ABILITIES`),
+    /// `DAMAGED: …`, `FACTION KEYWORDS: …`, `KEYWORDS: …`.
+    fn labelled_line(
+        &mut self,
+        b: &Block,
+        i: usize,
+        upper: &str,
+        st: &mut ReadState,
+        out: &mut Extracted,
+    ) -> Option<usize> {
+        let t = b.text.trim();
+        if upper.ends_with(" ABILITIES") && text::is_upper(t) && t.len() < 50 {
+            self.ability_group = Some(snake(t.trim_end_matches(" ABILITIES").trim()));
+            st.section = Section::Abilities;
+        } else if upper.starts_with("DAMAGED:") {
+            self.ds.damaged = Some(NamedText {
+                name: t.to_string(),
+                text: String::new(),
+                at: super::location(self.doc, b),
+            });
+            st.section = Section::Damaged;
+        } else if let Some(rest) = strip_prefix_ci(t, "FACTION KEYWORDS:") {
+            st.section = Section::FactionKeywords;
+            self.ds.faction_keywords.extend(split_list(rest));
+        } else if let Some(rest) =
+            strip_prefix_ci(t, "KEYWORDS:").or_else(|| strip_prefix_ci(t, "KEYWORDS –"))
+        {
+            self.ds.keywords.extend(split_list(rest));
+            st.section = Section::None;
+        } else {
+            return None;
+        }
+        out.account.in_records += 1;
+        Some(i + 1)
+    }
+
+    /// The block at `i` as part of the current section's body; the blocks it used are
+    /// counted.
+    fn section_body(
+        &mut self,
+        blocks: &[Block],
+        i: usize,
+        section: Section,
+        out: &mut Extracted,
+    ) -> Option<usize> {
+        let b = &blocks[i];
+        let t = b.text.trim();
+        let next = match section {
+            Section::Weapons(kind) => self.weapon(blocks, i, kind, out),
+            Section::Wargear
+                if b.kind == BlockKind::ListItem || !self.ends_free_text(blocks, i) =>
+            {
+                self.ds.wargear_options.push(t.to_string());
+                Some(i + 1)
+            }
+            Section::Composition if b.kind == BlockKind::ListItem => {
+                self.ds.unit_composition.push(t.to_string());
+                Some(i + 1)
+            }
+            Section::Composition if !self.ends_free_text(blocks, i) => {
+                self.ds.equipment.push(t.to_string());
+                Some(i + 1)
+            }
+            Section::Abilities if !self.ends_free_text(blocks, i) => {
+                self.ability(t, super::location(self.doc, b));
+                Some(i + 1)
+            }
+            Section::Damaged | Section::Special if !self.ends_free_text(blocks, i) => {
+                self.named_text_more(section, t);
+                Some(i + 1)
+            }
+            Section::FactionKeywords if !is_section_heading(t) && text::is_upper(t) => {
+                self.ds.faction_keywords.extend(split_list(t));
+                Some(i + 1)
+            }
+            Section::Leader if b.kind == BlockKind::ListItem => {
+                self.ds.leads.push(t.to_string());
+                Some(i + 1)
+            }
+            Section::Stratagems => {
+                // stratagem_at counts the blocks itself
+                let (id, next) = glossary::stratagem_at(self.doc, blocks, i, Edition::Tenth, out)?;
+                self.ds.stratagems.push(id);
+                return Some(next);
+            }
+            Section::Detachment if self.detachment.is_none() && text::looks_like_heading(t) => {
+                self.detachment = Some((t.to_string(), super::location(self.doc, b)));
+                Some(i + 1)
+            }
+            _ => None,
+        }?;
+        out.account.in_records += next - i;
+        Some(next)
+    }
+
+    /// More text of the DAMAGED block or of the last named rules block.
+    fn named_text_more(&mut self, section: Section, t: &str) {
+        let target = if section == Section::Damaged {
+            self.ds.damaged.as_mut()
+        } else {
+            self.ds.special_rules.last_mut()
+        };
+        if let Some(nt) = target {
+            if !nt.text.is_empty() {
+                nt.text.push_str("\n\n");
+            }
+            nt.text.push_str(t);
+        }
+    }
+
+    /// What may stand before the first section: the title line (`Faction – Unit`), the unit's
+    /// name with its base size.
+    fn preamble(&mut self, blocks: &[Block], i: usize, out: &mut Extracted) -> Option<usize> {
+        if self.found && (self.ds.name.is_some() || !self.ds.models.is_empty()) {
+            return None;
+        }
+        let b = &blocks[i];
+        let t = b.text.trim();
+        if let Some(c) = BASE.captures(t) {
+            self.ds.base_size = Some(c[1].trim().to_string());
+            if let Some(prev) = i.checked_sub(1).and_then(|p| blocks.get(p)) {
+                if !text::is_chrome(&prev.text) && prev.text.len() < 80 {
+                    self.ds.name = Some(prev.text.trim().to_string());
+                }
+            }
+            self.mark(b.line());
+            out.account.in_records += 1;
+            return Some(i + 1);
+        }
+        if self.found {
+            return None;
+        }
+        if let Some((f, n)) = t.split_once(" – ") {
+            self.title = Some(n.trim().to_string());
+            self.title_faction = Some(f.trim().to_string());
+        }
+        out.account.in_records += 1;
+        Some(i + 1)
+    }
+
+    /// A named rule block on the datasheet (SUPREME COMMANDER): upper case, then text.
+    fn named_block(
+        &mut self,
+        blocks: &[Block],
+        i: usize,
+        st: &mut ReadState,
+        out: &mut Extracted,
+    ) -> Option<usize> {
+        let b = &blocks[i];
+        let t = b.text.trim();
+        let starts = self.found
+            && self.ds.keywords.is_empty()
+            && text::is_upper(t)
+            && text::looks_like_heading(t)
+            && blocks
+                .get(i + 1)
+                .is_some_and(|n| !text::looks_like_heading(&n.text))
+            && (st.after_points || self.ds.damaged.is_some());
+        if !starts {
+            return None;
+        }
+        self.ds.special_rules.push(NamedText {
+            name: t.to_string(),
+            text: String::new(),
+            at: super::location(self.doc, b),
+        });
+        st.section = Section::Special;
+        out.account.in_records += 1;
+        Some(i + 1)
     }
 
     /// A block that cannot continue a free-text section: a known heading or another section's
@@ -408,9 +493,8 @@ impl<'a> DatasheetReader<'a> {
     ) -> Option<usize> {
         let b = &blocks[i];
         // The edition's model characteristics, as the page prints their labels (`SV`, `LD`).
-        let edition = self.ds.edition;
         let fields: Vec<String> = ProfileKind::Model
-            .fields(edition)
+            .fields(self.ds.edition)
             .iter()
             .map(|f| f.to_uppercase())
             .collect();
@@ -421,78 +505,112 @@ impl<'a> DatasheetReader<'a> {
             Vec::new()
         };
         if n > 0 && labels.len() >= n && labels[..n].iter().zip(&fields).all(|(a, b)| a == b) {
-            // header row, then one values row per model (first cell may be the model name)
-            let mut j = i + 1;
-            while let Some(v) = blocks.get(j) {
-                if v.kind != BlockKind::TableRow {
-                    break;
-                }
-                let cells: Vec<&str> = v.cells.iter().map(|c| c.trim()).collect();
-                let (name, vals) = if cells.len() == n + 1 {
-                    (Some(cells[0].to_string()), &cells[1..])
-                } else if cells.len() == n {
-                    (None, &cells[..])
-                } else {
-                    break;
-                };
-                self.ds.models.push(profile(edition, name, vals));
-                j += 1;
-            }
-            self.mark(b.line());
-            out.account.in_records += j - i;
-            return Some(j);
+            return Some(self.profile_rows(blocks, i, n, out));
         }
         // 004 layout: M / 12" / T / 10 / ... (one label, then its value, per characteristic)
         if b.kind == BlockKind::Paragraph && fields.first().is_some_and(|f| b.text.trim() == f) {
-            let mut vals: Vec<&str> = Vec::new();
-            for (k, label) in fields.iter().enumerate() {
-                let l = blocks.get(i + 2 * k)?;
-                if l.text.trim().to_uppercase() != *label {
-                    return None;
-                }
-                vals.push(blocks.get(i + 2 * k + 1)?.text.trim());
-            }
-            // The first profile's model name is the line before `M` when that line is not the
-            // unit's name/base size; otherwise the unit name.
-            let before = i.checked_sub(1).and_then(|p| blocks.get(p));
-            let name = match before {
-                Some(p)
-                    if !BASE.is_match(p.text.trim())
-                        && self.ds.name.is_some()
-                        && text::looks_like_heading(&p.text)
-                        && !text::is_chrome(&p.text)
-                        && Some(p.text.trim()) != self.ds.name.as_deref() =>
-                {
-                    Some(p.text.trim().to_string())
-                }
-                _ => self.ds.name.clone(),
-            };
-            self.ds.models.push(profile(edition, name, &vals));
-            self.mark(b.line());
-            let mut j = i + 2 * n;
-            // Later profiles of a mixed unit are positional: a model name, then its values.
-            while let Some(head) = blocks.get(j) {
-                let vals: Vec<&str> = (1..=n)
-                    .filter_map(|k| blocks.get(j + k))
-                    .map(|v| v.text.trim())
-                    .filter(|v| is_value(v))
-                    .collect();
-                if vals.len() < n
-                    || is_value(&head.text)
-                    || !text::looks_like_heading(&head.text)
-                    || is_section_heading(&head.text)
-                {
-                    break;
-                }
-                self.ds
-                    .models
-                    .push(profile(edition, Some(head.text.trim().to_string()), &vals));
-                j += n + 1;
-            }
-            out.account.in_records += j - i;
-            return Some(j);
+            return self.label_value_profiles(blocks, i, &fields, out);
         }
         None
+    }
+
+    /// A header row at `i`, then one values row per model (the first cell may be the model
+    /// name) of `n` characteristics.
+    fn profile_rows(&mut self, blocks: &[Block], i: usize, n: usize, out: &mut Extracted) -> usize {
+        let edition = self.ds.edition;
+        let mut j = i + 1;
+        while let Some(v) = blocks.get(j) {
+            if v.kind != BlockKind::TableRow {
+                break;
+            }
+            let cells: Vec<&str> = v.cells.iter().map(|c| c.trim()).collect();
+            let (name, vals) = if cells.len() == n + 1 {
+                (Some(cells[0].to_string()), &cells[1..])
+            } else if cells.len() == n {
+                (None, &cells[..])
+            } else {
+                break;
+            };
+            let at = super::location(self.doc, v);
+            self.ds.models.push(profile(edition, name, vals, at));
+            j += 1;
+        }
+        self.mark(blocks[i].line());
+        out.account.in_records += j - i;
+        j
+    }
+
+    /// One label, then its value, per characteristic (`fields`, upper case) from `i`; later
+    /// profiles of a mixed unit follow by position.
+    fn label_value_profiles(
+        &mut self,
+        blocks: &[Block],
+        i: usize,
+        fields: &[String],
+        out: &mut Extracted,
+    ) -> Option<usize> {
+        let b = &blocks[i];
+        let mut vals: Vec<&str> = Vec::new();
+        for (k, label) in fields.iter().enumerate() {
+            let l = blocks.get(i + 2 * k)?;
+            if l.text.trim().to_uppercase() != *label {
+                return None;
+            }
+            vals.push(blocks.get(i + 2 * k + 1)?.text.trim());
+        }
+        let name = self.first_model_name(blocks, i);
+        let at = super::location(self.doc, b);
+        self.ds
+            .models
+            .push(profile(self.ds.edition, name, &vals, at));
+        self.mark(b.line());
+        let j = self.positional_profiles(blocks, i + 2 * fields.len(), fields.len());
+        out.account.in_records += j - i;
+        Some(j)
+    }
+
+    /// The first profile's model name is the line before `M` (at `i`) when that line is not
+    /// the unit's name/base size; otherwise the unit name.
+    fn first_model_name(&self, blocks: &[Block], i: usize) -> Option<String> {
+        let before = i.checked_sub(1).and_then(|p| blocks.get(p));
+        match before {
+            Some(p)
+                if !BASE.is_match(p.text.trim())
+                    && self.ds.name.is_some()
+                    && text::looks_like_heading(&p.text)
+                    && !text::is_chrome(&p.text)
+                    && Some(p.text.trim()) != self.ds.name.as_deref() =>
+            {
+                Some(p.text.trim().to_string())
+            }
+            _ => self.ds.name.clone(),
+        }
+    }
+
+    /// Later profiles of a mixed unit from `j`, positional: a model name, then its `n`
+    /// values. Returns the index after them.
+    fn positional_profiles(&mut self, blocks: &[Block], mut j: usize, n: usize) -> usize {
+        while let Some(head) = blocks.get(j) {
+            let vals: Vec<&str> = (1..=n)
+                .filter_map(|k| blocks.get(j + k))
+                .map(|v| v.text.trim())
+                .filter(|v| is_value(v))
+                .collect();
+            if vals.len() < n
+                || is_value(&head.text)
+                || !text::looks_like_heading(&head.text)
+                || is_section_heading(&head.text)
+            {
+                break;
+            }
+            let at = super::location(self.doc, head);
+            let name = Some(head.text.trim().to_string());
+            self.ds
+                .models
+                .push(profile(self.ds.edition, name, &vals, at));
+            j += n + 1;
+        }
+        j
     }
 
     /// A weapon profile at `i` in either layout. Returns the next index, or `None` when the
@@ -516,7 +634,7 @@ impl<'a> DatasheetReader<'a> {
                 return Some(i + 1);
             }
             let values: Vec<&str> = cells[1..].iter().copied().take(6).collect();
-            self.push_weapon(cells[0], &values, kind, b.line(), out);
+            self.push_weapon(cells[0], &values, kind, super::location(self.doc, b), out);
             return Some(i + 1);
         }
         if b.kind != BlockKind::Paragraph
@@ -542,7 +660,7 @@ impl<'a> DatasheetReader<'a> {
         if values.is_empty() {
             return None;
         }
-        self.push_weapon(&b.text, &values, kind, b.line(), out);
+        self.push_weapon(&b.text, &values, kind, super::location(self.doc, b), out);
         Some(j)
     }
 
@@ -551,7 +669,7 @@ impl<'a> DatasheetReader<'a> {
         name_cell: &str,
         values: &[&str],
         kind: WeaponType,
-        line: u32,
+        at: Location,
         out: &mut Extracted,
     ) {
         let (name, keywords) = text::weapon_name_and_keywords(name_cell);
@@ -571,10 +689,10 @@ impl<'a> DatasheetReader<'a> {
                     values.iter().filter(|v| !v.is_empty()).count(),
                     fields.len()
                 ),
-                line,
+                at.line,
             );
         }
-        let mut w = WeaponProfile::new(self.ds.edition, name, kind, line);
+        let mut w = WeaponProfile::new(self.ds.edition, name, kind, at);
         for (i, f) in fields.iter().enumerate() {
             w.set(f, get(i));
         }
@@ -582,9 +700,9 @@ impl<'a> DatasheetReader<'a> {
         self.ds.weapons.push(w);
     }
 
-    fn ability(&mut self, t: &str) {
+    fn ability(&mut self, t: &str, at: Location) {
         let group = self.ability_group.as_deref().unwrap_or("datasheet");
-        match read_ability(&mut self.ds.abilities, t, group) {
+        match read_ability(&mut self.ds.abilities, t, group, at) {
             Some(References::Core(names)) => self.core.extend(names),
             Some(References::Faction(names)) => self.faction_abilities.extend(names),
             None => {}
@@ -640,10 +758,11 @@ impl<'a> DatasheetReader<'a> {
             );
         }
         link_ability_rules(&mut ds.abilities, &faction_slug);
-        if let Some(d) = &self.detachment {
+        if let Some((d, at)) = &self.detachment {
             ds.special_rules.push(NamedText {
                 name: "DETACHMENT ABILITY".to_string(),
                 text: d.clone(),
+                at: at.clone(),
             });
         }
         ds.sources.push(Provenance::at_line(
@@ -663,20 +782,22 @@ pub(crate) enum References {
 
 /// Reads one line of an abilities section into `abilities`: `CORE: a, b` and `FACTION: x`
 /// references (returned, for the glossary's kind decisions), `Name (Tags): text` in `group`,
-/// or more text of the ability above. Shared by the dump and the HTML extractors.
+/// or more text of the ability above. A new ability is located `at` the line. Shared by the
+/// dump and the HTML extractors and the CSV export's reader.
 pub(crate) fn read_ability(
     abilities: &mut Vec<Ability>,
     t: &str,
     group: &str,
+    at: Location,
 ) -> Option<References> {
     if let Some(rest) = strip_prefix_ci(t, "CORE:") {
         let names = split_list(rest);
-        abilities.extend(names.iter().map(|n| reference(n, "core")));
+        abilities.extend(names.iter().map(|n| reference(n, "core", &at)));
         return Some(References::Core(names));
     }
     if let Some(rest) = strip_prefix_ci(t, "FACTION:") {
         let names = split_list(rest);
-        abilities.extend(names.iter().map(|n| reference(n, "faction")));
+        abilities.extend(names.iter().map(|n| reference(n, "faction", &at)));
         return Some(References::Faction(names));
     }
     if let Some(c) = ABILITY.captures(t) {
@@ -688,6 +809,7 @@ pub(crate) fn read_ability(
             parameter: None,
             rule_id: None,
             text: Some(c[3].trim().to_string()),
+            at,
         });
     } else if let Some(text) = abilities.last_mut().and_then(|a| a.text.as_mut()) {
         text.push_str("\n\n");
@@ -700,6 +822,7 @@ pub(crate) fn read_ability(
             parameter: None,
             rule_id: None,
             text: None,
+            at,
         });
     }
     None
@@ -719,20 +842,20 @@ pub(crate) fn link_ability_rules(abilities: &mut [Ability], faction_slug: &str) 
 
 /// A model profile of `edition` from its values in the edition's order (`ProfileKind::fields`);
 /// a value the line lacks (or prints as `-`) is null.
-fn profile(edition: Edition, name: Option<String>, vals: &[&str]) -> ModelProfile {
+fn profile(edition: Edition, name: Option<String>, vals: &[&str], at: Location) -> ModelProfile {
     let v = |k: usize| {
         vals.get(k)
             .map(|s| s.to_string())
             .filter(|s| !s.is_empty() && s != "-")
     };
-    let mut p = ModelProfile::new(edition, name);
+    let mut p = ModelProfile::new(edition, name, at);
     for (i, f) in ProfileKind::Model.fields(edition).iter().enumerate() {
         p.set(f, v(i));
     }
     p
 }
 
-fn reference(name: &str, group: &str) -> Ability {
+fn reference(name: &str, group: &str, at: &Location) -> Ability {
     let (n, param) = match PARAM.captures(name) {
         Some(c) => (c[1].trim().to_string(), Some(c[2].to_string())),
         None => (name.trim().to_string(), None),
@@ -744,6 +867,7 @@ fn reference(name: &str, group: &str) -> Ability {
         parameter: param,
         rule_id: None,
         text: None,
+        at: at.clone(),
     }
 }
 
@@ -790,21 +914,9 @@ pub(super) fn strip_prefix_ci<'t>(t: &'t str, prefix: &str) -> Option<&'t str> {
     }
 }
 
-/// The datasheet's own section headings.
+/// The datasheet's own section headings (`vocab::TENTH`).
 fn is_section_heading(t: &str) -> bool {
-    matches!(
-        t.trim().to_uppercase().as_str(),
-        "RANGED WEAPONS"
-            | "MELEE WEAPONS"
-            | "WARGEAR OPTIONS"
-            | "UNIT COMPOSITION"
-            | "ABILITIES"
-            | "STRATAGEMS"
-            | "DETACHMENT ABILITY"
-            | "INVULNERABLE SAVE"
-            | "KEYWORDS:"
-            | "FACTION KEYWORDS:"
-    )
+    vocab::TENTH.is_datasheet_section(t)
 }
 
 fn snake(s: &str) -> String {

@@ -22,6 +22,7 @@ use crate::ids::{self, slug};
 use crate::ir::{Block, BlockKind, ClassHint, Document, Region};
 use crate::model::*;
 use crate::source::{Occurrence, Provenance};
+use crate::vocab::{self, StratagemPart};
 
 /// Reads one Wahapedia page.
 pub fn extract(doc: &Document, out: &mut Extracted) {
@@ -130,271 +131,271 @@ fn group_and_category(t: &str) -> (Option<String>, Option<String>) {
 }
 
 fn datasheet(doc: &Document, blocks: &[Block], out: &mut Extracted) {
-    let mut ds = Datasheet::empty(Edition::Tenth);
     let first_line = blocks.first().map(|b| b.line()).unwrap_or(1);
-    let mut section = String::new();
-    let mut char_names: Vec<String> = Vec::new();
-    let mut model_name: Option<String> = None;
-    let mut weapon_type = WeaponType::Ranged;
-    let mut damaged: Option<NamedText> = None;
-    let mut special: Option<NamedText> = None;
-    let mut wargear_parent: Option<usize> = None;
-    let faction = out.faction.clone();
-    let mut used = 0usize;
+    let mut r = SheetReader::new(doc);
     for b in blocks {
-        used += 1;
+        r.used += 1;
+        if r.hinted(b, out) || r.weapon_note(b) {
+            continue;
+        }
+        r.section_content(b, out);
+    }
+    r.close_named_block();
+    out.account.in_records += r.used;
+    let ds = r.ds;
+    if ds.name.is_none() && ds.models.is_empty() && ds.weapons.is_empty() {
+        return;
+    }
+    finish_datasheet(doc, ds, first_line, out);
+}
+
+/// The state of reading one datasheet frame, block by block.
+struct SheetReader<'a> {
+    doc: &'a Document,
+    ds: Datasheet,
+    /// The current section's heading, upper case (`ABILITIES`, `RANGED WEAPONS`).
+    section: String,
+    /// The characteristic labels of the profile header (`M`, `T`, `SV`…).
+    char_names: Vec<String>,
+    /// The model name printed above the next profile row.
+    model_name: Option<String>,
+    weapon_type: WeaponType,
+    /// The DAMAGED block or named rules block being read.
+    damaged: Option<NamedText>,
+    special: Option<NamedText>,
+    /// The wargear option that nested list items continue.
+    wargear_parent: Option<usize>,
+    /// Blocks that went into the datasheet.
+    used: usize,
+}
+
+impl<'a> SheetReader<'a> {
+    fn new(doc: &'a Document) -> Self {
+        SheetReader {
+            doc,
+            ds: Datasheet::empty(Edition::Tenth),
+            section: String::new(),
+            char_names: Vec::new(),
+            model_name: None,
+            weapon_type: WeaponType::Ranged,
+            damaged: None,
+            special: None,
+            wargear_parent: None,
+            used: 0,
+        }
+    }
+
+    fn diag(&self, out: &mut Extracted, code: Code, msg: String, b: &Block) {
+        out.diagnostics
+            .push(Diagnostic::new(code, msg).at(&self.doc.file, b.line()));
+    }
+
+    /// A block the decoder's class hint names; `false` when the hint is none of the datasheet's.
+    fn hinted(&mut self, b: &Block, out: &mut Extracted) -> bool {
         match class(b) {
             Some(ClassHint::DsH2Header) => {
                 if !b.text.is_empty() {
-                    ds.name = Some(b.text.clone());
+                    self.ds.name = Some(b.text.clone());
                 }
-                continue;
             }
             Some(ClassHint::DsModelBase) => {
-                if ds.base_size.is_none() {
-                    ds.base_size = base_size(&b.text);
+                if self.ds.base_size.is_none() {
+                    self.ds.base_size = base_size(&b.text);
                 }
-                continue;
             }
-            Some(ClassHint::DsModelName) => {
-                model_name = Some(b.text.clone());
-                continue;
-            }
+            Some(ClassHint::DsModelName) => self.model_name = Some(b.text.clone()),
             Some(ClassHint::DsCharName) => {
-                char_names = b.cells.iter().map(|c| c.to_uppercase()).collect();
-                continue;
+                self.char_names = b.cells.iter().map(|c| c.to_uppercase()).collect();
             }
-            Some(ClassHint::DsProfile) => {
-                let get = |key: &str, pos: usize| -> Option<String> {
-                    let idx = char_names.iter().position(|n| n == key).unwrap_or(pos);
-                    b.cells
-                        .get(idx)
-                        .map(|s| s.trim().to_string())
-                        .filter(|s| !s.is_empty())
-                };
-                // The edition's characteristics, found by their printed label (`SV`, `LD`),
-                // else by position.
-                let fields = ProfileKind::Model.fields(ds.edition);
-                let mut p =
-                    ModelProfile::new(ds.edition, model_name.take().or_else(|| ds.name.clone()));
-                for (i, f) in fields.iter().enumerate() {
-                    p.set(f, get(&f.to_uppercase(), i));
-                }
-                ds.models.push(p);
-                let n = fields.len();
-                if b.cells.len() > n && char_names.len() <= n {
-                    out.diagnostics.push(
-                        Diagnostic::new(
-                            Code::WeaponRowIncomplete,
-                            format!(
-                                "profile row has {} values for {n} characteristics",
-                                b.cells.len()
-                            ),
-                        )
-                        .at(&doc.file, b.line()),
-                    );
-                }
-                continue;
-            }
-            Some(ClassHint::DsInvul) => {
-                ds.invulnerable_save = Some(b.text.trim().to_string());
-                continue;
-            }
+            Some(ClassHint::DsProfile) => self.model_profile(b, out),
+            Some(ClassHint::DsInvul) => self.ds.invulnerable_save = Some(b.text.trim().to_string()),
             Some(ClassHint::DsInvulComment) => {
-                ds.invulnerable_save_condition =
+                self.ds.invulnerable_save_condition =
                     Some(b.text.trim().trim_start_matches('*').trim().to_string());
-                continue;
             }
-            Some(ClassHint::WHeader) => {
-                let head = b
-                    .cells
-                    .first()
-                    .map(|c| c.to_uppercase())
-                    .unwrap_or_default();
-                weapon_type = if head.contains("MELEE") {
-                    WeaponType::Melee
-                } else {
-                    WeaponType::Ranged
-                };
-                section = head;
-                continue;
-            }
+            Some(ClassHint::WHeader) => self.weapon_header(b),
             Some(ClassHint::WProfile) | Some(ClassHint::WProfileMulti) => {
-                let (mut name, keywords) = text::weapon_name_and_keywords(&b.cells[0]);
-                if class(b) == Some(ClassHint::WProfileMulti) {
-                    // `Plasma pistol - supercharge` beside `Plasma pistol – standard`: one
-                    // weapon, its profiles named with the en dash the site mostly uses.
-                    name = name.replacen(" - ", " – ", 1);
-                }
-                let get = |k: usize| {
-                    b.cells
-                        .get(k)
-                        .map(|s| s.trim().to_string())
-                        .filter(|s| !s.is_empty())
-                };
-                // The name cell, then the edition's characteristics in its order.
-                let fields = ProfileKind::Weapon.fields(ds.edition);
-                if b.cells.len() < fields.len() + 1 {
-                    out.diagnostics.push(
-                        Diagnostic::new(
-                            Code::WeaponRowIncomplete,
-                            format!(
-                                "weapon '{name}' has {} of {} values",
-                                b.cells.len().saturating_sub(1),
-                                fields.len()
-                            ),
-                        )
-                        .at(&doc.file, b.line()),
-                    );
-                }
-                let mut w = WeaponProfile::new(ds.edition, name, weapon_type, b.line());
-                for (i, f) in fields.iter().enumerate() {
-                    w.set(f, get(i + 1));
-                }
-                w.keywords = keywords;
-                ds.weapons.push(w);
-                continue;
+                self.weapon_profile(b, out)
             }
-            Some(ClassHint::DsKeywords) => {
-                let t = b.text.trim();
-                let (group, list) = match t.find(':') {
-                    Some(i) => (t[..i].trim(), &t[i + 1..]),
-                    None => ("", t),
-                };
-                // `KEYWORDS:` / `KEYWORDS – ALL MODELS:` apply to the unit; any other label
-                // names one model.
-                if !group.is_empty() && !group.to_uppercase().starts_with("KEYWORDS") {
-                    ds.model_keywords.push(ModelKeywords {
-                        model: group.to_string(),
-                        keywords: split_list(list),
-                    });
-                }
-                for k in split_list(list) {
-                    if !ds.keywords.iter().any(|x| x.eq_ignore_ascii_case(&k)) {
-                        ds.keywords.push(k);
-                    }
-                }
-                continue;
-            }
+            Some(ClassHint::DsKeywords) => self.keywords(b),
             Some(ClassHint::DsFactionKeywords) => {
                 let t = b.text.trim();
                 let list = strip_prefix_ci(t, "FACTION KEYWORDS:").unwrap_or(t);
-                ds.faction_keywords.extend(split_list(list));
-                continue;
+                self.ds.faction_keywords.extend(split_list(list));
             }
-            Some(ClassHint::DsHeader) => {
-                if let Some(n) = damaged.take().or(None) {
-                    ds.damaged = Some(n);
-                }
-                if let Some(s) = special.take() {
-                    ds.special_rules.push(s);
-                }
-                section = b.text.trim().to_uppercase();
-                wargear_parent = None;
-                if section.starts_with("DAMAGED") {
-                    damaged = Some(NamedText {
-                        name: b.text.trim().to_string(),
-                        text: String::new(),
-                    });
-                } else if !KNOWN_SECTIONS.contains(&section.as_str()) {
-                    special = Some(NamedText {
-                        name: b.text.trim().to_string(),
-                        text: String::new(),
-                    });
-                }
-                continue;
-            }
-            _ => {}
+            Some(ClassHint::DsHeader) => self.section_header(b),
+            _ => return false,
         }
-        if class(b) == Some(ClassHint::WNote) || section.ends_with("WEAPONS") {
-            // A note printed under a weapon's profile (`One Shot: …`, `Ibram Gaunt only.`).
-            let named = ABILITY
-                .captures(&b.text)
-                .map(|c| (c[1].trim().to_string(), c[3].trim().to_string()));
-            if let Some((name, text)) = named.or_else(|| {
-                ds.weapons
-                    .last()
-                    .map(|w| (w.name.clone(), b.text.trim().to_string()))
-            }) {
-                ds.special_rules.push(NamedText { name, text });
-                continue;
+        true
+    }
+
+    /// A model's characteristics row: the edition's characteristics, found by their printed
+    /// label (`SV`, `LD`), else by position.
+    fn model_profile(&mut self, b: &Block, out: &mut Extracted) {
+        let char_names = &self.char_names;
+        let get = |key: &str, pos: usize| -> Option<String> {
+            let idx = char_names.iter().position(|n| n == key).unwrap_or(pos);
+            b.cells
+                .get(idx)
+                .map(|s| s.trim().to_string())
+                .filter(|s| !s.is_empty())
+        };
+        let fields = ProfileKind::Model.fields(self.ds.edition);
+        let mut p = ModelProfile::new(
+            self.ds.edition,
+            self.model_name.take().or_else(|| self.ds.name.clone()),
+            super::location(self.doc, b),
+        );
+        for (i, f) in fields.iter().enumerate() {
+            p.set(f, get(&f.to_uppercase(), i));
+        }
+        self.ds.models.push(p);
+        let n = fields.len();
+        if b.cells.len() > n && self.char_names.len() <= n {
+            let msg = format!(
+                "profile row has {} values for {n} characteristics",
+                b.cells.len()
+            );
+            self.diag(out, Code::WeaponRowIncomplete, msg, b);
+        }
+    }
+
+    /// `RANGED WEAPONS` / `MELEE WEAPONS`: the type of the rows below.
+    fn weapon_header(&mut self, b: &Block) {
+        let head = b
+            .cells
+            .first()
+            .map(|c| c.to_uppercase())
+            .unwrap_or_default();
+        self.weapon_type = if head.contains("MELEE") {
+            WeaponType::Melee
+        } else {
+            WeaponType::Ranged
+        };
+        self.section = head;
+    }
+
+    /// A weapon row: the name cell, then the edition's characteristics in its order.
+    fn weapon_profile(&mut self, b: &Block, out: &mut Extracted) {
+        let (mut name, keywords) = text::weapon_name_and_keywords(&b.cells[0]);
+        if class(b) == Some(ClassHint::WProfileMulti) {
+            // `Plasma pistol - supercharge` beside `Plasma pistol – standard`: one
+            // weapon, its profiles named with the en dash the site mostly uses.
+            name = name.replacen(" - ", " – ", 1);
+        }
+        let get = |k: usize| {
+            b.cells
+                .get(k)
+                .map(|s| s.trim().to_string())
+                .filter(|s| !s.is_empty())
+        };
+        let fields = ProfileKind::Weapon.fields(self.ds.edition);
+        if b.cells.len() < fields.len() + 1 {
+            let msg = format!(
+                "weapon '{name}' has {} of {} values",
+                b.cells.len().saturating_sub(1),
+                fields.len()
+            );
+            self.diag(out, Code::WeaponRowIncomplete, msg, b);
+        }
+        let at = super::location(self.doc, b);
+        let mut w = WeaponProfile::new(self.ds.edition, name, self.weapon_type, at);
+        for (i, f) in fields.iter().enumerate() {
+            w.set(f, get(i + 1));
+        }
+        w.keywords = keywords;
+        self.ds.weapons.push(w);
+    }
+
+    /// `KEYWORDS:` / `KEYWORDS – ALL MODELS:` apply to the unit; any other label names one
+    /// model (its keywords are the unit's too).
+    fn keywords(&mut self, b: &Block) {
+        let t = b.text.trim();
+        let (group, list) = match t.find(':') {
+            Some(i) => (t[..i].trim(), &t[i + 1..]),
+            None => ("", t),
+        };
+        if !group.is_empty() && !group.to_uppercase().starts_with("KEYWORDS") {
+            self.ds.model_keywords.push(ModelKeywords {
+                model: group.to_string(),
+                keywords: split_list(list),
+            });
+        }
+        for k in split_list(list) {
+            if !self.ds.keywords.iter().any(|x| x.eq_ignore_ascii_case(&k)) {
+                self.ds.keywords.push(k);
             }
         }
-        // Content of the current section.
-        if let Some(d) = damaged.as_mut().or(special.as_mut()) {
+    }
+
+    /// A section heading: closes the named block being read, opens a DAMAGED or named
+    /// rules block when the heading is one.
+    fn section_header(&mut self, b: &Block) {
+        self.close_named_block();
+        self.section = b.text.trim().to_uppercase();
+        self.wargear_parent = None;
+        let named = || NamedText {
+            name: b.text.trim().to_string(),
+            text: String::new(),
+            at: super::location(self.doc, b),
+        };
+        if self.section.starts_with("DAMAGED") {
+            self.damaged = Some(named());
+        } else if !vocab::TENTH.page_sections.contains(&self.section.as_str()) {
+            self.special = Some(named());
+        }
+    }
+
+    /// The DAMAGED or named rules block being read goes to the datasheet.
+    fn close_named_block(&mut self) {
+        if let Some(n) = self.damaged.take() {
+            self.ds.damaged = Some(n);
+        }
+        if let Some(s) = self.special.take() {
+            self.ds.special_rules.push(s);
+        }
+    }
+
+    /// A note printed under a weapon's profile (`One Shot: …`, `Ibram Gaunt only.`): a named
+    /// rules block. `false` when `b` is not one.
+    fn weapon_note(&mut self, b: &Block) -> bool {
+        if class(b) != Some(ClassHint::WNote) && !self.section.ends_with("WEAPONS") {
+            return false;
+        }
+        let named = ABILITY
+            .captures(&b.text)
+            .map(|c| (c[1].trim().to_string(), c[3].trim().to_string()));
+        let Some((name, text)) = named.or_else(|| {
+            self.ds
+                .weapons
+                .last()
+                .map(|w| (w.name.clone(), b.text.trim().to_string()))
+        }) else {
+            return false;
+        };
+        self.ds.special_rules.push(NamedText {
+            name,
+            text,
+            at: super::location(self.doc, b),
+        });
+        true
+    }
+
+    /// A block without a datasheet hint: content of the current section.
+    fn section_content(&mut self, b: &Block, out: &mut Extracted) {
+        if let Some(d) = self.damaged.as_mut().or(self.special.as_mut()) {
             push_para(&mut d.text, &b.text);
-            continue;
+            return;
         }
-        match section.as_str() {
-            "WARGEAR OPTIONS" if b.kind == BlockKind::ListItem => {
-                if b.level > 1 {
-                    if let Some(p) = wargear_parent.and_then(|p| ds.wargear_options.get_mut(p)) {
-                        p.push_str(if p.ends_with(':') { " " } else { "; " });
-                        p.push_str(&b.text);
-                        continue;
-                    }
-                }
-                wargear_parent = Some(ds.wargear_options.len());
-                ds.wargear_options.push(b.text.clone());
-            }
-            "WARGEAR OPTIONS" => ds.wargear_options.push(b.text.clone()),
-            "ABILITIES" | "WARGEAR ABILITIES" if is_designers_note(&b.text) => {
-                // Commentary printed among the abilities, not an ability.
-                let text = b
-                    .text
-                    .split_once(':')
-                    .map(|(_, t)| t.trim())
-                    .unwrap_or(&b.text);
-                ds.special_rules.push(NamedText {
-                    name: "Designer’s Note".to_string(),
-                    text: text.to_string(),
-                });
-            }
-            "ABILITIES" | "WARGEAR ABILITIES"
-                if b.kind == BlockKind::ListItem
-                    && ds.abilities.last().is_some_and(|a| a.text.is_some()) =>
-            {
-                // The options of the ability above (`Designate Target: …`, `Adjust Target: …`).
-                if let Some(text) = ds.abilities.last_mut().and_then(|a| a.text.as_mut()) {
-                    text.push_str("\n\n• ");
-                    text.push_str(b.text.trim());
-                }
-            }
-            "ABILITIES" | "WARGEAR ABILITIES" => {
-                let group = if section == "ABILITIES" {
-                    "datasheet"
-                } else {
-                    "wargear"
-                };
-                read_ability(&mut ds.abilities, &b.text, group);
-            }
-            "UNIT COMPOSITION" => {
-                if b.kind == BlockKind::TableRow {
-                    match points_at(std::slice::from_ref(b), 0) {
-                        Some((models, points, _)) => {
-                            ds.points.push(PointsOption { models, points })
-                        }
-                        None => out.diagnostics.push(
-                            Diagnostic::new(
-                                Code::PointsUnparsed,
-                                format!("points line not understood: '{}'", b.text),
-                            )
-                            .at(&doc.file, b.line()),
-                        ),
-                    }
-                } else if b.kind == BlockKind::ListItem {
-                    ds.unit_composition.push(b.text.clone());
-                } else if b.text.contains("equipped with") {
-                    ds.equipment.push(b.text.clone());
-                } else {
-                    ds.unit_composition.push(b.text.clone());
-                }
-            }
-            "LEADER" if b.kind == BlockKind::ListItem => ds.leads.push(b.text.clone()),
+        match self.section.as_str() {
+            "WARGEAR OPTIONS" => self.wargear_option(b),
+            "ABILITIES" | "WARGEAR ABILITIES" => self.ability(b),
+            "UNIT COMPOSITION" => self.composition(b, out),
+            "LEADER" if b.kind == BlockKind::ListItem => self.ds.leads.push(b.text.clone()),
             "STRATAGEMS" if class(b) == Some(ClassHint::S10Wrap) => {
-                if let Some(id) = listed_stratagem(doc, b, out) {
-                    if !ds.stratagems.contains(&id) {
-                        ds.stratagems.push(id);
+                if let Some(id) = listed_stratagem(self.doc, b, out) {
+                    if !self.ds.stratagems.contains(&id) {
+                        self.ds.stratagems.push(id);
                     }
                 }
             }
@@ -403,28 +404,90 @@ fn datasheet(doc: &Document, blocks: &[Block], out: &mut Extracted) {
                 // enhancements): read there, not here.
             }
             _ => {
-                used -= 1;
+                self.used -= 1;
                 out.account.unassigned += 1;
-                out.diagnostics.push(
-                    Diagnostic::new(
-                        Code::UnmatchedText,
-                        format!("paragraph not assigned: '{}'", short(&b.text)),
-                    )
-                    .at(&doc.file, b.line()),
-                );
+                let msg = format!("paragraph not assigned: '{}'", short(&b.text));
+                self.diag(out, Code::UnmatchedText, msg, b);
             }
         }
     }
-    if let Some(n) = damaged {
-        ds.damaged = Some(n);
+
+    /// A wargear option; a nested list item continues the option above it.
+    fn wargear_option(&mut self, b: &Block) {
+        if b.kind != BlockKind::ListItem {
+            self.ds.wargear_options.push(b.text.clone());
+            return;
+        }
+        if b.level > 1 {
+            if let Some(p) = self
+                .wargear_parent
+                .and_then(|p| self.ds.wargear_options.get_mut(p))
+            {
+                p.push_str(if p.ends_with(':') { " " } else { "; " });
+                p.push_str(&b.text);
+                return;
+            }
+        }
+        self.wargear_parent = Some(self.ds.wargear_options.len());
+        self.ds.wargear_options.push(b.text.clone());
     }
-    if let Some(s) = special {
-        ds.special_rules.push(s);
+
+    /// A line of ABILITIES or WARGEAR ABILITIES.
+    fn ability(&mut self, b: &Block) {
+        if is_designers_note(&b.text) {
+            // Commentary printed among the abilities, not an ability.
+            let text = b
+                .text
+                .split_once(':')
+                .map(|(_, t)| t.trim())
+                .unwrap_or(&b.text);
+            self.ds.special_rules.push(NamedText {
+                name: "Designer’s Note".to_string(),
+                text: text.to_string(),
+                at: super::location(self.doc, b),
+            });
+        } else if b.kind == BlockKind::ListItem
+            && self.ds.abilities.last().is_some_and(|a| a.text.is_some())
+        {
+            // The options of the ability above (`Designate Target: …`, `Adjust Target: …`).
+            if let Some(text) = self.ds.abilities.last_mut().and_then(|a| a.text.as_mut()) {
+                text.push_str("\n\n• ");
+                text.push_str(b.text.trim());
+            }
+        } else {
+            let group = if self.section == "ABILITIES" {
+                "datasheet"
+            } else {
+                "wargear"
+            };
+            let at = super::location(self.doc, b);
+            read_ability(&mut self.ds.abilities, &b.text, group, at);
+        }
     }
-    out.account.in_records += used;
-    if ds.name.is_none() && ds.models.is_empty() && ds.weapons.is_empty() {
-        return;
+
+    /// A line of UNIT COMPOSITION: a points row, a model line, or the equipment sentence.
+    fn composition(&mut self, b: &Block, out: &mut Extracted) {
+        if b.kind == BlockKind::TableRow {
+            match points_at(std::slice::from_ref(b), 0) {
+                Some((models, points, _)) => self.ds.points.push(PointsOption { models, points }),
+                None => {
+                    let msg = format!("points line not understood: '{}'", b.text);
+                    self.diag(out, Code::PointsUnparsed, msg, b);
+                }
+            }
+        } else if b.kind == BlockKind::ListItem {
+            self.ds.unit_composition.push(b.text.clone());
+        } else if b.text.contains("equipped with") {
+            self.ds.equipment.push(b.text.clone());
+        } else {
+            self.ds.unit_composition.push(b.text.clone());
+        }
     }
+}
+
+/// The datasheet's faction, id, ability links and source; then it joins `out`.
+fn finish_datasheet(doc: &Document, mut ds: Datasheet, first_line: u32, out: &mut Extracted) {
+    let faction = out.faction.clone();
     ds.faction = faction.clone();
     let faction_slug = faction
         .as_deref()
@@ -451,20 +514,6 @@ fn datasheet(doc: &Document, blocks: &[Block], out: &mut Extracted) {
     ds.sources.push(provenance(doc, first_line));
     out.datasheets.push(ds);
 }
-
-const KNOWN_SECTIONS: &[&str] = &[
-    "RANGED WEAPONS",
-    "MELEE WEAPONS",
-    "WARGEAR OPTIONS",
-    "ABILITIES",
-    "WARGEAR ABILITIES",
-    "UNIT COMPOSITION",
-    "LEADER",
-    "LED BY",
-    "STRATAGEMS",
-    "DETACHMENT ABILITY",
-    "ENHANCEMENTS",
-];
 
 fn is_designers_note(t: &str) -> bool {
     let lower = t.trim_start().to_lowercase();
@@ -700,52 +749,13 @@ fn stratagem_card(doc: &Document, blocks: &[&Block], mut i: usize, out: &mut Ext
         sources: vec![provenance(doc, head.line())],
     };
     let mut used = 1;
-    let mut unlabeled = false;
-    let mut last: Option<&'static str> = None;
+    let mut read = CardText::default();
     i += 1;
     while i < blocks.len() && blocks[i].kind != BlockKind::Heading {
-        let b = blocks[i];
         used += 1;
-        match class(b) {
-            Some(ClassHint::Str10Cp) => s.cp = text::cp_value(&b.text),
-            Some(ClassHint::Str10Type) => (s.group, s.category) = group_and_category(&b.text),
-            Some(ClassHint::Str10Legend) => s.flavor = Some(b.text.trim().to_string()),
-            _ => {
-                let t = b.text.trim();
-                let mut matched = false;
-                for (label, key) in [
-                    ("WHEN:", "when"),
-                    ("TARGET:", "target"),
-                    ("EFFECT:", "effect"),
-                    ("RESTRICTIONS:", "restrictions"),
-                ] {
-                    if let Some(rest) = t.strip_prefix(label) {
-                        *field(&mut s, key) = Some(rest.trim().to_string());
-                        last = Some(key);
-                        matched = true;
-                        break;
-                    }
-                }
-                if !matched {
-                    match last {
-                        // An older card prints its rule without WHEN/TARGET/EFFECT labels.
-                        None if class(b) == Some(ClassHint::Str10Text) && s.effect.is_none() => {
-                            s.effect = Some(t.to_string());
-                            unlabeled = true;
-                        }
-                        Some(key) => {
-                            let f = field(&mut s, key);
-                            let mut v = f.take().unwrap_or_default();
-                            push_para(&mut v, t);
-                            *f = Some(v);
-                        }
-                        None => {
-                            used -= 1;
-                            out.account.unassigned += 1;
-                        }
-                    }
-                }
-            }
+        if !card_block(&mut s, blocks[i], &mut read) {
+            used -= 1;
+            out.account.unassigned += 1;
         }
         i += 1;
     }
@@ -757,7 +767,7 @@ fn stratagem_card(doc: &Document, blocks: &[&Block], mut i: usize, out: &mut Ext
     );
     // A card without its text (a page cut off) is not reported here: another page may print
     // the same card whole, so `pipeline` reports what the merged record still lacks (`X111`).
-    if unlabeled {
+    if read.unlabeled {
         out.diagnostics.push(
             Diagnostic::new(
                 Code::StratagemIncomplete,
@@ -770,179 +780,268 @@ fn stratagem_card(doc: &Document, blocks: &[&Block], mut i: usize, out: &mut Ext
     i
 }
 
-fn field<'s>(s: &'s mut Stratagem, key: &str) -> &'s mut Option<String> {
-    match key {
-        "when" => &mut s.when,
-        "target" => &mut s.target,
-        "effect" => &mut s.effect,
-        _ => &mut s.restrictions,
-    }
+/// How far a card's text has been read: the last labelled part, and whether the card prints
+/// its rule without labels.
+#[derive(Default)]
+struct CardText {
+    last: Option<StratagemPart>,
+    unlabeled: bool,
 }
 
-/// Headings of a faction page that structure it rather than name a rule or detachment.
-const BOILERPLATE: &[&str] = &[
-    "books",
-    "faq",
-    "introduction",
-    "army rules",
-    "army rule",
-    "detachment rule",
-    "detachment rules",
-    "enhancements",
-    "stratagems",
-    "rules adaptations",
-    "mustering a boarding patrol",
-    "forming boarding squads",
-    "boarding actions",
-    "crusade rules",
-    "datasheets",
-];
+/// One block of a stratagem card into `s`; `false` when it is not part of the card.
+fn card_block(s: &mut Stratagem, b: &Block, read: &mut CardText) -> bool {
+    match class(b) {
+        Some(ClassHint::Str10Cp) => s.cp = text::cp_value(&b.text),
+        Some(ClassHint::Str10Type) => (s.group, s.category) = group_and_category(&b.text),
+        Some(ClassHint::Str10Legend) => s.flavor = Some(b.text.trim().to_string()),
+        _ => return card_text(s, b, read),
+    }
+    true
+}
+
+/// A line of a card's rule: a labelled part (`WHEN: …`), more of the last part, or an older
+/// card's unlabeled rule (kept as the effect). `false` when it is none of these.
+fn card_text(s: &mut Stratagem, b: &Block, read: &mut CardText) -> bool {
+    let t = b.text.trim();
+    if let Some((part, rest)) = vocab::TENTH.stratagem_part(t) {
+        *field(s, part) = Some(rest.to_string());
+        read.last = Some(part);
+        return true;
+    }
+    match read.last {
+        // An older card prints its rule without WHEN/TARGET/EFFECT labels.
+        None if class(b) == Some(ClassHint::Str10Text) && s.effect.is_none() => {
+            s.effect = Some(t.to_string());
+            read.unlabeled = true;
+        }
+        Some(part) => {
+            let f = field(s, part);
+            let mut v = f.take().unwrap_or_default();
+            push_para(&mut v, t);
+            *f = Some(v);
+        }
+        None => return false,
+    }
+    true
+}
+
+fn field(s: &mut Stratagem, part: StratagemPart) -> &mut Option<String> {
+    match part {
+        StratagemPart::When => &mut s.when,
+        StratagemPart::Target => &mut s.target,
+        StratagemPart::Effect => &mut s.effect,
+        StratagemPart::Restrictions => &mut s.restrictions,
+    }
+}
 
 /// A faction page's sections: army rules; per detachment its rule, enhancements and
 /// stratagems. Stratagem cards here carry `Region::Faction`; other blocks have no region.
 fn faction_page(doc: &Document, blocks: &[&Block], out: &mut Extracted) {
-    #[derive(PartialEq)]
-    enum Sec {
-        None,
-        ArmyRules(u8),
-        DetachmentRule(u8),
-        Enhancements,
-        Stratagems,
-    }
-    let faction = out.faction.clone();
-    let faction_slug = faction
-        .as_deref()
-        .map(slug)
-        .unwrap_or_else(|| "unknown".into());
-    let mut sec = Sec::None;
-    let mut last_plain: [Option<(String, u32)>; 7] = Default::default();
-    let mut detachment: Option<Detachment> = None;
-    let mut detachments: Vec<Detachment> = Vec::new();
+    let mut page = FactionPage::new(doc, out.faction.clone());
     let mut i = 0;
     while i < blocks.len() {
         let b = blocks[i];
-        if b.kind == BlockKind::Heading && class(b) != Some(ClassHint::Str10Name) {
-            let level = b.level.min(6);
-            let lower = b.text.trim().to_lowercase();
-            // Leaving a rules section at this level or above.
-            match sec {
-                Sec::ArmyRules(l) | Sec::DetachmentRule(l) if level <= l => sec = Sec::None,
-                Sec::Enhancements | Sec::Stratagems if level <= 3 => sec = Sec::None,
-                _ => {}
-            }
-            if lower == "army rules" || lower == "army rule" {
-                sec = Sec::ArmyRules(level);
-            } else if lower == "detachment rule" || lower == "detachment rules" {
-                let name = last_plain[level as usize].clone();
-                if let Some((name, line)) = name {
-                    detachments.extend(detachment.take());
-                    detachment = Some(Detachment {
-                        id: ids::detachment(Edition::Tenth, faction.as_deref(), &name),
-                        name,
-                        edition: Edition::Tenth,
-                        faction: faction.clone(),
-                        rules: Vec::new(),
-                        enhancements: Vec::new(),
-                        stratagems: Vec::new(),
-                        sources: vec![provenance(doc, line)],
-                    });
-                }
-                sec = Sec::DetachmentRule(level);
-            } else if lower == "enhancements" {
-                sec = Sec::Enhancements;
-            } else if lower == "stratagems" {
-                sec = Sec::Stratagems;
-            } else if matches!(sec, Sec::ArmyRules(_) | Sec::DetachmentRule(_)) {
-                // A rule: heading, then its paragraphs.
-                let mut parts = RuleParts {
-                    name: Some(b.text.trim().to_string()),
-                    line: b.line(),
-                    blocks: 1,
-                    ..RuleParts::default()
-                };
-                i += 1;
-                while i < blocks.len() && blocks[i].kind != BlockKind::Heading {
-                    parts.add(blocks[i]);
-                    i += 1;
-                }
-                let (kind, fac) = if let Sec::DetachmentRule(_) = sec {
-                    ("detachment", faction.clone())
-                } else {
-                    ("army", faction.clone())
-                };
-                if let (Some(d), "detachment") = (detachment.as_mut(), kind) {
-                    if let Some(n) = &parts.name {
-                        d.rules
-                            .push(ids::detachment_rule(Edition::Tenth, &faction_slug, n));
-                    }
-                }
-                push_rule(doc, parts, kind, fac, out);
-                continue;
-            }
-            if !BOILERPLATE.contains(&lower.as_str()) {
-                last_plain[level as usize] = Some((b.text.trim().to_string(), b.line()));
-                for slot in last_plain.iter_mut().skip(level as usize + 1) {
-                    *slot = None;
-                }
-            }
-            out.account.in_records += 1;
-            i += 1;
-            continue;
-        }
-        if class(b) == Some(ClassHint::Str10Name) {
-            let n = out.stratagems.len();
-            i = stratagem_card(doc, blocks, i, out);
-            if let (Some(d), Some(s)) = (detachment.as_mut(), out.stratagems.get(n)) {
-                if sec == Sec::Stratagems && s.group.as_deref().map(slug) == Some(slug(&d.name)) {
-                    d.stratagems.push(s.id.clone());
-                }
-            }
-            continue;
-        }
-        if sec == Sec::Enhancements && class(b) == Some(ClassHint::EnhancementsPts) {
-            let name = b.cells.first().cloned().unwrap_or_default();
-            let pts = b
-                .cells
-                .get(1)
-                .and_then(|p| p.trim().trim_end_matches("pts").trim().parse::<u32>().ok());
-            let mut parts = RuleParts {
-                line: b.line(),
-                blocks: 1,
-                ..RuleParts::default()
-            };
-            i += 1;
-            while i < blocks.len()
-                && blocks[i].kind != BlockKind::Heading
-                && class(blocks[i]) != Some(ClassHint::EnhancementsPts)
-                && class(blocks[i]) != Some(ClassHint::Str10Name)
-            {
-                parts.add(blocks[i]);
-                i += 1;
-            }
-            out.account.in_records += parts.blocks;
-            let det = detachment.as_ref().map(|d| d.name.clone());
-            let id = ids::enhancement(Edition::Tenth, faction.as_deref(), det.as_deref(), &name);
-            if let Some(d) = detachment.as_mut() {
-                d.enhancements.push(id.clone());
-            }
-            out.enhancements.push(Enhancement {
-                id,
-                name: Some(name),
-                edition: Edition::Tenth,
-                faction: faction.clone(),
-                detachment: det,
-                points: pts,
-                flavor: (!parts.flavor.is_empty()).then(|| parts.flavor.join("\n\n")),
-                text: parts.body(),
-                sources: vec![provenance(doc, parts.line)],
-            });
-            continue;
-        }
-        // Everything else on the page (introductions, navigation, Crusade rules, FAQ) is
-        // not a record type of the contract.
-        out.account.unassigned += 1;
-        i += 1;
+        i = if b.kind == BlockKind::Heading && class(b) != Some(ClassHint::Str10Name) {
+            page.heading(blocks, i, out)
+        } else if class(b) == Some(ClassHint::Str10Name) {
+            page.stratagem(blocks, i, out)
+        } else if page.sec == Sec::Enhancements && class(b) == Some(ClassHint::EnhancementsPts) {
+            page.enhancement(blocks, i, out)
+        } else {
+            // Everything else on the page (introductions, navigation, Crusade rules, FAQ) is
+            // not a record type of the contract.
+            out.account.unassigned += 1;
+            i + 1
+        };
     }
-    detachments.extend(detachment.take());
-    out.detachments.extend(detachments);
+    page.detachments.extend(page.detachment.take());
+    out.detachments.extend(page.detachments);
+}
+
+/// The section of a faction page being read (rules sections with their heading's level).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Sec {
+    None,
+    ArmyRules(u8),
+    DetachmentRule(u8),
+    Enhancements,
+    Stratagems,
+}
+
+/// The state of reading a faction page.
+struct FactionPage<'a> {
+    doc: &'a Document,
+    faction: Option<String>,
+    faction_slug: String,
+    sec: Sec,
+    /// The last heading at each level that is not boilerplate, with its line: a detachment's
+    /// name is the one at the level of its `Detachment Rule` heading.
+    last_plain: [Option<(String, u32)>; 7],
+    /// The detachment being read, and those read before it.
+    detachment: Option<Detachment>,
+    detachments: Vec<Detachment>,
+}
+
+impl<'a> FactionPage<'a> {
+    fn new(doc: &'a Document, faction: Option<String>) -> Self {
+        let faction_slug = faction
+            .as_deref()
+            .map(slug)
+            .unwrap_or_else(|| "unknown".into());
+        FactionPage {
+            doc,
+            faction,
+            faction_slug,
+            sec: Sec::None,
+            last_plain: Default::default(),
+            detachment: None,
+            detachments: Vec::new(),
+        }
+    }
+
+    /// A heading at `i`: a section starts or ends, a rule starts, or a name is remembered.
+    fn heading(&mut self, blocks: &[&Block], i: usize, out: &mut Extracted) -> usize {
+        let b = blocks[i];
+        let level = b.level.min(6);
+        let lower = b.text.trim().to_lowercase();
+        // Leaving a rules section at this level or above.
+        match self.sec {
+            Sec::ArmyRules(l) | Sec::DetachmentRule(l) if level <= l => self.sec = Sec::None,
+            Sec::Enhancements | Sec::Stratagems if level <= 3 => self.sec = Sec::None,
+            _ => {}
+        }
+        if lower == "army rules" || lower == "army rule" {
+            self.sec = Sec::ArmyRules(level);
+        } else if lower == "detachment rule" || lower == "detachment rules" {
+            self.open_detachment(level);
+            self.sec = Sec::DetachmentRule(level);
+        } else if lower == "enhancements" {
+            self.sec = Sec::Enhancements;
+        } else if lower == "stratagems" {
+            self.sec = Sec::Stratagems;
+        } else if matches!(self.sec, Sec::ArmyRules(_) | Sec::DetachmentRule(_)) {
+            return self.rule(blocks, i, out);
+        }
+        if !vocab::TENTH
+            .faction_page_boilerplate
+            .contains(&lower.as_str())
+        {
+            self.last_plain[level as usize] = Some((b.text.trim().to_string(), b.line()));
+            for slot in self.last_plain.iter_mut().skip(level as usize + 1) {
+                *slot = None;
+            }
+        }
+        out.account.in_records += 1;
+        i + 1
+    }
+
+    /// A `Detachment Rule` heading at `level`: the detachment named by the last heading at
+    /// that level starts.
+    fn open_detachment(&mut self, level: u8) {
+        let Some((name, line)) = self.last_plain[level as usize].clone() else {
+            return;
+        };
+        self.detachments.extend(self.detachment.take());
+        self.detachment = Some(Detachment {
+            id: ids::detachment(Edition::Tenth, self.faction.as_deref(), &name),
+            name,
+            edition: Edition::Tenth,
+            faction: self.faction.clone(),
+            rules: Vec::new(),
+            enhancements: Vec::new(),
+            stratagems: Vec::new(),
+            sources: vec![provenance(self.doc, line)],
+        });
+    }
+
+    /// A rule in an army or detachment rules section: its heading at `i`, then its
+    /// paragraphs. Returns the index after it.
+    fn rule(&mut self, blocks: &[&Block], mut i: usize, out: &mut Extracted) -> usize {
+        let b = blocks[i];
+        let mut parts = RuleParts {
+            name: Some(b.text.trim().to_string()),
+            line: b.line(),
+            blocks: 1,
+            ..RuleParts::default()
+        };
+        i += 1;
+        while i < blocks.len() && blocks[i].kind != BlockKind::Heading {
+            parts.add(blocks[i]);
+            i += 1;
+        }
+        let kind = if let Sec::DetachmentRule(_) = self.sec {
+            "detachment"
+        } else {
+            "army"
+        };
+        if let (Some(d), "detachment") = (self.detachment.as_mut(), kind) {
+            if let Some(n) = &parts.name {
+                d.rules
+                    .push(ids::detachment_rule(Edition::Tenth, &self.faction_slug, n));
+            }
+        }
+        push_rule(self.doc, parts, kind, self.faction.clone(), out);
+        i
+    }
+
+    /// A stratagem card at `i`; in a detachment's stratagems section it is listed with the
+    /// detachment when its group names it.
+    fn stratagem(&mut self, blocks: &[&Block], i: usize, out: &mut Extracted) -> usize {
+        let n = out.stratagems.len();
+        let next = stratagem_card(self.doc, blocks, i, out);
+        if let (Some(d), Some(s)) = (self.detachment.as_mut(), out.stratagems.get(n)) {
+            if self.sec == Sec::Stratagems && s.group.as_deref().map(slug) == Some(slug(&d.name)) {
+                d.stratagems.push(s.id.clone());
+            }
+        }
+        next
+    }
+
+    /// An enhancement: its name and points row at `i`, then its text. Returns the index
+    /// after it.
+    fn enhancement(&mut self, blocks: &[&Block], mut i: usize, out: &mut Extracted) -> usize {
+        let b = blocks[i];
+        let name = b.cells.first().cloned().unwrap_or_default();
+        let pts = b
+            .cells
+            .get(1)
+            .and_then(|p| p.trim().trim_end_matches("pts").trim().parse::<u32>().ok());
+        let mut parts = RuleParts {
+            line: b.line(),
+            blocks: 1,
+            ..RuleParts::default()
+        };
+        i += 1;
+        while i < blocks.len()
+            && blocks[i].kind != BlockKind::Heading
+            && class(blocks[i]) != Some(ClassHint::EnhancementsPts)
+            && class(blocks[i]) != Some(ClassHint::Str10Name)
+        {
+            parts.add(blocks[i]);
+            i += 1;
+        }
+        out.account.in_records += parts.blocks;
+        let det = self.detachment.as_ref().map(|d| d.name.clone());
+        let id = ids::enhancement(
+            Edition::Tenth,
+            self.faction.as_deref(),
+            det.as_deref(),
+            &name,
+        );
+        if let Some(d) = self.detachment.as_mut() {
+            d.enhancements.push(id.clone());
+        }
+        out.enhancements.push(Enhancement {
+            id,
+            name: Some(name),
+            edition: Edition::Tenth,
+            faction: self.faction.clone(),
+            detachment: det,
+            points: pts,
+            flavor: (!parts.flavor.is_empty()).then(|| parts.flavor.join("\n\n")),
+            text: parts.body(),
+            sources: vec![provenance(self.doc, parts.line)],
+        });
+        i
+    }
 }

@@ -40,7 +40,7 @@ use crate::model::{
     Ability, Characteristics, Dataset, Datasheet, DiagnosticCounts, Edition, ModelProfile,
     ProfileKind, RecordCounts, WeaponProfile,
 };
-use crate::source::Provenance;
+use crate::source::{Location, Provenance};
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -115,6 +115,15 @@ impl Normalizer {
         let file = p.map_or_else(|| self.file.clone(), |p| p.file.clone());
         let line = line.or(p.map(|p| p.line)).filter(|l| *l > 0);
         (file, line)
+    }
+
+    /// Where a sub-record's diagnostics point: its own location, else (a dataset written
+    /// before sub-records had one) its record's first source.
+    fn origin_of(&self, at: &Location, p: Option<&Provenance>) -> (String, Option<u32>) {
+        if self.lint_mode || at.file.is_empty() {
+            return self.origin(p, None);
+        }
+        (at.file.clone(), Some(at.line).filter(|l| *l > 0))
     }
 
     /// Applies the grammars of `edition` to `(characteristic, value)` pairs in place.
@@ -359,8 +368,7 @@ impl Normalizer {
 
     fn weapon(&mut self, ds: &Datasheet, mut w: WeaponProfile) -> Option<WeaponProfile> {
         let orig = w.clone();
-        let line = (w.line > 0).then_some(w.line);
-        let (file, line) = self.origin(ds.sources.first(), line);
+        let (file, line) = self.origin_of(&w.at, ds.sources.first());
         let mut pending = Pending::new();
         let r = self
             .profile(

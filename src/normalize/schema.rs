@@ -114,6 +114,8 @@ impl SchemaError {
 pub enum Kind {
     String,
     Integer,
+    /// Any JSON number (a box's coordinates in PDF points).
+    Number,
     Boolean,
     Array,
     Object,

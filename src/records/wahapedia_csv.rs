@@ -44,6 +44,9 @@ pub const STRATAGEMS: &str = "Stratagems.csv";
 pub const DETACHMENTS: &str = "Detachments.csv";
 pub const DETACHMENT_ABILITIES: &str = "Detachment_abilities.csv";
 pub const ENHANCEMENTS: &str = "Enhancements.csv";
+/// The publications (`id|name|type|…`): read when present, to tell apart datasheets one
+/// faction prints under one name (a chapter's version, a Legends datasheet).
+pub const PUBLICATIONS: &str = "Source.csv";
 
 /// The tables the record source reads (in this order).
 pub const READ: &[&str] = &[
@@ -67,10 +70,11 @@ pub const READ: &[&str] = &[
 ];
 
 /// The export's tables that hold nothing the contract has a field for (`Source.csv`: the
-/// publications; which enhancements and detachment rules a datasheet may take). They are part
-/// of the export, so they are `ok` in the manifest with no records.
+/// publications, used only to tell apart datasheets of one name; which enhancements and
+/// detachment rules a datasheet may take). They are part of the export, so they are `ok` in
+/// the manifest with no records.
 pub const NOT_READ: &[&str] = &[
-    "Source.csv",
+    PUBLICATIONS,
     "Datasheets_enhancements.csv",
     "Datasheets_detachment_abilities.csv",
 ];
@@ -164,6 +168,8 @@ pub struct ExportDatasheet {
     pub id: String,
     pub name: String,
     pub faction_id: String,
+    /// The publication that prints it (`source_id`, a `Source.csv` id), if the row names one.
+    pub source_id: Option<String>,
     /// The `transport` column is filled (the datasheet's TRANSPORT block).
     pub transport: bool,
     /// The export's `virtual` flag (a datasheet that only exists as a reference).
@@ -406,6 +412,8 @@ pub struct MoreRows {
     pub detachment_rules: Vec<ExportRule>,
     pub enhancements: Vec<ExportEnhancement>,
     pub abilities: Vec<ExportRule>,
+    /// Publication id → name (`Source.csv`, when the export has it).
+    pub publications: BTreeMap<String, String>,
     /// Table name → (path, sha256) of every table read.
     pub files: BTreeMap<String, (String, String)>,
 }
@@ -450,6 +458,7 @@ impl Export {
                 id,
                 name,
                 faction_id: r.text("faction_id").unwrap_or_default(),
+                source_id: r.text("source_id").filter(|s| !s.is_empty()),
                 transport: r.text("transport").is_some_and(|s| !s.is_empty()),
                 virtual_: r.text("virtual").as_deref() == Some("true"),
                 loadout: r.raw("loadout").unwrap_or("").to_string(),
@@ -759,6 +768,14 @@ fn read_more(
         if let Some(f) = tables.get(name) {
             m.files
                 .insert(name.to_string(), (tables.path_of(name), f.sha256.clone()));
+        }
+    }
+    if tables.get(PUBLICATIONS).is_some() {
+        let t = Table::read(tables, mode, PUBLICATIONS, &["id", "name"], diags)?;
+        for r in t.rows() {
+            if let (Some(id), Some(name)) = (r.text("id"), r.text("name")) {
+                m.publications.insert(id, name);
+            }
         }
     }
     for (name, out) in [(COMPOSITION, &mut m.composition), (OPTIONS, &mut m.options)] {

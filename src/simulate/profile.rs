@@ -253,7 +253,12 @@ mod tests {
     }
 
     fn weapon(edition: crate::model::Edition, vals: &[(&str, &str)]) -> WeaponProfile {
-        let mut w = WeaponProfile::new(edition, "Gun".into(), WeaponType::Ranged, 1);
+        let mut w = WeaponProfile::new(
+            edition,
+            "Gun".into(),
+            WeaponType::Ranged,
+            Default::default(),
+        );
         for (k, v) in vals {
             w.set(k, Some(v.to_string()));
         }

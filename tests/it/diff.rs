@@ -3,11 +3,16 @@
 
 use cogitator::diff::{diff_record, diff_records, ChangeKind, Options};
 use cogitator::model::{Datasheet, Edition, PointsOption, WeaponProfile, WeaponType};
-use cogitator::source::Provenance;
+use cogitator::source::{Location, Provenance};
 use proptest::prelude::*;
 
 fn weapon(name: &str, keywords: &[&str]) -> WeaponProfile {
-    let mut w = WeaponProfile::new(Edition::Tenth, name.to_string(), WeaponType::Ranged, 10);
+    let mut w = WeaponProfile::new(
+        Edition::Tenth,
+        name.to_string(),
+        WeaponType::Ranged,
+        Location::at_line("a.html", 10),
+    );
     for (c, v) in [
         ("range", "24\""),
         ("A", "2"),
@@ -112,7 +117,7 @@ fn field_becoming_null() {
 fn sources_only_change_is_ignored_when_asked() {
     let mut b = carnifexes();
     b.sources[0].file = "b.html".into();
-    b.weapons[0].line = 99;
+    b.weapons[0].at.line = 99;
     assert!(diff_record(&carnifexes(), &b, &Options::without_provenance()).is_empty());
     // Asked to compare everything: the source and the line are changes.
     let paths: Vec<String> = diff_record(&carnifexes(), &b, &Options::all())
@@ -124,7 +129,7 @@ fn sources_only_change_is_ignored_when_asked() {
         [
             "sources[a.html]",
             "sources[b.html]",
-            "weapons[Storm bolter].line"
+            "weapons[Storm bolter].at.line"
         ]
     );
 }
@@ -164,7 +169,7 @@ fn arb_sheet() -> impl Strategy<Value = Datasheet> {
                 .iter()
                 .map(|n| {
                     let mut w = weapon(n, &kw);
-                    w.line = line;
+                    w.at.line = line;
                     w
                 })
                 .collect();
@@ -184,7 +189,7 @@ fn strip(d: &Datasheet) -> Datasheet {
     let mut d = d.clone();
     d.sources.clear();
     for w in &mut d.weapons {
-        w.line = 0;
+        w.at = Location::default();
     }
     d
 }

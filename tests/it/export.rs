@@ -476,3 +476,88 @@ fn a_page_and_the_export_merge_into_one_datasheet_with_both_sources() {
         [(1, 90), (2, 180)]
     );
 }
+
+/// A hand-written export where one faction prints `Grub Beast` twice: in its own faction pack
+/// and in a Legends publication (`Source.csv`).
+fn same_name_fixture() -> Vec<SourceFile> {
+    let mut files: Vec<SourceFile> = fixture("exp", &["Datasheets.csv"])
+        .into_iter()
+        .filter(|f| !f.path.ends_with("Datasheets_models.csv"))
+        .collect();
+    let tables: &[(&str, &str)] = &[
+        (
+            "Datasheets.csv",
+            "id|name|faction_id|source_id|legend|role|loadout|transport|virtual|leader_head|leader_footer|damaged_w|damaged_description|link|\r\n\
+             000000001|Grub Beast|TYR|000000010||Monster|||false||||||\r\n\
+             000000002|Grub Beast|TYR|000000011||Monster|||false||||||\r\n",
+        ),
+        (
+            "Datasheets_models.csv",
+            "datasheet_id|line|name|M|T|Sv|inv_sv|inv_sv_descr|W|Ld|OC|base_size|base_size_descr|\r\n\
+             000000001|1|Grub Beast|8|9|2+|-||8|8+|3|60mm||\r\n\
+             000000002|1|Grub Beast|6|8|3+|-||7|8+|3|60mm||\r\n",
+        ),
+        (
+            "Source.csv",
+            "id|name|type|edition|version|errata_date|errata_link|\r\n\
+             000000010|Tyranids|Faction Pack|10|1.0|||\r\n\
+             000000011|Tyranids (Warhammer Legends)|Faction Pack|0||||\r\n",
+        ),
+    ];
+    files.extend(
+        tables
+            .iter()
+            .map(|(n, t)| SourceFile::new(format!("exp/{n}"), t.as_bytes().to_vec())),
+    );
+    files
+}
+
+#[test]
+fn one_name_in_two_publications_is_two_datasheets() {
+    let ds = run(&same_name_fixture(), &[], &opts());
+    // The faction's own keeps the plain id; the Legends one is told apart by its publication.
+    let own = sheet(&ds, "10e:tyranids:grub-beast");
+    assert_eq!(own.models[0].get("M"), Some("8\""));
+    let legends = sheet(&ds, "10e:tyranids:grub-beast~tyranids-warhammer-legends");
+    assert_eq!(legends.models[0].get("M"), Some("6\""));
+    assert!(
+        ds.diagnostics.iter().all(|d| d.code != "X110"),
+        "two datasheets, not one with conflicts"
+    );
+    // Without Source.csv the export cannot tell them apart: one id, the differences as X110.
+    let files: Vec<SourceFile> = same_name_fixture()
+        .into_iter()
+        .filter(|f| !f.path.ends_with("Source.csv"))
+        .collect();
+    let ds = run(&files, &[], &opts());
+    assert_eq!(
+        ds.datasheets
+            .iter()
+            .filter(|d| d.id.starts_with("10e:tyranids:grub-beast"))
+            .count(),
+        1
+    );
+    assert!(ds.diagnostics.iter().any(|d| d.code == "X110"));
+}
+
+#[test]
+fn export_datasheets_of_one_name_have_distinct_ids_and_no_conflicts() {
+    let Some(ds) = real_export() else { return };
+    // Read by hand: `grep -n '|Gladiator Lancer|' Datasheets.csv` gives 000002705 (source
+    // 000000139, `Space Marines` faction pack) and 000002787 (000000162, `Black Templars`);
+    // Karanak 000001104 (`Chaos Daemons`) and 000004102 (`Chaos Daemons (Warhammer Legends)`).
+    for id in [
+        "10e:space-marines:gladiator-lancer",
+        "10e:space-marines:gladiator-lancer~black-templars",
+        "10e:chaos-daemons:karanak",
+        "10e:chaos-daemons:karanak~chaos-daemons-warhammer-legends",
+        "10e:space-marines:wolf-scouts~space-wolves",
+        "10e:space-marines:wolf-scouts~space-wolves-warhammer-legends",
+    ] {
+        sheet(&ds, id);
+    }
+    let templars = sheet(&ds, "10e:space-marines:gladiator-lancer~black-templars");
+    assert!(templars.abilities.iter().any(|a| a.name == "Templar Vows"));
+    let x110 = ds.diagnostics.iter().filter(|d| d.code == "X110").count();
+    assert_eq!(x110, 0, "one export, no datasheet read twice");
+}

@@ -9,7 +9,7 @@ use cogitator::normalize::schema::{self, contract, Kind, Vocabulary};
 use cogitator::normalize::{
     self, canonicalize, keyword, keywords, publish, KeywordOutcome, Outcome,
 };
-use cogitator::source::{Occurrence, Provenance};
+use cogitator::source::{BBox, Location, Occurrence, Provenance};
 use proptest::prelude::*;
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -293,7 +293,7 @@ fn weapon(name: &str, vals: [&str; 6], keywords: &[&str], line: u32) -> WeaponPr
         },
         characteristics: Characteristics::default(),
         keywords: keywords.iter().map(|k| k.to_string()).collect(),
-        line,
+        at: Location::at_line("x.txt", line),
     }
     .with(["range", "A", "skill", "S", "AP", "D"], vals)
 }
@@ -325,6 +325,7 @@ fn model(name: &str, vals: [&str; 6]) -> ModelProfile {
     ModelProfile {
         name: Some(name.into()),
         characteristics: Characteristics::default(),
+        at: Location::at_line("x.txt", 2),
     }
     .with(["M", "T", "Sv", "W", "Ld", "OC"], vals)
 }
@@ -335,7 +336,14 @@ fn full_datasheet() -> Datasheet {
         name: Some("Terminator Squad".into()),
         edition: Edition::Tenth,
         faction: Some("Grey Knights".into()),
-        sources: vec![prov("x.txt", 1)],
+        sources: vec![
+            prov("x.txt", 1),
+            Provenance {
+                page: Some(3),
+                bbox: Some(BBox([56.0, 400.5, 300.0, 420.0])),
+                ..prov("x.pdf", 40)
+            },
+        ],
         base_size: Some("40mm".into()),
         models: vec![model("Terminator", ["5\"", "5", "2+", "3", "6+", "1"])],
         invulnerable_save: Some("4+".into()),
@@ -353,6 +361,7 @@ fn full_datasheet() -> Datasheet {
             parameter: Some("5+".into()),
             rule_id: Some("10e:core:deep-strike".into()),
             text: Some("text".into()),
+            at: Location::at_line("x.txt", 4),
         }],
         wargear_options: vec!["opt".into()],
         unit_composition: vec!["5 Terminators".into()],
@@ -364,10 +373,18 @@ fn full_datasheet() -> Datasheet {
         damaged: Some(NamedText {
             name: "DAMAGED: 1-4 WOUNDS REMAINING".into(),
             text: "t".into(),
+            at: Location::at_line("x.txt", 5),
         }),
         special_rules: vec![NamedText {
             name: "SUPREME COMMANDER".into(),
             text: "t".into(),
+            // A paged source's location: page and box too.
+            at: Location {
+                file: "x.pdf".into(),
+                line: 40,
+                page: Some(3),
+                bbox: Some(BBox([56.0, 400.5, 300.0, 420.0])),
+            },
         }],
         leads: vec!["Strike Squad".into()],
         keywords: vec!["INFANTRY".into()],
@@ -551,9 +568,21 @@ fn check_keys_in(edition: &str, def: &str, v: &Value, path: &str) {
     if let Some(p) = &d.profile {
         declared.extend(c.profile_fields(edition, p.kind).iter().map(String::as_str));
     }
+    // Optional fields (a location's page and box) are absent when the source has none.
+    let optional: BTreeSet<&str> = d
+        .fields
+        .iter()
+        .filter(|f| f.optional)
+        .map(|f| f.name.as_str())
+        .collect();
     let actual: BTreeSet<&str> = obj.keys().map(String::as_str).collect();
+    let present: BTreeSet<&str> = declared
+        .iter()
+        .copied()
+        .filter(|k| !optional.contains(k) || actual.contains(k))
+        .collect();
     assert_eq!(
-        actual, declared,
+        actual, present,
         "{path}: Rust output type and schemas/{def} disagree (left: serialized keys, right: schema fields)"
     );
     for f in &d.fields {
@@ -713,7 +742,7 @@ fn published_datasheet_schema_is_edition_exact() {
     // A 9th-edition model line: M WS BS S T W A Ld Sv, no OC.
     v["models"][0] = serde_json::json!({
         "name": "Terminator", "M": "5\"", "WS": "3+", "BS": "3+", "S": "4", "T": "4",
-        "W": "2", "A": "2", "Ld": "6", "Sv": "2+"
+        "W": "2", "A": "2", "Ld": "6", "Sv": "2+", "at": {"file": "x.txt", "line": 2}
     });
     v["weapons"] = Value::Array(vec![]);
     assert_eq!(publish::validate("datasheet", &v), Vec::<String>::new());
@@ -1134,13 +1163,18 @@ fn edition_datasheet(
     ds.name = Some(model.0.into());
     ds.faction = Some("Test".into());
     ds.sources = vec![prov("hand-written.txt", 1)];
-    let mut m = ModelProfile::new(edition, Some(model.0.into()));
+    let mut m = ModelProfile::new(
+        edition,
+        Some(model.0.into()),
+        Location::at_line("hand-written.txt", 2),
+    );
     for (k, v) in model.1 {
         m.set(k, Some(v.to_string()));
     }
     ds.models.push(m);
     for (i, (name, kind, vals)) in weapons.iter().enumerate() {
-        let mut w = WeaponProfile::new(edition, name.to_string(), *kind, 5 + i as u32);
+        let at = Location::at_line("hand-written.txt", 5 + i as u32);
+        let mut w = WeaponProfile::new(edition, name.to_string(), *kind, at);
         for (k, v) in *vals {
             w.set(k, Some(v.to_string()));
         }
@@ -1167,7 +1201,10 @@ fn check_edition_datasheet(ds: &Datasheet, model_keys: &[&str], weapon_keys: &[&
     }
     // The keys are the ones characteristics.yaml lists for the edition, in its order.
     let fields = |k| profile_fields_of(ds.edition, k);
-    assert_eq!(model_keys[1..], fields(ProfileKind::Model)[..]);
+    assert_eq!(
+        model_keys[1..model_keys.len() - 1],
+        fields(ProfileKind::Model)[..]
+    );
     assert_eq!(
         weapon_keys[2..weapon_keys.len() - 2],
         fields(ProfileKind::Weapon)[..]
@@ -1269,7 +1306,9 @@ fn ninth_edition_datasheet_has_its_own_profile() {
     assert_eq!(ds.weapons[0].get("weapon_type"), Some("Rapid Fire 1"));
     check_edition_datasheet(
         &ds,
-        &["name", "M", "WS", "BS", "S", "T", "W", "A", "Ld", "Sv"],
+        &[
+            "name", "M", "WS", "BS", "S", "T", "W", "A", "Ld", "Sv", "at",
+        ],
         &[
             "name",
             "type",
@@ -1280,7 +1319,7 @@ fn ninth_edition_datasheet_has_its_own_profile() {
             "D",
             "abilities",
             "keywords",
-            "line",
+            "at",
         ],
     );
     // A 10th-edition grammar does not apply: Ld 10 is a plain number in 9th edition.
@@ -1323,7 +1362,9 @@ fn horus_heresy_datasheet_has_its_own_profile() {
     );
     check_edition_datasheet(
         &ds,
-        &["name", "M", "WS", "BS", "S", "T", "W", "I", "A", "Ld", "Sv"],
+        &[
+            "name", "M", "WS", "BS", "S", "T", "W", "I", "A", "Ld", "Sv", "at",
+        ],
         &[
             "name",
             "type",
@@ -1333,7 +1374,7 @@ fn horus_heresy_datasheet_has_its_own_profile() {
             "weapon_type",
             "special_rule",
             "keywords",
-            "line",
+            "at",
         ],
     );
 }
@@ -1380,9 +1421,16 @@ fn a_contract_v1_profile_still_deserializes() {
     .expect("v1 weapon profile");
     assert_eq!(w.get("AP"), Some("-1"));
     assert_eq!(w.get("skill"), Some("3+"));
-    assert_eq!(w.line, 7);
+    // Its v1 `line` (in the datasheet's first source) is kept, without a file; written as
+    // contract v2 `at`.
+    assert_eq!(w.at, Location::at_line("", 7));
     assert_eq!(
         serde_json::to_string(&w).expect("serialize"),
-        r#"{"name":"Bolt rifle","type":"ranged","range":"24\"","A":"2","skill":"3+","S":"4","AP":"-1","D":"1","keywords":["ASSAULT"],"line":7}"#
+        r#"{"name":"Bolt rifle","type":"ranged","range":"24\"","A":"2","skill":"3+","S":"4","AP":"-1","D":"1","keywords":["ASSAULT"],"at":{"file":"","line":7}}"#
+    );
+    assert_eq!(
+        m.at,
+        Location::default(),
+        "a v1 model profile has no location"
     );
 }

@@ -230,3 +230,78 @@ fn class_hints_are_typed_outside_ir_and_decode() {
         v,
     );
 }
+
+/// Functions in `src/extract/` longer than this many lines (signature to closing brace) are
+/// split into named steps.
+const MAX_FN_LINES: usize = 80;
+
+/// Functions over [`MAX_FN_LINES`] still waiting to be split: `(file, fn name)`. Only shrinks.
+const LONG_FN_ALLOWED: &[(&str, &str)] = &[];
+
+/// `(name, first line, line count)` of every `fn` of `text` outside its tests: from the `fn`
+/// line (attributes and docs not counted) to the line holding only the `}` at the signature's
+/// indentation (rustfmt's layout).
+fn functions(text: &str) -> Vec<(String, usize, usize)> {
+    let re = Regex::new(r"^(\s*)(?:pub(?:\([^)]*\))?\s+)?(?:const\s+)?(?:unsafe\s+)?fn\s+(\w+)")
+        .expect("regex");
+    let lines: Vec<&str> = text
+        .lines()
+        .take_while(|l| l.trim() != "#[cfg(test)]")
+        .collect();
+    let mut out = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        let Some(c) = re.captures(l) else { continue };
+        let indent = &c[1];
+        // A declaration without a body (a trait's required method) ends with `;`.
+        let body = lines[i..]
+            .iter()
+            .position(|x| x.trim_end().ends_with('{') || x.trim_end().ends_with(';'));
+        if body.is_some_and(|b| lines[i + b].trim_end().ends_with(';')) {
+            continue;
+        }
+        let close = format!("{indent}}}");
+        if let Some(n) = lines[i..].iter().position(|x| x.trim_end() == close) {
+            out.push((c[2].to_string(), i + 1, n + 1));
+        }
+    }
+    out
+}
+
+/// No function in `src/extract/` is over [`MAX_FN_LINES`] lines, except those listed in
+/// [`LONG_FN_ALLOWED`]; a listed one that got short must leave the list.
+#[test]
+fn extract_functions_are_short() {
+    let mut v = Vec::new();
+    let mut long = Vec::new();
+    for s in sources().iter().filter(|s| s.under("src/extract/")) {
+        for (name, line, len) in functions(&s.text) {
+            if len <= MAX_FN_LINES {
+                continue;
+            }
+            long.push((s.path.clone(), name.clone()));
+            if !LONG_FN_ALLOWED.contains(&(s.path.as_str(), name.as_str())) {
+                v.push(format!(
+                    "{}:{line}: fn {name} is {len} lines (over {MAX_FN_LINES}): split it into named steps",
+                    s.path
+                ));
+            }
+        }
+    }
+    for (file, name) in LONG_FN_ALLOWED {
+        if !long.iter().any(|(f, n)| f == file && n == name) {
+            v.push(format!(
+                "{file}: fn {name} is allowed to be long but is not (any more): remove it from LONG_FN_ALLOWED"
+            ));
+        }
+    }
+    report("functions in src/extract/ are short", v);
+}
+
+#[test]
+fn function_lengths_are_measured_from_fn_to_its_closing_brace() {
+    let text = "fn a() {\n    x();\n}\n\n    pub(crate) fn b(\n        y: u8,\n    ) -> u8 {\n        y\n    }\ntrait T {\n    fn c(&self);\n}\n#[cfg(test)]\nfn d() {\n}\n";
+    assert_eq!(
+        functions(text),
+        [("a".to_string(), 1, 3), ("b".to_string(), 5, 5)]
+    );
+}

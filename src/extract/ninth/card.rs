@@ -16,7 +16,7 @@ use crate::model::{
     Ability, Datasheet, Edition, ModelKeywords, ModelProfile, ProfileKind, Rule, WeaponProfile,
     WeaponType,
 };
-use crate::source::{Occurrence, Provenance};
+use crate::source::{Location, Occurrence, Provenance};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -229,7 +229,8 @@ impl Card<'_> {
             );
         }
         let name = row.get(1).cloned();
-        let mut m = ModelProfile::new(Edition::Ninth, name.clone());
+        let at = crate::extract::location(self.doc, b);
+        let mut m = ModelProfile::new(Edition::Ninth, name.clone(), at);
         for (k, f) in fields.iter().enumerate() {
             m.set(f, row.get(k + 2).cloned());
         }
@@ -276,7 +277,8 @@ impl Card<'_> {
         } else {
             WeaponType::Ranged
         };
-        let mut w = WeaponProfile::new(Edition::Ninth, name.clone(), kind, b.line());
+        let at = crate::extract::location(self.doc, b);
+        let mut w = WeaponProfile::new(Edition::Ninth, name.clone(), kind, at);
         for (f, v) in fields.iter().zip(values) {
             w.set(f, v);
         }
@@ -323,6 +325,7 @@ impl Card<'_> {
                 parameter: None,
                 rule_id: None,
                 text: None,
+                at: Location::at_line(self.doc.file.clone(), line),
             };
             self.ability = Some((a, Vec::new()));
             return true;

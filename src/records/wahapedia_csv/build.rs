@@ -19,7 +19,7 @@ use crate::ids::{self, slug};
 use crate::ir::BlockKind;
 use crate::model::*;
 use crate::records::{file_name, Group};
-use crate::source::Provenance;
+use crate::source::{Location, Provenance};
 
 /// Reads a claimed export group: the typed rows, then the records.
 pub fn records(group: &Group) -> Vec<Extracted> {
@@ -28,7 +28,10 @@ pub fn records(group: &Group) -> Vec<Extracted> {
         files: group
             .files
             .iter()
-            .filter(|f| READ.contains(&file_name(&f.path)))
+            .filter(|f| {
+                let name = file_name(&f.path);
+                READ.contains(&name) || name == PUBLICATIONS
+            })
             .map(|f| (file_name(&f.path).to_string(), *f))
             .collect(),
     };
@@ -184,6 +187,18 @@ impl<'e> Builder<'e> {
         self.tables.path_of(table)
     }
 
+    /// Where a sub-record was read: `table`'s file (as the export's files name it) at `line`.
+    fn location(&self, table: &str, line: u32) -> Location {
+        Location::at_line(self.provenance(table, line).file, line)
+    }
+
+    /// A datasheet's sub-records of `table` start at `line`: that row is one of its sources.
+    fn source_row(&self, ds: &mut Datasheet, table: &str, line: Option<u32>) {
+        if let Some(line) = line {
+            ds.sources.push(self.provenance(table, line));
+        }
+    }
+
     fn provenance(&self, table: &str, line: u32) -> Provenance {
         let (file, sha256) = self
             .ex
@@ -220,6 +235,7 @@ impl<'e> Builder<'e> {
 
     fn datasheets(&mut self) {
         let ex = self.ex;
+        let mut sheets: Vec<(Datasheet, Option<&str>)> = Vec::new();
         for d in &ex.datasheets {
             if d.virtual_ {
                 // A reference to a datasheet of another faction, not a datasheet of its own.
@@ -227,8 +243,16 @@ impl<'e> Builder<'e> {
             }
             let faction = self.faction(Some(&d.faction_id), DATASHEETS, d.line);
             let ds = self.datasheet(d, faction);
-            self.recs(DATASHEETS).datasheets.push(ds);
+            let publication = d
+                .source_id
+                .as_ref()
+                .and_then(|s| ex.more.publications.get(s))
+                .map(String::as_str);
+            sheets.push((ds, publication));
         }
+        tell_apart_by_publication(&mut sheets);
+        let recs = self.recs(DATASHEETS);
+        recs.datasheets.extend(sheets.into_iter().map(|(ds, _)| ds));
     }
 
     fn datasheet(&mut self, d: &ExportDatasheet, faction: Option<String>) -> Datasheet {
@@ -240,10 +264,14 @@ impl<'e> Builder<'e> {
         ds.sources.push(self.provenance(DATASHEETS, d.line));
 
         let models = rows_of(&ex.models, &d.id, |r| &r.datasheet_id);
+        self.source_row(&mut ds, MODELS, models.iter().map(|m| m.line).min());
         ds.base_size = models.iter().find_map(|m| m.base_size.clone());
         for m in models {
-            let mut p =
-                ModelProfile::new(ds.edition, Some(m.name.clone()).filter(|n| !n.is_empty()));
+            let mut p = ModelProfile::new(
+                ds.edition,
+                Some(m.name.clone()).filter(|n| !n.is_empty()),
+                self.location(MODELS, m.line),
+            );
             for f in ProfileKind::Model.fields(ds.edition) {
                 p.set(f, m.characteristic(f).cloned().flatten());
             }
@@ -255,6 +283,7 @@ impl<'e> Builder<'e> {
         }
 
         let weapons = rows_of(&ex.weapons, &d.id, |r| &r.datasheet_id);
+        self.source_row(&mut ds, WARGEAR, weapons.iter().map(|w| w.line).min());
         for w in weapons {
             let Some(kind) = w.kind else {
                 self.diags.push(
@@ -278,7 +307,7 @@ impl<'e> Builder<'e> {
                 // One weapon with several profiles: named with the en dash, as the page does.
                 name = name.replacen(" - ", " – ", 1);
             }
-            let mut p = WeaponProfile::new(ds.edition, name, kind, w.line);
+            let mut p = WeaponProfile::new(ds.edition, name, kind, self.location(WARGEAR, w.line));
             for f in ProfileKind::Weapon.fields(ds.edition) {
                 p.set(f, w.characteristic(f).cloned().flatten());
             }
@@ -286,7 +315,14 @@ impl<'e> Builder<'e> {
             ds.weapons.push(p);
         }
 
-        for a in rows_of(&ex.abilities, &d.id, |r| &r.datasheet_id) {
+        let abilities = rows_of(&ex.abilities, &d.id, |r| &r.datasheet_id);
+        self.source_row(
+            &mut ds,
+            DATASHEET_ABILITIES,
+            abilities.iter().map(|a| a.line).min(),
+        );
+        for a in abilities {
+            let at = self.location(DATASHEET_ABILITIES, a.line);
             let Some(name) = a.name.clone() else {
                 self.diags.push(
                     Diagnostic::new(
@@ -313,6 +349,7 @@ impl<'e> Builder<'e> {
                     parameter: a.parameter.clone(),
                     rule_id: None,
                     text: None,
+                    at,
                 }),
                 Some(g) => {
                     // The page prints `Name (Tags): text`; the export name and text apart.
@@ -320,7 +357,12 @@ impl<'e> Builder<'e> {
                     let body = paragraphs(&a.description);
                     let first = body.split("\n\n").next().unwrap_or("");
                     let n = ds.abilities.len();
-                    ten::read_ability(&mut ds.abilities, &format!("{name}: {first}"), g);
+                    ten::read_ability(
+                        &mut ds.abilities,
+                        &format!("{name}: {first}"),
+                        g,
+                        at.clone(),
+                    );
                     let read_one = ds.abilities.len() == n + 1;
                     match ds.abilities.get_mut(n) {
                         Some(read) if read_one => {
@@ -335,6 +377,7 @@ impl<'e> Builder<'e> {
                                 parameter: None,
                                 rule_id: None,
                                 text: Some(body).filter(|b| !b.is_empty()),
+                                at,
                             });
                         }
                     }
@@ -342,6 +385,7 @@ impl<'e> Builder<'e> {
                 None => ds.special_rules.push(NamedText {
                     name,
                     text: paragraphs(&a.description),
+                    at,
                 }),
             }
         }
@@ -400,6 +444,7 @@ impl<'e> Builder<'e> {
             ds.damaged = Some(NamedText {
                 name: format!("DAMAGED: {w} WOUNDS REMAINING"),
                 text: paragraphs(&d.damaged_description),
+                at: self.location(DATASHEETS, d.line),
             });
         }
 
@@ -714,5 +759,29 @@ fn group_and_category(t: &str) -> (Option<String>, Option<String>) {
     match glossary::GROUP_LINE.captures(t.trim()) {
         Some(c) => (Some(c[1].trim().to_string()), Some(c[2].trim().to_string())),
         None => (None, (!t.trim().is_empty()).then(|| t.trim().to_string())),
+    }
+}
+
+/// Datasheets of one faction the export prints under one name are different datasheets: a
+/// chapter's version of a Space Marines datasheet (`Gladiator Lancer` in the Black Templars
+/// faction pack, with Templar Vows), a Legends datasheet beside the current one (`Karanak` in
+/// `Chaos Daemons (Warhammer Legends)`). Each of them whose publication is not the faction's
+/// own gets the publication in its id ([`ids::in_publication`]); the faction's own keeps the
+/// plain id, the one the faction's pages give it.
+fn tell_apart_by_publication(sheets: &mut [(Datasheet, Option<&str>)]) {
+    let mut count: BTreeMap<String, usize> = BTreeMap::new();
+    for (ds, _) in sheets.iter() {
+        *count.entry(ds.id.clone()).or_default() += 1;
+    }
+    for (ds, publication) in sheets.iter_mut() {
+        if count.get(&ds.id).copied().unwrap_or(0) < 2 {
+            continue;
+        }
+        let own = ds.faction.as_deref().map(slug);
+        if let Some(p) = publication {
+            if Some(slug(p)) != own {
+                ds.id = ids::in_publication(&ds.id, p);
+            }
+        }
     }
 }

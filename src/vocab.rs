@@ -1,0 +1,141 @@
+//! The words each edition's sources print to structure their text, in one place per edition:
+//! datasheet section headings, weapon-table labels, faction-page boilerplate headings,
+//! stratagem part labels. Readers match these words; they do not spell them.
+//!
+//! The weapon-ability vocabulary (`RAPID FIRE`, `ANTI-`, … and their aliases) is data in
+//! `schemas/keywords.yaml`, read by `normalize::keywords`; [`Vocabulary::weapon_abilities`]
+//! lists it for the edition, so normalization and the simulator see one list. The model and
+//! weapon characteristics are `schemas/characteristics.yaml` (`ProfileKind::fields`).
+//!
+//! Data only: no parsing beyond matching a label, no I/O.
+
+use crate::model::Edition;
+use crate::normalize::schema::KeywordDef;
+
+/// One part of a stratagem's rule, by the label its text starts with (`WHEN:`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum StratagemPart {
+    When,
+    Target,
+    Effect,
+    Restrictions,
+}
+
+/// The structuring words of one edition's sources.
+#[derive(Debug)]
+pub struct Vocabulary {
+    pub edition: Edition,
+    /// Headings of a datasheet's sections as the text dumps print them (upper case): a line
+    /// that is one of them never continues another section.
+    pub datasheet_sections: &'static [&'static str],
+    /// The sections of a datasheet page (upper case) that are not named rules blocks: any
+    /// other section heading on a page starts one (SUPREME COMMANDER, a DAMAGED profile).
+    pub page_sections: &'static [&'static str],
+    /// A weapon table's column labels when printed one per line (`RANGE`, `A`, `BS`…).
+    pub weapon_table_labels: &'static [&'static str],
+    /// Headings of a faction page that structure it rather than name a rule or detachment
+    /// (lower case).
+    pub faction_page_boilerplate: &'static [&'static str],
+    /// The labels a stratagem's rule parts start with, in printed order.
+    pub stratagem_labels: &'static [(&'static str, StratagemPart)],
+}
+
+impl Vocabulary {
+    /// The part `line` starts with, and the text after its label (trimmed).
+    pub fn stratagem_part<'l>(&self, line: &'l str) -> Option<(StratagemPart, &'l str)> {
+        self.stratagem_labels
+            .iter()
+            .find_map(|(label, part)| line.strip_prefix(label).map(|rest| (*part, rest.trim())))
+    }
+
+    /// Whether `t` (any case, surrounding space ignored) is one of the dumps' datasheet
+    /// section headings.
+    pub fn is_datasheet_section(&self, t: &str) -> bool {
+        let u = t.trim().to_uppercase();
+        self.datasheet_sections.contains(&u.as_str())
+    }
+
+    /// The edition's weapon abilities (`schemas/keywords.yaml`: canonical spelling, printed
+    /// form, parameter kind, aliases): what normalization spells and the simulator reads.
+    pub fn weapon_abilities(&self) -> &'static [KeywordDef] {
+        &crate::normalize::schema::contract().vocabulary.keywords
+    }
+}
+
+/// Warhammer 40,000, 10th edition (Wahapedia's pages and the text dumps of them).
+pub static TENTH: Vocabulary = Vocabulary {
+    edition: Edition::Tenth,
+    datasheet_sections: &[
+        "RANGED WEAPONS",
+        "MELEE WEAPONS",
+        "WARGEAR OPTIONS",
+        "UNIT COMPOSITION",
+        "ABILITIES",
+        "STRATAGEMS",
+        "DETACHMENT ABILITY",
+        "INVULNERABLE SAVE",
+        "KEYWORDS:",
+        "FACTION KEYWORDS:",
+    ],
+    page_sections: &[
+        "RANGED WEAPONS",
+        "MELEE WEAPONS",
+        "WARGEAR OPTIONS",
+        "ABILITIES",
+        "WARGEAR ABILITIES",
+        "UNIT COMPOSITION",
+        "LEADER",
+        "LED BY",
+        "STRATAGEMS",
+        "DETACHMENT ABILITY",
+        "ENHANCEMENTS",
+    ],
+    weapon_table_labels: &["RANGE", "A", "BS", "WS", "S", "AP", "D"],
+    faction_page_boilerplate: &[
+        "books",
+        "faq",
+        "introduction",
+        "army rules",
+        "army rule",
+        "detachment rule",
+        "detachment rules",
+        "enhancements",
+        "stratagems",
+        "rules adaptations",
+        "mustering a boarding patrol",
+        "forming boarding squads",
+        "boarding actions",
+        "crusade rules",
+        "datasheets",
+    ],
+    stratagem_labels: &[
+        ("WHEN:", StratagemPart::When),
+        ("TARGET:", StratagemPart::Target),
+        ("EFFECT:", StratagemPart::Effect),
+        ("RESTRICTIONS:", StratagemPart::Restrictions),
+    ],
+};
+
+/// The vocabulary of `edition`'s sources; `None` for an edition no extractor reads yet.
+pub fn of(edition: Edition) -> Option<&'static Vocabulary> {
+    match edition {
+        Edition::Tenth => Some(&TENTH),
+        Edition::Ninth | Edition::HorusHeresy2 => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stratagem_parts_by_label() {
+        assert_eq!(
+            TENTH.stratagem_part("WHEN:  Your Shooting phase."),
+            Some((StratagemPart::When, "Your Shooting phase."))
+        );
+        assert_eq!(TENTH.stratagem_part("when: lower case"), None);
+        assert!(TENTH.is_datasheet_section(" abilities "));
+        assert!(!TENTH.is_datasheet_section("SUPREME COMMANDER"));
+    }
+}

@@ -1,0 +1,52 @@
+//! The edition vocabularies (`cogitator::vocab`): one list of weapon abilities for
+//! normalization and the simulator, and the structuring words the readers share.
+
+use cogitator::model::Edition;
+use cogitator::normalize::schema::Param;
+use cogitator::simulate::keyword::Keyword;
+use cogitator::vocab::{self, StratagemPart};
+
+/// Weapon abilities of the vocabulary the simulator cannot read yet (each one makes a weapon
+/// that has it a `V303`). Only shrinks: a listed ability the simulator reads fails the test.
+const SIMULATOR_GAPS: &[&str] = &["CONVERSION"];
+
+#[test]
+fn every_weapon_ability_normalization_spells_is_one_the_simulator_reads() {
+    let v = vocab::of(Edition::Tenth).expect("10th edition vocabulary");
+    let mut unread = Vec::new();
+    for k in v.weapon_abilities() {
+        let name = k.name.value.as_str();
+        let example = match k.parameter {
+            Param::None => name.to_string(),
+            Param::Amount => format!("{name} 2"),
+            Param::Anti => format!("{name}-INFANTRY 4+"),
+        };
+        if Keyword::parse(&example).is_err() {
+            unread.push(name);
+        }
+    }
+    assert_eq!(
+        unread, SIMULATOR_GAPS,
+        "vocabulary abilities the simulator cannot read"
+    );
+    assert!(v.weapon_abilities().len() >= 20);
+}
+
+#[test]
+fn tenth_edition_words() {
+    let v = &vocab::TENTH;
+    assert_eq!(v.edition, Edition::Tenth);
+    assert!(vocab::of(Edition::Ninth).is_none());
+    assert_eq!(
+        v.stratagem_part("RESTRICTIONS: Once per battle."),
+        Some((StratagemPart::Restrictions, "Once per battle."))
+    );
+    assert_eq!(
+        v.stratagem_part("EFFECT:"),
+        Some((StratagemPart::Effect, ""))
+    );
+    assert!(v.is_datasheet_section("Faction Keywords:"));
+    assert!(v.page_sections.contains(&"LED BY"));
+    assert!(v.faction_page_boilerplate.contains(&"crusade rules"));
+    assert_eq!(v.weapon_table_labels.len(), 7);
+}
