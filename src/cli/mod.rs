@@ -42,6 +42,7 @@ macro_rules! outln {
 }
 
 pub mod crosscheck;
+pub mod diff;
 pub mod ingest;
 pub mod lint;
 pub mod simulate;
@@ -77,6 +78,8 @@ pub enum Command {
     Validate(validate::Args),
     /// Compare a dataset's datasheets with Wahapedia's CSV export, field by field.
     Crosscheck(crosscheck::Args),
+    /// What changed between two datasets, in the game's terms; with --gate, the CI gate.
+    Diff(diff::Args),
 }
 
 /// Parses `std::env::args`, runs the subcommand, returns the process exit code.
@@ -95,6 +98,7 @@ pub fn main() -> i32 {
         Command::Simulate(a) => simulate::run(a),
         Command::Validate(a) => validate::run(a),
         Command::Crosscheck(a) => crosscheck::run(a),
+        Command::Diff(a) => diff::run(a),
     };
     match result {
         Ok(code) => code,

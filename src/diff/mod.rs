@@ -13,6 +13,9 @@
 //! Pure: must not decide which value wins (that is `merge`'s policy table), do I/O, or know
 //! diagnostic codes.
 
+pub mod dataset;
+pub mod policy;
+
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -304,7 +307,7 @@ pub fn key_of(v: &Value) -> Option<String> {
 /// Keys for every element of both lists, unique within each list, or `None` when the lists
 /// are not lists of keyed objects. A name two elements share gets the `type` (`Storm bolter
 /// (melee)`), then an occurrence number.
-fn keys(a: &[Value], b: &[Value]) -> Option<(Vec<String>, Vec<String>)> {
+pub(crate) fn keys(a: &[Value], b: &[Value]) -> Option<(Vec<String>, Vec<String>)> {
     if a.is_empty() && b.is_empty() {
         return None;
     }
