@@ -43,6 +43,7 @@ macro_rules! outln {
 
 pub mod crosscheck;
 pub mod diff;
+pub mod explain;
 pub mod ingest;
 pub mod lint;
 pub mod simulate;
@@ -80,6 +81,8 @@ pub enum Command {
     Crosscheck(crosscheck::Args),
     /// What changed between two datasets, in the game's terms; with --gate, the CI gate.
     Diff(diff::Args),
+    /// Where a record or value came from: sources, raw text, fixes, disagreements, the winner.
+    Explain(explain::Args),
 }
 
 /// Parses `std::env::args`, runs the subcommand, returns the process exit code.
@@ -99,6 +102,7 @@ pub fn main() -> i32 {
         Command::Validate(a) => validate::run(a),
         Command::Crosscheck(a) => crosscheck::run(a),
         Command::Diff(a) => diff::run(a),
+        Command::Explain(a) => explain::run(a),
     };
     match result {
         Ok(code) => code,

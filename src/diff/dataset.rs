@@ -622,8 +622,9 @@ fn became_null(kind: ChangeKind, old: Option<&Value>, new: Option<&Value>) -> bo
     kind == ChangeKind::Changed && old.is_some_and(|v| !empty(v)) && new.is_some_and(empty)
 }
 
-/// The value at `path` inside `v`, following keyed lists with the engine's keys.
-fn element<'a>(v: &'a Value, path: &[Segment], other: &Value) -> Option<&'a Value> {
+/// The value at `path` inside `v`, following keyed lists with the engine's keys (computed
+/// with `other`, the other reading of the record; pass `v` itself when there is none).
+pub fn element<'a>(v: &'a Value, path: &[Segment], other: &Value) -> Option<&'a Value> {
     let (mut cur, mut oth) = (v, other);
     for s in path {
         match s {
