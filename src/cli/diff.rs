@@ -234,7 +234,7 @@ fn damage_note(e: &Entry) -> Option<String> {
 }
 
 /// Changes grouped by record type, then faction, in the diff's order.
-fn groups<'a>(diff: &'a DatasetDiff, all: bool) -> Vec<((&'static str, String), Vec<&'a Entry>)> {
+fn groups(diff: &DatasetDiff, all: bool) -> Vec<((&'static str, String), Vec<&Entry>)> {
     let mut out: Vec<((&'static str, String), Vec<&Entry>)> = Vec::new();
     for e in diff.changes.iter().filter(|e| all || e.meaning) {
         let key = (

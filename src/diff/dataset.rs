@@ -507,10 +507,10 @@ fn match_renames<'a>(
                 .min_by_key(|(k, n)| (**n, k.0))
                 .map(|(k, _)| k.0)
         };
-        for i in 0..ca.len() {
+        for (i, g) in gone.iter().enumerate() {
             if let Some(j) = best_for(i) {
                 if best_back(j) == Some(i) {
-                    out.push((gone[i], came[j]));
+                    out.push((*g, came[j]));
                 }
             }
         }
