@@ -446,7 +446,7 @@ fn leaves(v: &Value) -> usize {
 
 /// Most candidate pairs compared by content similarity; beyond it only identical content
 /// pairs (keeps a diff of two unrelated datasets fast).
-const MAX_SIMILARITY_PAIRS: usize = 40_000;
+const MAX_SIMILARITY_PAIRS: usize = 10_000;
 
 /// Removed and added records that are one record renamed (module doc: the rule).
 fn match_renames<'a>(
@@ -485,12 +485,13 @@ fn match_renames<'a>(
             if used_a.contains(&i) {
                 continue;
             }
+            let limit = (leaves(x) / 5).max(1);
             for (j, y) in cb.iter().enumerate() {
                 if used_b.contains(&j) {
                     continue;
                 }
                 let n = diff_values("", x, y, &opts).len();
-                if n <= (leaves(x) / 5).max(1) {
+                if n <= limit {
                     dist.insert((i, j), n);
                 }
             }

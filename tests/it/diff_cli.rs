@@ -625,3 +625,45 @@ fn real_ingests_with_and_without_a_carnifexes_page() {
     assert_eq!(d.summary.meaning, 0, "{:#?}", lines(&d));
     assert!(d.summary.provenance > 0);
 }
+
+/// `--old-rev HEAD output`: the committed output at HEAD against the working tree's (the same
+/// unless someone edited output/ without committing). Skipped outside a git checkout.
+#[test]
+fn old_rev_reads_the_committed_output() {
+    let repo = crate::util::repo();
+    let git = Command::new("git")
+        .args(["rev-parse", "--verify", "HEAD"])
+        .current_dir(&repo)
+        .output();
+    if !git.is_ok_and(|o| o.status.success()) {
+        eprintln!("skipped: not a git checkout");
+        return;
+    }
+    let dirty = Command::new("git")
+        .args(["status", "--porcelain", "output"])
+        .current_dir(&repo)
+        .output()
+        .expect("git status");
+    if !dirty.stdout.is_empty() {
+        eprintln!("skipped: output/ has uncommitted changes");
+        return;
+    }
+    let o = Command::new(env!("CARGO_BIN_EXE_cogitator"))
+        .args(["diff", "--old-rev", "HEAD", "output", "--gate", "default"])
+        .current_dir(&repo)
+        .output()
+        .expect("run");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(
+        out.starts_with("no changes between HEAD:output and output\n"),
+        "{out}"
+    );
+    assert!(out.contains("gate: passed"), "{out}");
+    let o = Command::new(env!("CARGO_BIN_EXE_cogitator"))
+        .args(["diff", "--old-rev", "no-such-revision-xyz", "output"])
+        .current_dir(&repo)
+        .output()
+        .expect("run");
+    assert_eq!(o.status.code(), Some(2));
+}
