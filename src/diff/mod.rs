@@ -9,7 +9,9 @@
 //! arrays of scalars (keywords) are sets, and give one change per element added or removed.
 //! Fields to ignore (provenance) are an [`Options`] choice.
 //!
-//! Used by `merge` (the `X110` conflicts) and meant for `crosscheck` and `cogitator diff`.
+//! Used by `merge` (the `X110` conflicts) and by `cogitator diff`: [`dataset`] is the diff of
+//! two datasets in the game's terms (categories, renames, weights, locations), [`policy`] the
+//! gate. Meant for `crosscheck` too.
 //! Pure: must not decide which value wins (that is `merge`'s policy table), do I/O, or know
 //! diagnostic codes.
 
@@ -228,7 +230,7 @@ pub fn diff_records<T: Serialize>(old: &[T], new: &[T], opts: &Options) -> Vec<C
 
 /// The changes between two datasets (the records of `crate::dataset::LoadedDataset`), per
 /// record type, matched by id, provenance and diagnostics left to `opts`: the core of the
-/// coming `cogitator diff OLD NEW`. Ordered by record type, then id.
+/// [`dataset::diff_datasets`] (what `cogitator diff` reports). Ordered by record type, then id.
 pub fn diff_datasets(
     old: &crate::dataset::LoadedDataset,
     new: &crate::dataset::LoadedDataset,
