@@ -5,8 +5,8 @@
 //! Owns the file names of a dataset and turning their JSON into the [`crate::model`] records,
 //! with located errors (file, and serde's line and column). Datasets written before a field
 //! existed read as far as the model marks that field `#[serde(default)]`. Used by every
-//! subcommand that reads a dataset (`lint`, `validate`, `simulate`, `crosscheck`, and the
-//! coming `diff`). Must not change what it reads, validate values (that is
+//! subcommand that reads a dataset (`lint`, `validate`, `simulate`, `crosscheck`, `diff` and
+//! `explain`). Must not change what it reads, validate values (that is
 //! `normalize::lint`), or write anything.
 
 use crate::diag::Diagnostic;
@@ -73,6 +73,22 @@ pub struct LoadedDataset {
     pub diagnostics: Vec<Diagnostic>,
     /// `None` when the dataset has no `manifest.json`.
     pub manifest: Option<Manifest>,
+}
+
+impl From<crate::model::Dataset> for LoadedDataset {
+    /// What `DatasetDir::read` would give for the directory `emit` writes from `d`.
+    fn from(d: crate::model::Dataset) -> Self {
+        LoadedDataset {
+            datasheets: d.datasheets,
+            rules: d.rules,
+            stratagems: d.stratagems,
+            enhancements: d.enhancements,
+            detachments: d.detachments,
+            quarantine: d.quarantine,
+            diagnostics: d.diagnostics,
+            manifest: Some(d.manifest),
+        }
+    }
 }
 
 /// A dataset directory. Files are read when asked for, so a command that needs only the

@@ -42,6 +42,8 @@ macro_rules! outln {
 }
 
 pub mod crosscheck;
+pub mod diff;
+pub mod explain;
 pub mod ingest;
 pub mod lint;
 pub mod simulate;
@@ -77,6 +79,10 @@ pub enum Command {
     Validate(validate::Args),
     /// Compare a dataset's datasheets with Wahapedia's CSV export, field by field.
     Crosscheck(crosscheck::Args),
+    /// What changed between two datasets, in the game's terms; with --gate, the CI gate.
+    Diff(diff::Args),
+    /// Where a record or value came from: sources, raw text, fixes, disagreements, the winner.
+    Explain(explain::Args),
 }
 
 /// Parses `std::env::args`, runs the subcommand, returns the process exit code.
@@ -95,6 +101,8 @@ pub fn main() -> i32 {
         Command::Simulate(a) => simulate::run(a),
         Command::Validate(a) => validate::run(a),
         Command::Crosscheck(a) => crosscheck::run(a),
+        Command::Diff(a) => diff::run(a),
+        Command::Explain(a) => explain::run(a),
     };
     match result {
         Ok(code) => code,

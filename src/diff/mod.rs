@@ -9,9 +9,14 @@
 //! arrays of scalars (keywords) are sets, and give one change per element added or removed.
 //! Fields to ignore (provenance) are an [`Options`] choice.
 //!
-//! Used by `merge` (the `X110` conflicts) and meant for `crosscheck` and `cogitator diff`.
+//! Used by `merge` (the `X110` conflicts) and by `cogitator diff`: [`dataset`] is the diff of
+//! two datasets in the game's terms (categories, renames, weights, locations), [`policy`] the
+//! gate. Meant for `crosscheck` too.
 //! Pure: must not decide which value wins (that is `merge`'s policy table), do I/O, or know
 //! diagnostic codes.
+
+pub mod dataset;
+pub mod policy;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -226,7 +231,7 @@ pub fn diff_records<T: Serialize>(old: &[T], new: &[T], opts: &Options) -> Vec<C
 
 /// The changes between two datasets (the records of `crate::dataset::LoadedDataset`), per
 /// record type, matched by id, provenance and diagnostics left to `opts`: the core of the
-/// coming `cogitator diff OLD NEW`. Ordered by record type, then id.
+/// [`dataset::diff_datasets`] (what `cogitator diff` reports). Ordered by record type, then id.
 pub fn diff_datasets(
     old: &crate::dataset::LoadedDataset,
     new: &crate::dataset::LoadedDataset,
@@ -305,7 +310,7 @@ pub fn key_of(v: &Value) -> Option<String> {
 /// Keys for every element of both lists, unique within each list, or `None` when the lists
 /// are not lists of keyed objects. A name two elements share gets the `type` (`Storm bolter
 /// (melee)`), then an occurrence number.
-fn keys(a: &[Value], b: &[Value]) -> Option<(Vec<String>, Vec<String>)> {
+pub(crate) fn keys(a: &[Value], b: &[Value]) -> Option<(Vec<String>, Vec<String>)> {
     if a.is_empty() && b.is_empty() {
         return None;
     }

@@ -6,6 +6,7 @@ mod corpus;
 mod crosscheck;
 mod dedup;
 mod diff;
+mod diff_cli;
 mod export;
 mod fold;
 mod heresy;

@@ -1,0 +1,108 @@
+//! Diff benchmark (criterion): two datasets of the whole Wahapedia HTML corpus — all pages, and
+//! all pages but the newer Carnifexes page — compared by `cogitator diff`'s engine
+//! (`diff::dataset::diff_datasets`, expected-damage weights against the reference panel
+//! included), in memory and from the dataset directories (both read with `DatasetDir::read`,
+//! then diffed: what the command does before printing).
+//!
+//! Run: `cargo bench --bench diff` (needs `../shared/corpus/wahapedia-html`; skipped with a
+//! message when absent). The two ingests are set-up, not measured.
+
+use cogitator::dataset::{DatasetDir, LoadedDataset};
+use cogitator::diff::dataset::diff_datasets;
+use cogitator::source::SourceFile;
+use criterion::{criterion_group, criterion_main, Criterion};
+use std::path::{Path, PathBuf};
+
+fn corpus() -> Option<PathBuf> {
+    let d = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/wahapedia-html");
+    d.is_dir().then_some(d)
+}
+
+fn ingest(root: &Path, without: &str) -> LoadedDataset {
+    let mut files = Vec::new();
+    for e in walkdir::WalkDir::new(root).sort_by_file_name() {
+        let e = e.expect("walk");
+        let rel = e
+            .path()
+            .strip_prefix(root)
+            .expect("prefix")
+            .to_string_lossy()
+            .into_owned();
+        if e.file_type().is_file() && rel != without {
+            files.push(SourceFile::new(rel, std::fs::read(e.path()).expect("read")));
+        }
+    }
+    let opts = cogitator::pipeline::Options {
+        skip_validation: true,
+        ..Default::default()
+    };
+    cogitator::pipeline::run(&files, &[], &opts).into()
+}
+
+fn write(dir: &Path, d: &LoadedDataset) {
+    std::fs::create_dir_all(dir).expect("mkdir");
+    let put = |name: &str, json: String| std::fs::write(dir.join(name), json).expect("write");
+    put(
+        "datasheets.json",
+        serde_json::to_string_pretty(&d.datasheets).expect("json"),
+    );
+    put(
+        "rules.json",
+        serde_json::to_string_pretty(&d.rules).expect("json"),
+    );
+    put(
+        "stratagems.json",
+        serde_json::to_string_pretty(&d.stratagems).expect("json"),
+    );
+    put(
+        "enhancements.json",
+        serde_json::to_string_pretty(&d.enhancements).expect("json"),
+    );
+    put(
+        "detachments.json",
+        serde_json::to_string_pretty(&d.detachments).expect("json"),
+    );
+    put(
+        "diagnostics.json",
+        serde_json::to_string_pretty(&d.diagnostics).expect("json"),
+    );
+}
+
+fn bench(c: &mut Criterion) {
+    let Some(root) = corpus() else {
+        eprintln!("skipped: ../shared/corpus/wahapedia-html not found");
+        return;
+    };
+    let new = ingest(&root, "");
+    let old = ingest(&root, "waaahgame/tyranids--Carnifexes.html");
+    let panel = cogitator::validate::default_panel();
+    let d = diff_datasets(&old, &new, &panel);
+    eprintln!(
+        "{} datasheets; {} changes ({} of meaning)",
+        new.datasheets.len(),
+        d.summary.changes,
+        d.summary.meaning
+    );
+    let mut g = c.benchmark_group("diff");
+    g.sample_size(10);
+    g.bench_function("html corpus, in memory", |b| {
+        b.iter(|| diff_datasets(&old, &new, &panel))
+    });
+    let tmp = tempfile::tempdir().expect("tmp");
+    let (a, b) = (tmp.path().join("old"), tmp.path().join("new"));
+    write(&a, &old);
+    write(&b, &new);
+    g.bench_function("html corpus, read both directories and diff", |bch| {
+        bch.iter(|| {
+            let (o, n) = (
+                DatasetDir::read(&a).expect("old"),
+                DatasetDir::read(&b).expect("new"),
+            );
+            diff_datasets(&o, &n, &panel)
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

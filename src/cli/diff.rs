@@ -1,0 +1,536 @@
+//! `cogitator diff OLD NEW [--format human|json|markdown|github] [--gate POLICY]`: what changed
+//! between two datasets, in the game's terms (`cogitator::diff::dataset`), and the CI gate
+//! (`cogitator::diff::policy`).
+//!
+//! Owns reading the two datasets (a directory, or with `--old-rev REV` the OLD directory as
+//! committed at a git revision, extracted with `git show` into a temporary directory that is
+//! removed afterwards), rendering the four formats and the exit code: 0 when no policy is given
+//! or the policy holds, 1 when a change breaks the policy, 2 on a usage or I/O error (a
+//! dataset that cannot be read, a policy with a mistake, at its line and column).
+//!
+//! Formats: `human` (grouped by record type and faction; colour only on a terminal and
+//! without `NO_COLOR`), `json` (schema `cogitator-diff/1`, documented in `notes/diff.md`),
+//! `markdown` (a PR comment: summary tables, the changes folded in `<details>`), `github`
+//! (GitHub Actions annotations `::warning file=…,line=…::…` at the NEW value's source;
+//! `::error` for a change that breaks the policy).
+
+use crate::dataset::{self, DatasetDir, LoadedDataset};
+use crate::diff::dataset::{diff_datasets, DatasetDiff, Entry};
+use crate::diff::policy::{Policy, Verdict};
+use anyhow::Context;
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+/// Output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Human,
+    Json,
+    Markdown,
+    Github,
+}
+
+/// Arguments of `cogitator diff`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The old dataset directory (with --old-rev: its path in the repository at REV).
+    pub old: PathBuf,
+    /// The new dataset directory [default with --old-rev: OLD as it is now].
+    pub new: Option<PathBuf>,
+    /// Read OLD as committed at this git revision (`HEAD~1`, a branch, a tag).
+    #[arg(long, value_name = "REV")]
+    pub old_rev: Option<String>,
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+    /// Gate policy (YAML, schemas/gate.schema.json): exit 1 when a change breaks it.
+    /// `default` is the embedded schemas/gate-default.yaml.
+    #[arg(long, value_name = "POLICY")]
+    pub gate: Option<String>,
+    /// Wahapedia's CSV export, for the policy's `crosscheck_agreement_below`.
+    #[arg(long, value_name = "DIR")]
+    pub wahapedia_csv: Option<PathBuf>,
+    /// Prefix for the source files named in `github` annotations (the input root relative to
+    /// the repository, e.g. `raw`).
+    #[arg(long, value_name = "DIR")]
+    pub source_root: Option<String>,
+    /// List provenance-only and typography-only changes too (human, markdown).
+    #[arg(long)]
+    pub all: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<i32> {
+    let policy = match &args.gate {
+        None => None,
+        Some(g) if g == "default" => Some(Policy::parse(
+            "schemas/gate-default.yaml",
+            crate::diff::policy::DEFAULT_POLICY,
+        )),
+        Some(g) => {
+            let text = match std::fs::read_to_string(g) {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("error: {g}: cannot read: {e}");
+                    return Ok(super::EXIT_USAGE);
+                }
+            };
+            Some(Policy::parse(g, &text))
+        }
+    };
+    let policy = match policy.transpose() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(super::EXIT_USAGE);
+        }
+    };
+    let needs_export = policy
+        .as_ref()
+        .is_some_and(|p| p.fail_on.crosscheck_agreement_below.is_some());
+    if needs_export && args.wahapedia_csv.is_none() {
+        eprintln!(
+            "error: the policy's crosscheck_agreement_below needs --wahapedia-csv DIR (Wahapedia's CSV export)"
+        );
+        return Ok(super::EXIT_USAGE);
+    }
+    let (old, new, old_name, new_name) = match read_both(&args) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            return Ok(super::EXIT_USAGE);
+        }
+    };
+    let panel = crate::validate::default_panel();
+    let diff = diff_datasets(&old, &new, &panel);
+    let agreement = match (&args.wahapedia_csv, needs_export) {
+        (Some(dir), true) => {
+            let export = crate::crosscheck::Export::read_dir(dir)?;
+            let r = crate::crosscheck::crosscheck(&export, &new.datasheets);
+            Some(r.summary.agreement_pct_excluding_changes)
+        }
+        _ => None,
+    };
+    let verdict = policy.as_ref().map(|p| p.check(&diff, agreement));
+    let names = (old_name.as_str(), new_name.as_str());
+    match args.format {
+        Format::Human => out!(
+            "{}",
+            human(&diff, verdict.as_ref(), names, args.all, color())
+        ),
+        Format::Json => outln!("{}", json(&diff, verdict.as_ref(), names)?),
+        Format::Markdown => out!("{}", markdown(&diff, verdict.as_ref(), args.all)),
+        Format::Github => out!(
+            "{}",
+            github(&diff, verdict.as_ref(), args.source_root.as_deref())
+        ),
+    }
+    Ok(match verdict {
+        Some(v) if !v.passed => super::EXIT_FINDINGS,
+        _ => super::EXIT_OK,
+    })
+}
+
+fn color() -> bool {
+    std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal()
+}
+
+type Both = (LoadedDataset, LoadedDataset, String, String);
+
+fn read_both(args: &Args) -> anyhow::Result<Both> {
+    let read = |p: &Path| DatasetDir::read(p).map_err(anyhow::Error::from);
+    match &args.old_rev {
+        None => {
+            let Some(new) = &args.new else {
+                anyhow::bail!("diff needs OLD and NEW (or --old-rev REV OLD)");
+            };
+            Ok((
+                read(&args.old)?,
+                read(new)?,
+                args.old.display().to_string(),
+                new.display().to_string(),
+            ))
+        }
+        Some(rev) => {
+            let new_path = args.new.clone().unwrap_or_else(|| args.old.clone());
+            let tmp = TempDir::new()?;
+            git_extract(rev, &args.old, tmp.path())?;
+            Ok((
+                read(tmp.path())?,
+                read(&new_path)?,
+                format!("{rev}:{}", args.old.display()),
+                new_path.display().to_string(),
+            ))
+        }
+    }
+}
+
+/// A directory under the system temp dir, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new() -> anyhow::Result<Self> {
+        let base = std::env::temp_dir();
+        for n in 0..1000u32 {
+            let p = base.join(format!("cogitator-diff-{}-{n}", std::process::id()));
+            if std::fs::create_dir(&p).is_ok() {
+                return Ok(TempDir(p));
+            }
+        }
+        anyhow::bail!("cannot create a temporary directory in {}", base.display())
+    }
+    fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Writes the dataset files of `dir` as committed at `rev` into `to` (`git show REV:./dir/f`).
+fn git_extract(rev: &str, dir: &Path, to: &Path) -> anyhow::Result<()> {
+    if rev.starts_with('-') {
+        anyhow::bail!("--old-rev {rev:?} is not a revision");
+    }
+    let optional = [dataset::QUARANTINE, dataset::DIAGNOSTICS, dataset::MANIFEST];
+    for name in [
+        dataset::DATASHEETS,
+        dataset::RULES,
+        dataset::STRATAGEMS,
+        dataset::ENHANCEMENTS,
+        dataset::DETACHMENTS,
+    ]
+    .into_iter()
+    .chain(optional)
+    {
+        let spec = format!("{rev}:./{}/{name}", dir.display());
+        let o = std::process::Command::new("git")
+            .args(["show", &spec])
+            .output()
+            .context("running git")?;
+        if !o.status.success() {
+            if optional.contains(&name) {
+                continue;
+            }
+            anyhow::bail!(
+                "git show {spec}: {}",
+                String::from_utf8_lossy(&o.stderr).trim()
+            );
+        }
+        std::fs::write(to.join(name), &o.stdout)?;
+    }
+    Ok(())
+}
+
+/// `+2.10 expected damage per volley against elite-infantry`.
+fn damage_note(e: &Entry) -> Option<String> {
+    let d = e.headline_damage()?;
+    Some(format!(
+        "{:+.2} expected damage per volley against {}",
+        d.delta, d.target
+    ))
+}
+
+/// Changes grouped by record type, then faction, in the diff's order.
+fn groups(diff: &DatasetDiff, all: bool) -> Vec<((&'static str, String), Vec<&Entry>)> {
+    let mut out: Vec<((&'static str, String), Vec<&Entry>)> = Vec::new();
+    for e in diff.changes.iter().filter(|e| all || e.meaning) {
+        let key = (
+            e.record_type,
+            e.faction.clone().unwrap_or_else(|| "-".into()),
+        );
+        match out.last_mut() {
+            Some((k, v)) if *k == key => v.push(e),
+            _ => out.push((key, vec![e])),
+        }
+    }
+    out
+}
+
+fn summary_line(diff: &DatasetDiff) -> String {
+    let s = &diff.summary;
+    format!(
+        "{} changes of meaning ({} added, {} removed, {} renamed records; {} became null), {} provenance only, {} typography only, {} new error diagnostics",
+        s.meaning, s.added, s.removed, s.renamed, s.became_null, s.provenance, s.typography, s.new_errors
+    )
+}
+
+/// The human format.
+pub fn human(
+    diff: &DatasetDiff,
+    verdict: Option<&Verdict>,
+    (old, new): (&str, &str),
+    all: bool,
+    color: bool,
+) -> String {
+    use std::fmt::Write;
+    let paint = |code: &str, s: &str| {
+        if color {
+            format!("\x1b[{code}m{s}\x1b[0m")
+        } else {
+            s.to_string()
+        }
+    };
+    let mut o = String::new();
+    if diff.is_empty() {
+        let _ = writeln!(o, "no changes between {old} and {new}");
+    } else {
+        let _ = writeln!(o, "{old} → {new}: {}", summary_line(diff));
+        for ((t, faction), entries) in groups(diff, all) {
+            let _ = writeln!(
+                o,
+                "\n{} ({})",
+                paint("1", &format!("{t} · {faction}")),
+                entries.len()
+            );
+            let mut last_weapon = None;
+            for e in entries {
+                let colour = match (e.kind, e.became_null) {
+                    (_, true) | (crate::diff::dataset::EntryKind::Removed, _) => "31",
+                    (crate::diff::dataset::EntryKind::Added, _) => "32",
+                    _ => "33",
+                };
+                let _ = write!(
+                    o,
+                    "  {}  [{}]",
+                    paint(colour, &e.human),
+                    e.category.as_str()
+                );
+                let w = (e.record.as_str(), e.weapon());
+                if last_weapon != Some(w) {
+                    if let Some(n) = damage_note(e) {
+                        let _ = write!(o, "  {n}");
+                    }
+                }
+                if e.weapon().is_some() {
+                    last_weapon = Some(w);
+                }
+                let _ = writeln!(o);
+            }
+        }
+        if !all && diff.summary.provenance + diff.summary.typography > 0 {
+            let _ = writeln!(
+                o,
+                "\n({} provenance-only and typography-only changes not listed: --all)",
+                diff.summary.provenance + diff.summary.typography
+            );
+        }
+        if !diff.new_errors.is_empty() {
+            let _ = writeln!(o, "\nnew error diagnostics ({})", diff.new_errors.len());
+            for d in &diff.new_errors {
+                let _ = writeln!(
+                    o,
+                    "  {} {}{}",
+                    d.code,
+                    d.file
+                        .as_deref()
+                        .map(|f| format!("{f}: "))
+                        .unwrap_or_default(),
+                    d.message
+                );
+            }
+        }
+    }
+    if let Some(v) = verdict {
+        if v.passed {
+            let _ = writeln!(
+                o,
+                "\ngate: passed ({} accepted by the allowlist)",
+                v.allowed.len()
+            );
+        } else {
+            let _ = writeln!(
+                o,
+                "\n{} ({} violations, {} accepted by the allowlist)",
+                paint("1;31", "gate: FAILED"),
+                v.violations.len(),
+                v.allowed.len()
+            );
+            for x in &v.violations {
+                let _ = writeln!(o, "  [{}] {}", x.rule, x.message);
+            }
+        }
+    }
+    o
+}
+
+/// The JSON format (`cogitator-diff/1`).
+pub fn json(
+    diff: &DatasetDiff,
+    verdict: Option<&Verdict>,
+    (old, new): (&str, &str),
+) -> anyhow::Result<String> {
+    let v = serde_json::json!({
+        "schema": "cogitator-diff/1",
+        "old": old,
+        "new": new,
+        "summary": diff.summary,
+        "changes": diff.changes,
+        "new_errors": diff.new_errors,
+        "gate": verdict,
+    });
+    Ok(serde_json::to_string_pretty(&v)?)
+}
+
+fn md_escape(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}
+
+/// The markdown format: a PR comment.
+pub fn markdown(diff: &DatasetDiff, verdict: Option<&Verdict>, all: bool) -> String {
+    use std::fmt::Write;
+    let s = &diff.summary;
+    let mut o = String::from("### cogitator diff\n\n");
+    if let Some(v) = verdict {
+        let _ = writeln!(
+            o,
+            "**Gate: {}** ({} violations, {} accepted by the allowlist)\n",
+            if v.passed { "passed ✅" } else { "FAILED ❌" },
+            v.violations.len(),
+            v.allowed.len()
+        );
+        for x in &v.violations {
+            let _ = writeln!(o, "- `{}`: {}", x.rule, md_escape(&x.message));
+        }
+        if !v.violations.is_empty() {
+            o.push('\n');
+        }
+    }
+    if diff.is_empty() {
+        o.push_str("No changes.\n");
+        return o;
+    }
+    let _ = writeln!(o, "{}\n", summary_line(diff));
+    o.push_str("| category | changes |\n| --- | ---: |\n");
+    for (c, n) in &s.by_category {
+        let _ = writeln!(o, "| {c} | {n} |");
+    }
+    o.push_str("\n| record type | faction | changes of meaning |\n| --- | --- | ---: |\n");
+    for (t, fs) in &s.by_record_type {
+        for (f, n) in fs {
+            let _ = writeln!(o, "| {t} | {} | {n} |", md_escape(f));
+        }
+    }
+    for ((t, faction), entries) in groups(diff, all) {
+        let _ = writeln!(
+            o,
+            "\n<details><summary>{t} · {} ({})</summary>\n",
+            md_escape(&faction),
+            entries.len()
+        );
+        for e in entries {
+            let note = damage_note(e)
+                .map(|n| format!(" — {n}"))
+                .unwrap_or_default();
+            let _ = writeln!(
+                o,
+                "- `{}` ({}){note}",
+                e.human.replace('`', "'"),
+                e.category.as_str()
+            );
+        }
+        o.push_str("\n</details>\n");
+    }
+    if !diff.new_errors.is_empty() {
+        let _ = writeln!(
+            o,
+            "\n<details><summary>new error diagnostics ({})</summary>\n",
+            diff.new_errors.len()
+        );
+        for d in &diff.new_errors {
+            let _ = writeln!(o, "- {} {}", d.code, md_escape(&d.message));
+        }
+        o.push_str("\n</details>\n");
+    }
+    o
+}
+
+/// `%`, CR and LF escaped as GitHub's workflow commands want; in properties `:` and `,` too.
+fn gh_escape(s: &str, property: bool) -> String {
+    let mut o = s
+        .replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A");
+    if property {
+        o = o.replace(':', "%3A").replace(',', "%2C");
+    }
+    o
+}
+
+/// The github format: one annotation per change of meaning and per new error diagnostic.
+pub fn github(diff: &DatasetDiff, verdict: Option<&Verdict>, root: Option<&str>) -> String {
+    use std::fmt::Write;
+    let mut failing: BTreeMap<usize, Vec<&str>> = BTreeMap::new();
+    let mut o = String::new();
+    if let Some(v) = verdict {
+        for x in &v.violations {
+            match x.change {
+                Some(i) => failing.entry(i).or_default().push(&x.rule),
+                None => {
+                    let _ = writeln!(
+                        o,
+                        "::error title={}::{}",
+                        gh_escape(&format!("cogitator gate ({})", x.rule), true),
+                        gh_escape(&x.message, false)
+                    );
+                }
+            }
+        }
+    }
+    let file = |f: &str| match root {
+        Some(r) => format!("{}/{f}", r.trim_end_matches('/')),
+        None => f.to_string(),
+    };
+    for (i, e) in diff.changes.iter().enumerate() {
+        if !e.meaning {
+            continue;
+        }
+        let rules = failing.get(&i);
+        let level = if rules.is_some() { "error" } else { "warning" };
+        let mut props = Vec::new();
+        if let Some(a) = &e.at {
+            props.push(format!("file={}", gh_escape(&file(&a.file), true)));
+            props.push(format!("line={}", a.line.max(1)));
+        }
+        let title = match rules {
+            Some(r) => format!("cogitator gate ({}): {}", r.join(", "), e.category.as_str()),
+            None => format!("cogitator diff: {}", e.category.as_str()),
+        };
+        props.push(format!("title={}", gh_escape(&title, true)));
+        let mut msg = e.human.clone();
+        if let Some(a) = e.at.as_ref().and_then(|a| a.page) {
+            msg.push_str(&format!(" (page {a})"));
+        }
+        if let Some(n) = damage_note(e) {
+            msg.push_str(&format!("; {n}"));
+        }
+        let _ = writeln!(
+            o,
+            "::{level} {}::{}",
+            props.join(","),
+            gh_escape(&msg, false)
+        );
+    }
+    for d in &diff.new_errors {
+        let mut props = Vec::new();
+        if let Some(f) = &d.file {
+            props.push(format!("file={}", gh_escape(&file(f), true)));
+            if let Some(l) = d.line {
+                props.push(format!("line={l}"));
+            }
+        }
+        props.push(format!(
+            "title={}",
+            gh_escape(&format!("new {}", d.code), true)
+        ));
+        let _ = writeln!(
+            o,
+            "::warning {}::{}",
+            props.join(","),
+            gh_escape(&d.message, false)
+        );
+    }
+    o
+}

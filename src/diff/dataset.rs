@@ -1,0 +1,850 @@
+//! The diff of two datasets in the game's terms (`cogitator diff OLD NEW`): every [`Change`]
+//! of every record type, with the record's name and faction, a [`Category`] from one table,
+//! renames matched by content, the NEW value's source location, and for changed weapon
+//! profiles the change in expected damage against the reference targets.
+//!
+//! Categories (the one table; `meaning: false` rows are separated from changes of meaning):
+//!
+//! | category | what | meaning |
+//! | --- | --- | --- |
+//! | `record` | a whole record added, removed or renamed | yes |
+//! | `points` | `points` (datasheet tiers, enhancement cost) and a stratagem's `cp` | yes |
+//! | `characteristic` | model profiles (`models[…]`, `M T Sv W Ld OC` …), `invulnerable_save(_condition)` | yes |
+//! | `weapon_profile` | a weapon profile added or removed, or one of its characteristics | yes |
+//! | `keyword` | `keywords` anywhere (a weapon's abilities included), `faction_keywords`, `model_keywords` | yes |
+//! | `ability` | a datasheet ability (`abilities[…]`) | yes |
+//! | `rule_text` | `text`, `flavor`, `when`, `target`, `effect`, `restrictions`, `bullets`, `examples`, `damaged`, `special_rules` | yes |
+//! | `composition` | `unit_composition`, `wargear_options`, `equipment`, `leads`, `base_size` | yes |
+//! | `reference` | lists of ids: a datasheet's `stratagems`, a detachment's `rules`, `enhancements`, `stratagems` | yes |
+//! | `name` | a record's `name` | yes |
+//! | `other` | any other field (`faction`, `group`, `category`, `kind`, `detachment`, `edition`) | yes |
+//! | `provenance` | `sources`, `occurrences`, and a sub-record's `line` or `at` | no |
+//! | `typography` | a text whose folded form (`text::fold::fold_for_compare`: NFKC, quotes, dashes, spaces, case) is unchanged; a set element removed and re-added in another spelling | no |
+//!
+//! **Renames.** A record only in OLD and one only in NEW, of the same record type, are one
+//! renamed record when their content apart from `id`, `name` and provenance is identical, or
+//! else when they are each other's closest match and differ in at most a fifth of the old
+//! record's leaf values (at least one): matched by content, never by name. The pair is then
+//! reported as one `record` change of kind `renamed` followed by its field changes.
+//!
+//! Pure: no I/O (the caller reads the datasets), no exit codes, no formatting beyond
+//! [`Change::human`].
+
+use super::{diff_values, keys, Change, ChangeKind, FieldPath, Options, Segment};
+use crate::dataset::LoadedDataset;
+use crate::diag::{Diagnostic, Severity};
+use crate::model::WeaponProfile;
+use crate::simulate::{self, Conditions, Scenario};
+use crate::validate::ReferenceTarget;
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What a change is about; see the module doc's table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Category {
+    Record,
+    Points,
+    Characteristic,
+    WeaponProfile,
+    Keyword,
+    Ability,
+    RuleText,
+    Composition,
+    Reference,
+    Name,
+    Other,
+    Provenance,
+    Typography,
+}
+
+impl Category {
+    pub const ALL: [Category; 13] = [
+        Category::Record,
+        Category::Points,
+        Category::Characteristic,
+        Category::WeaponProfile,
+        Category::Keyword,
+        Category::Ability,
+        Category::RuleText,
+        Category::Composition,
+        Category::Reference,
+        Category::Name,
+        Category::Other,
+        Category::Provenance,
+        Category::Typography,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::Record => "record",
+            Category::Points => "points",
+            Category::Characteristic => "characteristic",
+            Category::WeaponProfile => "weapon_profile",
+            Category::Keyword => "keyword",
+            Category::Ability => "ability",
+            Category::RuleText => "rule_text",
+            Category::Composition => "composition",
+            Category::Reference => "reference",
+            Category::Name => "name",
+            Category::Other => "other",
+            Category::Provenance => "provenance",
+            Category::Typography => "typography",
+        }
+    }
+
+    /// `false` for provenance-only and typography-only changes.
+    pub fn is_meaning(self) -> bool {
+        !matches!(self, Category::Provenance | Category::Typography)
+    }
+
+    pub fn parse(s: &str) -> Option<Category> {
+        Category::ALL.into_iter().find(|c| c.as_str() == s)
+    }
+}
+
+/// Field names that are provenance at any depth.
+pub const PROVENANCE_FIELDS: &[&str] = &["sources", "occurrences", "line", "at"];
+
+/// What happened to a record or field, renames included.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EntryKind {
+    Added,
+    Removed,
+    Changed,
+    Renamed,
+}
+
+impl From<ChangeKind> for EntryKind {
+    fn from(k: ChangeKind) -> Self {
+        match k {
+            ChangeKind::Added => EntryKind::Added,
+            ChangeKind::Removed => EntryKind::Removed,
+            ChangeKind::Changed => EntryKind::Changed,
+        }
+    }
+}
+
+/// Where a value was read: the source file (relative to the input root), line, page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct At {
+    pub file: String,
+    pub line: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page: Option<u32>,
+}
+
+/// Expected damage of one weapon profile (one model, one volley) against one reference
+/// target, before and after (`None` when that side has no runnable profile).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DamageDelta {
+    pub target: String,
+    pub old: Option<f64>,
+    pub new: Option<f64>,
+    pub delta: f64,
+}
+
+/// One reported change.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Entry {
+    /// `datasheet`, `rule`, `stratagem`, `enhancement`, `detachment`.
+    pub record_type: &'static str,
+    /// The record's id in NEW (in OLD when removed).
+    pub record: String,
+    /// A renamed record's id in OLD.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub old_record: Option<String>,
+    /// The record's name (its id when it has none).
+    pub name: String,
+    pub faction: Option<String>,
+    pub kind: EntryKind,
+    /// `points[1 model].points`; empty for a whole record.
+    pub path: String,
+    pub category: Category,
+    /// `false` for provenance-only and typography-only changes.
+    pub meaning: bool,
+    /// A value that became `null` (or an empty text).
+    pub became_null: bool,
+    pub old: Option<Value>,
+    pub new: Option<Value>,
+    /// `Carnifexes › points › 1 model: 115 → 90`.
+    pub human: String,
+    /// The NEW value's source (the OLD one's for a removal when NEW lacks the record).
+    pub at: Option<At>,
+    /// For a changed weapon profile: expected damage per reference target, old and new.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub damage: Vec<DamageDelta>,
+    #[serde(skip)]
+    pub field_path: FieldPath,
+}
+
+impl Entry {
+    /// The weapon key when the change is inside `weapons[…]`.
+    pub fn weapon(&self) -> Option<&str> {
+        match &self.field_path.0[..] {
+            [Segment::Field(w), Segment::Key(k), ..] if w == "weapons" => Some(k),
+            _ => None,
+        }
+    }
+
+    /// The target with the largest change in expected damage, if any.
+    pub fn headline_damage(&self) -> Option<&DamageDelta> {
+        self.damage
+            .iter()
+            .max_by(|a, b| a.delta.abs().total_cmp(&b.delta.abs()))
+    }
+}
+
+/// A diagnostic in one dataset and not the other (compared by severity, code, file, message;
+/// lines left out, as they move with unrelated edits).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DiagnosticChange {
+    pub code: String,
+    pub severity: Severity,
+    pub file: Option<String>,
+    pub line: Option<u32>,
+    pub message: String,
+}
+
+/// Counts of a diff.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Summary {
+    pub changes: usize,
+    pub meaning: usize,
+    pub provenance: usize,
+    pub typography: usize,
+    pub added: usize,
+    pub removed: usize,
+    pub renamed: usize,
+    pub became_null: usize,
+    /// Changes per category (categories with changes only).
+    pub by_category: BTreeMap<&'static str, usize>,
+    /// Changes of meaning per record type, then faction (`-` for none).
+    pub by_record_type: BTreeMap<&'static str, BTreeMap<String, usize>>,
+    pub new_errors: usize,
+    pub resolved_errors: usize,
+}
+
+/// The diff of two datasets.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct DatasetDiff {
+    pub summary: Summary,
+    /// Ordered by record type, faction, record, path.
+    pub changes: Vec<Entry>,
+    /// Error diagnostics of NEW that OLD does not have.
+    pub new_errors: Vec<DiagnosticChange>,
+}
+
+impl DatasetDiff {
+    /// No change at all (provenance and typography included) and no new error.
+    pub fn is_empty(&self) -> bool {
+        self.changes.is_empty() && self.new_errors.is_empty()
+    }
+}
+
+const TYPES: [&str; 5] = [
+    "datasheet",
+    "rule",
+    "stratagem",
+    "enhancement",
+    "detachment",
+];
+
+fn values<T: Serialize>(v: &[T]) -> BTreeMap<String, Value> {
+    v.iter()
+        .filter_map(|r| serde_json::to_value(r).ok())
+        .enumerate()
+        .map(|(i, v)| {
+            let id = v
+                .get("id")
+                .and_then(Value::as_str)
+                .map(str::to_string)
+                .unwrap_or_else(|| format!("#{i}"));
+            (id, v)
+        })
+        .collect()
+}
+
+fn records(d: &LoadedDataset, t: &str) -> BTreeMap<String, Value> {
+    match t {
+        "datasheet" => values(&d.datasheets),
+        "rule" => values(&d.rules),
+        "stratagem" => values(&d.stratagems),
+        "enhancement" => values(&d.enhancements),
+        _ => values(&d.detachments),
+    }
+}
+
+/// Compares two datasets. `panel` gives changed weapons their expected-damage weight (empty:
+/// no weights).
+pub fn diff_datasets(
+    old: &LoadedDataset,
+    new: &LoadedDataset,
+    panel: &[ReferenceTarget],
+) -> DatasetDiff {
+    let targets: Vec<(String, simulate::Target)> = panel
+        .iter()
+        .filter_map(|t| Some((t.name.clone(), t.to_target().ok()?)))
+        .collect();
+    let mut changes = Vec::new();
+    for t in TYPES {
+        let (a, b) = (records(old, t), records(new, t));
+        diff_type(t, &a, &b, &targets, &mut changes);
+    }
+    mark_set_typography(&mut changes);
+    changes.sort_by(|x, y| {
+        let rank = |t: &str| TYPES.iter().position(|x| *x == t);
+        (rank(x.record_type), &x.faction, &x.record, &x.field_path).cmp(&(
+            rank(y.record_type),
+            &y.faction,
+            &y.record,
+            &y.field_path,
+        ))
+    });
+    let new_errors = new_error_diagnostics(&old.diagnostics, &new.diagnostics);
+    let resolved = new_error_diagnostics(&new.diagnostics, &old.diagnostics).len();
+    let summary = summarize(&changes, new_errors.len(), resolved);
+    DatasetDiff {
+        summary,
+        changes,
+        new_errors,
+    }
+}
+
+fn summarize(changes: &[Entry], new_errors: usize, resolved_errors: usize) -> Summary {
+    let mut s = Summary {
+        changes: changes.len(),
+        new_errors,
+        resolved_errors,
+        ..Summary::default()
+    };
+    for e in changes {
+        *s.by_category.entry(e.category.as_str()).or_default() += 1;
+        match e.category {
+            Category::Provenance => s.provenance += 1,
+            Category::Typography => s.typography += 1,
+            _ => {
+                s.meaning += 1;
+                *s.by_record_type
+                    .entry(e.record_type)
+                    .or_default()
+                    .entry(e.faction.clone().unwrap_or_else(|| "-".into()))
+                    .or_default() += 1;
+            }
+        }
+        if e.field_path.0.is_empty() {
+            match e.kind {
+                EntryKind::Added => s.added += 1,
+                EntryKind::Removed => s.removed += 1,
+                EntryKind::Renamed => s.renamed += 1,
+                EntryKind::Changed => {}
+            }
+        }
+        if e.became_null {
+            s.became_null += 1;
+        }
+    }
+    s
+}
+
+fn diff_type(
+    t: &'static str,
+    a: &BTreeMap<String, Value>,
+    b: &BTreeMap<String, Value>,
+    targets: &[(String, simulate::Target)],
+    out: &mut Vec<Entry>,
+) {
+    let gone: Vec<&String> = a.keys().filter(|k| !b.contains_key(*k)).collect();
+    let came: Vec<&String> = b.keys().filter(|k| !a.contains_key(*k)).collect();
+    let renames = match_renames(&gone, &came, a, b);
+    let renamed_old: BTreeSet<&String> = renames.iter().map(|(o, _)| *o).collect();
+    let renamed_new: BTreeSet<&String> = renames.iter().map(|(_, n)| *n).collect();
+    let opts = Options::all();
+    for (id, va) in a {
+        match b.get(id) {
+            Some(vb) => {
+                let c = diff_values(id, va, vb, &opts);
+                push_changes(t, c, va, vb, None, targets, out);
+            }
+            None if !renamed_old.contains(id) => {
+                let c = Change {
+                    record: id.clone(),
+                    kind: ChangeKind::Removed,
+                    path: FieldPath::default(),
+                    old: Some(va.clone()),
+                    new: None,
+                };
+                push_changes(t, vec![c], va, &Value::Null, None, targets, out);
+            }
+            None => {}
+        }
+    }
+    for id in &came {
+        if renamed_new.contains(id) {
+            continue;
+        }
+        let vb = &b[*id];
+        let c = Change {
+            record: (*id).clone(),
+            kind: ChangeKind::Added,
+            path: FieldPath::default(),
+            old: None,
+            new: Some(vb.clone()),
+        };
+        push_changes(t, vec![c], &Value::Null, vb, None, targets, out);
+    }
+    for (o, n) in renames {
+        let (va, vb) = (&a[o], &b[n]);
+        let mut c = diff_values(n, va, vb, &opts);
+        c.retain(|c| c.path.0 != [Segment::Field("id".into())]);
+        push_changes(t, c, va, vb, Some(o), targets, out);
+    }
+}
+
+/// The record's content apart from id, name and provenance.
+fn content(v: &Value) -> Value {
+    let mut v = v.clone();
+    strip(&mut v);
+    if let Value::Object(o) = &mut v {
+        o.remove("id");
+        o.remove("name");
+    }
+    v
+}
+
+fn strip(v: &mut Value) {
+    // Iterative: no recursion on input depth.
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(o) => {
+                for f in PROVENANCE_FIELDS {
+                    o.remove(*f);
+                }
+                stack.extend(o.values_mut());
+            }
+            Value::Array(a) => stack.extend(a.iter_mut()),
+            _ => {}
+        }
+    }
+}
+
+fn leaves(v: &Value) -> usize {
+    let mut n = 0;
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(o) => stack.extend(o.values()),
+            Value::Array(a) => stack.extend(a.iter()),
+            _ => n += 1,
+        }
+    }
+    n
+}
+
+/// Most candidate pairs compared by content similarity; beyond it only identical content
+/// pairs (keeps a diff of two unrelated datasets fast).
+const MAX_SIMILARITY_PAIRS: usize = 10_000;
+
+/// Removed and added records that are one record renamed (module doc: the rule).
+fn match_renames<'a>(
+    gone: &[&'a String],
+    came: &[&'a String],
+    a: &BTreeMap<String, Value>,
+    b: &BTreeMap<String, Value>,
+) -> Vec<(&'a String, &'a String)> {
+    if gone.is_empty() || came.is_empty() {
+        return Vec::new();
+    }
+    let ca: Vec<Value> = gone.iter().map(|k| content(&a[*k])).collect();
+    let cb: Vec<Value> = came.iter().map(|k| content(&b[*k])).collect();
+    let mut out = Vec::new();
+    let (mut used_a, mut used_b) = (BTreeSet::new(), BTreeSet::new());
+    // Identical content first.
+    let mut by_content: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (j, v) in cb.iter().enumerate() {
+        by_content.entry(v.to_string()).or_default().push(j);
+    }
+    for (i, v) in ca.iter().enumerate() {
+        if let Some(js) = by_content.get_mut(&v.to_string()) {
+            if !js.is_empty() {
+                let j = js.remove(0);
+                used_a.insert(i);
+                used_b.insert(j);
+                out.push((gone[i], came[j]));
+            }
+        }
+    }
+    if gone.len() * came.len() <= MAX_SIMILARITY_PAIRS {
+        let opts = Options::all();
+        // Each remaining old record's closest new one, and back; pairs that choose each other.
+        let mut dist = BTreeMap::new();
+        for (i, x) in ca.iter().enumerate() {
+            if used_a.contains(&i) {
+                continue;
+            }
+            let limit = (leaves(x) / 5).max(1);
+            for (j, y) in cb.iter().enumerate() {
+                if used_b.contains(&j) {
+                    continue;
+                }
+                let n = diff_values("", x, y, &opts).len();
+                if n <= limit {
+                    dist.insert((i, j), n);
+                }
+            }
+        }
+        let best_for = |i: usize| {
+            dist.iter()
+                .filter(|((x, _), _)| *x == i)
+                .min_by_key(|(k, n)| (**n, k.1))
+                .map(|(k, _)| k.1)
+        };
+        let best_back = |j: usize| {
+            dist.iter()
+                .filter(|((_, y), _)| *y == j)
+                .min_by_key(|(k, n)| (**n, k.0))
+                .map(|(k, _)| k.0)
+        };
+        for (i, g) in gone.iter().enumerate() {
+            if let Some(j) = best_for(i) {
+                if best_back(j) == Some(i) {
+                    out.push((*g, came[j]));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn label(v: &Value, id: &str) -> String {
+    v.get("name")
+        .and_then(Value::as_str)
+        .unwrap_or(id)
+        .to_string()
+}
+
+fn faction(va: &Value, vb: &Value) -> Option<String> {
+    [vb, va]
+        .into_iter()
+        .find_map(|v| v.get("faction").and_then(Value::as_str))
+        .map(str::to_string)
+}
+
+/// The category of a change at `path` (module doc: the table).
+pub fn categorize(
+    path: &FieldPath,
+    kind: ChangeKind,
+    old: Option<&Value>,
+    new: Option<&Value>,
+) -> Category {
+    let fields: Vec<&str> = path
+        .0
+        .iter()
+        .filter_map(|s| match s {
+            Segment::Field(f) => Some(f.as_str()),
+            _ => None,
+        })
+        .collect();
+    if path.0.is_empty() {
+        return Category::Record;
+    }
+    if fields.iter().any(|f| PROVENANCE_FIELDS.contains(f)) {
+        return Category::Provenance;
+    }
+    if kind == ChangeKind::Changed {
+        if let (Some(Value::String(a)), Some(Value::String(b))) = (old, new) {
+            if crate::text::fold::fold_for_compare(a) == crate::text::fold::fold_for_compare(b) {
+                return Category::Typography;
+            }
+        }
+    }
+    let last = fields.last().copied().unwrap_or("");
+    if matches!(last, "keywords" | "faction_keywords") || fields.contains(&"model_keywords") {
+        return Category::Keyword;
+    }
+    match fields.first().copied().unwrap_or("") {
+        "points" | "cp" => Category::Points,
+        "models" | "invulnerable_save" | "invulnerable_save_condition" => Category::Characteristic,
+        "weapons" => Category::WeaponProfile,
+        "abilities" => Category::Ability,
+        "text" | "flavor" | "when" | "target" | "effect" | "restrictions" | "bullets"
+        | "examples" | "damaged" | "special_rules" => Category::RuleText,
+        "unit_composition" | "wargear_options" | "equipment" | "leads" | "base_size" => {
+            Category::Composition
+        }
+        "stratagems" | "rules" | "enhancements" => Category::Reference,
+        "name" => Category::Name,
+        _ => Category::Other,
+    }
+}
+
+/// A set element removed and re-added in another spelling is typography, both halves.
+fn mark_set_typography(changes: &mut [Entry]) {
+    let fold = |v: &Option<Value>| {
+        v.as_ref()
+            .and_then(Value::as_str)
+            .map(crate::text::fold::fold_for_compare)
+    };
+    let mut removed: BTreeMap<(String, FieldPath, String), usize> = BTreeMap::new();
+    for (i, e) in changes.iter().enumerate() {
+        if e.kind == EntryKind::Removed && e.category.is_meaning() && !e.field_path.0.is_empty() {
+            if let Some(f) = fold(&e.old) {
+                removed.insert((e.record.clone(), e.field_path.clone(), f), i);
+            }
+        }
+    }
+    let mut pairs = Vec::new();
+    for (i, e) in changes.iter().enumerate() {
+        if e.kind == EntryKind::Added && e.category.is_meaning() {
+            if let Some(f) = fold(&e.new) {
+                if let Some(j) = removed.remove(&(e.record.clone(), e.field_path.clone(), f)) {
+                    pairs.push((i, j));
+                }
+            }
+        }
+    }
+    for (i, j) in pairs {
+        for k in [i, j] {
+            changes[k].category = Category::Typography;
+            changes[k].meaning = false;
+        }
+    }
+}
+
+fn became_null(kind: ChangeKind, old: Option<&Value>, new: Option<&Value>) -> bool {
+    let empty = |v: &Value| match v {
+        Value::Null => true,
+        Value::String(s) => s.trim().is_empty(),
+        _ => false,
+    };
+    kind == ChangeKind::Changed && old.is_some_and(|v| !empty(v)) && new.is_some_and(empty)
+}
+
+/// The value at `path` inside `v`, following keyed lists with the engine's keys (computed
+/// with `other`, the other reading of the record; pass `v` itself when there is none).
+pub fn element<'a>(v: &'a Value, path: &[Segment], other: &Value) -> Option<&'a Value> {
+    let (mut cur, mut oth) = (v, other);
+    for s in path {
+        match s {
+            Segment::Field(f) => {
+                cur = cur.get(f)?;
+                oth = oth.get(f).unwrap_or(&Value::Null);
+            }
+            Segment::Key(k) => {
+                let xs = cur.as_array()?;
+                let ys = oth.as_array().map(Vec::as_slice).unwrap_or(&[]);
+                let (kx, ky) = keys(xs, ys)?;
+                let i = kx.iter().position(|x| x == k)?;
+                let j = ky.iter().position(|y| y == k);
+                cur = &xs[i];
+                oth = j.and_then(|j| ys.get(j)).unwrap_or(&Value::Null);
+            }
+            Segment::Index(i) => {
+                cur = cur.get(*i)?;
+                oth = oth.get(*i).unwrap_or(&Value::Null);
+            }
+        }
+    }
+    Some(cur)
+}
+
+fn at_of(v: &Value) -> Option<At> {
+    let line = v.get("line")?.as_u64()? as u32;
+    Some(At {
+        file: v.get("file")?.as_str()?.to_string(),
+        line,
+        page: v.get("page").and_then(Value::as_u64).map(|p| p as u32),
+    })
+}
+
+/// The source of the value at `path` in record `rec`: the deepest sub-record's `at` (or its
+/// `line` in the record's first source), else the record's first source or occurrence that
+/// the `other` reading of the record lacks (a file that came with the change), else its first.
+pub fn locate(rec: &Value, path: &FieldPath, other: &Value) -> Option<At> {
+    let list = |v: &Value| -> Vec<At> {
+        v.get("sources")
+            .or_else(|| v.get("occurrences"))
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(at_of).collect())
+            .unwrap_or_default()
+    };
+    let (mine, theirs) = (list(rec), list(other));
+    // A source the other side lacks is where a changed value most likely came from.
+    let first = mine
+        .iter()
+        .find(|a| !theirs.is_empty() && !theirs.iter().any(|t| t.file == a.file))
+        .or(mine.first())
+        .cloned();
+    let mut best = first.clone();
+    for n in 1..=path.0.len() {
+        if !matches!(path.0[n - 1], Segment::Key(_) | Segment::Index(_)) {
+            continue;
+        }
+        let Some(e) = element(rec, &path.0[..n], other) else {
+            break;
+        };
+        if let Some(a) = e.get("at").and_then(at_of) {
+            best = Some(a);
+        } else if let (Some(l), Some(f)) = (e.get("line").and_then(Value::as_u64), &first) {
+            best = Some(At {
+                file: f.file.clone(),
+                line: l as u32,
+                page: None,
+            });
+        }
+    }
+    best
+}
+
+fn expected(w: Option<&Value>, targets: &[(String, simulate::Target)]) -> Option<Vec<f64>> {
+    let p: WeaponProfile = serde_json::from_value(w?.clone()).ok()?;
+    let (weapon, _) = simulate::profile::weapon_from_profile(&p).ok()?;
+    targets
+        .iter()
+        .map(|(_, t)| {
+            simulate::exact(&Scenario {
+                attackers: 1,
+                weapon: weapon.clone(),
+                target: t.clone(),
+                conditions: Conditions::default(),
+            })
+            .ok()
+            .map(|o| o.expected_damage)
+        })
+        .collect()
+}
+
+/// Expected damage before and after for a weapon profile at `weapons[key]`.
+fn damage(
+    va: &Value,
+    vb: &Value,
+    key: &[Segment],
+    targets: &[(String, simulate::Target)],
+) -> Vec<DamageDelta> {
+    if targets.is_empty() {
+        return Vec::new();
+    }
+    let (o, n) = (
+        expected(element(va, key, vb), targets),
+        expected(element(vb, key, va), targets),
+    );
+    if o.is_none() && n.is_none() {
+        return Vec::new();
+    }
+    let round = |x: f64| (x * 1000.0).round() / 1000.0;
+    targets
+        .iter()
+        .enumerate()
+        .map(|(i, (name, _))| {
+            let (a, b) = (
+                o.as_ref().map(|v| round(v[i])),
+                n.as_ref().map(|v| round(v[i])),
+            );
+            DamageDelta {
+                target: name.clone(),
+                old: a,
+                new: b,
+                delta: round(b.unwrap_or(0.0) - a.unwrap_or(0.0)),
+            }
+        })
+        .collect()
+}
+
+fn push_changes(
+    t: &'static str,
+    changes: Vec<Change>,
+    va: &Value,
+    vb: &Value,
+    renamed_from: Option<&String>,
+    targets: &[(String, simulate::Target)],
+    out: &mut Vec<Entry>,
+) {
+    let rec_id = changes
+        .first()
+        .map(|c| c.record.clone())
+        .unwrap_or_default();
+    let name = if vb.is_null() {
+        label(va, &rec_id)
+    } else {
+        label(vb, &rec_id)
+    };
+    let faction = faction(va, vb);
+    let mut weights: BTreeMap<String, Vec<DamageDelta>> = BTreeMap::new();
+    if let Some(old_id) = renamed_from {
+        out.push(Entry {
+            record_type: t,
+            record: rec_id.clone(),
+            old_record: Some(old_id.clone()),
+            name: name.clone(),
+            faction: faction.clone(),
+            kind: EntryKind::Renamed,
+            path: String::new(),
+            category: Category::Record,
+            meaning: true,
+            became_null: false,
+            old: Some(Value::String(label(va, old_id))),
+            new: Some(Value::String(name.clone())),
+            human: format!(
+                "{} → {name}: renamed ({old_id} → {rec_id})",
+                label(va, old_id)
+            ),
+            at: locate(vb, &FieldPath::default(), va),
+            damage: Vec::new(),
+            field_path: FieldPath::default(),
+        });
+    }
+    for c in changes {
+        let category = categorize(&c.path, c.kind, c.old.as_ref(), c.new.as_ref());
+        let (loc_rec, loc_other) = if vb.is_null() { (va, vb) } else { (vb, va) };
+        let mut e = Entry {
+            record_type: t,
+            record: c.record.clone(),
+            old_record: renamed_from.cloned(),
+            name: name.clone(),
+            faction: faction.clone(),
+            kind: c.kind.into(),
+            path: c.path.to_string(),
+            category,
+            meaning: category.is_meaning(),
+            became_null: became_null(c.kind, c.old.as_ref(), c.new.as_ref()),
+            human: c.human(&name),
+            at: locate(loc_rec, &c.path, loc_other)
+                .or_else(|| locate(va, &FieldPath::default(), vb)),
+            old: c.old,
+            new: c.new,
+            damage: Vec::new(),
+            field_path: c.path,
+        };
+        if e.meaning {
+            if let Some(w) = e.weapon().map(str::to_string) {
+                let d = weights
+                    .entry(w)
+                    .or_insert_with(|| damage(va, vb, &e.field_path.0[..2], targets));
+                e.damage = d.clone();
+            }
+        }
+        out.push(e);
+    }
+}
+
+fn new_error_diagnostics(old: &[Diagnostic], new: &[Diagnostic]) -> Vec<DiagnosticChange> {
+    let key = |d: &Diagnostic| (d.code.clone(), d.file.clone(), d.message.clone());
+    let seen: BTreeSet<_> = old
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(key)
+        .collect();
+    new.iter()
+        .filter(|d| d.severity == Severity::Error && !seen.contains(&key(d)))
+        .map(|d| DiagnosticChange {
+            code: d.code.clone(),
+            severity: d.severity,
+            file: d.file.clone(),
+            line: d.line,
+            message: d.message.clone(),
+        })
+        .collect()
+}

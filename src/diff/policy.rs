@@ -1,0 +1,304 @@
+//! The gate of `cogitator diff --gate POLICY`: a YAML policy (`schemas/gate.schema.json`, the
+//! default `schemas/gate-default.yaml`) saying which changes of a [`DatasetDiff`] fail, and an
+//! allowlist of accepted changes by record id and field, each with a reason.
+//!
+//! ```yaml
+//! fail_on:
+//!   removed_records: true          # a record removed (a rename is not a removal)
+//!   removed_weapon_profiles: true  # a weapon profile removed from a datasheet
+//!   became_null: true              # a field that had a value and became null or empty
+//!   new_error_diagnostics: true    # an error diagnostic NEW has and OLD had not
+//!   expected_damage_change: 2.0    # |Δ expected damage| per volley against any reference target
+//!   crosscheck_agreement_below: 99.5  # percent; needs --wahapedia-csv
+//!   categories: [points]           # any change of meaning in these categories
+//! allow:
+//!   - record: "10e:tyranids:carnifexes"   # exact id, or a prefix ending in `*`
+//!     field: points                       # a path prefix (`weapons[Heavy venom cannon]`); omitted: the whole record
+//!     reason: "faction pack 1.4 points"
+//! ```
+//!
+//! Read with serde-saphyr; errors carry the file, line and column. Pure apart from that: the
+//! caller reads the file and decides the exit code.
+
+use super::dataset::{Category, DatasetDiff, Entry, EntryKind};
+use serde::{Deserialize, Serialize};
+use serde_saphyr::Spanned;
+
+/// The default policy, embedded.
+pub const DEFAULT_POLICY: &str = include_str!("../../schemas/gate-default.yaml");
+
+/// What fails.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FailOn {
+    #[serde(default)]
+    pub removed_records: bool,
+    #[serde(default)]
+    pub removed_weapon_profiles: bool,
+    #[serde(default)]
+    pub became_null: bool,
+    #[serde(default)]
+    pub new_error_diagnostics: bool,
+    #[serde(default)]
+    pub expected_damage_change: Option<f64>,
+    #[serde(default)]
+    pub crosscheck_agreement_below: Option<f64>,
+    #[serde(default)]
+    pub categories: Vec<Spanned<String>>,
+}
+
+/// One accepted change.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Allow {
+    pub record: Spanned<String>,
+    #[serde(default)]
+    pub field: Option<String>,
+    pub reason: Spanned<String>,
+}
+
+/// A gate policy.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Policy {
+    #[serde(default)]
+    pub fail_on: FailOn,
+    #[serde(default)]
+    pub allow: Vec<Allow>,
+    #[serde(skip)]
+    categories: Vec<Category>,
+}
+
+/// A mistake in a policy file, at its place (1-based; 0 when unknown).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{file}:{line}:{column}: {message}")]
+pub struct PolicyError {
+    pub file: String,
+    pub line: u64,
+    pub column: u64,
+    pub message: String,
+}
+
+/// One change (or diagnostic, or figure) that breaks a rule.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Violation {
+    /// The policy rule: `removed_records`, `expected_damage_change`, `categories`, …
+    pub rule: String,
+    pub record: Option<String>,
+    pub path: Option<String>,
+    /// What broke it, for people.
+    pub message: String,
+    /// Index in [`DatasetDiff::changes`], when a change broke it.
+    #[serde(skip)]
+    pub change: Option<usize>,
+}
+
+/// The gate's verdict.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Verdict {
+    pub passed: bool,
+    pub violations: Vec<Violation>,
+    /// Changes that would have failed and were accepted by the allowlist: (rule, change, reason).
+    pub allowed: Vec<Allowed>,
+}
+
+/// A change the allowlist accepted.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Allowed {
+    pub rule: String,
+    pub record: String,
+    pub path: String,
+    pub reason: String,
+}
+
+impl Policy {
+    /// Reads a policy; `file` names it in errors.
+    pub fn parse(file: &str, yaml: &str) -> Result<Policy, PolicyError> {
+        let mut p: Policy = serde_saphyr::from_str(yaml).map_err(|e| {
+            let (line, column) = e.location().map_or((0, 0), |l| (l.line(), l.column()));
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("invalid YAML");
+            let t = first.strip_prefix("error: ").unwrap_or(first);
+            let message = match t.split_once(": ") {
+                Some((head, rest)) if head.starts_with("line ") => rest,
+                _ => t,
+            };
+            PolicyError {
+                file: file.to_string(),
+                line,
+                column,
+                message: message.to_string(),
+            }
+        })?;
+        let at = |s: &Spanned<String>, message: String| PolicyError {
+            file: file.to_string(),
+            line: s.referenced.line(),
+            column: s.referenced.column(),
+            message,
+        };
+        for c in &p.fail_on.categories {
+            match Category::parse(&c.value) {
+                Some(cat) => p.categories.push(cat),
+                None => {
+                    let names: Vec<&str> = Category::ALL.iter().map(|c| c.as_str()).collect();
+                    return Err(at(
+                        c,
+                        format!(
+                            "unknown category `{}` (one of: {})",
+                            c.value,
+                            names.join(", ")
+                        ),
+                    ));
+                }
+            }
+        }
+        for a in &p.allow {
+            if a.reason.value.trim().is_empty() {
+                return Err(at(&a.reason, "an allowed change needs a reason".into()));
+            }
+            if a.record.value.trim().is_empty() {
+                return Err(at(&a.record, "an allowed change needs a record id".into()));
+            }
+        }
+        if let Some(t) = p.fail_on.crosscheck_agreement_below {
+            if !(0.0..=100.0).contains(&t) {
+                return Err(PolicyError {
+                    file: file.to_string(),
+                    line: 0,
+                    column: 0,
+                    message: format!("crosscheck_agreement_below must be a percentage, not {t}"),
+                });
+            }
+        }
+        Ok(p)
+    }
+
+    /// The allowlist entry accepting a change at `record`/`path`, if any.
+    fn allows(&self, record: &str, path: &str) -> Option<&Allow> {
+        self.allow.iter().find(|a| {
+            let r = &a.record.value;
+            let rec_ok = match r.strip_suffix('*') {
+                Some(prefix) => record.starts_with(prefix),
+                None => record == r,
+            };
+            let field_ok = match &a.field {
+                None => true,
+                Some(f) => {
+                    path == f
+                        || path
+                            .strip_prefix(f.as_str())
+                            .is_some_and(|rest| rest.starts_with('.') || rest.starts_with('['))
+                }
+            };
+            rec_ok && field_ok
+        })
+    }
+
+    /// The rules a change breaks, with a message each.
+    fn broken(&self, e: &Entry) -> Vec<(&'static str, String)> {
+        let f = &self.fail_on;
+        let mut out = Vec::new();
+        if !e.meaning {
+            return out;
+        }
+        let whole = e.path.is_empty();
+        if f.removed_records && whole && e.kind == EntryKind::Removed {
+            out.push((
+                "removed_records",
+                format!("{} {} removed", e.record_type, e.record),
+            ));
+        }
+        if f.removed_weapon_profiles
+            && e.kind == EntryKind::Removed
+            && e.category == Category::WeaponProfile
+            && e.field_path.0.len() == 2
+        {
+            out.push(("removed_weapon_profiles", e.human.clone()));
+        }
+        if f.became_null && e.became_null {
+            out.push(("became_null", e.human.clone()));
+        }
+        if let (Some(limit), Some(d)) = (f.expected_damage_change, e.headline_damage()) {
+            if d.delta.abs() > limit {
+                out.push((
+                    "expected_damage_change",
+                    format!(
+                        "{}: {:+.2} expected damage per volley against {} (limit {limit})",
+                        e.human, d.delta, d.target
+                    ),
+                ));
+            }
+        }
+        if self.categories.contains(&e.category) {
+            out.push((
+                "categories",
+                format!("{} ({})", e.human, e.category.as_str()),
+            ));
+        }
+        out
+    }
+
+    /// Applies the policy to a diff; `agreement` is the crosscheck agreement of NEW (percent,
+    /// changes since the export set aside) when it was computed.
+    pub fn check(&self, diff: &DatasetDiff, agreement: Option<f64>) -> Verdict {
+        let mut v = Verdict::default();
+        let mut damage_seen = std::collections::BTreeSet::new();
+        for (i, e) in diff.changes.iter().enumerate() {
+            for (rule, message) in self.broken(e) {
+                // One expected-damage violation per weapon, not per changed field.
+                if rule == "expected_damage_change"
+                    && !damage_seen.insert((e.record.clone(), e.weapon().map(str::to_string)))
+                {
+                    continue;
+                }
+                match self.allows(&e.record, &e.path) {
+                    Some(a) => v.allowed.push(Allowed {
+                        rule: rule.to_string(),
+                        record: e.record.clone(),
+                        path: e.path.clone(),
+                        reason: a.reason.value.clone(),
+                    }),
+                    None => v.violations.push(Violation {
+                        rule: rule.to_string(),
+                        record: Some(e.record.clone()),
+                        path: Some(e.path.clone()),
+                        message,
+                        change: Some(i),
+                    }),
+                }
+            }
+        }
+        if self.fail_on.new_error_diagnostics {
+            for d in &diff.new_errors {
+                v.violations.push(Violation {
+                    rule: "new_error_diagnostics".into(),
+                    record: None,
+                    path: None,
+                    message: format!(
+                        "{} {}{}",
+                        d.code,
+                        d.file
+                            .as_deref()
+                            .map(|f| format!("{f}: "))
+                            .unwrap_or_default(),
+                        d.message
+                    ),
+                    change: None,
+                });
+            }
+        }
+        if let (Some(limit), Some(a)) = (self.fail_on.crosscheck_agreement_below, agreement) {
+            if a < limit {
+                v.violations.push(Violation {
+                    rule: "crosscheck_agreement_below".into(),
+                    record: None,
+                    path: None,
+                    message: format!("crosscheck agreement {a:.2}% is below {limit}%"),
+                    change: None,
+                });
+            }
+        }
+        v.passed = v.violations.is_empty();
+        v
+    }
+}
