@@ -38,11 +38,11 @@ fn base() -> Value {
         "invulnerable_save": "5+", "invulnerable_save_condition": null,
         "weapons": [
           {"name": "Heavy venom cannon", "type": "ranged", "range": "36\"", "A": "D3", "skill": "4+",
-           "S": "9", "AP": "-2", "D": "3", "keywords": ["BLAST"], "line": 40},
+           "S": "9", "AP": "-2", "D": "3", "keywords": ["BLAST"], "at": {"file": "tyranids.html", "line": 40}},
           {"name": "Storm bolter", "type": "ranged", "range": "24\"", "A": "2", "skill": "4+",
-           "S": "4", "AP": "0", "D": "1", "keywords": ["RAPID FIRE 2"], "line": 41},
+           "S": "4", "AP": "0", "D": "1", "keywords": ["RAPID FIRE 2"], "at": {"file": "tyranids.html", "line": 41}},
           {"name": "Monstrous scything talons", "type": "melee", "range": "Melee", "A": "5",
-           "skill": "4+", "S": "9", "AP": "-2", "D": "3", "keywords": [], "line": 42}
+           "skill": "4+", "S": "9", "AP": "-2", "D": "3", "keywords": [], "at": {"file": "tyranids.html", "line": 42}}
         ],
         "abilities": [{"name": "Enraged Reserves", "group": "datasheet", "tags": [], "parameter": null,
                        "rule_id": null, "text": "Each time this unit makes a Charge move, it's fine."}],
@@ -141,7 +141,7 @@ fn every_category_of_a_datasheet() {
     ds["stratagems"] = json!(["10e:core:command-re-roll"]);
     ds["faction_keywords"] = json!(["TYRANIDS", "HIVE FLEET"]);
     ds["sources"][0]["line"] = json!(12);
-    ds["weapons"][2]["line"] = json!(44);
+    ds["weapons"][2]["at"]["line"] = json!(44);
     let d = diff(&old, &new);
     let got = lines(&d);
     let want = [
@@ -154,7 +154,7 @@ fn every_category_of_a_datasheet() {
         (Category::Composition, "Carnifexes › unit_composition: − 1-2 Carnifexes"),
         (Category::Composition, "Carnifexes › unit_composition: + 1-3 Carnifexes"),
         (Category::WeaponProfile, "Carnifexes › weapons › Heavy venom cannon › S: 9 → 10"),
-        (Category::Provenance, "Carnifexes › weapons › Monstrous scything talons › line: 42 → 44"),
+        (Category::Provenance, "Carnifexes › weapons › Monstrous scything talons › at › line: 42 → 44"),
         (Category::Keyword, "Carnifexes › weapons › Storm bolter › keywords: − RAPID FIRE 2"),
     ];
     for w in &want {
@@ -543,7 +543,10 @@ fn explain_a_value() {
         out.contains("N106 tyranids.html: keyword 'blast' -> 'BLAST'"),
         "{out}"
     );
-    assert!(out.contains("line 40 of the source"), "{out}");
+    assert!(
+        out.contains("the value's own location: tyranids.html:40"),
+        "{out}"
+    );
     let (code, _, err) = cogitator(&["explain", "10e:tyranids:nope", "--dataset", ds]);
     assert_eq!(code, 1);
     assert!(err.contains("no record"), "{err}");
