@@ -13,6 +13,7 @@ mod html;
 mod ids;
 mod inputs;
 mod output;
+mod pdf;
 mod pipeline;
 mod records;
 mod regressions;
