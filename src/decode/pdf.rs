@@ -161,7 +161,8 @@ fn blocks_of_page(lines: &[Line], page: u32, line_no: &mut u32, out: &mut Vec<Bl
             None => true,
             Some(p) => {
                 let gap = p.0[1] - bbox.0[3];
-                gap > 0.5 * size || gap < -size || (bbox.0[0] - p.0[0]).abs() > 4.0 * size
+                // A gap wider than half a line, or a jump up or right (another column).
+                gap > 0.5 * size || gap < -size || bbox.0[0] > p.0[2]
             }
         };
         prev = Some(bbox);
@@ -604,7 +605,7 @@ fn segments_of(row: Vec<Ch>) -> Vec<Segment> {
             }
         }
         let gap = c.x0 - last_x1;
-        let column_gap = gap > (1.2 * c.size).max(5.0);
+        let column_gap = gap > (0.8 * c.size).max(5.0);
         if column_gap {
             if let Some(s) = cur.take() {
                 out.push(finish(s));

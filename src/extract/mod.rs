@@ -13,6 +13,7 @@ pub use crate::model::BlockAccount;
 use crate::model::{Datasheet, Detachment, Edition, Enhancement, Rule, Stratagem};
 
 pub mod glossary;
+pub mod gw_card;
 pub mod system;
 pub mod ten;
 pub mod text;
@@ -51,6 +52,11 @@ pub fn extract(doc: &Document) -> Extracted {
     let system = system::detect(doc);
     out.edition = system.edition();
     match system {
+        system::System::Warhammer40k10e | system::System::Unknown
+            if doc.format == crate::source::Format::Pdf =>
+        {
+            gw_card::extract(doc, &mut out)
+        }
         system::System::Warhammer40k10e | system::System::Unknown
             if doc.format == crate::source::Format::Html =>
         {

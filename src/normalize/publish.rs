@@ -94,6 +94,9 @@ fn field_schema(c: &Contract, f: &Field, refs: &mut BTreeSet<String>) -> Value {
                 s.insert("minimum".into(), json!(m));
             }
         }
+        Kind::Number => {
+            s.insert("type".into(), json!("number"));
+        }
         Kind::Boolean => {
             s.insert("type".into(), json!("boolean"));
         }

@@ -114,6 +114,8 @@ impl SchemaError {
 pub enum Kind {
     String,
     Integer,
+    /// A JSON number (a PDF box's coordinates).
+    Number,
     Boolean,
     Array,
     Object,
