@@ -592,8 +592,12 @@ fn segments_of(row: Vec<Ch>) -> Vec<Segment> {
             continue;
         }
         if c.text.trim().is_empty() {
-            // A space marks a word break; it does not move the column-gap reference.
+            // A space marks a word break; it moves the column-gap reference only when it
+            // follows the text closely (a space drawn at the next column's edge does not).
             space = true;
+            if c.x0 - last_x1 <= (0.8 * c.size).max(5.0) {
+                last_x1 = last_x1.max(c.x1);
+            }
             continue;
         }
         // The same glyph drawn twice at (nearly) the same place (fake bold, shadows).
