@@ -354,10 +354,13 @@ fn show(bytes: &[u8], font: &Font, gs: &GState, tm: &mut Matrix, id: u16, page: 
             + if single_space { gs.word_spacing } else { 0.0 })
             * gs.hscale;
         let trm = mul(&mul(&render, tm), &gs.ctm);
-        let text: Option<std::borrow::Cow<str>> = match font.text(code) {
+        let mut text: Option<std::borrow::Cow<str>> = match font.text(code) {
             Some(s) => Some(s.into()),
             None => font.encoded(code).map(|c| c.to_string().into()),
         };
+        if font.small_cap(code) {
+            text = text.map(|t| t.to_uppercase().into());
+        }
         match text {
             Some(text) => {
                 let (x0, y0) = apply(&trm, 0.0, 0.0);

@@ -22,6 +22,9 @@ pub struct Font {
     to_unicode: HashMap<u32, String>,
     /// Simple fonts: the text of each code by encoding and `/Differences`.
     encoding: Option<Box<[Option<char>; 256]>>,
+    /// Simple fonts: codes whose `/Differences` glyph is a small capital (`a.sc`, `A.smcp`,
+    /// `Asmall`): the text layer gives the letter in lower case, the page shows a capital.
+    small_caps: Option<Box<[bool; 256]>>,
     widths: HashMap<u32, f32>,
     default_width: f32,
     /// Glyph-space units → text space (1/1000 except Type3 fonts' `FontMatrix`).
@@ -100,6 +103,7 @@ impl Font {
             code_len: if type0 { 2 } else { 1 },
             to_unicode: HashMap::new(),
             encoding: None,
+            small_caps: None,
             widths: HashMap::new(),
             default_width: if type0 { 1000.0 } else { 0.0 },
             scale: 0.001,
@@ -164,7 +168,9 @@ impl Font {
             }
         }
         if !type0 {
-            font.encoding = Some(simple_encoding(doc, fd, &lname));
+            let (encoding, small_caps) = simple_encoding(doc, fd, &lname);
+            font.encoding = Some(encoding);
+            font.small_caps = Some(small_caps);
             // The standard 14 fonts carry no widths: an average advance keeps glyphs apart.
             if font.widths.is_empty() && font.default_width == 0.0 {
                 font.default_width = 500.0;
@@ -222,6 +228,14 @@ impl Font {
         None
     }
 
+    /// Whether `code` draws a small capital (its text is shown upper-case).
+    pub fn small_cap(&self, code: u32) -> bool {
+        self.small_caps
+            .as_ref()
+            .and_then(|t| t.get(code as usize).copied())
+            .unwrap_or(false)
+    }
+
     /// The character the encoding gives `code` (simple fonts only).
     pub fn encoded(&self, code: u32) -> Option<char> {
         let enc = self.encoding.as_ref()?;
@@ -238,9 +252,14 @@ impl Font {
 }
 
 /// A simple font's code → character table: base encoding, then `/Differences`.
-fn simple_encoding(doc: &Document, fd: &Dictionary, lname: &str) -> Box<[Option<char>; 256]> {
+fn simple_encoding(
+    doc: &Document,
+    fd: &Dictionary,
+    lname: &str,
+) -> (Box<[Option<char>; 256]>, Box<[bool; 256]>) {
     let symbolic = lname.contains("symbol") || lname.contains("dingbat");
     let mut table: Box<[Option<char>; 256]> = Box::new([None; 256]);
+    let mut small: Box<[bool; 256]> = Box::new([false; 256]);
     let (base, diffs) = match get(doc, fd, b"Encoding") {
         Some(Object::Name(n)) => (Some(n.as_slice()), None),
         Some(o) => match dict(doc, o) {
@@ -267,7 +286,12 @@ fn simple_encoding(doc: &Document, fd: &Dictionary, lname: &str) -> Box<[Option<
                 Some(Object::Integer(i)) => code = (*i).clamp(0, 256) as usize,
                 Some(Object::Name(n)) => {
                     if code < 256 {
-                        table[code] = glyph_char(&String::from_utf8_lossy(n));
+                        let name = String::from_utf8_lossy(n);
+                        table[code] = glyph_char(&name);
+                        small[code] = name.ends_with(".sc")
+                            || name.ends_with(".smcp")
+                            || name.ends_with(".c2sc")
+                            || (name.len() > 5 && name.ends_with("small"));
                     }
                     code = code.saturating_add(1);
                 }
@@ -275,7 +299,7 @@ fn simple_encoding(doc: &Document, fd: &Dictionary, lname: &str) -> Box<[Option<
             }
         }
     }
-    table
+    (table, small)
 }
 
 /// A code in one of the standard base encodings.

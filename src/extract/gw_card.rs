@@ -300,9 +300,18 @@ fn datasheet(
         }
         if p.kind == BlockKind::TableRow
             && p.cells.len() == 2
-            && p.cells[0].eq_ignore_ascii_case("INVULNERABLE SAVE")
+            && p.cells[0]
+                .trim_end_matches('*')
+                .eq_ignore_ascii_case("INVULNERABLE SAVE")
         {
             ds.invulnerable_save = Some(p.cells[1].trim_end_matches('*').to_string());
+            // `INVULNERABLE SAVE*` with its condition in a `* …` note below.
+            let starred = p.cells.iter().any(|c| c.ends_with('*'));
+            if let Some(note) = paras.get(i).filter(|n| starred && n.text.starts_with('*')) {
+                ds.invulnerable_save_condition =
+                    Some(note.text.trim_start_matches('*').trim().to_string());
+                i += 1;
+            }
             continue;
         }
         if upper.starts_with("INVULNERABLE SAVE") && p.kind != BlockKind::TableRow {
@@ -384,6 +393,11 @@ fn datasheet(
                     continue; // a footnote of the weapon table set below the abilities
                 }
                 ability_size = ability_size.max(p.size);
+                // A designer's note explains an ability; it is not one.
+                let lower = t.to_lowercase();
+                if lower.starts_with("designer’s note") || lower.starts_with("designer's note") {
+                    continue;
+                }
                 super::ten::read_ability(&mut ds.abilities, t, &group);
             }
             Section::Wargear => {
@@ -424,12 +438,12 @@ fn datasheet(
     }
     // Named boxes with nothing in them are badges (`WARHAMMER LEGENDS`), not rules.
     ds.special_rules.retain(|r| !r.text.is_empty());
-    // The name as the keywords spell it (`Wolf Guard Pack Leader in Terminator Armour`),
-    // else the printed upper-case name in title case.
+    // The name as the keywords spell it when they are not in capitals, else the printed
+    // upper-case name in title case (`Wolf Guard Pack Leader in Terminator Armour`).
     let display = ds
         .keywords
         .iter()
-        .find(|k| k.eq_ignore_ascii_case(name))
+        .find(|k| k.eq_ignore_ascii_case(name) && !text::is_upper(k))
         .cloned()
         .unwrap_or_else(|| title(name));
     ds.name = Some(display);
