@@ -235,3 +235,285 @@ fn form_xobjects_are_read_and_one_that_draws_itself_ends() {
     let b = doc.blocks[0].span.bbox.expect("a box").0;
     assert!((b[0] - 100.0).abs() < 0.5 && b[1] < 200.0 && b[3] > 200.0, "form matrix applied: {b:?}");
 }
+
+// --- The Space Wolves faction pack (../shared/corpus/pdf) ---------------------------------
+
+const PACK: &str = "pdf/eng_08-10_warhammer40000_faction_pack_space_wolves.pdf";
+
+/// The pack's bytes, or `None` with the corpus helper's printed reason.
+fn pack() -> Option<Vec<u8>> {
+    let corpus = crate::util::corpus()?;
+    std::fs::read(corpus.join(PACK)).ok()
+}
+
+/// The pack through the pipeline (no validation stage), alone.
+fn pack_dataset(bytes: &[u8]) -> cogitator::model::Dataset {
+    crate::util::ingest_in_memory(&[(PACK, bytes)])
+}
+
+fn ds<'d>(d: &'d cogitator::model::Dataset, id: &str) -> &'d cogitator::model::Datasheet {
+    d.datasheets
+        .iter()
+        .find(|x| x.id == id)
+        .unwrap_or_else(|| panic!("datasheet {id} missing"))
+}
+
+fn profile_values(p: &cogitator::model::ModelProfile) -> Vec<&str> {
+    ["M", "T", "Sv", "W", "Ld", "OC"]
+        .iter()
+        .map(|k| p.get(k).unwrap_or("-"))
+        .collect()
+}
+
+fn weapon_row(w: &cogitator::model::WeaponProfile) -> String {
+    let vals: Vec<&str> = ["range", "A", "skill", "S", "AP", "D"]
+        .iter()
+        .map(|k| w.get(k).unwrap_or("-"))
+        .collect();
+    format!("{} {} [{}]", w.name, vals.join(" "), w.keywords.join(", "))
+}
+
+/// Golden values read by hand off the pages (page numbers as the PDF viewer counts them).
+#[test]
+fn faction_pack_golden_values() {
+    let Some(bytes) = pack() else { return };
+    let d = pack_dataset(&bytes);
+    assert_eq!(d.datasheets.len(), 19, "19 datasheet cards, two pages each");
+    // Canis Wolfborn, pages 5–6.
+    let canis = ds(&d, "10e:space-marines:canis-wolfborn");
+    assert_eq!(canis.name.as_deref(), Some("Canis Wolfborn"));
+    assert_eq!(profile_values(&canis.models[0]), ["10\"", "6", "3+", "6", "6+", "2"]);
+    let pages: Vec<Option<u32>> = canis.sources.iter().map(|s| s.page).collect();
+    assert_eq!(pages, [Some(5), Some(6)], "one datasheet, both pages");
+    assert!(canis.sources.iter().all(|s| s.bbox.is_some()));
+    let rows: Vec<String> = canis.weapons.iter().map(weapon_row).collect();
+    assert_eq!(
+        rows,
+        [
+            "Bolt pistol 12\" 1 5+ 4 0 1 [PISTOL]",
+            "Crushing teeth and claws Melee 3 4+ 5 -1 1 [EXTRA ATTACKS]",
+            "Wolf claws Melee 8 2+ 5 -2 1 [TWIN-LINKED]",
+        ]
+    );
+    let kw: Vec<String> = canis.keywords.iter().map(|k| k.to_uppercase()).collect();
+    assert_eq!(kw, ["MOUNTED", "CHARACTER", "EPIC HERO", "IMPERIUM", "CANIS WOLFBORN"]);
+    let fk: Vec<String> = canis.faction_keywords.iter().map(|k| k.to_uppercase()).collect();
+    assert_eq!(fk, ["ADEPTUS ASTARTES", "SPACE WOLVES"]);
+    assert_eq!(canis.leads, ["FENRISIAN WOLVES", "THUNDERWOLF CAVALRY"]);
+    let names: Vec<&str> = canis.abilities.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(names, ["Leader", "Oath of Moment", "Born of Wolves", "Alpha Predator"]);
+    // Long Fangs, page 17: a weapon name wrapped over two lines with its values between
+    // them, and a profile footnote drawn on the Power weapon row's baseline.
+    let fangs = ds(&d, "10e:space-marines:long-fangs");
+    let rows: Vec<String> = fangs.weapons.iter().map(weapon_row).collect();
+    assert!(rows.contains(
+        &"Plasma cannon – supercharge 36\" D3 4+ 8 -3 2 [BLAST, HAZARDOUS, HEAVY]".to_string()
+    ));
+    assert!(rows.contains(&"Power weapon Melee 2 3+ 5 -2 1 []".to_string()));
+    assert_eq!(fangs.weapons.len(), 14);
+    assert!(fangs.abilities.iter().all(|a| !a.name.contains("Designer")));
+    // Hounds of Morkai, page 11: `INVULNERABLE SAVE*` and its condition.
+    let hounds = ds(&d, "10e:space-marines:hounds-of-morkai");
+    assert_eq!(hounds.invulnerable_save.as_deref(), Some("6+"));
+    assert!(hounds
+        .invulnerable_save_condition
+        .as_deref()
+        .is_some_and(|c| c.to_lowercase() == "this invulnerable save is improved to 4+ against psychic attacks."));
+    // Logan Grimnar on Stormrider: two-digit values in the big profile boxes.
+    let logan = ds(&d, "10e:space-marines:logan-grimnar-on-stormrider");
+    assert_eq!(profile_values(&logan.models[0]), ["10\"", "6", "2+", "12", "6+", "4"]);
+    assert_eq!(logan.invulnerable_save.as_deref(), Some("4+"));
+    // Stormfang Gunship: DAMAGED box.
+    let stormfang = ds(&d, "10e:space-marines:stormfang-gunship");
+    assert_eq!(
+        stormfang.damaged.as_ref().map(|n| n.name.as_str()),
+        Some("DAMAGED: 1-5 WOUNDS REMAINING")
+    );
+    assert_eq!(profile_values(&stormfang.models[0]), ["20+\"", "10", "3+", "14", "6+", "0"]);
+    // Page 2: the detachment, its rule and four enhancements (no points printed).
+    assert_eq!(d.detachments.len(), 1);
+    let det = &d.detachments[0];
+    assert_eq!(det.name, "Champions of Fenris");
+    assert_eq!(det.rules, ["10e:space-marines/detachment:the-great-wolf-watches"]);
+    let mut enh: Vec<&str> = d
+        .enhancements
+        .iter()
+        .filter_map(|e| e.name.as_deref())
+        .collect();
+    enh.sort_unstable();
+    assert_eq!(enh, ["Fangrune Pendant", "Foes’ Fate", "Longstrider", "Wolves’ Wisdom"]);
+    assert!(d.enhancements.iter().all(|e| e.points.is_none()));
+    // Page 3: six stratagems in two columns, the CP in the gutter.
+    assert_eq!(d.stratagems.len(), 6);
+    let aoc = d
+        .stratagems
+        .iter()
+        .find(|s| s.name == "Armour of Contempt")
+        .expect("Armour of Contempt");
+    assert_eq!(aoc.cp, Some(1));
+    assert_eq!(aoc.group.as_deref(), Some("Champions of Fenris"));
+    assert_eq!(aoc.category.as_deref(), Some("Strategic Ploy"));
+    assert_eq!(
+        aoc.when.as_deref(),
+        Some("Your opponent’s Shooting phase or the Fight phase, just after an enemy unit has selected its targets.")
+    );
+    assert_eq!(aoc.sources[0].page, Some(3));
+    assert!(d.stratagems.iter().all(|s| s.cp == Some(1)
+        && s.when.is_some()
+        && s.target.is_some()
+        && s.effect.as_deref().is_some_and(|e| !e.ends_with('2'))));
+    assert_eq!(d.manifest.inputs.len(), 1);
+}
+
+/// No replacement character, non-breaking hyphen or control character reaches a record.
+#[test]
+fn faction_pack_records_carry_no_text_layer_artifacts() {
+    let Some(bytes) = pack() else { return };
+    let d = pack_dataset(&bytes);
+    let json = serde_json::to_string(&(
+        &d.datasheets,
+        &d.stratagems,
+        &d.enhancements,
+        &d.detachments,
+        &d.rules,
+    ))
+    .unwrap_or_default();
+    for bad in ['\u{FFFD}', '\u{2011}', '\u{7}', '\u{8}', '\u{AD}'] {
+        assert!(!json.contains(bad), "U+{:04X} in a record", bad as u32);
+    }
+    assert!(d.quarantine.is_empty(), "{:?}", d.quarantine.first());
+    let errors: Vec<_> = d
+        .diagnostics
+        .iter()
+        .filter(|x| x.code != "S017")
+        .map(|x| format!("{} {}", x.code, x.message))
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+}
+
+/// The 19 Space Wolves datasheets from the PDF and Wahapedia's export are one datasheet each
+/// with both sources; every difference is one of the explained ones.
+#[test]
+fn faction_pack_against_wahapedia_export() {
+    let Some(corpus) = crate::util::corpus() else { return };
+    let Ok(pdf) = std::fs::read(corpus.join(PACK)) else { return };
+    let mut files: Vec<(String, Vec<u8>)> = vec![(PACK.to_string(), pdf)];
+    let dir = corpus.join("wahapedia-csv/2025-11-14");
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .map(|r| r.filter_map(|e| e.ok()).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    names.sort();
+    for p in names {
+        let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        files.push((
+            format!("wahapedia-csv/2025-11-14/{name}"),
+            std::fs::read(&p).unwrap_or_default(),
+        ));
+    }
+    let refs: Vec<(&str, &[u8])> = files.iter().map(|(p, b)| (p.as_str(), b.as_slice())).collect();
+    let d = crate::util::ingest_in_memory(&refs);
+    let from_pdf: Vec<&cogitator::model::Datasheet> = d
+        .datasheets
+        .iter()
+        .filter(|x| x.sources.iter().any(|s| s.file == PACK))
+        .collect();
+    assert_eq!(from_pdf.len(), 19);
+    for x in &from_pdf {
+        assert!(
+            x.sources.iter().any(|s| s.file.starts_with("wahapedia-csv/")),
+            "{} has no export source",
+            x.id
+        );
+    }
+    // Every X110 naming the PDF, by (unit, field), with why it differs.
+    let explained = |msg: &str| -> bool {
+        // The Legends cards print no points (points are in the Munitorum Field Manual).
+        msg.contains(" points: (none) (pdf/")
+            // Long Fangs' card sends the pack leader's extra guns to the Armoury card.
+            || msg.starts_with("Long Fangs weapons: (none) (pdf/")
+            // The export's Wolf Scouts is the newer codex unit (PHOBOS, two profiles), not
+            // this Legends card.
+            || msg.starts_with("Wolf Scouts ")
+    };
+    let unexplained: Vec<&str> = d
+        .diagnostics
+        .iter()
+        .filter(|x| x.code == "X110" && x.message.contains("(pdf/"))
+        .map(|x| x.message.as_str())
+        .filter(|m| !explained(m))
+        .collect();
+    assert!(unexplained.is_empty(), "{unexplained:#?}");
+    let differing = d
+        .diagnostics
+        .iter()
+        .filter(|x| x.code == "X110" && x.message.contains("(pdf/"))
+        .filter(|x| !x.message.contains(" points: "))
+        .count();
+    assert!(differing <= 6, "{differing} non-points differences");
+}
+
+/// Word recall against `pdftotext -layout`, where poppler-utils is installed. Skipped with a
+/// printed reason otherwise, even under COGITATOR_REQUIRE_CORPUS=1 (CI has no poppler).
+#[test]
+fn word_recall_against_pdftotext() {
+    let Some(corpus) = crate::util::corpus() else { return };
+    let path = corpus.join(PACK);
+    let out = match std::process::Command::new("pdftotext")
+        .arg("-layout")
+        .arg(&path)
+        .arg("-")
+        .output()
+    {
+        Ok(o) if o.status.success() => o.stdout,
+        _ => {
+            eprintln!("skipped: pdftotext (poppler-utils) is not installed; the oracle test needs it");
+            return;
+        }
+    };
+    let oracle = String::from_utf8_lossy(&out);
+    let bytes = std::fs::read(&path).unwrap_or_default();
+    let d = decode::decode(&SourceFile::new(PACK, bytes));
+    let ours: String = d
+        .document
+        .map(|doc| doc.blocks.iter().map(|b| b.text.clone() + "\n").collect())
+        .unwrap_or_default();
+    let recall = word_recall(&oracle, &ours);
+    eprintln!("word recall against pdftotext -layout: {:.2}%", recall * 100.0);
+    assert!(recall >= 0.995, "recall {recall}");
+}
+
+/// Words of `text`, lower-cased, punctuation trimmed, hyphenated line ends joined.
+pub fn words(text: &str) -> Vec<String> {
+    let joined = text.replace("-\n", "").replace(['\u{2011}', '\u{2010}'], "-");
+    joined
+        .split(|c: char| c.is_whitespace() || c == '|')
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// Share of the oracle's words (as a multiset) that `ours` has.
+pub fn word_recall(oracle: &str, ours: &str) -> f64 {
+    let mut have: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for w in words(ours) {
+        *have.entry(w).or_default() += 1;
+    }
+    let want = words(oracle);
+    let mut found = 0usize;
+    for w in &want {
+        if let Some(n) = have.get_mut(w).filter(|n| **n > 0) {
+            *n -= 1;
+            found += 1;
+        }
+    }
+    found as f64 / want.len().max(1) as f64
+}
+
+#[test]
+fn word_recall_counts_a_multiset() {
+    assert_eq!(word_recall("a b b c", "b a c"), 0.75);
+    assert_eq!(word_recall("Twin-\nlinked weapons", "twinlinked, WEAPONS"), 1.0);
+}
