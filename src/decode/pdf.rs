@@ -12,8 +12,8 @@
 //! deep), a page without text or with only images are diagnostics (`S015`, `S016`); a glyph no
 //! map knows is dropped and counted (`S017`).
 
-use super::pdf_content::{self, FontCache, Page};
 pub use super::pdf_content::Glyph;
+use super::pdf_content::{self, FontCache, Page};
 use super::pdf_font;
 use crate::diag::{Code, Diagnostic};
 use crate::ir::{Block, BlockKind, Document};
@@ -76,7 +76,10 @@ pub fn decode(src: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Document {
                 pages.len()
             )
         } else {
-            format!("no text layer on page(s) {}; those pages are not read", without_text.join(", "))
+            format!(
+                "no text layer on page(s) {}; those pages are not read",
+                without_text.join(", ")
+            )
         };
         diagnostics.push(Diagnostic::new(Code::PdfNoText, message).in_file(&src.path));
     }
@@ -133,11 +136,8 @@ fn blocks_of_page(lines: &[Line], page: u32, line_no: &mut u32, out: &mut Vec<Bl
                 .and_then(|c| BULLETS.iter().find(|(b, _)| *b == c));
             let mut b = match bullet {
                 Some((ch, depth)) => {
-                    let mut b = Block::new(
-                        BlockKind::ListItem,
-                        text[ch.len_utf8()..].trim(),
-                        *line_no,
-                    );
+                    let mut b =
+                        Block::new(BlockKind::ListItem, text[ch.len_utf8()..].trim(), *line_no);
                     b.level = *depth;
                     b
                 }
@@ -248,7 +248,12 @@ fn page_box(doc: &lopdf::Document, page: &Dictionary) -> [f32; 4] {
                     .filter_map(|o| pdf_font::deref(doc, o).and_then(pdf_font::num))
                     .collect();
                 if v.len() == 4 {
-                    return [v[0].min(v[2]), v[1].min(v[3]), v[0].max(v[2]), v[1].max(v[3])];
+                    return [
+                        v[0].min(v[2]),
+                        v[1].min(v[3]),
+                        v[0].max(v[2]),
+                        v[1].max(v[3]),
+                    ];
                 }
             }
         }
@@ -428,11 +433,7 @@ pub fn layout(page: &Page) -> Vec<Line> {
 /// or below, as its first cell: `Plasma cannon – supercharge` + `[BLAST, HAZARDOUS, HEAVY]`.
 fn attach_wrapped_names(units: &mut Vec<Unit>) {
     let orphan = |u: &Unit| {
-        u.cells.len() >= 3
-            && u
-                .cells
-                .iter()
-                .all(|c| c.text.chars().count() <= SHORT_CELL)
+        u.cells.len() >= 3 && u.cells.iter().all(|c| c.text.chars().count() <= SHORT_CELL)
     };
     let mut taken = vec![false; units.len()];
     let mut merges: Vec<(usize, Vec<usize>)> = Vec::new();
@@ -464,7 +465,10 @@ fn attach_wrapped_names(units: &mut Vec<Unit>) {
         merges.push((i, near));
     }
     for (i, names) in &merges {
-        let text: Vec<String> = names.iter().map(|&j| units[j].cells[0].text.clone()).collect();
+        let text: Vec<String> = names
+            .iter()
+            .map(|&j| units[j].cells[0].text.clone())
+            .collect();
         let Some(first) = names.first().map(|&j| units[j].cells[0].clone()) else {
             continue;
         };

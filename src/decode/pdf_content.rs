@@ -110,7 +110,8 @@ impl GState {
 }
 
 /// One content stream being run: its bytes, the lexer position, its resources, and how deep
-/// the graphics-state stack was when it started (a form restores it when it ends).
+/// the graphics-state stack was when it started, the state saved for it included (its `Q`s
+/// never pop below that; a form restores the saved state when it ends).
 struct Frame<'d> {
     bytes: Vec<u8>,
     pos: usize,
@@ -153,11 +154,11 @@ pub fn run_page<'d>(
     while let Some(frame) = frames.last_mut() {
         let Some(op) = next_op(&frame.bytes, &mut frame.pos, &mut operands) else {
             // The stream ended: a form restores the state it started with.
-            let base = frame.stack_base;
+            let floor = frame.stack_base;
             frames.pop();
             if !frames.is_empty() {
                 open_forms.pop();
-                stack.truncate(base + 1);
+                stack.truncate(floor);
                 if let Some(saved) = stack.pop() {
                     gs = saved;
                 }
@@ -323,7 +324,7 @@ pub fn run_page<'d>(
                             bytes,
                             pos: 0,
                             resources: form_res,
-                            stack_base: stack.len() - 1,
+                            stack_base: stack.len(),
                         });
                     }
                     _ => {}
@@ -338,21 +339,13 @@ pub fn run_page<'d>(
 
 /// Shows one string: each code → a glyph, the text matrix advanced by its width.
 fn show(bytes: &[u8], font: &Font, gs: &GState, tm: &mut Matrix, id: u16, page: &mut Page) {
-    let render = [
-        gs.size * gs.hscale,
-        0.0,
-        0.0,
-        gs.size,
-        0.0,
-        gs.rise,
-    ];
+    let render = [gs.size * gs.hscale, 0.0, 0.0, gs.size, 0.0, gs.rise];
     for code in font.codes(bytes) {
         let w0 = font.width(code) * font.scale;
         let single_space = font.code_len == 1 && code == 32;
-        let tx = (w0 * gs.size
-            + gs.char_spacing
-            + if single_space { gs.word_spacing } else { 0.0 })
-            * gs.hscale;
+        let tx =
+            (w0 * gs.size + gs.char_spacing + if single_space { gs.word_spacing } else { 0.0 })
+                * gs.hscale;
         let trm = mul(&mul(&render, tm), &gs.ctm);
         let mut text: Option<std::borrow::Cow<str>> = match font.text(code) {
             Some(s) => Some(s.into()),
@@ -690,7 +683,8 @@ mod tests {
 
     #[test]
     fn lexer_reads_strings_arrays_and_skips_inline_images() {
-        let got = ops(b"BT /F1 12 Tf [(A\\)b) -250 <0041>] TJ (x\\101) Tj ET BI /W 1 ID \x00EI\xff EI Q");
+        let got =
+            ops(b"BT /F1 12 Tf [(A\\)b) -250 <0041>] TJ (x\\101) Tj ET BI /W 1 ID \x00EI\xff EI Q");
         let names: Vec<&[u8]> = got.iter().map(|(o, _)| o.as_slice()).collect();
         assert_eq!(names, [&b"BT"[..], b"Tf", b"TJ", b"Tj", b"ET", b"BI", b"Q"]);
         assert_eq!(

@@ -217,7 +217,10 @@ impl Font {
 
     /// The glyph width of `code` in glyph units (1/1000 of the font size for most fonts).
     pub fn width(&self, code: u32) -> f32 {
-        self.widths.get(&code).copied().unwrap_or(self.default_width)
+        self.widths
+            .get(&code)
+            .copied()
+            .unwrap_or(self.default_width)
     }
 
     /// The text of `code`; `None` when neither the CMap nor the encoding maps it.

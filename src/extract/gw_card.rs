@@ -29,11 +29,9 @@ use crate::source::{BBox, Location, Provenance};
 use regex::Regex;
 use std::sync::LazyLock;
 
-static STRATAGEM_TYPE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(.+?)\s+[–—-]\s+(.+?)\s+STRATAGEM$").expect("static regex")
-});
-static CP: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^(\d+)\s*CP$").expect("static regex"));
+static STRATAGEM_TYPE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(.+?)\s+[–—-]\s+(.+?)\s+STRATAGEM$").expect("static regex"));
+static CP: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(\d+)\s*CP$").expect("static regex"));
 static POINTS: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(\d+) models?$").expect("static regex"));
 static PTS: LazyLock<Regex> =
@@ -103,8 +101,7 @@ fn paragraphs(blocks: &[&Block]) -> Vec<Para> {
             && !b.blank_before
             && !starts_new(&b.text)
             && out.last().is_some_and(|p| {
-                matches!(p.kind, BlockKind::Paragraph | BlockKind::ListItem)
-                    && p.page == page
+                matches!(p.kind, BlockKind::Paragraph | BlockKind::ListItem) && p.page == page
             });
         if continues {
             if let Some(p) = out.last_mut() {
@@ -132,9 +129,18 @@ fn paragraphs(blocks: &[&Block]) -> Vec<Para> {
 
 /// A line that starts a field of its own even without a gap before it.
 fn starts_new(t: &str) -> bool {
-    ["WHEN:", "TARGET:", "EFFECT:", "RESTRICTIONS:", "KEYWORDS", "FACTION KEYWORDS", "CORE:", "FACTION:"]
-        .iter()
-        .any(|l| t.starts_with(l))
+    [
+        "WHEN:",
+        "TARGET:",
+        "EFFECT:",
+        "RESTRICTIONS:",
+        "KEYWORDS",
+        "FACTION KEYWORDS",
+        "CORE:",
+        "FACTION:",
+    ]
+    .iter()
+    .any(|l| t.starts_with(l))
         || CP.is_match(t)
         || STRATAGEM_TYPE.is_match(t)
 }
@@ -190,7 +196,11 @@ pub fn extract(doc: &Document, out: &mut Extracted) {
         if d.faction.is_none() {
             d.faction = faction.clone();
         }
-        d.id = ids::datasheet(edition, d.faction.as_deref(), d.name.as_deref().unwrap_or(""));
+        d.id = ids::datasheet(
+            edition,
+            d.faction.as_deref(),
+            d.name.as_deref().unwrap_or(""),
+        );
         let scope = ids::faction_scope(d.faction.as_deref());
         super::ten::link_ability_rules(&mut d.abilities, &scope);
     }
@@ -386,6 +396,13 @@ fn datasheet(
             Section::Weapons(kind) if p.kind == BlockKind::TableRow => {
                 weapon(doc, edition, kind, p, &mut ds, out);
             }
+            // The rest of a wrapped weapon name: its bracketed abilities on the next line.
+            Section::Weapons(_) if t.starts_with('[') && t.ends_with(']') => {
+                if let Some(w) = ds.weapons.last_mut() {
+                    let (_, more) = text::weapon_name_and_keywords(t);
+                    w.keywords.extend(more.iter().map(|k| k.to_uppercase()));
+                }
+            }
             // A note inside a weapon table (`Conversion:`, a profile footnote): not a weapon.
             Section::Weapons(_) => {}
             Section::Abilities => {
@@ -517,9 +534,7 @@ fn weapon(
     for (k, f) in fields.iter().enumerate() {
         w.set(
             f,
-            vals.get(k)
-                .map(|s| s.to_string())
-                .filter(|s| !s.is_empty()),
+            vals.get(k).map(|s| s.to_string()).filter(|s| !s.is_empty()),
         );
     }
     w.keywords = keywords.iter().map(|k| k.to_uppercase()).collect();
@@ -535,7 +550,9 @@ fn split_keywords(s: &str) -> Vec<String> {
 
 /// `CHAMPIONS OF FENRIS` → `Champions of Fenris` (short words lower-case after the first).
 fn title(s: &str) -> String {
-    const SMALL: &[&str] = &["of", "the", "and", "in", "on", "a", "an", "to", "for", "with", "or"];
+    const SMALL: &[&str] = &[
+        "of", "the", "and", "in", "on", "a", "an", "to", "for", "with", "or",
+    ];
     s.split_whitespace()
         .enumerate()
         .map(|(i, w)| {
@@ -595,7 +612,10 @@ fn faction_pages(
         let p = &paras[i];
         let t = p.text.as_str();
         // A stratagem: name, type line, text to the next stratagem's name.
-        if let Some(c) = paras.get(i + 1).and_then(|n| STRATAGEM_TYPE.captures(&n.text)) {
+        if let Some(c) = paras
+            .get(i + 1)
+            .and_then(|n| STRATAGEM_TYPE.captures(&n.text))
+        {
             if text::is_upper(t) && p.kind != BlockKind::TableRow {
                 let group = title(&c[1]);
                 let category = title(&c[2]);
@@ -628,17 +648,24 @@ fn faction_pages(
                 let mut flavor: Vec<&str> = Vec::new();
                 for b in body.iter().filter(|b| !is_page_number(b)) {
                     bbox = bbox.union(b.bbox);
-                    if let Some(cp) = CP.captures(&b.text) {
-                        s.cp = cp[1].parse().ok();
-                        continue;
-                    }
-                    let labelled = ["WHEN:", "TARGET:", "EFFECT:", "RESTRICTIONS:"]
-                        .iter()
-                        .any(|l| b.text.starts_with(l));
-                    if lines.is_empty() && !labelled {
-                        flavor.push(&b.text);
-                    } else {
-                        lines.push(&b.text);
+                    // The CP box, alone or on the baseline of a text line (then a cell).
+                    let cells: Vec<&str> = match b.kind {
+                        BlockKind::TableRow => b.cells.iter().map(String::as_str).collect(),
+                        _ => vec![b.text.as_str()],
+                    };
+                    for cell in cells {
+                        if let Some(cp) = CP.captures(cell.trim()) {
+                            s.cp = cp[1].parse().ok();
+                            continue;
+                        }
+                        let labelled = ["WHEN:", "TARGET:", "EFFECT:", "RESTRICTIONS:"]
+                            .iter()
+                            .any(|l| cell.starts_with(l));
+                        if lines.is_empty() && !labelled {
+                            flavor.push(cell);
+                        } else {
+                            lines.push(cell);
+                        }
                     }
                 }
                 if !flavor.is_empty() {
@@ -664,7 +691,10 @@ fn faction_pages(
         if p.kind == BlockKind::Heading && p.level <= 2 && !upper.starts_with("FACTION PACK") {
             last_heading = Some(p);
             // A page title ends what the previous page was listing.
-            if paras.get(i.wrapping_sub(1)).is_none_or(|q| q.page != p.page) {
+            if paras
+                .get(i.wrapping_sub(1))
+                .is_none_or(|q| q.page != p.page)
+            {
                 mode = Mode::None;
             }
         }
@@ -705,7 +735,16 @@ fn faction_pages(
             i += 1;
             continue;
         }
-        let is_name = p.kind != BlockKind::TableRow
+        // `NAME | 15 pts`: an enhancement's name with its points beside it.
+        let head_pts: Option<u32> = (p.kind == BlockKind::TableRow && p.cells.len() == 2)
+            .then(|| PTS.captures(p.cells[1].trim()))
+            .flatten()
+            .and_then(|c| c[1].parse().ok());
+        let t = match head_pts {
+            Some(_) => p.cells[0].as_str(),
+            None => t,
+        };
+        let is_name = (p.kind != BlockKind::TableRow || head_pts.is_some())
             && p.kind != BlockKind::ListItem
             && text::is_upper(t)
             && !t.contains(':')
@@ -781,8 +820,8 @@ fn faction_pages(
                 }
                 Mode::Enhancements => {
                     let det = detachments.last().map(|d| d.name.clone());
-                    // Points printed as a cell or a `15 pts` line.
-                    let mut pts = None;
+                    // Points printed beside the name or as a `15 pts` line.
+                    let mut pts = head_pts;
                     let mut rest: Vec<&Para> = rest;
                     rest.retain(|b| match PTS.captures(&b.text) {
                         Some(c) => {
@@ -818,7 +857,11 @@ fn faction_pages(
         if mode == Mode::Restrictions && !is_page_number(p) {
             // The detachment's restrictions join its rule's text.
             let rule_id = detachments.last().and_then(|d| d.rules.last().cloned());
-            if let Some(r) = out.rules.iter_mut().find(|r| Some(&r.id) == rule_id.as_ref()) {
+            if let Some(r) = out
+                .rules
+                .iter_mut()
+                .find(|r| Some(&r.id) == rule_id.as_ref())
+            {
                 r.text.push_str("\n\nRestrictions: ");
                 r.text.push_str(t);
             }

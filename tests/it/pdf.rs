@@ -58,7 +58,9 @@ fn pdf_with(pages: &[&str], fonts: &[(&str, &str)], extra: &[&str], resources: &
         out.extend_from_slice(format!("{} 0 obj\n{o}\nendobj\n", i + 1).as_bytes());
     }
     let xref = out.len();
-    out.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes());
+    out.extend_from_slice(
+        format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes(),
+    );
     for off in offsets {
         out.extend_from_slice(format!("{off:010} 00000 n \n").as_bytes());
     }
@@ -95,8 +97,14 @@ fn a_text_layer_becomes_blocks_with_page_and_box() {
     let span = doc.blocks[0].span;
     assert_eq!(span.page, Some(1));
     let b = span.bbox.expect("a box").0;
-    assert!((b[0] - 72.0).abs() < 0.5 && b[1] < 300.0 && b[3] > 300.0, "{b:?}");
-    assert!(b[2] > 72.0 + 50.0, "width from the font's widths or default: {b:?}");
+    assert!(
+        (b[0] - 72.0).abs() < 0.5 && b[1] < 300.0 && b[3] > 300.0,
+        "{b:?}"
+    );
+    assert!(
+        b[2] > 72.0 + 50.0,
+        "width from the font's widths or default: {b:?}"
+    );
 }
 
 #[test]
@@ -148,7 +156,10 @@ fn dot_leaders_and_replacement_characters_never_reach_text() {
                 3 beginbfchar <0001> <0041> <0002> <0042> <0009> <FFFD> endbfchar";
     let font = "<< /Type /Font /Subtype /Type0 /BaseFont /X /Encoding /Identity-H \
                 /DescendantFonts [<< /Type /Font /Subtype /CIDFontType2 /DW 500 >>] /ToUnicode 5 0 R >>";
-    let tounicode = format!("<< /Length {} >>\nstream\n{cmap}\nendstream", cmap.len() + 1);
+    let tounicode = format!(
+        "<< /Length {} >>\nstream\n{cmap}\nendstream",
+        cmap.len() + 1
+    );
     let page = "BT /F2 10 Tf 72 300 Td <00010002000900090009000900090009000900090009> Tj ET \
                 BT /F1 10 Tf 72 280 Td (Contents ........ 2) Tj ET";
     let (doc, codes) = decoded(pdf_with(
@@ -233,7 +244,10 @@ fn form_xobjects_are_read_and_one_that_draws_itself_ends() {
     assert!(codes.is_empty(), "{codes:?}");
     assert_eq!(texts(&doc), ["inside the form", "after the form"]);
     let b = doc.blocks[0].span.bbox.expect("a box").0;
-    assert!((b[0] - 100.0).abs() < 0.5 && b[1] < 200.0 && b[3] > 200.0, "form matrix applied: {b:?}");
+    assert!(
+        (b[0] - 100.0).abs() < 0.5 && b[1] < 200.0 && b[3] > 200.0,
+        "form matrix applied: {b:?}"
+    );
 }
 
 // --- The Space Wolves faction pack (../shared/corpus/pdf) ---------------------------------
@@ -282,7 +296,10 @@ fn faction_pack_golden_values() {
     // Canis Wolfborn, pages 5–6.
     let canis = ds(&d, "10e:space-marines:canis-wolfborn");
     assert_eq!(canis.name.as_deref(), Some("Canis Wolfborn"));
-    assert_eq!(profile_values(&canis.models[0]), ["10\"", "6", "3+", "6", "6+", "2"]);
+    assert_eq!(
+        profile_values(&canis.models[0]),
+        ["10\"", "6", "3+", "6", "6+", "2"]
+    );
     let pages: Vec<Option<u32>> = canis.sources.iter().map(|s| s.page).collect();
     assert_eq!(pages, [Some(5), Some(6)], "one datasheet, both pages");
     assert!(canis.sources.iter().all(|s| s.bbox.is_some()));
@@ -296,12 +313,33 @@ fn faction_pack_golden_values() {
         ]
     );
     let kw: Vec<String> = canis.keywords.iter().map(|k| k.to_uppercase()).collect();
-    assert_eq!(kw, ["MOUNTED", "CHARACTER", "EPIC HERO", "IMPERIUM", "CANIS WOLFBORN"]);
-    let fk: Vec<String> = canis.faction_keywords.iter().map(|k| k.to_uppercase()).collect();
+    assert_eq!(
+        kw,
+        [
+            "MOUNTED",
+            "CHARACTER",
+            "EPIC HERO",
+            "IMPERIUM",
+            "CANIS WOLFBORN"
+        ]
+    );
+    let fk: Vec<String> = canis
+        .faction_keywords
+        .iter()
+        .map(|k| k.to_uppercase())
+        .collect();
     assert_eq!(fk, ["ADEPTUS ASTARTES", "SPACE WOLVES"]);
     assert_eq!(canis.leads, ["FENRISIAN WOLVES", "THUNDERWOLF CAVALRY"]);
     let names: Vec<&str> = canis.abilities.iter().map(|a| a.name.as_str()).collect();
-    assert_eq!(names, ["Leader", "Oath of Moment", "Born of Wolves", "Alpha Predator"]);
+    assert_eq!(
+        names,
+        [
+            "Leader",
+            "Oath of Moment",
+            "Born of Wolves",
+            "Alpha Predator"
+        ]
+    );
     // Long Fangs, page 17: a weapon name wrapped over two lines with its values between
     // them, and a profile footnote drawn on the Power weapon row's baseline.
     let fangs = ds(&d, "10e:space-marines:long-fangs");
@@ -318,10 +356,14 @@ fn faction_pack_golden_values() {
     assert!(hounds
         .invulnerable_save_condition
         .as_deref()
-        .is_some_and(|c| c.to_lowercase() == "this invulnerable save is improved to 4+ against psychic attacks."));
+        .is_some_and(|c| c.to_lowercase()
+            == "this invulnerable save is improved to 4+ against psychic attacks."));
     // Logan Grimnar on Stormrider: two-digit values in the big profile boxes.
     let logan = ds(&d, "10e:space-marines:logan-grimnar-on-stormrider");
-    assert_eq!(profile_values(&logan.models[0]), ["10\"", "6", "2+", "12", "6+", "4"]);
+    assert_eq!(
+        profile_values(&logan.models[0]),
+        ["10\"", "6", "2+", "12", "6+", "4"]
+    );
     assert_eq!(logan.invulnerable_save.as_deref(), Some("4+"));
     // Stormfang Gunship: DAMAGED box.
     let stormfang = ds(&d, "10e:space-marines:stormfang-gunship");
@@ -329,19 +371,33 @@ fn faction_pack_golden_values() {
         stormfang.damaged.as_ref().map(|n| n.name.as_str()),
         Some("DAMAGED: 1-5 WOUNDS REMAINING")
     );
-    assert_eq!(profile_values(&stormfang.models[0]), ["20+\"", "10", "3+", "14", "6+", "0"]);
+    assert_eq!(
+        profile_values(&stormfang.models[0]),
+        ["20+\"", "10", "3+", "14", "6+", "0"]
+    );
     // Page 2: the detachment, its rule and four enhancements (no points printed).
     assert_eq!(d.detachments.len(), 1);
     let det = &d.detachments[0];
     assert_eq!(det.name, "Champions of Fenris");
-    assert_eq!(det.rules, ["10e:space-marines/detachment:the-great-wolf-watches"]);
+    assert_eq!(
+        det.rules,
+        ["10e:space-marines/detachment:the-great-wolf-watches"]
+    );
     let mut enh: Vec<&str> = d
         .enhancements
         .iter()
         .filter_map(|e| e.name.as_deref())
         .collect();
     enh.sort_unstable();
-    assert_eq!(enh, ["Fangrune Pendant", "Foes’ Fate", "Longstrider", "Wolves’ Wisdom"]);
+    assert_eq!(
+        enh,
+        [
+            "Fangrune Pendant",
+            "Foes’ Fate",
+            "Longstrider",
+            "Wolves’ Wisdom"
+        ]
+    );
     assert!(d.enhancements.iter().all(|e| e.points.is_none()));
     // Page 3: six stratagems in two columns, the CP in the gutter.
     assert_eq!(d.stratagems.len(), 6);
@@ -395,8 +451,12 @@ fn faction_pack_records_carry_no_text_layer_artifacts() {
 /// with both sources; every difference is one of the explained ones.
 #[test]
 fn faction_pack_against_wahapedia_export() {
-    let Some(corpus) = crate::util::corpus() else { return };
-    let Ok(pdf) = std::fs::read(corpus.join(PACK)) else { return };
+    let Some(corpus) = crate::util::corpus() else {
+        return;
+    };
+    let Ok(pdf) = std::fs::read(corpus.join(PACK)) else {
+        return;
+    };
     let mut files: Vec<(String, Vec<u8>)> = vec![(PACK.to_string(), pdf)];
     let dir = corpus.join("wahapedia-csv/2025-11-14");
     let mut names: Vec<_> = std::fs::read_dir(&dir)
@@ -410,7 +470,10 @@ fn faction_pack_against_wahapedia_export() {
             std::fs::read(&p).unwrap_or_default(),
         ));
     }
-    let refs: Vec<(&str, &[u8])> = files.iter().map(|(p, b)| (p.as_str(), b.as_slice())).collect();
+    let refs: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|(p, b)| (p.as_str(), b.as_slice()))
+        .collect();
     let d = crate::util::ingest_in_memory(&refs);
     let from_pdf: Vec<&cogitator::model::Datasheet> = d
         .datasheets
@@ -420,7 +483,9 @@ fn faction_pack_against_wahapedia_export() {
     assert_eq!(from_pdf.len(), 19);
     for x in &from_pdf {
         assert!(
-            x.sources.iter().any(|s| s.file.starts_with("wahapedia-csv/")),
+            x.sources
+                .iter()
+                .any(|s| s.file.starts_with("wahapedia-csv/")),
             "{} has no export source",
             x.id
         );
@@ -456,7 +521,9 @@ fn faction_pack_against_wahapedia_export() {
 /// printed reason otherwise, even under COGITATOR_REQUIRE_CORPUS=1 (CI has no poppler).
 #[test]
 fn word_recall_against_pdftotext() {
-    let Some(corpus) = crate::util::corpus() else { return };
+    let Some(corpus) = crate::util::corpus() else {
+        return;
+    };
     let path = corpus.join(PACK);
     let out = match std::process::Command::new("pdftotext")
         .arg("-layout")
@@ -466,7 +533,9 @@ fn word_recall_against_pdftotext() {
     {
         Ok(o) if o.status.success() => o.stdout,
         _ => {
-            eprintln!("skipped: pdftotext (poppler-utils) is not installed; the oracle test needs it");
+            eprintln!(
+                "skipped: pdftotext (poppler-utils) is not installed; the oracle test needs it"
+            );
             return;
         }
     };
@@ -478,13 +547,18 @@ fn word_recall_against_pdftotext() {
         .map(|doc| doc.blocks.iter().map(|b| b.text.clone() + "\n").collect())
         .unwrap_or_default();
     let recall = word_recall(&oracle, &ours);
-    eprintln!("word recall against pdftotext -layout: {:.2}%", recall * 100.0);
+    eprintln!(
+        "word recall against pdftotext -layout: {:.2}%",
+        recall * 100.0
+    );
     assert!(recall >= 0.995, "recall {recall}");
 }
 
 /// Words of `text`, lower-cased, punctuation trimmed, hyphenated line ends joined.
 pub fn words(text: &str) -> Vec<String> {
-    let joined = text.replace("-\n", "").replace(['\u{2011}', '\u{2010}'], "-");
+    let joined = text
+        .replace("-\n", "")
+        .replace(['\u{2011}', '\u{2010}'], "-");
     joined
         .split(|c: char| c.is_whitespace() || c == '|')
         .map(|w| {
@@ -515,5 +589,158 @@ pub fn word_recall(oracle: &str, ours: &str) -> f64 {
 #[test]
 fn word_recall_counts_a_multiset() {
     assert_eq!(word_recall("a b b c", "b a c"), 0.75);
-    assert_eq!(word_recall("Twin-\nlinked weapons", "twinlinked, WEAPONS"), 1.0);
+    assert_eq!(
+        word_recall("Twin-\nlinked weapons", "twinlinked, WEAPONS"),
+        1.0
+    );
+}
+
+/// A hand-built faction pack: a detachment page, a stratagem page and a two-page card, laid
+/// out as Games Workshop's template (positions, not stream order, give the reading).
+#[test]
+fn card_template_on_hand_built_pages() {
+    let row = |y: u32, size: f32, x0: u32, cells: &[&str]| -> String {
+        let mut s = format!("BT /F1 {size} Tf {x0} {y} Td ({}) Tj", cells[0]);
+        for (k, c) in cells[1..].iter().enumerate() {
+            let dx = if k == 0 { 150 } else { 40 };
+            s.push_str(&format!(" {dx} 0 Td ({c}) Tj"));
+        }
+        s + " ET "
+    };
+    let line =
+        |y: u32, size: f32, x: u32, t: &str| format!("BT /F1 {size} Tf {x} {y} Td ({t}) Tj ET ");
+    let detachment = [
+        line(700, 30.0, 100, "WOLF PACK"),
+        line(600, 12.0, 100, "DETACHMENT RULE"),
+        line(580, 12.0, 100, "HUNTERS"),
+        line(560, 8.0, 100, "Old wolves hunt well."),
+        line(540, 8.0, 100, "Add 1 to Hit rolls."),
+        line(500, 12.0, 100, "ENHANCEMENTS"),
+        row(480, 12.0, 100, &["FANG", "15 pts"]),
+        line(460, 8.0, 100, "A fang of a wolf."),
+        line(440, 8.0, 100, "INFANTRY model only. Add 1 to Wound rolls."),
+    ]
+    .concat();
+    // The CP box sits in the gutter left of the card; the type line's dash is WinAnsi 0x96.
+    let stratagem = [
+        line(700, 10.0, 190, "HOWL"),
+        line(688, 6.0, 190, "WOLF PACK \\226 BATTLE TACTIC STRATAGEM"),
+        line(660, 10.0, 150, "1CP"),
+        line(670, 7.5, 190, "WHEN: Your Command phase."),
+        line(661, 7.5, 190, "TARGET: One unit from your army."),
+        line(652, 7.5, 190, "EFFECT: It howls."),
+    ]
+    .concat();
+    let front = [
+        line(360, 15.0, 20, "GREY WOLF"),
+        row(340, 6.0, 30, &["M", "T", "SV", "W", "LD", "OC"]).replace(" 150 0 Td", " 40 0 Td"),
+        row(320, 14.0, 30, &["6\\\"", "4", "3+", "2", "6+", "1"]).replace(" 150 0 Td", " 40 0 Td"),
+        row(
+            280,
+            9.0,
+            40,
+            &["RANGED WEAPONS", "RANGE", "A", "BS", "S", "AP", "D"],
+        ),
+        row(
+            268,
+            7.5,
+            40,
+            &["Bolt rifle [HEAVY]", "24\\\"", "2", "3+", "4", "-1", "1"],
+        ),
+        row(
+            240,
+            9.0,
+            40,
+            &["MELEE WEAPONS", "RANGE", "A", "WS", "S", "AP", "D"],
+        ),
+        row(228, 7.5, 40, &["Claws", "Melee", "3", "3+", "4", "0", "1"]),
+        line(280, 9.0, 480, "ABILITIES"),
+        line(268, 7.5, 480, "CORE: Scouts 6\\\""),
+        line(250, 7.5, 480, "Pack Hunter: Each time this unit"),
+        line(241, 7.5, 480, "fights, re-roll a Hit roll of 1."),
+        line(200, 9.0, 480, "INVULNERABLE SAVE"),
+        line(40, 8.5, 30, "KEYWORDS: Infantry, Imperium,"),
+        line(31, 8.5, 60, "Grey Wolf"),
+        line(40, 8.5, 480, "FACTION KEYWORDS:"),
+        line(31, 8.5, 480, "Adeptus Astartes, Space Wolves"),
+    ]
+    .concat();
+    let back = [
+        line(360, 15.0, 20, "GREY WOLF"),
+        line(300, 9.0, 30, "WARGEAR OPTIONS"),
+        line(288, 7.5, 30, "\\225 None"),
+        line(300, 9.0, 480, "UNIT COMPOSITION"),
+        line(288, 7.5, 480, "\\225 5 Grey Wolves"),
+        line(276, 7.5, 480, "Every model is equipped with: claws."),
+        line(40, 8.5, 30, "KEYWORDS: Infantry, Imperium,"),
+        line(31, 8.5, 60, "Grey Wolf"),
+        line(40, 8.5, 480, "FACTION KEYWORDS:"),
+        line(31, 8.5, 480, "Adeptus Astartes, Space Wolves"),
+    ]
+    .concat();
+    let bytes = pdf(
+        &[&detachment, &stratagem, &front, &back],
+        &[("F1", HELVETICA)],
+    );
+    let d = crate::util::ingest_in_memory(&[("pack.pdf", bytes)]);
+    assert!(d.quarantine.is_empty(), "{:?}", d.quarantine);
+    assert_eq!(d.datasheets.len(), 1, "{:?}", d.diagnostics);
+    let wolf = &d.datasheets[0];
+    assert_eq!(wolf.id, "10e:space-marines:grey-wolf");
+    let pages: Vec<Option<u32>> = wolf.sources.iter().map(|s| s.page).collect();
+    assert_eq!(pages, [Some(3), Some(4)]);
+    assert_eq!(
+        profile_values(&wolf.models[0]),
+        ["6\"", "4", "3+", "2", "6+", "1"]
+    );
+    let rows: Vec<String> = wolf.weapons.iter().map(weapon_row).collect();
+    assert_eq!(
+        rows,
+        [
+            "Bolt rifle 24\" 2 3+ 4 -1 1 [HEAVY]",
+            "Claws Melee 3 3+ 4 0 1 []"
+        ]
+    );
+    let ab: Vec<(&str, Option<&str>)> = wolf
+        .abilities
+        .iter()
+        .map(|a| (a.name.as_str(), a.text.as_deref()))
+        .collect();
+    assert_eq!(
+        ab,
+        [
+            ("Scouts", None),
+            (
+                "Pack Hunter",
+                Some("Each time this unit fights, re-roll a Hit roll of 1.")
+            )
+        ]
+    );
+    assert_eq!(wolf.keywords, ["Infantry", "Imperium", "Grey Wolf"]);
+    assert_eq!(wolf.unit_composition, ["5 Grey Wolves"]);
+    assert!(wolf.wargear_options.is_empty(), "■ None is no option");
+    assert_eq!(d.stratagems.len(), 1);
+    let s = &d.stratagems[0];
+    assert_eq!(
+        (
+            s.name.as_str(),
+            s.cp,
+            s.category.as_deref(),
+            s.effect.as_deref()
+        ),
+        ("Howl", Some(1), Some("Battle Tactic"), Some("It howls."))
+    );
+    assert_eq!(s.sources[0].page, Some(2));
+    assert_eq!(d.enhancements.len(), 1);
+    let e = &d.enhancements[0];
+    assert_eq!((e.name.as_deref(), e.points), (Some("Fang"), Some(15)));
+    assert_eq!(e.detachment.as_deref(), Some("Wolf Pack"));
+    assert_eq!(d.detachments.len(), 1);
+    assert_eq!(
+        d.detachments[0].rules,
+        ["10e:space-marines/detachment:hunters"]
+    );
+    assert!(d.rules.iter().any(|r| r.text == "Add 1 to Hit rolls."
+        && r.flavor.as_deref() == Some("Old wolves hunt well.")
+        && r.occurrences[0].page == Some(1)));
 }
