@@ -796,11 +796,10 @@ fn best_cut(segments: &[Unit], region: &[usize]) -> Option<Cut> {
     let mut by_top: Vec<&Unit> = region.iter().map(|&i| &segments[i]).collect();
     by_top.sort_by(|a, b| b.top().total_cmp(&a.top()));
     let mut low = f32::MAX;
-    for w in 0..by_top.len() {
-        let s = by_top[w];
+    for (w, s) in by_top.iter().enumerate() {
         if w > 0 && s.top() < low {
             let gap = low - s.top();
-            if best.as_ref().is_none_or(|(g, _)| gap > *g) {
+            if best.as_ref().map_or(true, |(g, _)| gap > *g) {
                 best = Some((gap, Cut::Horizontal((low + s.top()) / 2.0)));
             }
         }
@@ -815,7 +814,7 @@ fn best_cut(segments: &[Unit], region: &[usize]) -> Option<Cut> {
         if w > 0 && s.x0 - right >= MIN_COLUMN_GAP {
             let gap = s.x0 - right;
             let x = (right + s.x0) / 2.0;
-            if best.as_ref().is_none_or(|(g, _)| gap > *g)
+            if best.as_ref().map_or(true, |(g, _)| gap > *g)
                 && texty(&by_left[..w])
                 && texty(&by_left[w..])
             {

@@ -182,11 +182,7 @@ pub fn run_page<'d>(
             }
         };
         match op.as_slice() {
-            b"q" => {
-                if stack.len() < 4096 {
-                    stack.push(gs.clone());
-                }
-            }
+            b"q" if stack.len() < 4096 => stack.push(gs.clone()),
             b"Q" => {
                 let base = frames.last().map_or(0, |f| f.stack_base);
                 if stack.len() > base {
@@ -658,7 +654,7 @@ fn skip_inline_image(b: &[u8], from: usize) -> usize {
         if &b[i..i + 2] == b"EI"
             && i > 0
             && is_white(b[i - 1])
-            && b.get(i + 2).is_none_or(|&c| is_white(c))
+            && b.get(i + 2).map_or(true, |&c| is_white(c))
         {
             return i + 2;
         }

@@ -624,7 +624,7 @@ fn faction_pages(
                     && !paras
                         .get(end + 1)
                         .is_some_and(|n| STRATAGEM_TYPE.is_match(&n.text))
-                    && !(paras[end].page != p.page)
+                    && paras[end].page == p.page
                 {
                     end += 1;
                 }
@@ -693,7 +693,7 @@ fn faction_pages(
             // A page title ends what the previous page was listing.
             if paras
                 .get(i.wrapping_sub(1))
-                .is_none_or(|q| q.page != p.page)
+                .map_or(true, |q| q.page != p.page)
             {
                 mode = Mode::None;
             }
