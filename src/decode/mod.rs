@@ -221,7 +221,11 @@ pub fn decode(src: &SourceFile) -> Decoded {
     let sniffed = sniff(&src.bytes, &src.path);
     let format = sniffed.format;
     let document = match decoder_for(format) {
-        Some(decode) => Some(decode(src, &mut diagnostics)),
+        Some(decode) => {
+            let doc = decode(src, &mut diagnostics);
+            // A PDF with nothing readable (`S015`, `S016`) is skipped, not read as empty text.
+            (format != Format::Pdf || !doc.blocks.is_empty()).then_some(doc)
+        }
         None if format == Format::Binary => {
             diagnostics.push(
                 Diagnostic::new(

@@ -11,7 +11,8 @@
 //! a profile note) is not a weapon. A *stratagem* is a name, a `GROUP – CATEGORY STRATAGEM`
 //! line, flavor, `WHEN:`/`TARGET:`/`EFFECT:`/`RESTRICTIONS:` and an `nCP` box (in the faction
 //! pack's gutter, placed by the decoder within the card's lines). A *detachment page* is the
-//! detachment's name, `DETACHMENT RULE` with the rule's name, flavor and text, `RESTRICTIONS`,
+//! detachment's name, `DETACHMENT RULE` with the rule's name, flavor and text, `RESTRICTIONS`
+//! (no contract field: not read),
 //! and `ENHANCEMENTS` (name, flavor, text, points when printed). An `ARMY RULES` heading
 //! starts named army rules.
 //!
@@ -268,20 +269,24 @@ fn datasheet(
             continue;
         }
         let upper = t.to_uppercase();
-        // Profile row: header, then the values row.
+        // Profile row: header, then one values row per model (a unit of several profiles
+        // names each model in a cell before or after its values).
         if p.kind == BlockKind::TableRow
             && p.cells.len() >= 6
             && p.cells[0].eq_ignore_ascii_case("M")
             && p.cells[2].eq_ignore_ascii_case("SV")
         {
-            if let Some(v) = paras.get(i).filter(|v| v.kind == BlockKind::TableRow) {
-                // A model name cell before the values when the unit has several profiles.
-                let vals: Vec<&str> = v.cells.iter().map(String::as_str).collect();
-                let (model, vals) = if vals.len() > 6 {
-                    (Some(vals[0].to_string()), &vals[vals.len() - 6..])
+            while let Some(v) = paras.get(i).filter(|v| v.kind == BlockKind::TableRow) {
+                let cells: Vec<&str> = v.cells.iter().map(String::as_str).collect();
+                let is_move = |c: &str| c.ends_with('"') || c == "-";
+                let (model, vals): (Vec<&str>, &[&str]) = if cells.len() >= 6 && is_move(cells[0]) {
+                    (cells[6..].to_vec(), &cells[..6])
+                } else if cells.len() > 6 && is_move(cells[cells.len() - 6]) {
+                    (cells[..cells.len() - 6].to_vec(), &cells[cells.len() - 6..])
                 } else {
-                    (None, &vals[..])
+                    break;
                 };
+                let model = (!model.is_empty()).then(|| model.join(" "));
                 let mut mp = ModelProfile::new(edition, model);
                 for (k, f) in ProfileKind::Model.fields(edition).iter().enumerate() {
                     mp.set(
@@ -854,18 +859,8 @@ fn faction_pages(
             i = end;
             continue;
         }
-        if mode == Mode::Restrictions && !is_page_number(p) {
-            // The detachment's restrictions join its rule's text.
-            let rule_id = detachments.last().and_then(|d| d.rules.last().cloned());
-            if let Some(r) = out
-                .rules
-                .iter_mut()
-                .find(|r| Some(&r.id) == rule_id.as_ref())
-            {
-                r.text.push_str("\n\nRestrictions: ");
-                r.text.push_str(t);
-            }
-        }
+        // A detachment's RESTRICTIONS box has no field in the contract (and is not part of
+        // its rule's text, which the other sources print without it): not read.
         i += 1;
     }
     out.detachments.extend(detachments);

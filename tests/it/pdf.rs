@@ -214,7 +214,7 @@ fn malformed_pdfs_are_diagnostics_never_panics() {
 fn pages_without_text_are_reported() {
     let image_only = "q 100 0 0 100 0 0 cm /Im1 Do Q BI /W 1 /H 1 /CS /G /BPC 8 ID \x00 EI";
     let (doc, codes) = decoded(pdf(&[image_only], &[("F1", HELVETICA)]));
-    assert!(doc.is_some_and(|d| d.blocks.is_empty()));
+    assert!(doc.is_none(), "a PDF with nothing readable is skipped");
     assert_eq!(codes, ["S016"]);
     let (doc, codes) = decoded(pdf(
         &["BT /F1 12 Tf 72 300 Td (Hello) Tj ET", image_only],
@@ -636,6 +636,13 @@ fn card_template_on_hand_built_pages() {
         row(340, 6.0, 30, &["M", "T", "SV", "W", "LD", "OC"]).replace(" 150 0 Td", " 40 0 Td"),
         row(320, 14.0, 30, &["6\\\"", "4", "3+", "2", "6+", "1"]).replace(" 150 0 Td", " 40 0 Td"),
         row(
+            300,
+            14.0,
+            10,
+            &["Leader", "6\\\"", "4", "3+", "3", "6+", "1"],
+        )
+        .replace(" 150 0 Td", " 60 0 Td"),
+        row(
             280,
             9.0,
             40,
@@ -692,6 +699,15 @@ fn card_template_on_hand_built_pages() {
     assert_eq!(
         profile_values(&wolf.models[0]),
         ["6\"", "4", "3+", "2", "6+", "1"]
+    );
+    assert_eq!(
+        profile_values(&wolf.models[1]),
+        ["6\"", "4", "3+", "3", "6+", "1"]
+    );
+    assert_eq!(
+        wolf.models[1].name.as_deref(),
+        Some("Leader"),
+        "a second profile, named"
     );
     let rows: Vec<String> = wolf.weapons.iter().map(weapon_row).collect();
     assert_eq!(
