@@ -432,6 +432,9 @@ pub fn layout(page: &Page) -> Vec<Line> {
 /// centred between them) takes the text lines just left of it, within a line's height above
 /// or below, as its first cell: `Plasma cannon – supercharge` + `[BLAST, HAZARDOUS, HEAVY]`.
 fn attach_wrapped_names(units: &mut Vec<Unit>) {
+    if units.len() > MAX_CUT_UNITS {
+        return;
+    }
     let orphan = |u: &Unit| {
         u.cells.len() >= 3 && u.cells.iter().all(|c| c.text.chars().count() <= SHORT_CELL)
     };
@@ -715,6 +718,9 @@ fn unspace_letters(s: &str) -> String {
     out
 }
 
+/// Most units on a page laid out by the XY cut (and searched for wrapped weapon names).
+const MAX_CUT_UNITS: usize = 5000;
+
 /// Narrowest vertical gap (points) that can separate columns.
 const MIN_COLUMN_GAP: f32 = 4.0;
 
@@ -734,11 +740,14 @@ fn reading_order(segments: Vec<Unit>) -> Vec<Line> {
     let mut lines = Vec::new();
     // Regions to read, last = next; each is a list of segment indices.
     let mut stack: Vec<Vec<usize>> = vec![(0..segments.len()).collect()];
+    // The cut is quadratic in the worst case: a page of more units than any real page
+    // (a few hundred) is read row by row instead.
+    let cut = segments.len() <= MAX_CUT_UNITS;
     while let Some(region) = stack.pop() {
         if region.is_empty() {
             continue;
         }
-        match best_cut(&segments, &region) {
+        match best_cut(&segments, &region).filter(|_| cut) {
             Some(Cut::Horizontal(y)) => {
                 let (above, below): (Vec<usize>, Vec<usize>) =
                     region.iter().partition(|&&i| segments[i].bottom() >= y);

@@ -760,3 +760,25 @@ fn card_template_on_hand_built_pages() {
         && r.flavor.as_deref() == Some("Old wolves hunt well.")
         && r.occurrences[0].page == Some(1)));
 }
+
+/// A page of more units than any real page (6,000 separate words on a grid) is read row by
+/// row, not cut column by column (the cut is quadratic in the worst case).
+#[test]
+fn a_page_of_thousands_of_cells_is_read_row_by_row() {
+    let mut page = String::from("BT /F1 10 Tf ");
+    for row in 0..100 {
+        for col in 0..60 {
+            page.push_str(&format!(
+                "1 0 0 1 {} {} Tm (abcdefgh) Tj ",
+                col * 60,
+                2000 - row * 14
+            ));
+        }
+    }
+    page.push_str("ET");
+    let (doc, codes) = decoded(pdf(&[&page], &[("F1", HELVETICA)]));
+    assert!(codes.is_empty(), "{codes:?}");
+    let doc = doc.expect("a document");
+    assert_eq!(doc.blocks.len(), 100);
+    assert!(doc.blocks.iter().all(|b| b.cells.len() == 60));
+}
