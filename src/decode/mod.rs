@@ -15,6 +15,9 @@ use crate::source::{Format, SourceFile};
 use std::borrow::Cow;
 
 pub mod html;
+pub mod pdf;
+mod pdf_content;
+mod pdf_font;
 pub mod text;
 
 /// Result of decoding one source: a document (absent when the input was rejected) and what was
@@ -32,8 +35,11 @@ pub type DecodeFn = fn(&SourceFile, &mut Vec<Diagnostic>) -> Document;
 /// The decoders, by the format each reads. Adding a document format is a module beside this one
 /// and one line here (plus its sniffing rule in [`sniff`]); a recognised format with no line
 /// here is skipped with `S007`, never read as text.
-const DECODERS: &[(Format, DecodeFn)] =
-    &[(Format::Text, text::decode), (Format::Html, html::decode)];
+const DECODERS: &[(Format, DecodeFn)] = &[
+    (Format::Text, text::decode),
+    (Format::Html, html::decode),
+    (Format::Pdf, pdf::decode),
+];
 
 /// The decoder registered for `format`, if any.
 pub fn decoder_for(format: Format) -> Option<DecodeFn> {
@@ -215,7 +221,11 @@ pub fn decode(src: &SourceFile) -> Decoded {
     let sniffed = sniff(&src.bytes, &src.path);
     let format = sniffed.format;
     let document = match decoder_for(format) {
-        Some(decode) => Some(decode(src, &mut diagnostics)),
+        Some(decode) => {
+            let doc = decode(src, &mut diagnostics);
+            // A PDF with nothing readable (`S015`, `S016`) is skipped, not read as empty text.
+            (format != Format::Pdf || !doc.blocks.is_empty()).then_some(doc)
+        }
         None if format == Format::Binary => {
             diagnostics.push(
                 Diagnostic::new(

@@ -85,6 +85,13 @@ codes! {
     PathSkipped = "S014", Warning, "path not followed during discovery",
         "A directory could not be listed, a symbolic link points nowhere or back into its own tree, or the path is the output directory of a cogitator run. Discovery goes on with the other paths.\nExample: `data/loop: warning[S014]: symbolic link loop, not followed`";
 
+    PdfUnreadable = "S015", Warning, "PDF could not be read (whole or in part)",
+        "The PDF decoder could not parse the file (truncated, a broken cross-reference table, encrypted with a password, objects nested deeper than 64 levels), so nothing in it is read; or a page hit one of the reading limits (4 million operators, 500,000 glyphs, Form XObjects nested 16 deep or drawn 4,096 times), and the rest of that page is not read. Never a crash.\nExample: `packs/cut.pdf: warning[S015]: not a readable PDF (invalid file trailer); nothing read`";
+    PdfNoText = "S016", Warning, "PDF page without a text layer",
+        "A page draws no text (a scan or a page that is only an image), so nothing on it is read; when no page has text the whole file yields no records. Text in images is not recognised (no OCR).\nExample: `packs/scan.pdf: warning[S016]: no text layer on page(s) 3 (images only); those pages are not read`";
+    PdfUnmappedGlyphs = "S017", Info, "PDF glyphs without a Unicode mapping",
+        "A font maps some character codes to no text: neither its `ToUnicode` CMap nor its encoding (base encoding and `/Differences` glyph names) names them. Those glyphs are dropped and counted, never guessed.\nExample: `packs/x.pdf: info[S017]: 12 glyph(s) with no Unicode mapping (no ToUnicode entry, no encoding name) dropped`";
+
     // --- X: extract -------------------------------------------------------------------------
     DatasheetNameMissing = "X101", Warning, "datasheet has no unit name in the source",
         "The dump carries the datasheet's profiles but not its name. The datasheet is kept with `name: null`; the name is never guessed (not from the file name either).\nExample: `raw/000.txt:1: warning[X101]: datasheet has no unit name in the source; kept with name: null`";

@@ -14,6 +14,7 @@ use crate::model::{Datasheet, Detachment, Edition, Enhancement, Rule, Stratagem}
 use crate::source::Location;
 
 pub mod glossary;
+pub mod gw_card;
 pub mod heresy;
 pub mod ninth;
 pub mod system;
@@ -54,6 +55,11 @@ pub fn extract(doc: &Document) -> Extracted {
     let system = system::detect(doc);
     out.edition = system.edition();
     match system {
+        system::System::Warhammer40k10e | system::System::Unknown
+            if doc.format == crate::source::Format::Pdf =>
+        {
+            gw_card::extract(doc, &mut out)
+        }
         system::System::Warhammer40k10e | system::System::Unknown
             if doc.format == crate::source::Format::Html =>
         {

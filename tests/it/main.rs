@@ -17,6 +17,7 @@ mod inputs;
 mod locations;
 mod ninth;
 mod output;
+mod pdf;
 mod pipeline;
 mod records;
 mod regressions;

@@ -283,6 +283,15 @@ fn prov(file: &str, line: u32) -> Provenance {
     Provenance::at_line(file, line, "0".repeat(64))
 }
 
+/// `p` on page 1 of a paged source, with a box.
+fn paged(p: Provenance) -> Provenance {
+    Provenance {
+        page: Some(1),
+        bbox: Some(cogitator::source::BBox([0.0, 0.0, 10.0, 10.0])),
+        ..p
+    }
+}
+
 fn weapon(name: &str, vals: [&str; 6], keywords: &[&str], line: u32) -> WeaponProfile {
     WeaponProfile {
         name: name.into(),
@@ -614,7 +623,10 @@ fn to_value<T: serde::Serialize>(t: &T) -> Value {
 
 #[test]
 fn schema_drift() {
-    check_keys("datasheet", &to_value(&full_datasheet()), "datasheet");
+    // Fully populated: provenance with a page and a box (a PDF's), as the contract allows.
+    let mut ds = full_datasheet();
+    ds.sources = vec![paged(prov("x.pdf", 1))];
+    check_keys("datasheet", &to_value(&ds), "datasheet");
     let rule = Rule {
         id: "10e:core:deep-strike".into(),
         name: Some("Deep Strike".into()),
@@ -625,7 +637,11 @@ fn schema_drift() {
         text: "t".into(),
         bullets: vec!["b".into()],
         examples: vec!["Example: e".into()],
-        occurrences: vec![Occurrence::at_line("x", 1)],
+        occurrences: vec![Occurrence {
+            page: Some(1),
+            bbox: Some(cogitator::source::BBox([0.0, 0.0, 10.0, 10.0])),
+            ..Occurrence::at_line("x", 1)
+        }],
         tables: vec![cogitator::model::RuleTable {
             columns: vec!["STRENGTH VS TOUGHNESS".into(), "D6 RESULT REQUIRED".into()],
             rows: vec![vec!["S EQUAL to T".into(), "4+".into()]],
@@ -645,7 +661,7 @@ fn schema_drift() {
         target: Some("t".into()),
         effect: Some("e".into()),
         restrictions: Some("r".into()),
-        sources: vec![prov("x", 1)],
+        sources: vec![paged(prov("x", 1))],
     };
     check_keys("stratagem", &to_value(&strat), "stratagem");
     let enh = Enhancement {
@@ -657,7 +673,7 @@ fn schema_drift() {
         points: Some(10),
         flavor: Some("f".into()),
         text: "t".into(),
-        sources: vec![prov("x", 1)],
+        sources: vec![paged(prov("x", 1))],
     };
     check_keys("enhancement", &to_value(&enh), "enhancement");
     let det = Detachment {
@@ -668,7 +684,7 @@ fn schema_drift() {
         rules: vec!["r".into()],
         enhancements: vec!["e".into()],
         stratagems: vec!["s".into()],
-        sources: vec![prov("x", 1)],
+        sources: vec![paged(prov("x", 1))],
     };
     check_keys("detachment", &to_value(&det), "detachment");
     let diag = Diagnostic::new(Code::NormDice, "m").at("x", 3);

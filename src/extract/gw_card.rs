@@ -1,0 +1,884 @@
+//! Games Workshop's 10th-edition PDF layouts (faction packs, index cards), read from the blocks
+//! the PDF decoder lays out: datasheet cards, stratagem cards, detachment pages.
+//!
+//! A *card page* starts with the unit's name and ends with `KEYWORDS:` / `FACTION KEYWORDS:`
+//! at its foot; the front prints the profile row (`M T SV W LD OC` over its values), the
+//! `RANGED WEAPONS` / `MELEE WEAPONS` tables (`RANGE A BS|WS S AP D`) and the abilities
+//! column (`CORE:`, `FACTION:`, named abilities, `WARGEAR ABILITIES`, the `INVULNERABLE SAVE`
+//! and `DAMAGED:` boxes); the back repeats name and keywords beside `WARGEAR OPTIONS`, `UNIT
+//! COMPOSITION`, `LEADER` and other named boxes. Consecutive pages with the same name are one
+//! datasheet with both pages in its sources. A paragraph inside a weapon table (`Conversion:`,
+//! a profile note) is not a weapon. A *stratagem* is a name, a `GROUP – CATEGORY STRATAGEM`
+//! line, flavor, `WHEN:`/`TARGET:`/`EFFECT:`/`RESTRICTIONS:` and an `nCP` box (in the faction
+//! pack's gutter, placed by the decoder within the card's lines). A *detachment page* is the
+//! detachment's name, `DETACHMENT RULE` with the rule's name, flavor and text, `RESTRICTIONS`
+//! (no contract field: not read),
+//! and `ENHANCEMENTS` (name, flavor, text, points when printed). An `ARMY RULES` heading
+//! starts named army rules.
+//!
+//! Every record carries file, page and box (`Provenance.page`/`bbox`, the union of the boxes
+//! of the blocks it was read from). The datasheet's faction is the faction its first faction
+//! keyword names ([`faction_of_keyword`]), so ids match the other sources'.
+
+use super::text;
+use super::Extracted;
+use crate::diag::{Code, Diagnostic};
+use crate::ids;
+use crate::ir::{Block, BlockKind, Document};
+use crate::model::*;
+use crate::source::{BBox, Location, Provenance};
+use regex::Regex;
+use std::sync::LazyLock;
+
+static STRATAGEM_TYPE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(.+?)\s+[–—-]\s+(.+?)\s+STRATAGEM$").expect("static regex"));
+static CP: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(\d+)\s*CP$").expect("static regex"));
+static POINTS: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(\d+) models?$").expect("static regex"));
+static PTS: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(\d+)\s*(?:pts|points)$").expect("static regex"));
+
+/// Faction keywords that name a faction by another word (the army's faction keyword is
+/// printed on every card; the faction's name is what the other sources scope ids by).
+const FACTION_KEYWORDS: &[(&str, &str)] = &[
+    ("adeptus astartes", "Space Marines"),
+    ("heretic astartes", "Chaos Space Marines"),
+    ("legiones daemonica", "Chaos Daemons"),
+    ("astra militarum", "Astra Militarum"),
+    ("adeptus custodes", "Adeptus Custodes"),
+    ("adepta sororitas", "Adepta Sororitas"),
+    ("adeptus mechanicus", "Adeptus Mechanicus"),
+    ("tyranids", "Tyranids"),
+    ("orks", "Orks"),
+    ("necrons", "Necrons"),
+    ("t’au empire", "T'au Empire"),
+    ("t'au empire", "T'au Empire"),
+    ("aeldari", "Aeldari"),
+    ("drukhari", "Drukhari"),
+    ("genestealer cults", "Genestealer Cults"),
+    ("leagues of votann", "Leagues of Votann"),
+    ("grey knights", "Grey Knights"),
+    ("imperial knights", "Imperial Knights"),
+    ("chaos knights", "Chaos Knights"),
+    ("death guard", "Death Guard"),
+    ("thousand sons", "Thousand Sons"),
+    ("world eaters", "World Eaters"),
+    ("emperor’s children", "Emperor's Children"),
+    ("emperor's children", "Emperor's Children"),
+    ("agents of the imperium", "Agents of the Imperium"),
+];
+
+/// The faction a faction keyword names; `None` for a keyword this table does not know.
+pub fn faction_of_keyword(keyword: &str) -> Option<&'static str> {
+    let k = keyword.trim().to_lowercase();
+    FACTION_KEYWORDS
+        .iter()
+        .find(|(kw, _)| *kw == k)
+        .map(|(_, f)| *f)
+}
+
+/// A paragraph: wrapped lines joined (hyphen at a line end kept, no space after it).
+#[derive(Debug, Clone)]
+struct Para {
+    kind: BlockKind,
+    text: String,
+    cells: Vec<String>,
+    level: u8,
+    page: u32,
+    line: u32,
+    bbox: BBox,
+    /// Font size of its first line (the height of that line's box).
+    size: f32,
+}
+
+/// Joins wrapped lines: a paragraph or list-item line followed, without a gap, by a paragraph
+/// line in the same column continues it. Table rows and headings stand alone.
+fn paragraphs(blocks: &[&Block]) -> Vec<Para> {
+    let mut out: Vec<Para> = Vec::new();
+    for b in blocks {
+        let page = b.span.page.unwrap_or(0);
+        let bbox = b.span.bbox.unwrap_or_default();
+        let continues = b.kind == BlockKind::Paragraph
+            && !b.blank_before
+            && !starts_new(&b.text)
+            && out.last().is_some_and(|p| {
+                matches!(p.kind, BlockKind::Paragraph | BlockKind::ListItem) && p.page == page
+            });
+        if continues {
+            if let Some(p) = out.last_mut() {
+                if !p.text.ends_with('-') {
+                    p.text.push(' ');
+                }
+                p.text.push_str(b.text.trim());
+                p.bbox = p.bbox.union(bbox);
+                continue;
+            }
+        }
+        out.push(Para {
+            kind: b.kind,
+            text: b.text.trim().to_string(),
+            cells: b.cells.clone(),
+            level: b.level,
+            page,
+            line: b.line(),
+            bbox,
+            size: bbox.0[3] - bbox.0[1],
+        });
+    }
+    out
+}
+
+/// A line that starts a field of its own even without a gap before it.
+fn starts_new(t: &str) -> bool {
+    [
+        "WHEN:",
+        "TARGET:",
+        "EFFECT:",
+        "RESTRICTIONS:",
+        "KEYWORDS",
+        "FACTION KEYWORDS",
+        "CORE:",
+        "FACTION:",
+    ]
+    .iter()
+    .any(|l| t.starts_with(l))
+        || CP.is_match(t)
+        || STRATAGEM_TYPE.is_match(t)
+}
+
+/// Reads one PDF document.
+pub fn extract(doc: &Document, out: &mut Extracted) {
+    let edition = out.edition.unwrap_or(Edition::Tenth);
+    out.version = doc
+        .blocks
+        .iter()
+        .take(20)
+        .find(|b| b.text.to_lowercase().contains("version"))
+        .and_then(|b| super::wahapedia::pack_version(&b.text.to_lowercase()));
+    // Blocks by page.
+    let mut pages: Vec<(u32, Vec<&Block>)> = Vec::new();
+    for b in &doc.blocks {
+        let p = b.span.page.unwrap_or(0);
+        match pages.last_mut() {
+            Some((n, v)) if *n == p => v.push(b),
+            _ => pages.push((p, vec![b])),
+        }
+    }
+    let mut cards: Vec<(String, Vec<Para>)> = Vec::new();
+    let mut other: Vec<Para> = Vec::new();
+    for (_, blocks) in &pages {
+        let paras = paragraphs(blocks);
+        match card_name(&paras) {
+            Some(name) => match cards.last_mut() {
+                Some((n, v)) if *n == name => v.extend(paras),
+                _ => cards.push((name, paras)),
+            },
+            None => other.extend(paras),
+        }
+    }
+    let mut datasheets: Vec<Datasheet> = cards
+        .iter()
+        .map(|(name, paras)| datasheet(doc, edition, name, paras, out))
+        .collect();
+    // The document's faction: the one most cards name.
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for d in &datasheets {
+        if let Some(f) = &d.faction {
+            match counts.iter_mut().find(|(g, _)| g == f) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((f.clone(), 1)),
+            }
+        }
+    }
+    counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let faction = counts.first().map(|(f, _)| f.clone());
+    out.faction = faction.clone();
+    for d in &mut datasheets {
+        if d.faction.is_none() {
+            d.faction = faction.clone();
+        }
+        d.id = ids::datasheet(
+            edition,
+            d.faction.as_deref(),
+            d.name.as_deref().unwrap_or(""),
+        );
+        let scope = ids::faction_scope(d.faction.as_deref());
+        super::ten::link_ability_rules(&mut d.abilities, &scope);
+    }
+    out.datasheets.extend(datasheets);
+    faction_pages(doc, edition, faction.as_deref(), &other, out);
+}
+
+/// Where a sub-record of a card was read: its paragraph's line, page and box.
+fn location(doc: &Document, p: &Para) -> Location {
+    Location {
+        page: Some(p.page),
+        bbox: Some(p.bbox),
+        ..Location::at_line(doc.file.clone(), p.line)
+    }
+}
+
+fn provenance(doc: &Document, p: &Para) -> Provenance {
+    Provenance {
+        page: Some(p.page),
+        bbox: Some(p.bbox),
+        ..Provenance::at_line(doc.file.clone(), p.line, doc.sha256.clone())
+    }
+}
+
+/// A card page: its first paragraph is an upper-case name and a `KEYWORDS:` line and a
+/// `FACTION KEYWORDS` line are on it.
+fn card_name(paras: &[Para]) -> Option<String> {
+    let first = paras.first()?;
+    let has = |l: &str| paras.iter().any(|p| p.text.starts_with(l));
+    (first.kind != BlockKind::TableRow
+        && text::is_upper(&first.text)
+        && has("KEYWORDS")
+        && has("FACTION KEYWORDS"))
+    .then(|| first.text.clone())
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Section {
+    None,
+    Weapons(WeaponType),
+    Abilities,
+    Wargear,
+    Composition,
+    Leader,
+    Damaged,
+    Named,
+}
+
+/// Reads one card (all its pages) into a datasheet (id set by the caller).
+fn datasheet(
+    doc: &Document,
+    edition: Edition,
+    name: &str,
+    paras: &[Para],
+    out: &mut Extracted,
+) -> Datasheet {
+    let mut ds = Datasheet::empty(edition);
+    let mut section = Section::None;
+    let mut group = "datasheet".to_string();
+    // The size of ability text: a smaller paragraph in that column is a weapon footnote.
+    let mut ability_size = 0.0f32;
+    // Per page: the union of the boxes read.
+    let mut boxes: Vec<(u32, u32, BBox)> = Vec::new();
+    let mut i = 0;
+    while i < paras.len() {
+        let p = &paras[i];
+        i += 1;
+        match boxes.iter_mut().find(|(pg, _, _)| *pg == p.page) {
+            Some((_, _, b)) => *b = b.union(p.bbox),
+            None => boxes.push((p.page, p.line, p.bbox)),
+        }
+        let t = p.text.as_str();
+        if t == name && p.kind != BlockKind::TableRow {
+            continue;
+        }
+        let upper = t.to_uppercase();
+        // Profile row: header, then one values row per model (a unit of several profiles
+        // names each model in a cell before or after its values).
+        if p.kind == BlockKind::TableRow
+            && p.cells.len() >= 6
+            && p.cells[0].eq_ignore_ascii_case("M")
+            && p.cells[2].eq_ignore_ascii_case("SV")
+        {
+            while let Some(v) = paras.get(i).filter(|v| v.kind == BlockKind::TableRow) {
+                let cells: Vec<&str> = v.cells.iter().map(String::as_str).collect();
+                let is_move = |c: &str| c.ends_with('"') || c == "-";
+                let (model, vals): (Vec<&str>, &[&str]) = if cells.len() >= 6 && is_move(cells[0]) {
+                    (cells[6..].to_vec(), &cells[..6])
+                } else if cells.len() > 6 && is_move(cells[cells.len() - 6]) {
+                    (cells[..cells.len() - 6].to_vec(), &cells[cells.len() - 6..])
+                } else {
+                    break;
+                };
+                let model = (!model.is_empty()).then(|| model.join(" "));
+                let mut mp = ModelProfile::new(edition, model, location(doc, v));
+                for (k, f) in ProfileKind::Model.fields(edition).iter().enumerate() {
+                    mp.set(
+                        f,
+                        vals.get(k)
+                            .map(|s| s.to_string())
+                            .filter(|s| !s.is_empty() && s != "-"),
+                    );
+                }
+                ds.models.push(mp);
+                i += 1;
+            }
+            continue;
+        }
+        if p.kind == BlockKind::TableRow
+            && p.cells.len() >= 2
+            && (p.cells[0].eq_ignore_ascii_case("RANGED WEAPONS")
+                || p.cells[0].eq_ignore_ascii_case("MELEE WEAPONS"))
+        {
+            section = Section::Weapons(if p.cells[0].eq_ignore_ascii_case("RANGED WEAPONS") {
+                WeaponType::Ranged
+            } else {
+                WeaponType::Melee
+            });
+            continue;
+        }
+        if p.kind == BlockKind::TableRow
+            && p.cells.len() == 2
+            && p.cells[0]
+                .trim_end_matches('*')
+                .eq_ignore_ascii_case("INVULNERABLE SAVE")
+        {
+            ds.invulnerable_save = Some(p.cells[1].trim_end_matches('*').to_string());
+            // `INVULNERABLE SAVE*` with its condition in a `* …` note below.
+            let starred = p.cells.iter().any(|c| c.ends_with('*'));
+            if let Some(note) = paras.get(i).filter(|n| starred && n.text.starts_with('*')) {
+                ds.invulnerable_save_condition =
+                    Some(note.text.trim_start_matches('*').trim().to_string());
+                i += 1;
+            }
+            continue;
+        }
+        if upper.starts_with("INVULNERABLE SAVE") && p.kind != BlockKind::TableRow {
+            let rest = t["INVULNERABLE SAVE".len()..].trim();
+            if !rest.is_empty() {
+                ds.invulnerable_save = Some(rest.trim_end_matches('*').to_string());
+            }
+            continue;
+        }
+        if let Some(rest) = t.strip_prefix("FACTION KEYWORDS:") {
+            ds.faction_keywords = split_keywords(rest);
+            continue;
+        }
+        if let Some(rest) = t.strip_prefix("KEYWORDS:") {
+            let kws = split_keywords(rest);
+            for k in kws {
+                if !ds.keywords.contains(&k) {
+                    ds.keywords.push(k);
+                }
+            }
+            continue;
+        }
+        if upper.starts_with("DAMAGED:") {
+            section = Section::Damaged;
+            ds.damaged = Some(NamedText {
+                name: t.to_string(),
+                text: String::new(),
+                at: location(doc, p),
+            });
+            continue;
+        }
+        match upper.as_str() {
+            "ABILITIES" => {
+                section = Section::Abilities;
+                group = "datasheet".into();
+                continue;
+            }
+            "WARGEAR ABILITIES" => {
+                section = Section::Abilities;
+                group = "wargear".into();
+                continue;
+            }
+            "WARGEAR OPTIONS" => {
+                section = Section::Wargear;
+                continue;
+            }
+            "UNIT COMPOSITION" => {
+                section = Section::Composition;
+                continue;
+            }
+            "LEADER" => {
+                section = Section::Leader;
+                continue;
+            }
+            _ => {}
+        }
+        if p.kind != BlockKind::TableRow
+            && p.kind != BlockKind::ListItem
+            && text::is_upper(t)
+            && t.len() <= 40
+            && !t.contains(':')
+            && t.split_whitespace().count() <= 5
+        {
+            // Another named box (ATTACHED UNIT, SUPREME COMMANDER…).
+            section = Section::Named;
+            ds.special_rules.push(NamedText {
+                name: t.to_string(),
+                text: String::new(),
+                at: location(doc, p),
+            });
+            continue;
+        }
+        match section {
+            Section::Weapons(kind) if p.kind == BlockKind::TableRow => {
+                weapon(doc, edition, kind, p, &mut ds, out);
+            }
+            // The rest of a wrapped weapon name: its bracketed abilities on the next line.
+            Section::Weapons(_) if t.starts_with('[') && t.ends_with(']') => {
+                if let Some(w) = ds.weapons.last_mut() {
+                    let (_, more) = text::weapon_name_and_keywords(t);
+                    w.keywords.extend(more.iter().map(|k| k.to_uppercase()));
+                }
+            }
+            // A note inside a weapon table (`Conversion:`, a profile footnote): not a weapon.
+            Section::Weapons(_) => {}
+            Section::Abilities => {
+                if p.size < 0.85 * ability_size {
+                    continue; // a footnote of the weapon table set below the abilities
+                }
+                ability_size = ability_size.max(p.size);
+                // A designer's note explains an ability; it is not one.
+                let lower = t.to_lowercase();
+                if lower.starts_with("designer’s note") || lower.starts_with("designer's note") {
+                    continue;
+                }
+                super::ten::read_ability(&mut ds.abilities, t, &group, location(doc, p));
+            }
+            Section::Wargear => {
+                if !t.eq_ignore_ascii_case("None") {
+                    ds.wargear_options.push(t.to_string());
+                }
+            }
+            Section::Composition => {
+                if p.kind == BlockKind::ListItem {
+                    ds.unit_composition.push(t.to_string());
+                } else if let Some(m) = points(p) {
+                    ds.points.push(m);
+                } else {
+                    ds.equipment.push(t.to_string());
+                }
+            }
+            Section::Leader => {
+                if p.kind == BlockKind::ListItem {
+                    ds.leads.push(t.to_string());
+                }
+            }
+            Section::Damaged => {
+                if let Some(d) = ds.damaged.as_mut() {
+                    push_text(&mut d.text, t);
+                }
+            }
+            Section::Named => {
+                if let Some(r) = ds.special_rules.last_mut() {
+                    push_text(&mut r.text, t);
+                }
+            }
+            Section::None => {
+                if let Some(m) = points(p) {
+                    ds.points.push(m);
+                }
+            }
+        }
+    }
+    // Named boxes with nothing in them are badges (`WARHAMMER LEGENDS`), not rules.
+    ds.special_rules.retain(|r| !r.text.is_empty());
+    // The name as the keywords spell it when they are not in capitals, else the printed
+    // upper-case name in title case (`Wolf Guard Pack Leader in Terminator Armour`).
+    let display = ds
+        .keywords
+        .iter()
+        .find(|k| k.eq_ignore_ascii_case(name) && !text::is_upper(k))
+        .cloned()
+        .unwrap_or_else(|| title(name));
+    ds.name = Some(display);
+    ds.faction = ds
+        .faction_keywords
+        .first()
+        .and_then(|k| faction_of_keyword(k).map(str::to_string));
+    for (page, line, bbox) in boxes {
+        ds.sources.push(Provenance {
+            page: Some(page),
+            bbox: Some(bbox),
+            ..Provenance::at_line(doc.file.clone(), line, doc.sha256.clone())
+        });
+    }
+    ds
+}
+
+fn push_text(s: &mut String, t: &str) {
+    if !s.is_empty() {
+        s.push_str("\n\n");
+    }
+    s.push_str(t);
+}
+
+/// `1 model | 70` or `10 models | 200 pts`.
+fn points(p: &Para) -> Option<PointsOption> {
+    if p.kind != BlockKind::TableRow || p.cells.len() != 2 {
+        return None;
+    }
+    let m = POINTS.captures(p.cells[0].trim())?;
+    let pts = p.cells[1].trim();
+    let pts = PTS
+        .captures(pts)
+        .map(|c| c[1].to_string())
+        .unwrap_or_else(|| pts.to_string());
+    Some(PointsOption {
+        models: m[1].parse().ok()?,
+        points: pts.parse().ok()?,
+    })
+}
+
+/// One weapon row: name with its bracketed abilities, then the six characteristics.
+fn weapon(
+    doc: &Document,
+    edition: Edition,
+    kind: WeaponType,
+    p: &Para,
+    ds: &mut Datasheet,
+    out: &mut Extracted,
+) {
+    let Some((first, vals)) = p.cells.split_first() else {
+        return;
+    };
+    let (name, keywords) = text::weapon_name_and_keywords(first);
+    let fields = ProfileKind::Weapon.fields(edition);
+    if vals.len() < fields.len() {
+        out.diagnostics.push(
+            Diagnostic::new(
+                Code::WeaponRowIncomplete,
+                format!(
+                    "weapon '{name}' has {} of {} values (page {})",
+                    vals.len(),
+                    fields.len(),
+                    p.page
+                ),
+            )
+            .at(&doc.file, p.line),
+        );
+    }
+    let mut w = WeaponProfile::new(edition, name, kind, location(doc, p));
+    for (k, f) in fields.iter().enumerate() {
+        w.set(
+            f,
+            vals.get(k).map(|s| s.to_string()).filter(|s| !s.is_empty()),
+        );
+    }
+    w.keywords = keywords.iter().map(|k| k.to_uppercase()).collect();
+    ds.weapons.push(w);
+}
+
+fn split_keywords(s: &str) -> Vec<String> {
+    s.split(',')
+        .map(|k| k.trim().trim_end_matches('.').trim().to_string())
+        .filter(|k| !k.is_empty())
+        .collect()
+}
+
+/// `CHAMPIONS OF FENRIS` → `Champions of Fenris` (short words lower-case after the first).
+fn title(s: &str) -> String {
+    const SMALL: &[&str] = &[
+        "of", "the", "and", "in", "on", "a", "an", "to", "for", "with", "or",
+    ];
+    s.split_whitespace()
+        .enumerate()
+        .map(|(i, w)| {
+            let lower = w.to_lowercase();
+            if i > 0 && SMALL.contains(&lower.as_str()) {
+                return lower;
+            }
+            let mut out = String::new();
+            let mut cap = true;
+            for c in lower.chars() {
+                if cap && c.is_alphabetic() {
+                    out.extend(c.to_uppercase());
+                    cap = false;
+                } else {
+                    out.push(c);
+                }
+                if c == '-' {
+                    cap = true;
+                }
+            }
+            out
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Headings of detachment pages.
+const DETACHMENT_RULE: &str = "DETACHMENT RULE";
+const ENHANCEMENTS: &str = "ENHANCEMENTS";
+const RESTRICTIONS: &str = "RESTRICTIONS";
+const ARMY_RULES: &str = "ARMY RULES";
+
+/// Detachment pages, stratagem cards and army rules.
+fn faction_pages(
+    doc: &Document,
+    edition: Edition,
+    faction: Option<&str>,
+    paras: &[Para],
+    out: &mut Extracted,
+) {
+    let scope = ids::faction_scope(faction);
+    let mut detachments: Vec<Detachment> = Vec::new();
+    let mut i = 0;
+    // What the upper-case names read next are: the rule of a detachment, its enhancements,
+    // army rules.
+    #[derive(PartialEq, Clone, Copy)]
+    enum Mode {
+        None,
+        Rule,
+        Enhancements,
+        Army,
+        Restrictions,
+    }
+    let mut mode = Mode::None;
+    let mut last_heading: Option<&Para> = None;
+    while i < paras.len() {
+        let p = &paras[i];
+        let t = p.text.as_str();
+        // A stratagem: name, type line, text to the next stratagem's name.
+        if let Some(c) = paras
+            .get(i + 1)
+            .and_then(|n| STRATAGEM_TYPE.captures(&n.text))
+        {
+            if text::is_upper(t) && p.kind != BlockKind::TableRow {
+                let group = title(&c[1]);
+                let category = title(&c[2]);
+                let mut end = i + 2;
+                while end < paras.len()
+                    && !paras
+                        .get(end + 1)
+                        .is_some_and(|n| STRATAGEM_TYPE.is_match(&n.text))
+                    && paras[end].page == p.page
+                {
+                    end += 1;
+                }
+                let body = &paras[i + 2..end];
+                let mut s = Stratagem {
+                    id: ids::stratagem(edition, &group, t),
+                    name: title(t),
+                    edition,
+                    cp: None,
+                    group: Some(group.clone()),
+                    category: Some(category),
+                    flavor: None,
+                    when: None,
+                    target: None,
+                    effect: None,
+                    restrictions: None,
+                    sources: Vec::new(),
+                };
+                let mut bbox = p.bbox.union(paras[i + 1].bbox);
+                let mut lines: Vec<&str> = Vec::new();
+                let mut flavor: Vec<&str> = Vec::new();
+                for b in body.iter().filter(|b| !is_page_number(b)) {
+                    bbox = bbox.union(b.bbox);
+                    // The CP box, alone or on the baseline of a text line (then a cell).
+                    let cells: Vec<&str> = match b.kind {
+                        BlockKind::TableRow => b.cells.iter().map(String::as_str).collect(),
+                        _ => vec![b.text.as_str()],
+                    };
+                    for cell in cells {
+                        if let Some(cp) = CP.captures(cell.trim()) {
+                            s.cp = cp[1].parse().ok();
+                            continue;
+                        }
+                        let labelled = ["WHEN:", "TARGET:", "EFFECT:", "RESTRICTIONS:"]
+                            .iter()
+                            .any(|l| cell.starts_with(l));
+                        if lines.is_empty() && !labelled {
+                            flavor.push(cell);
+                        } else {
+                            lines.push(cell);
+                        }
+                    }
+                }
+                if !flavor.is_empty() {
+                    s.flavor = Some(flavor.join("\n\n"));
+                }
+                super::glossary::stratagem_text(&mut s, lines);
+                s.sources.push(Provenance {
+                    bbox: Some(bbox),
+                    ..provenance(doc, p)
+                });
+                if let Some(d) = detachments
+                    .iter_mut()
+                    .find(|d| ids::slug(&d.name) == ids::slug(&group))
+                {
+                    d.stratagems.push(s.id.clone());
+                }
+                out.stratagems.push(s);
+                i = end;
+                continue;
+            }
+        }
+        let upper = t.to_uppercase();
+        if p.kind == BlockKind::Heading && p.level <= 2 && !upper.starts_with("FACTION PACK") {
+            last_heading = Some(p);
+            // A page title ends what the previous page was listing.
+            if paras
+                .get(i.wrapping_sub(1))
+                .map_or(true, |q| q.page != p.page)
+            {
+                mode = Mode::None;
+            }
+        }
+        if upper == DETACHMENT_RULE {
+            // The detachment is the last big heading before it.
+            if let Some(h) = last_heading {
+                let name = title(&h.text);
+                let id = ids::detachment(edition, faction, &name);
+                if !detachments.iter().any(|d| d.id == id) {
+                    detachments.push(Detachment {
+                        id,
+                        name,
+                        edition,
+                        faction: faction.map(str::to_string),
+                        rules: Vec::new(),
+                        enhancements: Vec::new(),
+                        stratagems: Vec::new(),
+                        sources: vec![provenance(doc, h)],
+                    });
+                }
+            }
+            mode = Mode::Rule;
+            i += 1;
+            continue;
+        }
+        if upper == ENHANCEMENTS {
+            mode = Mode::Enhancements;
+            i += 1;
+            continue;
+        }
+        if upper == RESTRICTIONS {
+            mode = Mode::Restrictions;
+            i += 1;
+            continue;
+        }
+        if upper == ARMY_RULES {
+            mode = Mode::Army;
+            i += 1;
+            continue;
+        }
+        // `NAME | 15 pts`: an enhancement's name with its points beside it.
+        let head_pts: Option<u32> = (p.kind == BlockKind::TableRow && p.cells.len() == 2)
+            .then(|| PTS.captures(p.cells[1].trim()))
+            .flatten()
+            .and_then(|c| c[1].parse().ok());
+        let t = match head_pts {
+            Some(_) => p.cells[0].as_str(),
+            None => t,
+        };
+        let is_name = (p.kind != BlockKind::TableRow || head_pts.is_some())
+            && p.kind != BlockKind::ListItem
+            && text::is_upper(t)
+            && !t.contains(':')
+            && t.split_whitespace().count() <= 8;
+        if is_name && mode != Mode::None && mode != Mode::Restrictions {
+            // Flavor (first paragraph) and text (the rest) to the next upper-case name.
+            let mut end = i + 1;
+            while end < paras.len() {
+                let n = &paras[end];
+                let named = text::is_upper(&n.text)
+                    && n.kind != BlockKind::TableRow
+                    && !n.text.contains(':');
+                if named || n.page != p.page && mode == Mode::Rule {
+                    break;
+                }
+                end += 1;
+            }
+            let body: Vec<&Para> = paras[i + 1..end]
+                .iter()
+                .filter(|b| !is_page_number(b))
+                .collect();
+            let mut bbox = p.bbox;
+            for b in &body {
+                bbox = bbox.union(b.bbox);
+            }
+            let (flavor, rest) = match body.split_first() {
+                Some((f, rest)) if body.len() > 1 && !f.kind.eq(&BlockKind::ListItem) => {
+                    (Some(f.text.clone()), rest.to_vec())
+                }
+                _ => (None, body.clone()),
+            };
+            let text_of = |v: &[&Para]| {
+                v.iter()
+                    .map(|b| match b.kind {
+                        BlockKind::ListItem => format!("• {}", b.text),
+                        _ => b.text.clone(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join("\n\n")
+            };
+            let at = Location {
+                page: Some(p.page),
+                bbox: Some(bbox),
+                ..Location::at_line(doc.file.clone(), p.line)
+            };
+            let name = title(t);
+            match mode {
+                Mode::Rule | Mode::Army => {
+                    let det = detachments.last().map(|d| d.name.clone());
+                    let (kind, id) = if mode == Mode::Army {
+                        ("army", ids::army_rule(edition, &scope, &name))
+                    } else {
+                        ("detachment", ids::detachment_rule(edition, &scope, &name))
+                    };
+                    let rule = Rule {
+                        id: id.clone(),
+                        name: Some(name),
+                        kind: kind.into(),
+                        edition,
+                        faction: faction.map(str::to_string),
+                        flavor,
+                        text: text_of(&rest),
+                        bullets: Vec::new(),
+                        examples: Vec::new(),
+                        tables: Vec::new(),
+                        occurrences: vec![at],
+                    };
+                    if let (Mode::Rule, Some(_)) = (mode, det) {
+                        if let Some(d) = detachments.last_mut() {
+                            d.rules.push(id);
+                        }
+                    }
+                    out.rules.push(rule);
+                }
+                Mode::Enhancements => {
+                    let det = detachments.last().map(|d| d.name.clone());
+                    // Points printed beside the name or as a `15 pts` line.
+                    let mut pts = head_pts;
+                    let mut rest: Vec<&Para> = rest;
+                    rest.retain(|b| match PTS.captures(&b.text) {
+                        Some(c) => {
+                            pts = c[1].parse().ok();
+                            false
+                        }
+                        None => true,
+                    });
+                    let e = Enhancement {
+                        id: ids::enhancement(edition, faction, det.as_deref(), &name),
+                        name: Some(name),
+                        edition,
+                        faction: faction.map(str::to_string),
+                        detachment: det,
+                        points: pts,
+                        flavor,
+                        text: text_of(&rest),
+                        sources: vec![Provenance {
+                            bbox: Some(bbox),
+                            ..provenance(doc, p)
+                        }],
+                    };
+                    if let Some(d) = detachments.last_mut() {
+                        d.enhancements.push(e.id.clone());
+                    }
+                    out.enhancements.push(e);
+                }
+                _ => {}
+            }
+            i = end;
+            continue;
+        }
+        // A detachment's RESTRICTIONS box has no field in the contract (and is not part of
+        // its rule's text, which the other sources print without it): not read.
+        i += 1;
+    }
+    out.detachments.extend(detachments);
+}
+
+/// A page number at the foot of a page: a lone number.
+fn is_page_number(p: &Para) -> bool {
+    p.text.chars().all(|c| c.is_ascii_digit()) && p.text.len() <= 3
+}
