@@ -1,0 +1,563 @@
+//! BattleScribe data (`records::bsdata`): hand-written catalogues (the data model's traps, one
+//! each), malformed files (diagnostics, never a panic), and golden values read by hand from the
+//! real catalogues of the corpus (`../shared/corpus/bsdata/wh40k-10e`).
+
+use crate::util;
+use cogitator::extract::Extracted;
+use cogitator::model::*;
+use cogitator::records::{bsdata, Group};
+use cogitator::source::SourceFile;
+
+const GST: &str = include_str!("../fixtures/bsdata/game.gst");
+const NECRONS: &str = include_str!("../fixtures/bsdata/necrons.cat");
+
+fn read(files: &[(&str, &[u8])]) -> Vec<Extracted> {
+    let sources: Vec<SourceFile> = files
+        .iter()
+        .map(|(p, b)| SourceFile::new(*p, b.to_vec()))
+        .collect();
+    let refs: Vec<&SourceFile> = sources.iter().collect();
+    bsdata::read(&Group {
+        dir: "x",
+        files: &refs,
+    })
+}
+
+fn sheets(ex: &[Extracted]) -> Vec<&Datasheet> {
+    ex.iter().flat_map(|e| e.datasheets.iter()).collect()
+}
+
+fn sheet<'a>(ex: &'a [Extracted], name: &str) -> &'a Datasheet {
+    sheets(ex)
+        .into_iter()
+        .find(|d| d.name.as_deref() == Some(name))
+        .unwrap_or_else(|| panic!("no datasheet {name}"))
+}
+
+fn codes(ex: &[Extracted]) -> Vec<String> {
+    let mut c: Vec<String> = ex
+        .iter()
+        .flat_map(|e| e.diagnostics.iter().map(|d| d.code.to_string()))
+        .collect();
+    c.sort();
+    c
+}
+
+fn model(d: &Datasheet) -> Vec<(Option<&str>, Vec<Option<&str>>)> {
+    d.models
+        .iter()
+        .map(|m| {
+            (
+                m.name.as_deref(),
+                ["M", "T", "Sv", "W", "Ld", "OC"]
+                    .iter()
+                    .map(|f| m.get(f))
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+fn points(d: &Datasheet) -> Vec<(u32, u32)> {
+    d.points.iter().map(|p| (p.models, p.points)).collect()
+}
+
+fn weapon<'a>(d: &'a Datasheet, name: &str) -> &'a WeaponProfile {
+    d.weapons
+        .iter()
+        .find(|w| w.name == name)
+        .unwrap_or_else(|| panic!("no weapon {name} on {:?}", d.name))
+}
+
+fn fixture() -> Vec<Extracted> {
+    read(&[
+        ("x/game.gst", GST.as_bytes()),
+        ("x/necrons.cat", NECRONS.as_bytes()),
+    ])
+}
+
+#[test]
+fn a_ctan_power_is_a_weapon_and_legends_is_stripped() {
+    let ex = fixture();
+    let d = sheet(&ex, "C'tan Shard of the Nightbringer");
+    assert_eq!(d.id, "10e:necrons:ctan-shard-of-the-nightbringer");
+    assert_eq!(d.faction.as_deref(), Some("Necrons"));
+    assert_eq!(
+        model(d),
+        [(
+            Some("C'tan Shard of the Nightbringer"),
+            vec![
+                Some("8\""),
+                Some("11"),
+                Some("4+"),
+                Some("12"),
+                Some("6+"),
+                Some("4")
+            ]
+        )]
+    );
+    let w = weapon(d, "Gaze of Death");
+    assert_eq!(w.kind, WeaponType::Ranged);
+    let vals: Vec<Option<&str>> = ["range", "A", "skill", "S", "AP", "D"]
+        .iter()
+        .map(|f| w.get(f))
+        .collect();
+    // `2` without `+` is the source's slip, kept for normalization.
+    assert_eq!(
+        vals,
+        [
+            Some("18\""),
+            Some("D3"),
+            Some("2"),
+            Some("12"),
+            Some("-3"),
+            Some("D6")
+        ]
+    );
+    assert_eq!(w.keywords, ["Lethal Hits", "Psychic"]);
+    assert_eq!(d.weapons.len(), 1);
+    assert_eq!(points(d), [(1, 295)]);
+    assert_eq!(d.keywords, ["Monster", "C'tan Shard of the Nightbringer"]);
+    assert_eq!(d.faction_keywords, ["Necrons"]);
+    assert_eq!(d.invulnerable_save.as_deref(), Some("4+"));
+    assert_eq!(
+        d.invulnerable_save_condition.as_deref(),
+        Some("This model has a 4+ invulnerable save against ranged attacks.")
+    );
+    let dmg = d.damaged.as_ref().expect("damaged");
+    assert_eq!(dmg.name, "DAMAGED: 1-4 WOUNDS REMAINING");
+    // Abilities: the Abilities profile with its tag, Deadly Demise with its parameter; Lethal
+    // Hits is a weapon keyword's glossary; the conditionally hidden Deep Strike is kept (hidden
+    // only when something is chosen); enhancement and Crusade content is not the datasheet.
+    let ab: Vec<(&str, &str, Option<&str>, Vec<&str>)> = d
+        .abilities
+        .iter()
+        .map(|a| {
+            (
+                a.name.as_str(),
+                a.group.as_str(),
+                a.parameter.as_deref(),
+                a.tags.iter().map(String::as_str).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        ab,
+        [
+            ("Necrodermis", "datasheet", None, vec!["Aura"]),
+            ("Deadly Demise", "core", Some("D3"), vec![]),
+            ("Deep Strike", "core", None, vec![]),
+        ]
+    );
+    assert_eq!(d.sources[0].file, "x/necrons.cat");
+    assert_eq!(d.sources[0].line, 15, "the selectionEntry's line");
+    assert_eq!(w.line, 35, "the profile's line");
+}
+
+#[test]
+fn a_composition_choice_is_one_choice_and_bands_are_reported_at_their_largest_count() {
+    let ex = fixture();
+    let d = sheet(&ex, "Warriors");
+    // 10 or 20 models (one of two compositions, not 30); 100 points, 200 from 11 models; the
+    // Boarding Actions price is conditional on the roster and not applied.
+    assert_eq!(points(d), [(10, 100), (20, 200)]);
+    assert_eq!(
+        d.models.len(),
+        1,
+        "the same profile on both compositions is one"
+    );
+    assert_eq!(d.keywords, ["Battleline"]);
+}
+
+#[test]
+fn a_per_model_cost_gives_the_smallest_and_largest_unit() {
+    let ex = fixture();
+    let d = sheet(&ex, "Scarabs");
+    assert_eq!(points(d), [(3, 45), (6, 90)]);
+    let w = weapon(d, "Feeder mandibles");
+    assert_eq!(w.kind, WeaponType::Melee);
+    assert!(w.keywords.is_empty(), "`-` is no keyword");
+}
+
+#[test]
+fn upgrades_crucible_and_absent_links_are_not_datasheets() {
+    let ex = fixture();
+    let mut names: Vec<&str> = sheets(&ex)
+        .iter()
+        .filter_map(|d| d.name.as_deref())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["C'tan Shard of the Nightbringer", "Scarabs", "Warriors"]
+    );
+    // One B003 per unresolved link (the absent library, the absent unit); one B006 count.
+    assert_eq!(codes(&ex), ["B003", "B003", "B006"]);
+    let b006 = ex
+        .iter()
+        .flat_map(|e| &e.diagnostics)
+        .find(|d| d.code == "B006")
+        .expect("B006");
+    assert!(b006.message.starts_with("1 [Crucible]"), "{}", b006.message);
+}
+
+#[test]
+fn without_its_game_system_a_catalogue_is_read_as_tenth_edition() {
+    let ex = read(&[("x/necrons.cat", NECRONS.as_bytes())]);
+    assert!(codes(&ex).contains(&"S010".to_string()));
+    // Rules of the absent game system are unresolved links, each reported.
+    assert!(codes(&ex).iter().filter(|c| *c == "B003").count() >= 5);
+    assert_eq!(sheets(&ex).len(), 3);
+}
+
+#[test]
+fn a_truncated_catalogue_keeps_what_precedes_and_says_so() {
+    let cut = &NECRONS.as_bytes()[..NECRONS
+        .find("<selectionEntry type=\"unit\" import=\"true\" name=\"Scarabs\"")
+        .expect("cut point")
+        + 40];
+    let ex = read(&[("x/game.gst", GST.as_bytes()), ("x/necrons.cat", cut)]);
+    assert!(codes(&ex).contains(&"B001".to_string()), "{:?}", codes(&ex));
+    assert!(sheets(&ex)
+        .iter()
+        .any(|d| d.name.as_deref() == Some("Warriors")));
+    // Every prefix of the file: no panic.
+    for n in (0..NECRONS.len()).step_by(97) {
+        let _ = read(&[
+            ("x/game.gst", GST.as_bytes()),
+            ("x/necrons.cat", &NECRONS.as_bytes()[..n]),
+        ]);
+    }
+}
+
+#[test]
+fn a_wrong_root_is_not_read() {
+    let ex = read(&[(
+        "x/roster.cat",
+        b"<?xml version=\"1.0\"?>\n<roster name=\"x\"><forces/></roster>\n",
+    )]);
+    assert_eq!(codes(&ex), ["B002"]);
+    assert!(sheets(&ex).is_empty());
+    let ex = read(&[(
+        "x/bad.gst",
+        b"<gameSystem id=\"s\" name=\"x\"><a></b></gameSystem>",
+    )]);
+    assert_eq!(codes(&ex), ["B001"]);
+}
+
+#[test]
+fn an_unknown_profile_type_and_a_cycle_of_links_are_diagnostics() {
+    let cat = r#"<?xml version="1.0"?>
+<catalogue id="c" name="Xenos - Test" gameSystemId="sys-1" library="false">
+  <entryLinks>
+    <entryLink id="l0" name="Unit" targetId="u" type="selectionEntry"/>
+  </entryLinks>
+  <sharedSelectionEntries>
+    <selectionEntry id="u" name="Unit" type="model">
+      <profiles>
+        <profile id="p" name="Mind War" typeName="Psychic Power">
+          <characteristics>
+            <characteristic name="Warp Charge">7</characteristic>
+            <characteristic name="Range">18"</characteristic>
+          </characteristics>
+        </profile>
+      </profiles>
+      <entryLinks>
+        <entryLink id="l1" name="A" targetId="ga" type="selectionEntryGroup"/>
+      </entryLinks>
+    </selectionEntry>
+  </sharedSelectionEntries>
+  <sharedSelectionEntryGroups>
+    <selectionEntryGroup id="ga" name="A">
+      <entryLinks><entryLink id="l2" name="B" targetId="gb" type="selectionEntryGroup"/></entryLinks>
+    </selectionEntryGroup>
+    <selectionEntryGroup id="gb" name="B">
+      <entryLinks><entryLink id="l3" name="A again" targetId="ga" type="selectionEntryGroup"/></entryLinks>
+    </selectionEntryGroup>
+  </sharedSelectionEntryGroups>
+</catalogue>
+"#;
+    let ex = read(&[
+        ("x/game.gst", GST.as_bytes()),
+        ("x/test.cat", cat.as_bytes()),
+    ]);
+    assert_eq!(codes(&ex), ["B004", "B005"]);
+    let d = sheet(&ex, "Unit");
+    assert!(d.weapons.is_empty() && d.abilities.is_empty());
+    let cycle = ex
+        .iter()
+        .flat_map(|e| &e.diagnostics)
+        .find(|d| d.code == "B004")
+        .expect("B004");
+    assert_eq!(cycle.line, Some(26), "the link that closes the cycle");
+}
+
+#[test]
+fn horus_heresy_shared_rules_are_named_special_rules() {
+    let gst = r#"<gameSystem id="hh" name="Horus Heresy (2022)">
+  <categoryEntries>
+    <categoryEntry id="c1" name="Primarch">
+      <rules><rule id="r0" name="Primarch Unit-type"><description>All Primarchs are Independent Characters.</description></rule></rules>
+    </categoryEntry>
+  </categoryEntries>
+  <sharedRules>
+    <rule id="r1" name="Feel No Pain (X)"><description>When a model with this special rule suffers an unsaved Wound, roll a D6.</description></rule>
+  </sharedRules>
+</gameSystem>"#;
+    let ex = read(&[("hh/hh.gst", gst.as_bytes())]);
+    let rules: Vec<(&str, &str, Option<&str>, u32)> = ex
+        .iter()
+        .flat_map(|e| &e.rules)
+        .map(|r| {
+            (
+                r.id.as_str(),
+                r.kind.as_str(),
+                r.name.as_deref(),
+                r.occurrences[0].line,
+            )
+        })
+        .collect();
+    assert_eq!(
+        rules,
+        [
+            (
+                "hh2:unit_type:primarch-unit-type",
+                "unit_type",
+                Some("Primarch Unit-type"),
+                4
+            ),
+            (
+                "hh2:special_rule:feel-no-pain",
+                "special_rule",
+                Some("Feel No Pain (X)"),
+                8
+            ),
+        ]
+    );
+    assert_eq!(ex[0].edition, Some(Edition::HorusHeresy2));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The real catalogues: values read by hand in the XML.
+
+fn corpus() -> Option<Vec<Extracted>> {
+    let dir = util::corpus()?.join("bsdata/wh40k-10e");
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+        .ok()?
+        .flatten()
+        .map(|e| {
+            let p = e.path();
+            (
+                format!(
+                    "wh40k-10e/{}",
+                    p.file_name().unwrap_or_default().to_string_lossy()
+                ),
+                std::fs::read(&p).unwrap_or_default(),
+            )
+        })
+        .collect();
+    files.sort();
+    let refs: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|(p, b)| (p.as_str(), b.as_slice()))
+        .collect();
+    Some(read(&refs))
+}
+
+#[test]
+fn corpus_datasheets_read_by_hand() {
+    let Some(ex) = corpus() else { return };
+    let n = |f: &str| {
+        sheets(&ex)
+            .iter()
+            .filter(|d| d.faction.as_deref() == Some(f))
+            .count()
+    };
+    // Chaos Daemons: all 68 units come from the library (71 roots, 3 of them [Crucible]).
+    assert_eq!(n("Chaos Daemons"), 68);
+    // Grey Knights (Imperium - Grey Knights.cat)
+    let d = sheet(&ex, "Brother-Captain");
+    assert_eq!(d.id, "10e:grey-knights:brother-captain");
+    assert_eq!(
+        model(d),
+        [(
+            Some("Brother-Captain"),
+            vec![
+                Some("5\""),
+                Some("5"),
+                Some("2+"),
+                Some("6"),
+                Some("6+"),
+                Some("1")
+            ]
+        )]
+    );
+    assert_eq!(points(d), [(1, 90)]);
+    let mut k = d.keywords.clone();
+    k.sort();
+    assert_eq!(
+        k,
+        [
+            "Brother-Captain",
+            "Character",
+            "Imperium",
+            "Infantry",
+            "Psyker",
+            "Terminator"
+        ]
+    );
+    assert_eq!(d.faction_keywords, ["Grey Knights"]);
+
+    // A hidden root (shown only in some rosters) is still a datasheet.
+    let d = sheet(&ex, "Land Raider Banisher");
+    assert_eq!(
+        model(d)[0].1,
+        [
+            Some("10\""),
+            Some("12"),
+            Some("2+"),
+            Some("16"),
+            Some("6+"),
+            Some("5")
+        ]
+    );
+    assert_eq!(points(d), [(1, 255)]);
+
+    let d = sheet(&ex, "Strike Squad");
+    assert_eq!(
+        model(d)[0].1,
+        [
+            Some("6\""),
+            Some("4"),
+            Some("2+"),
+            Some("2"),
+            Some("6+"),
+            Some("2")
+        ]
+    );
+    // 120 points, `set 240` from 6 models; 1 Justicar + 4-9 Grey Knights.
+    assert_eq!(points(d), [(5, 120), (10, 240)]);
+    let w = weapon(d, "Nemesis force weapon");
+    assert_eq!(w.kind, WeaponType::Melee);
+    let vals: Vec<Option<&str>> = ["range", "A", "skill", "S", "AP", "D"]
+        .iter()
+        .map(|f| w.get(f))
+        .collect();
+    assert_eq!(
+        vals,
+        [
+            Some("Melee"),
+            Some("3"),
+            Some("3+"),
+            Some("6"),
+            Some("-2"),
+            Some("2")
+        ]
+    );
+    assert_eq!(w.keywords, ["Psychic"]);
+    let scouts = d
+        .abilities
+        .iter()
+        .find(|a| a.name == "Scouts")
+        .expect("Scouts");
+    assert_eq!(
+        (scouts.group.as_str(), scouts.parameter.as_deref()),
+        ("core", Some("6\""))
+    );
+
+    let d = sheet(&ex, "Grey Knights Thunderhawk Gunship");
+    // `20+"` is the source's spelling, kept.
+    assert_eq!(
+        model(d)[0].1,
+        [
+            Some("20+\""),
+            Some("12"),
+            Some("2+"),
+            Some("30"),
+            Some("6+"),
+            Some("0")
+        ]
+    );
+    assert_eq!(points(d), [(1, 805)]);
+    assert_eq!(
+        d.damaged.as_ref().map(|x| x.name.as_str()),
+        Some("DAMAGED: 1-10 WOUNDS REMAINING")
+    );
+
+    // Chaos Daemons (library): a Legends unit.
+    let d = sheet(&ex, "Giant Chaos Spawn");
+    assert_eq!(d.id, "10e:chaos-daemons:giant-chaos-spawn");
+    assert_eq!(
+        model(d)[0].1,
+        [
+            Some("10\""),
+            Some("8"),
+            Some("4+"),
+            Some("10"),
+            Some("7+"),
+            Some("3")
+        ]
+    );
+    assert_eq!(points(d), [(1, 130)]);
+    let mut k = d.keywords.clone();
+    k.sort();
+    assert_eq!(
+        k,
+        ["Chaos", "Giant Chaos Spawn", "Monster", "Shadow Legion"]
+    );
+    assert_eq!(d.faction_keywords, ["Legiones Daemonica"]);
+    assert!(d.sources[0]
+        .file
+        .ends_with("Chaos - Chaos Daemons Library.cat"));
+
+    let d = sheet(&ex, "Bloodletters");
+    assert_eq!(
+        model(d)[0].1,
+        [
+            Some("8\""),
+            Some("4"),
+            Some("7+"),
+            Some("1"),
+            Some("7+"),
+            Some("2")
+        ]
+    );
+    assert_eq!(d.points.last().map(|p| p.points), Some(110));
+
+    // Tyranids: bands and a per-model cost.
+    let d = sheet(&ex, "Termagants");
+    assert_eq!(points(d), [(10, 60), (20, 120)]);
+    let d = sheet(&ex, "Carnifexes");
+    assert_eq!(points(d), [(1, 90), (2, 180)]);
+    assert_eq!(
+        model(d)[0].1,
+        [
+            Some("8\""),
+            Some("9"),
+            Some("2+"),
+            Some("8"),
+            Some("8+"),
+            Some("3")
+        ]
+    );
+
+    // Astra Militarum (library entries linked from the main catalogue).
+    let d = sheet(&ex, "Cadian Shock Troops");
+    assert_eq!(d.id, "10e:astra-militarum:cadian-shock-troops");
+    assert_eq!(points(d), [(10, 65), (20, 120)]);
+    let mut k = d.keywords.clone();
+    k.sort();
+    assert_eq!(
+        k,
+        [
+            "Battleline",
+            "Cadian",
+            "Cadian Shock Troops",
+            "Grenades",
+            "Imperium",
+            "Infantry",
+            "Platoon",
+            "Regiment"
+        ]
+    );
+}
