@@ -16,7 +16,9 @@
 //!   + `D6`); a rule named like one of the unit's weapon keywords is glossary, not an ability;
 //! - `Invulnerable Save…` → the invulnerable save (`*` = conditional, its text the condition);
 //!   `Damaged: 1-8 Wounds Remaining` → the DAMAGED profile;
-//! - keywords: the entry's `categoryLinks` (`Faction: X` → faction keyword X);
+//! - keywords: the entry's `categoryLinks` (`Faction: X` → faction keyword X), hidden
+//!   categories (the data's bookkeeping, `Khorne non-Battleline`) left out;
+//! - weapon names as printed on a datasheet: `➤ Plasma gun - standard` → `Plasma gun – standard`;
 //! - points: the entry's `pts` cost with its `set`/`increment` modifiers keyed on the unit's
 //!   model count, plus per-model costs; BattleScribe allows every count of a band, GW prints
 //!   one size per band: each band is reported at its largest count (per-model costs at the
@@ -293,6 +295,12 @@ impl<'s, 'u> Walk<'s, 'u> {
             let t = self.tree(fi);
             for c in t.items(n, "categoryLinks", "categoryLink") {
                 let c = t.node(c);
+                let target = c.attr("targetId").and_then(|id| self.store.resolve(id));
+                if target.is_some_and(|at| self.store.node(at).attr("hidden") == Some("true")) {
+                    // A hidden category is the data's own bookkeeping (`Khorne non-Battleline`),
+                    // not a keyword the datasheet prints.
+                    continue;
+                }
                 let name = match c.attr("name").map(str::trim).filter(|s| !s.is_empty()) {
                     Some(n) => n.to_string(),
                     None => match c.attr("targetId").and_then(|id| self.store.resolve(id)) {
@@ -615,7 +623,7 @@ impl<'s, 'u> Walk<'s, 'u> {
             } else {
                 WeaponType::Ranged
             };
-            let mut w = WeaponProfile::new(self.edition, name, kind, line);
+            let mut w = WeaponProfile::new(self.edition, weapon_name(&name), kind, line);
             for f in ProfileKind::Weapon.fields(self.edition) {
                 let v = match f.as_str() {
                     "skill" => get("bs").or_else(|| get("ws")),
@@ -757,6 +765,15 @@ impl<'s, 'u> Walk<'s, 'u> {
             &mut self.ds.abilities,
             &ids::faction_scope(self.ds.faction.as_deref()),
         );
+    }
+}
+
+/// A weapon's name as the datasheet prints it: BattleScribe marks each profile of a weapon with
+/// several profiles `➤ Plasma gun - standard`; the datasheet prints `Plasma gun – standard`.
+pub fn weapon_name(name: &str) -> String {
+    match name.trim().strip_prefix('➤') {
+        Some(rest) => rest.trim().replacen(" - ", " – ", 1),
+        None => name.trim().to_string(),
     }
 }
 
