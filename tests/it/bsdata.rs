@@ -561,3 +561,164 @@ fn corpus_datasheets_read_by_hand() {
         ]
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Reconciliation figures: BSData vs Wahapedia's export and pages, per faction, check by check.
+// Printed with `cargo test --test it bsdata::reconciliation -- --nocapture`.
+
+use cogitator::text::fold::fold_for_compare as fold;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Agreeing checks and all checks, per field.
+#[derive(Default, Debug, Clone)]
+struct Tally(BTreeMap<&'static str, (usize, usize)>);
+
+impl Tally {
+    fn add(&mut self, field: &'static str, agree: bool) {
+        let e = self.0.entry(field).or_default();
+        e.0 += usize::from(agree);
+        e.1 += 1;
+    }
+    fn total(&self) -> (usize, usize) {
+        self.0
+            .values()
+            .fold((0, 0), |(a, b), (x, y)| (a + x, b + y))
+    }
+}
+
+/// Checks of one datasheet against another reading: every model characteristic (profiles by
+/// name, else by position), every weapon characteristic and keyword list (weapons by name; a
+/// weapon the other lacks fails its checks), every keyword, every points tier, every ability
+/// name.
+fn compare(a: &Datasheet, b: &Datasheet, t: &mut Tally) {
+    for (i, m) in a.models.iter().enumerate() {
+        let other = b
+            .models
+            .iter()
+            .find(|o| o.name.as_deref().map(fold) == m.name.as_deref().map(fold))
+            .or_else(|| b.models.get(i));
+        for f in ["M", "T", "Sv", "W", "Ld", "OC"] {
+            t.add("model", other.is_some_and(|o| o.get(f) == m.get(f)));
+        }
+    }
+    for w in &a.weapons {
+        let other = b.weapons.iter().find(|o| fold(&o.name) == fold(&w.name));
+        for f in ["range", "A", "skill", "S", "AP", "D"] {
+            t.add("weapon", other.is_some_and(|o| o.get(f) == w.get(f)));
+        }
+        let kw = |x: &WeaponProfile| -> BTreeSet<String> {
+            x.keywords.iter().map(|k| fold(k)).collect()
+        };
+        t.add("weapon", other.is_some_and(|o| kw(o) == kw(w)));
+    }
+    let kws = |d: &Datasheet| -> BTreeSet<String> { d.keywords.iter().map(|k| fold(k)).collect() };
+    let (ka, kb) = (kws(a), kws(b));
+    for k in ka.union(&kb) {
+        t.add("keyword", ka.contains(k) && kb.contains(k));
+    }
+    for p in &a.points {
+        t.add("points", b.points.contains(p));
+    }
+    let abs =
+        |d: &Datasheet| -> BTreeSet<String> { d.abilities.iter().map(|x| fold(&x.name)).collect() };
+    let (aa, ab) = (abs(a), abs(b));
+    for x in aa.union(&ab) {
+        t.add("ability", aa.contains(x) && ab.contains(x));
+    }
+    t.add("invulnerable", a.invulnerable_save == b.invulnerable_save);
+}
+
+fn pct((a, b): (usize, usize)) -> f64 {
+    if b == 0 {
+        100.0
+    } else {
+        100.0 * a as f64 / b as f64
+    }
+}
+
+#[test]
+fn reconciliation_with_the_export_and_the_pages() {
+    let Some(c) = util::corpus() else { return };
+    let opts = cogitator::pipeline::Options {
+        skip_validation: true,
+        ..Default::default()
+    };
+    let run = |p: &[&str]| {
+        let paths: Vec<std::path::PathBuf> = p.iter().map(|x| c.join(x)).collect();
+        cogitator::ingest(&paths, &opts).expect("ingest")
+    };
+    let bs = run(&["bsdata/wh40k-10e"]);
+    let export = run(&["wahapedia-csv/2025-11-14"]);
+    let pages = run(&["wahapedia-html"]);
+    let by_id = |ds: &Dataset| -> BTreeMap<String, Datasheet> {
+        ds.datasheets
+            .iter()
+            .map(|d| (d.id.clone(), d.clone()))
+            .collect()
+    };
+    let (e, h) = (by_id(&export), by_id(&pages));
+    let mut rows = Vec::new();
+    for faction in [
+        "Astra Militarum",
+        "Chaos Daemons",
+        "Grey Knights",
+        "Tyranids",
+    ] {
+        let mine: Vec<&Datasheet> = bs
+            .datasheets
+            .iter()
+            .filter(|d| d.faction.as_deref() == Some(faction))
+            .collect();
+        let mut vs_export = Tally::default();
+        let mut vs_pages = Tally::default();
+        let (mut in_export, mut in_pages, mut all_three, mut three_checks) =
+            (0, 0, 0, Tally::default());
+        for d in &mine {
+            if let Some(x) = e.get(&d.id) {
+                in_export += 1;
+                compare(d, x, &mut vs_export);
+            }
+            if let Some(y) = h.get(&d.id) {
+                in_pages += 1;
+                compare(d, y, &mut vs_pages);
+                if let Some(x) = e.get(&d.id) {
+                    all_three += 1;
+                    // A check all three agree on: it agrees BSData vs export and vs pages.
+                    let (mut t1, mut t2) = (Tally::default(), Tally::default());
+                    compare(d, x, &mut t1);
+                    compare(d, y, &mut t2);
+                    for (f, (a1, n1)) in &t1.0 {
+                        let a2 = t2.0.get(f).map_or(0, |v| v.0);
+                        let e3 = three_checks.0.entry(f).or_default();
+                        e3.0 += (*a1).min(a2);
+                        e3.1 += n1;
+                    }
+                }
+            }
+        }
+        eprintln!(
+            "{faction}: {} BSData datasheets; {in_export} merge with the export ({:.1}% of checks agree: {}); {in_pages} with the pages ({:.1}%); {all_three} in all three ({:.1}% of checks agree in all three)",
+            mine.len(),
+            pct(vs_export.total()),
+            vs_export
+                .0
+                .iter()
+                .map(|(f, v)| format!("{f} {:.1}%", pct(*v)))
+                .collect::<Vec<_>>()
+                .join(", "),
+            pct(vs_pages.total()),
+            pct(three_checks.total()),
+        );
+        rows.push((faction, mine.len(), in_export, pct(vs_export.total())));
+    }
+    for (faction, n, merged, agree) in rows {
+        assert!(
+            merged * 10 >= n * 9,
+            "{faction}: {merged} of {n} merge with the export"
+        );
+        assert!(
+            agree >= 90.0,
+            "{faction}: {agree:.1}% agree with the export"
+        );
+    }
+}

@@ -25,7 +25,9 @@
 //!   smallest and largest count). Model counts come from `selections` constraints; a group
 //!   that chooses one of several compositions is one choice.
 //!
-//! Not the datasheet: statically hidden children, roster options (an `upgrade` with a points
+//! Not the datasheet: statically hidden children and profiles, and those hidden until a roster
+//! option is chosen (a `set hidden` modifier whose conditions hold in an empty roster: a
+//! detachment's abilities, Crusade content), roster options (an `upgrade` with a points
 //! cost: enhancements; an `upgrade` that adds categories: Warlord), Crusade content (anything
 //! with a cost of another type than points). Modifiers with conditions on the roster are not
 //! applied. Values are kept as printed (`20+"`, rolls without `+`): normalization respells them.
@@ -69,6 +71,18 @@ pub fn datasheets(store: &Store) -> Built {
         }
         let Some(root) = f.tree.root() else { continue };
         let faction = super::faction_of_file(store, fi);
+        let own: HashSet<String> = (0..store.files.len())
+            .filter(|&g| {
+                store.files[g].kind != Kind::GameSystem
+                    && super::faction_of_file(store, g) == faction
+            })
+            .filter_map(|g| {
+                let t = &store.files[g].tree;
+                t.root()
+                    .and_then(|r| t.node(r).attr("id"))
+                    .map(str::to_string)
+            })
+            .collect();
         let mut roots: Vec<(At, Option<At>)> = Vec::new();
         for e in f.tree.items(root, "selectionEntries", "selectionEntry") {
             roots.push(((fi, e), None));
@@ -93,7 +107,7 @@ pub fn datasheets(store: &Store) -> Built {
             if !seen.insert((faction.clone(), target)) {
                 continue;
             }
-            let ds = Walk::new(store, faction.clone(), &mut unknown_types).datasheet(
+            let ds = Walk::new(store, faction.clone(), own.clone(), &mut unknown_types).datasheet(
                 target,
                 link,
                 &mut built.diagnostics,
@@ -156,6 +170,8 @@ struct Walk<'s, 'u> {
     unknown_types: &'u mut HashSet<(usize, String)>,
     pts_type: Option<String>,
     diags: Vec<Diagnostic>,
+    /// Ids of the faction's catalogues (the army's primary catalogue is one of them).
+    own: HashSet<String>,
 }
 
 /// Lower-cased characteristic names a weapon has.
@@ -190,6 +206,7 @@ impl<'s, 'u> Walk<'s, 'u> {
     fn new(
         store: &'s Store,
         faction: Option<String>,
+        own: HashSet<String>,
         unknown_types: &'u mut HashSet<(usize, String)>,
     ) -> Self {
         Walk {
@@ -202,6 +219,7 @@ impl<'s, 'u> Walk<'s, 'u> {
             unknown_types,
             pts_type: None,
             diags: Vec::new(),
+            own,
         }
     }
 
@@ -340,7 +358,7 @@ impl<'s, 'u> Walk<'s, 'u> {
                 let cn = t.node(c);
                 match (tag, cn.tag.as_str()) {
                     ("profiles", "profile") => {
-                        if cn.attr("hidden") != Some("true") {
+                        if cn.attr("hidden") != Some("true") && !default_hidden(t, c, &self.own) {
                             self.profile((fi, c), None, frame.in_option);
                         }
                     }
@@ -352,7 +370,7 @@ impl<'s, 'u> Walk<'s, 'u> {
                         }
                     }
                     ("infoLinks", "infoLink") => {
-                        if cn.attr("hidden") == Some("true") {
+                        if cn.attr("hidden") == Some("true") || default_hidden(t, c, &self.own) {
                             continue;
                         }
                         let Some(target) =
@@ -361,7 +379,9 @@ impl<'s, 'u> Walk<'s, 'u> {
                             continue;
                         };
                         let tn = self.store.node(target);
-                        if tn.attr("hidden") == Some("true") {
+                        if tn.attr("hidden") == Some("true")
+                            || default_hidden(self.tree(target.0), target.1, &self.own)
+                        {
                             continue;
                         }
                         match tn.tag.as_str() {
@@ -471,7 +491,7 @@ impl<'s, 'u> Walk<'s, 'u> {
                 }
                 pts = v;
             }
-            if default_hidden(t, n) {
+            if default_hidden(t, n, &self.own) {
                 // Shown only once a roster option is chosen (Crusade content).
                 return None;
             }
@@ -806,7 +826,7 @@ fn unconditional(t: &Tree, m: usize) -> bool {
 /// Whether an element is hidden in a roster where nothing is chosen yet: a `set hidden true`
 /// modifier whose conditions hold when every count is zero (`lessThan 1`, `notInstanceOf`).
 /// Conditions on the unit's own model count are not decided here (the modifier is ignored).
-fn default_hidden(t: &Tree, n: usize) -> bool {
+fn default_hidden(t: &Tree, n: usize, own: &HashSet<String>) -> bool {
     t.items(n, "modifiers", "modifier").any(|m| {
         let mn = t.node(m);
         if mn.attr("type") != Some("set")
@@ -831,7 +851,7 @@ fn default_hidden(t: &Tree, n: usize) -> bool {
         for &g in order.iter().rev() {
             let mut vals: Vec<Option<bool>> = t
                 .items(g, "conditions", "condition")
-                .map(|c| empty_roster(t, c))
+                .map(|c| empty_roster(t, c, own))
                 .collect();
             vals.extend(
                 t.items(g, "conditionGroups", "conditionGroup")
@@ -854,17 +874,27 @@ fn default_hidden(t: &Tree, n: usize) -> bool {
             };
             value.insert(g, v);
         }
-        let mut all: Vec<Option<bool>> = conds.iter().map(|&c| empty_roster(t, c)).collect();
+        let mut all: Vec<Option<bool>> = conds.iter().map(|&c| empty_roster(t, c, own)).collect();
         all.extend(groups.iter().map(|g| value.get(g).copied().flatten()));
         all.iter().all(|v| *v == Some(true))
     })
 }
 
-/// A condition's value when nothing is selected; `None` when it is about the unit's models.
-fn empty_roster(t: &Tree, c: usize) -> Option<bool> {
+/// A condition's value when nothing is selected in an army of the faction being read (`own`:
+/// its catalogues' ids); `None` when it is about the unit's models.
+fn empty_roster(t: &Tree, c: usize, own: &HashSet<String>) -> Option<bool> {
     let n = t.node(c);
     if matches!(n.attr("childId"), Some("model" | "unit")) {
         return None;
+    }
+    if n.attr("scope") == Some("primary-catalogue") {
+        // The army is the faction being read.
+        let is_own = n.attr("childId").is_some_and(|id| own.contains(id));
+        return match n.attr("type")? {
+            "instanceOf" => Some(is_own),
+            "notInstanceOf" => Some(!is_own),
+            _ => None,
+        };
     }
     let v = num(n.attr("value")).unwrap_or(0.0);
     Some(match n.attr("type")? {
