@@ -322,6 +322,10 @@ pub struct Datasheet {
     pub faction_keywords: Vec<String>,
     /// Ids of the stratagems listed on the datasheet.
     pub stratagems: Vec<String>,
+    /// A Legends datasheet (BattleScribe's `… [Legends]`, the tag removed from the name).
+    /// Written only when true; absent reads as false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub legends: bool,
 }
 
 impl Datasheet {
@@ -350,6 +354,7 @@ impl Datasheet {
             model_keywords: Vec::new(),
             faction_keywords: Vec::new(),
             stratagems: Vec::new(),
+            legends: false,
         }
     }
 }

@@ -81,6 +81,8 @@ fn a_ctan_power_is_a_weapon_and_legends_is_stripped() {
     let ex = fixture();
     let d = sheet(&ex, "C'tan Shard of the Nightbringer");
     assert_eq!(d.id, "10e:necrons:ctan-shard-of-the-nightbringer");
+    assert!(d.legends);
+    assert!(!sheet(&ex, "Warriors").legends);
     assert_eq!(d.faction.as_deref(), Some("Necrons"));
     assert_eq!(
         model(d),
@@ -487,6 +489,7 @@ fn corpus_datasheets_read_by_hand() {
     // Chaos Daemons (library): a Legends unit.
     let d = sheet(&ex, "Giant Chaos Spawn");
     assert_eq!(d.id, "10e:chaos-daemons:giant-chaos-spawn");
+    assert!(d.legends);
     assert_eq!(
         model(d)[0].1,
         [

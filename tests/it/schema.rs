@@ -377,6 +377,7 @@ fn full_datasheet() -> Datasheet {
         }],
         faction_keywords: vec!["GREY KNIGHTS".into()],
         stratagems: vec!["10e:core:command-re-roll".into()],
+        legends: true,
     }
 }
 

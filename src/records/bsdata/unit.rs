@@ -235,11 +235,12 @@ impl<'s, 'u> Walk<'s, 'u> {
         let file = &self.store.files[target.0];
         self.edition = file.edition;
         let node = self.store.node(target);
-        let (name, _legends) = strip_legends(node.attr("name").unwrap_or(""));
+        let (name, legends) = strip_legends(node.attr("name").unwrap_or(""));
         let mut ds = Datasheet::empty(self.edition);
         ds.id = ids::datasheet(self.edition, self.faction.as_deref(), &name);
         ds.name = Some(name).filter(|n| !n.is_empty());
         ds.faction = self.faction.clone();
+        ds.legends = legends;
         ds.sources.push(Provenance::at_line(
             file.path.clone(),
             node.line,
