@@ -725,3 +725,48 @@ fn reconciliation_with_the_export_and_the_pages() {
         );
     }
 }
+
+#[test]
+fn zipped_battlescribe_data_is_named_and_skipped() {
+    let ds = util::ingest_in_memory(&[(
+        "x/Necrons.catz",
+        b"PK\x03\x04\x14\x00\x00\x00rest".as_slice(),
+    )]);
+    let d: Vec<&str> = ds.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(ds.manifest.inputs[0].status, InputStatus::Skipped);
+    assert!(
+        d.iter().any(|m| m.contains("zipped BattleScribe data")),
+        "{d:?}"
+    );
+}
+
+#[test]
+fn the_pipeline_reads_a_battlescribe_folder_and_merges_it_by_id() {
+    let ds = util::ingest_in_memory(&[
+        ("bs/game.gst", GST.as_bytes()),
+        ("bs/necrons.cat", NECRONS.as_bytes()),
+    ]);
+    for i in &ds.manifest.inputs {
+        assert_eq!(i.status, InputStatus::Ok, "{}", i.file);
+        assert_eq!(i.format, "xml");
+    }
+    let ids: Vec<&str> = ds.datasheets.iter().map(|d| d.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "10e:necrons:ctan-shard-of-the-nightbringer",
+            "10e:necrons:scarabs",
+            "10e:necrons:warriors"
+        ]
+    );
+    // Normalization respells the source's slips: `2` → `2+`.
+    let w = &ds.datasheets[0].weapons[0];
+    assert_eq!(w.get("skill"), Some("2+"));
+    // The abilities link their rules like every other source's.
+    let dd = ds.datasheets[0]
+        .abilities
+        .iter()
+        .find(|a| a.name == "Deadly Demise")
+        .expect("Deadly Demise");
+    assert_eq!(dd.rule_id.as_deref(), Some("10e:core:deadly-demise"));
+}
