@@ -73,7 +73,9 @@ fn main() {
         .skip(1)
         .find(|a| !a.starts_with('-'))
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/bsdata"));
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/bsdata")
+        });
     if !dir.is_dir() {
         eprintln!("skipped: BattleScribe data not found at {}", dir.display());
         return;

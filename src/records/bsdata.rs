@@ -199,7 +199,7 @@ pub fn load(group: &Group) -> (Store, BTreeMap<String, Vec<Diagnostic>>) {
             continue;
         };
         let r = tree.node(root);
-        let kind = match r.tag.as_str() {
+        let kind = match r.tag.as_ref() {
             "gameSystem" => Kind::GameSystem,
             "catalogue" if r.attr("library") == Some("true") => Kind::Library,
             "catalogue" => Kind::Catalogue,
@@ -262,7 +262,7 @@ pub fn load(group: &Group) -> (Store, BTreeMap<String, Vec<Diagnostic>>) {
     }
     for (fi, f) in store.files.iter().enumerate() {
         for (ni, n) in f.tree.nodes.iter().enumerate() {
-            if !TARGETS.contains(&n.tag.as_str()) {
+            if !TARGETS.contains(&n.tag.as_ref()) {
                 continue;
             }
             if let Some(id) = n.attr("id") {
@@ -274,7 +274,7 @@ pub fn load(group: &Group) -> (Store, BTreeMap<String, Vec<Diagnostic>>) {
     for f in &store.files {
         let d = diags.entry(f.path.clone()).or_default();
         for n in &f.tree.nodes {
-            if !matches!(n.tag.as_str(), "entryLink" | "infoLink" | "catalogueLink") {
+            if !matches!(n.tag.as_ref(), "entryLink" | "infoLink" | "catalogueLink") {
                 continue;
             }
             let target = n.attr("targetId").unwrap_or("");
@@ -375,7 +375,7 @@ pub fn system_rules(store: &Store, fi: usize) -> Vec<Rule> {
         let mut kind = None;
         let mut up = n.parent;
         while let Some(p) = up {
-            match t.node(p).tag.as_str() {
+            match t.node(p).tag.as_ref() {
                 "sharedRules" => {
                     kind = Some("special_rule");
                     break;

@@ -6,6 +6,7 @@
 use crate::diag::{Code, Diagnostic};
 use quick_xml::events::Event;
 use quick_xml::Reader;
+use std::borrow::Cow;
 
 /// Index of an element in its [`Tree`].
 pub type NodeId = usize;
@@ -13,9 +14,10 @@ pub type NodeId = usize;
 /// One element.
 #[derive(Debug, Clone, Default)]
 pub struct Node {
-    /// The local name (`selectionEntry`), namespace prefix dropped.
-    pub tag: String,
-    pub attrs: Vec<(String, String)>,
+    /// The local name (`selectionEntry`), namespace prefix dropped (BattleScribe's own names
+    /// are not allocated: [`NAMES`]).
+    pub tag: Cow<'static, str>,
+    pub attrs: Vec<(Cow<'static, str>, String)>,
     /// The element's own text (character data and references), untrimmed.
     pub text: String,
     pub children: Vec<NodeId>,
@@ -98,9 +100,99 @@ impl Lines<'_> {
     }
 }
 
-fn local(name: &[u8]) -> String {
+/// Element and attribute names of the BattleScribe schemas, shared instead of allocated.
+const NAMES: &[&str] = &[
+    "id",
+    "name",
+    "hidden",
+    "type",
+    "typeId",
+    "typeName",
+    "targetId",
+    "value",
+    "field",
+    "scope",
+    "childId",
+    "shared",
+    "import",
+    "primary",
+    "includeChildSelections",
+    "includeChildForces",
+    "collective",
+    "sortIndex",
+    "publicationId",
+    "page",
+    "library",
+    "repeats",
+    "roundUp",
+    "defaultSelectionEntryId",
+    "percentValue",
+    "exclusive",
+    "characteristic",
+    "characteristics",
+    "condition",
+    "conditions",
+    "constraint",
+    "constraints",
+    "modifier",
+    "modifiers",
+    "cost",
+    "costs",
+    "entryLink",
+    "entryLinks",
+    "categoryLink",
+    "categoryLinks",
+    "profile",
+    "profiles",
+    "selectionEntry",
+    "selectionEntries",
+    "selectionEntryGroup",
+    "selectionEntryGroups",
+    "infoLink",
+    "infoLinks",
+    "conditionGroup",
+    "conditionGroups",
+    "modifierGroup",
+    "modifierGroups",
+    "repeat",
+    "comment",
+    "rule",
+    "rules",
+    "description",
+    "categoryEntry",
+    "categoryEntries",
+    "infoGroup",
+    "infoGroups",
+    "sharedSelectionEntries",
+    "sharedSelectionEntryGroups",
+    "sharedRules",
+    "sharedProfiles",
+    "catalogueLink",
+    "catalogueLinks",
+    "catalogue",
+    "gameSystem",
+    "gameSystemId",
+    "alias",
+    "association",
+    "associations",
+    "costType",
+    "costTypes",
+    "profileType",
+    "profileTypes",
+    "characteristicType",
+    "characteristicTypes",
+    "publication",
+    "publications",
+    "forceEntry",
+    "forceEntries",
+];
+
+fn local(name: &[u8]) -> Cow<'static, str> {
     let n = name.rsplit(|&c| c == b':').next().unwrap_or(name);
-    String::from_utf8_lossy(n).into_owned()
+    match NAMES.iter().find(|k| k.as_bytes() == n) {
+        Some(k) => Cow::Borrowed(k),
+        None => Cow::Owned(String::from_utf8_lossy(n).into_owned()),
+    }
 }
 
 /// Resolves a reference's name (`quot`, `#34`, `#x22`); an unknown entity is kept as written.
@@ -170,10 +262,18 @@ pub fn parse(bytes: &[u8], file: &str, diags: &mut Vec<Diagnostic>) -> Tree {
                 }
                 let mut attrs = Vec::new();
                 for a in e.attributes().with_checks(false).flatten() {
-                    let v = a
-                        .normalized_value(quick_xml::XmlVersion::Implicit1_0)
-                        .map(|v| v.into_owned())
-                        .unwrap_or_else(|_| String::from_utf8_lossy(&a.value).into_owned());
+                    let raw: &[u8] = &a.value;
+                    // Most values need neither entity expansion nor whitespace normalization.
+                    let v = if raw
+                        .iter()
+                        .any(|&b| matches!(b, b'&' | b'\n' | b'\r' | b'\t'))
+                    {
+                        a.normalized_value(quick_xml::XmlVersion::Implicit1_0)
+                            .map(|v| v.into_owned())
+                            .unwrap_or_else(|_| String::from_utf8_lossy(raw).into_owned())
+                    } else {
+                        String::from_utf8_lossy(raw).into_owned()
+                    };
                     attrs.push((local(a.key.as_ref()), v));
                 }
                 let id = tree.nodes.len();
@@ -205,6 +305,12 @@ pub fn parse(bytes: &[u8], file: &str, diags: &mut Vec<Diagnostic>) -> Tree {
             }
             Event::Text(t) => {
                 if let Some(&top) = stack.last() {
+                    // Indentation between elements: never part of a value (a container's text
+                    // stays empty; a space between two references in a value is kept).
+                    if tree.nodes[top].text.is_empty() && t.iter().all(|b| b.is_ascii_whitespace())
+                    {
+                        continue;
+                    }
                     let s = t
                         .xml10_content()
                         .map(|c| c.into_owned())

@@ -354,21 +354,20 @@ impl<'s, 'u> Walk<'s, 'u> {
     ) {
         let t = self.tree(fi);
         for &list in &t.node(n).children {
-            let tag = t.node(list).tag.as_str();
+            let tag = t.node(list).tag.as_ref();
             for &c in &t.node(list).children {
                 let cn = t.node(c);
-                match (tag, cn.tag.as_str()) {
-                    ("profiles", "profile") => {
-                        if cn.attr("hidden") != Some("true") && !default_hidden(t, c, &self.own) {
-                            self.profile((fi, c), None, frame.in_option);
-                        }
+                match (tag, cn.tag.as_ref()) {
+                    ("profiles", "profile")
+                        if cn.attr("hidden") != Some("true")
+                            && !default_hidden(t, c, &self.own) =>
+                    {
+                        self.profile((fi, c), None, frame.in_option);
                     }
-                    ("rules", "rule") => {
-                        if !frame.in_option && cn.attr("hidden") != Some("true") {
-                            let sys = self.store.files[fi].kind == Kind::GameSystem;
-                            let name = cn.attr("name").unwrap_or("").trim().to_string();
-                            self.rule_links.push((name, None, sys));
-                        }
+                    ("rules", "rule") if !frame.in_option && cn.attr("hidden") != Some("true") => {
+                        let sys = self.store.files[fi].kind == Kind::GameSystem;
+                        let name = cn.attr("name").unwrap_or("").trim().to_string();
+                        self.rule_links.push((name, None, sys));
                     }
                     ("infoLinks", "infoLink") => {
                         if cn.attr("hidden") == Some("true") || default_hidden(t, c, &self.own) {
@@ -385,7 +384,7 @@ impl<'s, 'u> Walk<'s, 'u> {
                         {
                             continue;
                         }
-                        match tn.tag.as_str() {
+                        match tn.tag.as_ref() {
                             "profile" => self.profile(target, Some((fi, c)), frame.in_option),
                             "rule" if !frame.in_option => {
                                 let sys = self.store.files[target.0].kind == Kind::GameSystem;
@@ -403,11 +402,9 @@ impl<'s, 'u> Walk<'s, 'u> {
                             _ => {}
                         }
                     }
-                    ("infoGroups", "infoGroup") => {
-                        if cn.attr("hidden") != Some("true") {
-                            if let Some(f) = self.enter((fi, c), None, frame, false, diags) {
-                                pushed.push(f);
-                            }
+                    ("infoGroups", "infoGroup") if cn.attr("hidden") != Some("true") => {
+                        if let Some(f) = self.enter((fi, c), None, frame, false, diags) {
+                            pushed.push(f);
                         }
                     }
                     ("selectionEntries", "selectionEntry")
@@ -423,7 +420,7 @@ impl<'s, 'u> Walk<'s, 'u> {
                             continue;
                         };
                         if !matches!(
-                            self.store.node(target).tag.as_str(),
+                            self.store.node(target).tag.as_ref(),
                             "selectionEntry" | "selectionEntryGroup"
                         ) {
                             continue;
@@ -502,7 +499,7 @@ impl<'s, 'u> Walk<'s, 'u> {
             return None;
         }
         let item = if counted {
-            let kind = match (tn.tag.as_str(), tn.attr("type")) {
+            let kind = match (tn.tag.as_ref(), tn.attr("type")) {
                 ("selectionEntryGroup", _) => ItemKind::Group,
                 (_, Some("model")) => ItemKind::Model,
                 _ => ItemKind::Entry,
@@ -760,7 +757,7 @@ impl<'s, 'u> Walk<'s, 'u> {
                 continue;
             }
             let key = crate::text::fold::fold_for_compare(&name);
-            let key = key.trim_end_matches(|c: char| c == 'x' || c == '-' || c == ' ');
+            let key = key.trim_end_matches(['x', '-', ' ']);
             if !key.is_empty() && weapon_keywords.iter().any(|k| k.starts_with(key)) {
                 continue;
             }
@@ -803,7 +800,7 @@ fn unconditional(t: &Tree, m: usize) -> bool {
     let own = |n: usize| {
         t.node(n).children.iter().all(|&c| {
             !matches!(
-                t.node(c).tag.as_str(),
+                t.node(c).tag.as_ref(),
                 "conditions" | "conditionGroups" | "repeats"
             ) || t.node(c).children.is_empty()
         })
@@ -811,12 +808,12 @@ fn unconditional(t: &Tree, m: usize) -> bool {
     let mut at = Some(m);
     while let Some(n) = at {
         let node = t.node(n);
-        if matches!(node.tag.as_str(), "modifier" | "modifierGroup") && !own(n) {
+        if matches!(node.tag.as_ref(), "modifier" | "modifierGroup") && !own(n) {
             return false;
         }
         at = node.parent.filter(|&p| {
             matches!(
-                t.node(p).tag.as_str(),
+                t.node(p).tag.as_ref(),
                 "modifiers" | "modifierGroup" | "modifierGroups"
             )
         });
@@ -1014,7 +1011,7 @@ impl Walk<'_, '_> {
         let mut at = Some(m);
         while let Some(x) = at {
             let node = t.node(x);
-            if !matches!(node.tag.as_str(), "modifier" | "modifierGroup") {
+            if !matches!(node.tag.as_ref(), "modifier" | "modifierGroup") {
                 break;
             }
             if t.items(x, "conditionGroups", "conditionGroup")
