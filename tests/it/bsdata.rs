@@ -770,3 +770,36 @@ fn the_pipeline_reads_a_battlescribe_folder_and_merges_it_by_id() {
         .expect("Deadly Demise");
     assert_eq!(dd.rule_id.as_deref(), Some("10e:core:deadly-demise"));
 }
+
+#[test]
+fn a_points_condition_on_one_models_count() {
+    // 70 points; 140 from 5 Immortals (the Sergeant is always there: 6 models).
+    let cat = r#"<catalogue id="c" name="Xenos - Test" gameSystemId="sys-1" library="false">
+  <selectionEntries>
+    <selectionEntry id="u" name="Immortals" type="unit">
+      <costs><cost name="pts" typeId="pts-1" value="70"/></costs>
+      <modifiers>
+        <modifier type="set" value="140" field="pts-1">
+          <conditions><condition type="atLeast" value="5" field="selections" scope="u" childId="imm"/></conditions>
+        </modifier>
+      </modifiers>
+      <selectionEntries>
+        <selectionEntry id="sgt" name="Immortal Sergeant" type="model">
+          <constraints>
+            <constraint type="min" value="1" field="selections" scope="parent" id="k1"/>
+            <constraint type="max" value="1" field="selections" scope="parent" id="k2"/>
+          </constraints>
+        </selectionEntry>
+        <selectionEntry id="imm" name="Immortal" type="model">
+          <constraints>
+            <constraint type="min" value="4" field="selections" scope="parent" id="k3"/>
+            <constraint type="max" value="9" field="selections" scope="parent" id="k4"/>
+          </constraints>
+        </selectionEntry>
+      </selectionEntries>
+    </selectionEntry>
+  </selectionEntries>
+</catalogue>"#;
+    let ex = read(&[("x/game.gst", GST.as_bytes()), ("x/t.cat", cat.as_bytes())]);
+    assert_eq!(points(sheet(&ex, "Immortals")), [(5, 70), (10, 140)]);
+}

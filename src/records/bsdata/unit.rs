@@ -146,6 +146,8 @@ struct Item {
     max: Option<u32>,
     /// Its own points cost (per selection).
     cost: f64,
+    /// The ids of its element and of the link that reached it (conditions name them).
+    ids: Vec<String>,
 }
 
 /// One container being read: the element and the link that reached it (both add children).
@@ -262,6 +264,7 @@ impl<'s, 'u> Walk<'s, 'u> {
             min: Some(1),
             max: Some(1),
             cost: 0.0,
+            ids: Vec::new(),
         });
         let mut stack = vec![Frame {
             parts: parts.clone(),
@@ -505,12 +508,17 @@ impl<'s, 'u> Walk<'s, 'u> {
                 _ => ItemKind::Entry,
             };
             let (min, max) = self.constraints(&parts);
+            let ids = parts
+                .iter()
+                .filter_map(|&at| self.store.node(at).attr("id").map(str::to_string))
+                .collect();
             self.items.push(Item {
                 kind,
                 children: Vec::new(),
                 min,
                 max,
                 cost: pts,
+                ids,
             });
             let id = self.items.len() - 1;
             self.items[frame.item].children.push(id);
@@ -946,13 +954,21 @@ fn name_and_tags(name: &str) -> (String, Vec<String>) {
 }
 
 /// A condition on the unit's model count, or `None` when it depends on anything else.
-fn model_count_condition(t: &Tree, c: usize) -> Option<(String, u32)> {
+/// A condition on the unit's model count (`childId="model"`) or on the count of one of its
+/// models (`childId` = that model entry's id), or `None` when it depends on anything else.
+fn model_count_condition(
+    t: &Tree,
+    c: usize,
+    models: &HashSet<&str>,
+) -> Option<(String, u32, Option<String>)> {
     let n = t.node(c);
-    if n.attr("field") != Some("selections") || n.attr("childId") != Some("model") {
+    let child = n.attr("childId")?;
+    if n.attr("field") != Some("selections") || (child != "model" && !models.contains(child)) {
         return None;
     }
     let v = num(n.attr("value"))?.max(0.0) as u32;
-    Some((n.attr("type")?.to_string(), v))
+    let which = (child != "model").then(|| child.to_string());
+    Some((n.attr("type")?.to_string(), v, which))
 }
 
 fn holds(kind: &str, v: u32, count: u32) -> bool {
@@ -972,7 +988,7 @@ struct PointsRule {
     kind: String,
     value: f64,
     /// Every condition must hold (model-count conditions only).
-    conditions: Vec<(String, u32)>,
+    conditions: Vec<(String, u32, Option<String>)>,
     /// `increment` per `per` models, `repeats` times each.
     repeat: Option<(u32, u32)>,
 }
@@ -1005,6 +1021,12 @@ impl Walk<'_, '_> {
         if mn.attr("field") != Some(pts) {
             return None;
         }
+        let models: HashSet<&str> = self
+            .items
+            .iter()
+            .filter(|i| i.kind == ItemKind::Model)
+            .flat_map(|i| i.ids.iter().map(String::as_str))
+            .collect();
         let mut conditions = Vec::new();
         let mut repeat = None;
         // The modifier's and its enclosing groups' conditions.
@@ -1021,7 +1043,7 @@ impl Walk<'_, '_> {
                 return None;
             }
             for c in t.items(x, "conditions", "condition") {
-                conditions.push(model_count_condition(t, c)?);
+                conditions.push(model_count_condition(t, c, &models)?);
             }
             for r in t.items(x, "repeats", "repeat") {
                 let rn = t.node(r);
@@ -1147,7 +1169,21 @@ impl Walk<'_, '_> {
                 v += fixed + c * f64::from(count.saturating_sub(others));
             }
             for r in &rules {
-                if !r.conditions.iter().all(|(k, n)| holds(k, *n, count)) {
+                // A condition on one model's count: the unit's count less the other models at
+                // their minimum.
+                let of = |id: &Option<String>| match id {
+                    None => count,
+                    Some(id) => count.saturating_sub(
+                        (1..self.items.len())
+                            .filter(|&j| {
+                                self.items[j].kind == ItemKind::Model
+                                    && !self.items[j].ids.contains(id)
+                            })
+                            .map(|j| ranges[j].0)
+                            .sum(),
+                    ),
+                };
+                if !r.conditions.iter().all(|(k, n, id)| holds(k, *n, of(id))) {
                     continue;
                 }
                 let times = match r.repeat {
