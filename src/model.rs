@@ -323,9 +323,19 @@ pub struct Datasheet {
     /// Ids of the stratagems listed on the datasheet.
     pub stratagems: Vec<String>,
     /// A Legends datasheet (BattleScribe's `… [Legends]`, the tag removed from the name).
-    /// Written only when true; absent reads as false.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    /// Written only when true; absent (or null) reads as false.
+    #[serde(
+        default,
+        skip_serializing_if = "std::ops::Not::not",
+        deserialize_with = "null_as_false"
+    )]
     pub legends: bool,
+}
+
+/// A flag written only when true: `null` (what a merge of two records without it gives) reads
+/// as false.
+fn null_as_false<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    Ok(Option::<bool>::deserialize(d)?.unwrap_or(false))
 }
 
 impl Datasheet {
