@@ -15,7 +15,7 @@
 //! | datasheet | `id`, `edition` | first | never | the merge key |
 //! | datasheet | `sources` | union | never | provenance: every source that printed the unit |
 //! | datasheet | `points`, `models` (profiles), `invulnerable_save`, `weapons`, `keywords` (case-folded), `abilities` (names, case-folded) | newer | on any difference, a missing value included | a datasheet is one publication's print: the newer faction pack replaces the whole record |
-//! | datasheet | every other field (`name`, `faction`, `base_size`, `invulnerable_save_condition`, `wargear_options`, `unit_composition`, `equipment`, `damaged`, `special_rules`, `leads`, `model_keywords`, `faction_keywords`, `stratagems`) | newer | never | the same whole-record rule; these are printed differently by every source (wording, order, links): reporting them would add 141 `X110`s over the HTML corpus and the export, mostly the export's faction keywords and datasheet stratagem lists |
+//! | datasheet | every other field (`name`, `faction`, `base_size`, `invulnerable_save_condition`, `wargear_options`, `unit_composition`, `equipment`, `damaged`, `special_rules`, `leads`, `model_keywords`, `faction_keywords`, `stratagems`, `legends`) | newer | never | the same whole-record rule; these are printed differently by every source (wording, order, links): reporting them would add 141 `X110`s over the HTML corpus and the export, mostly the export's faction keywords and datasheet stratagem lists |
 //! | stratagem | `id`, `edition`, `name`, `group` | first | never | the merge key (the id is group + name; the spelling of the first source is kept) |
 //! | stratagem | `cp`, `category` | newer non-null | when both have a value | the cost and category change between faction packs; a source that lacks them does not erase them |
 //! | stratagem | `flavor`, `when`, `target`, `effect`, `restrictions` | first non-null | never | a record's text may be printed in another file than its header; older pages print it without labels; datasheet pages print variants of one stratagem's text (`That ADEPTUS ASTARTES unit.` / `That unit.`: 127 such differences over the HTML corpus and the export, not yet reported) |
@@ -127,6 +127,7 @@ pub const DATASHEET: &[FieldRule] = &[
             "model_keywords",
             "faction_keywords",
             "stratagems",
+            "legends",
         ],
         wins: Wins::Newer,
         report: Report::Never,
@@ -655,6 +656,7 @@ mod tests {
                 // `power_rating` is serialized only when present
                 serde_json::to_value(Datasheet {
                     power_rating: Some(5),
+                    legends: true,
                     ..Datasheet::empty(crate::model::Edition::Tenth)
                 })
                 .unwrap(),

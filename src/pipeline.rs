@@ -8,7 +8,7 @@
 //! merged records still lack (`X111`).
 //!
 //! Two seams feed records in: documents go through `decode` (the `DECODERS` registry) and
-//! `extract`; structured files (content sniffed as CSV) are kept aside, grouped by directory,
+//! `extract`; structured files (content sniffed as CSV or XML) are kept aside, grouped by directory,
 //! and handed to the first record source of `records::SOURCES` that claims the group. Both
 //! kinds of [`Extracted`] then go through the same `normalize` and merge.
 
@@ -195,7 +195,7 @@ fn process<I: Input>(input: &I, duplicate_of: Option<&str>) -> Processed {
         // A table means something only with the tables beside it (two exports share most of
         // their bytes): it goes to its group all the same, and stays `duplicate` (with this
         // `S006`) only if no record source reads it there.
-        if entry.format == Format::Csv.as_str() {
+        if entry.format == Format::Csv.as_str() || entry.format == Format::Xml.as_str() {
             return Processed {
                 entry,
                 extracted: None,
@@ -218,7 +218,7 @@ fn process<I: Input>(input: &I, duplicate_of: Option<&str>) -> Processed {
         // Structured data: kept (read once) for the record sources; its `S007` is held back
         // until it is known that no source reads it.
         let table = match (decoded.format, diagnostics.pop()) {
-            (Format::Csv, Some(d)) if d.code == Code::UnknownFormat.as_str() => {
+            (Format::Csv | Format::Xml, Some(d)) if d.code == Code::UnknownFormat.as_str() => {
                 Some((src.clone(), d))
             }
             (_, d) => {

@@ -5,7 +5,8 @@
 //! not the game: it never decides what a block *means*. It detects the format from the content
 //! (extension only as a tie-break: [`sniff`]) before anything is extracted, hands the file to
 //! the decoder registered for that format ([`decoder_for`]), and skips every other format by name
-//! (`S007`: XML, CSV, JSON, PDF, Markdown, UTF-16, images and archives; `S003`: unidentified
+//! (`S007`: XML and CSV without a record source that claims them, JSON, PDF, Markdown, UTF-16,
+//! images and archives, zipped BattleScribe data; `S003`: unidentified
 //! binary; `S002`: empty) so that no unknown input ever becomes records. It never panics on any
 //! byte sequence.
 
@@ -74,6 +75,14 @@ pub fn sniff(bytes: &[u8], path: &str) -> Sniffed {
     }
     for (magic, what) in MAGIC {
         if head.starts_with(magic) {
+            let lower = path.to_ascii_lowercase();
+            if magic.starts_with(b"PK") && (lower.ends_with(".catz") || lower.ends_with(".gstz")) {
+                // BattleScribe's zipped data: no record source unzips it (yet).
+                return found(
+                    Format::Media,
+                    Some("zipped BattleScribe data (.catz/.gstz); unzip it to read it"),
+                );
+            }
             return found(Format::Media, Some(what));
         }
     }

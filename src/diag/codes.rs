@@ -6,7 +6,7 @@
 //! `docs/diagnostics.md` (a test keeps that file in step with this table).
 //!
 //! Prefixes name the stage: `S` source (discover/decode), `X` extract, `N` normalize,
-//! `D` dedup, `V` validate/simulate, `C` crosscheck.
+//! `D` dedup, `V` validate/simulate, `C` crosscheck (the CSV export), `B` BattleScribe data.
 
 use super::Severity;
 
@@ -173,6 +173,20 @@ codes! {
         "A row of a `Datasheets_*.csv` table names a `datasheet_id` that `Datasheets.csv` does not have; the row cannot be compared.\nExample: `Datasheets_keywords.csv:15571: info[C002]: datasheet_id 000004150 is not in Datasheets.csv`";
     ExportTableMissing = "C003", Warning, "export table missing or unreadable",
         "A directory claimed as Wahapedia's CSV export (it has `Datasheets.csv` and `Last_update.csv`) lacks one of the tables the record source reads, or the table lacks a column it needs. The source reads what is there: the rows of that table are absent from the records (a datasheet without `Datasheets_models.csv` has no model profiles).\nExample: `wahapedia-csv/2025-11-14/Datasheets_wargear.csv: warning[C003]: Datasheets_wargear.csv: table missing from the export; its rows are absent`";
+
+    // --- B: BattleScribe data (records::bsdata) ------------------------------------------------
+    XmlMalformed = "B001", Warning, "BattleScribe file is not well-formed XML",
+        "A `.cat`/`.gst` file has an XML syntax error, a second root element, or ends inside an element (truncated). What precedes the fault is read; the rest is not. Links into the lost part are then unresolved (`B003`).\nExample: `bsdata/Tyranids.cat:9350: warning[B001]: file ends inside <sharedSelectionEntries> (line 121): truncated; what precedes is read`";
+    NotBattleScribe = "B002", Warning, "XML file is not BattleScribe data",
+        "The file was handed to the BattleScribe source (a `.cat`/`.gst` name or a BattleScribe root) but its root element is neither `catalogue` nor `gameSystem`, or a catalogue names no game system present. A file with the wrong root gives no records.\nExample: `bsdata/notes.cat:2: warning[B002]: root element <roster>, not <catalogue> or <gameSystem>; not read`";
+    LinkUnresolved = "B003", Warning, "BattleScribe link to an absent element",
+        "An `entryLink`, `infoLink` or `catalogueLink` names a target id no file of the folder defines (a catalogue that is linked but absent, such as Chaos Space Marines from Chaos Daemons). One diagnostic per link; the link is skipped, a root link to an absent datasheet gives no datasheet.\nExample: `bsdata/Chaos - Chaos Daemons.cat:12: warning[B003]: entryLink 'Chaos Lord' → 9e3c-… not found in this folder's catalogues`";
+    LinkCycle = "B004", Warning, "BattleScribe links form a cycle",
+        "Following links from a datasheet reaches an element that is already being read on the same path (A links to B, B back to A). The link that closes the cycle is not followed.\nExample: `bsdata/x.cat:40: warning[B004]: entryLink 'Wargear' → 1a2b-… closes a cycle of links; not followed`";
+    ProfileTypeUnknown = "B005", Info, "BattleScribe profile of a type the datasheet has no field for",
+        "A profile on a datasheet is neither a model profile (`Unit`: M T SV W LD OC), nor a weapon (its characteristics are a weapon's: Range A BS/WS S AP D, whatever the type is called), nor an ability (`Abilities` or a single text characteristic). It is not read into the datasheet; one diagnostic per profile type and file.\nExample: `bsdata/x.cat:88: info[B005]: profile type 'Psychic Power' (characteristics: Warp Charge, Range) on 'Librarian' is not read`";
+    CrucibleSkipped = "B006", Info, "Crucible characters skipped",
+        "Root entries tagged `[Crucible]` are Crusade characters built from a datasheet, not datasheets; they are counted and skipped, once per catalogue.\nExample: `bsdata/Tyranids.cat:45: info[B006]: 3 [Crucible] root entries skipped (not datasheets)`";
 }
 
 #[cfg(test)]

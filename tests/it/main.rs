@@ -2,6 +2,7 @@
 //! regression test per bug. Tests that need `../shared/corpus` skip with a printed reason when
 //! it is absent, and fail instead when `COGITATOR_REQUIRE_CORPUS=1`.
 
+mod bsdata;
 mod corpus;
 mod crosscheck;
 mod dedup;

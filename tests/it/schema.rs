@@ -404,6 +404,7 @@ fn full_datasheet() -> Datasheet {
         faction_keywords: vec!["GREY KNIGHTS".into()],
         stratagems: vec!["10e:core:command-re-roll".into()],
         power_rating: Some(7),
+        legends: true,
     }
 }
 

@@ -1,0 +1,140 @@
+//! BattleScribe benchmark (plain `fn main`, std::time): every BattleScribe file of the corpus
+//! (the 10th-edition game system and catalogues, the Horus Heresy game system) read three ways
+//! in the same run: bare `quick-xml` (every event of every file, attributes decoded), the
+//! record source alone (`records::bsdata::read` per folder: parse, index, resolve links,
+//! datasheets, rules), and the whole pipeline (sniff → record source → normalize → merge →
+//! schema check; validation skipped). Prints MB/s for each and the ratios.
+//!
+//! Run: `cargo bench --bench bsdata [-- BSDATA_DIR]` (default `../shared/corpus/bsdata`).
+
+use cogitator::pipeline::{run, Options};
+use cogitator::records::{bsdata, Group};
+use cogitator::source::SourceFile;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+const ROUNDS: usize = 5;
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn mbps(bytes: usize, d: Duration) -> f64 {
+    bytes as f64 / 1e6 / d.as_secs_f64()
+}
+
+/// Every event of every file, as `quick-xml` reads them, attribute values unescaped.
+fn bare_parse(files: &[SourceFile]) -> usize {
+    let mut n = 0;
+    for f in files {
+        let mut r = quick_xml::Reader::from_reader(f.bytes.as_slice());
+        loop {
+            match r.read_event() {
+                Ok(quick_xml::events::Event::Eof) | Err(_) => break,
+                Ok(quick_xml::events::Event::Start(e) | quick_xml::events::Event::Empty(e)) => {
+                    for a in e.attributes().flatten() {
+                        n += a
+                            .normalized_value(quick_xml::XmlVersion::Implicit1_0)
+                            .map(|v| v.len())
+                            .unwrap_or(0);
+                    }
+                }
+                Ok(_) => n += 1,
+            }
+        }
+    }
+    n
+}
+
+fn walk(dir: &Path, root: &Path, out: &mut Vec<SourceFile>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut paths: Vec<PathBuf> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
+    paths.sort();
+    for p in paths {
+        if p.is_dir() {
+            walk(&p, root, out);
+        } else if let Ok(bytes) = std::fs::read(&p) {
+            let rel = p
+                .strip_prefix(root)
+                .unwrap_or(&p)
+                .to_string_lossy()
+                .replace('\\', "/");
+            out.push(SourceFile::new(rel, bytes));
+        }
+    }
+}
+
+fn main() {
+    let dir = std::env::args()
+        .skip(1)
+        .find(|a| !a.starts_with('-'))
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/bsdata")
+        });
+    if !dir.is_dir() {
+        eprintln!("skipped: BattleScribe data not found at {}", dir.display());
+        return;
+    }
+    let mut files = Vec::new();
+    walk(&dir, &dir, &mut files);
+    let bytes: usize = files.iter().map(|f| f.bytes.len()).sum();
+    let mut groups: BTreeMap<String, Vec<&SourceFile>> = BTreeMap::new();
+    for f in &files {
+        groups
+            .entry(cogitator::records::dir_of(&f.path).to_string())
+            .or_default()
+            .push(f);
+    }
+    println!(
+        "bsdata: {} files in {} folders, {:.1} MB, {} threads, {} rounds (median)",
+        files.len(),
+        groups.len(),
+        bytes as f64 / 1e6,
+        rayon::current_num_threads(),
+        ROUNDS
+    );
+    let opts = Options {
+        skip_validation: true,
+        ..Default::default()
+    };
+    let (mut bare, mut source, mut full) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut datasheets, mut rules) = (0, 0);
+    for _ in 0..ROUNDS {
+        let t = Instant::now();
+        std::hint::black_box(bare_parse(&files));
+        bare.push(t.elapsed());
+        let t = Instant::now();
+        for (dir, members) in &groups {
+            let ex = bsdata::read(&Group {
+                dir,
+                files: members,
+            });
+            std::hint::black_box(ex);
+        }
+        source.push(t.elapsed());
+        let t = Instant::now();
+        let ds = run(&files, &[], &opts);
+        full.push(t.elapsed());
+        datasheets = ds.manifest.totals.datasheets;
+        rules = ds.manifest.totals.rules;
+        std::hint::black_box(ds);
+    }
+    let (b, s, f) = (median(bare), median(source), median(full));
+    let line = |what: &str, d: Duration| {
+        println!(
+            "{what:<16} {:>8.1} ms  {:>7.1} MB/s  {:>5.1}× the bare parse",
+            d.as_secs_f64() * 1e3,
+            mbps(bytes, d),
+            d.as_secs_f64() / b.as_secs_f64()
+        );
+    };
+    line("bare quick-xml", b);
+    line("record source", s);
+    line("ingest", f);
+    println!("({datasheets} datasheets, {rules} rules)");
+}

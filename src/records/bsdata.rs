@@ -1,0 +1,415 @@
+//! BattleScribe data (BSData XML: a game system `.gst` and faction catalogues `.cat`) → records.
+//!
+//! The record source for the files of one folder: every `.gst`/`.cat` (by name, or by a
+//! `catalogue`/`gameSystem` root) is parsed with `quick-xml` into an id-indexed store
+//! ([`tree`]: each element with its 1-based line); links resolve across the folder's files
+//! (a catalogue, its libraries and the game system), so a catalogue read without the files it
+//! links to gives one `B003` per unresolved link, never a crash.
+//!
+//! **Datasheets** ([`unit`]): the root entries of each catalogue (its root `selectionEntries`
+//! and root `entryLinks`, a library's included) whose resolved type is `unit` or `model` (a
+//! `model` root is a one-model unit). Root `upgrade` entries (detachment choice, show/hide
+//! options) are not datasheets; `… [Crucible]` roots are Crusade characters (counted, `B006`);
+//! roots of the game system itself are not a faction's. The faction is the name of the catalogue
+//! whose root list holds the entry, without its grand-alliance prefix and its `Library` tag
+//! (`Imperium - Grey Knights` → `Grey Knights`, `Chaos - Chaos Daemons Library` → `Chaos
+//! Daemons`, `Library - Tyranids` → `Tyranids`). A unit is emitted once per faction.
+//!
+//! **Matching rule** (so a unit merges with the same unit read from Wahapedia's pages and
+//! export): the id is `ids::datasheet(edition, faction, name)` with the name as BattleScribe
+//! prints it, a trailing `[Legends]` tag removed (the datasheet is then Legends: its
+//! `legends` flag is set). No unit name is known to this module.
+//!
+//! **Rules**: for the Horus Heresy game system, its shared rules become `hh2` rules of kind
+//! `special_rule` and the rules of its unit-type categories rules of kind `unit_type`, each with
+//! its name, its full text and the element's line. Provenance everywhere is the file and line
+//! of the element a record (or sub-record) was read from.
+//!
+//! Zipped data (`.catz`/`.gstz`) is not read: `decode::sniff` names it in its `S007`.
+
+use crate::diag::{Code, Diagnostic};
+use crate::extract::Extracted;
+use crate::model::{Edition, Rule};
+use crate::records::{file_name, Group};
+use crate::source::{Location, SourceFile};
+use std::collections::{BTreeMap, HashMap};
+
+pub mod tree;
+pub mod unit;
+
+use tree::{NodeId, Tree};
+
+/// The record source of the pipeline's registry (`records::SOURCES`).
+pub const SOURCE: super::RecordSource = super::RecordSource {
+    name: "bsdata",
+    claims,
+    read,
+};
+
+/// Whether `f` is BattleScribe data: a `.cat`/`.gst` name, or a BattleScribe root element.
+pub fn is_battlescribe(f: &SourceFile) -> bool {
+    let name = file_name(&f.path).to_ascii_lowercase();
+    if name.ends_with(".cat") || name.ends_with(".gst") {
+        return true;
+    }
+    matches!(
+        crate::decode::sniff(&f.bytes, &f.path).detail,
+        Some("BattleScribe catalogue" | "BattleScribe game system")
+    )
+}
+
+/// Claims a group that holds at least one BattleScribe file.
+fn claims(group: &Group) -> bool {
+    group.files.iter().any(|f| is_battlescribe(f))
+}
+
+/// What kind of BattleScribe file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    GameSystem,
+    Catalogue,
+    /// A catalogue with `library="true"`.
+    Library,
+}
+
+/// One parsed file.
+#[derive(Debug)]
+pub struct File {
+    pub path: String,
+    pub sha256: String,
+    pub tree: Tree,
+    pub kind: Kind,
+    pub edition: Edition,
+    /// The catalogue's or game system's `name` attribute.
+    pub name: String,
+}
+
+/// The parsed files of a group and the index of their ids.
+#[derive(Debug, Default)]
+pub struct Store {
+    pub files: Vec<File>,
+    /// Element id → (file, element), the first definition in path order.
+    pub index: HashMap<String, (usize, NodeId)>,
+}
+
+/// Elements a link may target.
+const TARGETS: &[&str] = &[
+    "selectionEntry",
+    "selectionEntryGroup",
+    "profile",
+    "rule",
+    "infoGroup",
+    "catalogue",
+    "gameSystem",
+    "categoryEntry",
+];
+
+impl Store {
+    pub fn node(&self, at: (usize, NodeId)) -> &tree::Node {
+        self.files[at.0].tree.node(at.1)
+    }
+
+    pub fn resolve(&self, id: &str) -> Option<(usize, NodeId)> {
+        self.index.get(id).copied()
+    }
+}
+
+/// The edition a game system's name declares (`Horus Heresy` → hh2, else 10th edition).
+fn edition_of_system(name: &str) -> Edition {
+    if name.to_ascii_lowercase().contains("horus heresy") {
+        Edition::HorusHeresy2
+    } else {
+        Edition::Tenth
+    }
+}
+
+/// A catalogue's faction name: its last ` - ` part with `Library` removed
+/// (`Imperium - Astra Militarum - Library` → `Astra Militarum`, `Library - Tyranids` →
+/// `Tyranids`, `Chaos - Chaos Daemons Library` → `Chaos Daemons`).
+pub fn faction_of_catalogue(name: &str) -> Option<String> {
+    let parts: Vec<&str> = name
+        .split(" - ")
+        .map(str::trim)
+        .filter(|p| !p.eq_ignore_ascii_case("library") && !p.is_empty())
+        .collect();
+    let last = parts.last()?;
+    let cleaned = last
+        .strip_suffix(" Library")
+        .or_else(|| last.strip_prefix("Library "))
+        .unwrap_or(last)
+        .trim();
+    (!cleaned.is_empty()).then(|| cleaned.to_string())
+}
+
+/// The faction of a catalogue's records. A library's is that of a catalogue of the folder that
+/// links it and shares a word of its name (`Chaos - Daemons Library`, linked from `Chaos - Chaos
+/// Daemons` → `Chaos Daemons`); otherwise, and for a catalogue, its own name's
+/// ([`faction_of_catalogue`]).
+pub fn faction_of_file(store: &Store, fi: usize) -> Option<String> {
+    let f = &store.files[fi];
+    let own = faction_of_catalogue(&f.name);
+    if f.kind != Kind::Library {
+        return own;
+    }
+    let id = f.tree.root().and_then(|r| f.tree.node(r).attr("id"))?;
+    let words =
+        |s: &str| -> Vec<String> { s.split_whitespace().map(|w| w.to_lowercase()).collect() };
+    let own_words = own.as_deref().map(words).unwrap_or_default();
+    for g in &store.files {
+        if g.kind != Kind::Catalogue {
+            continue;
+        }
+        let Some(root) = g.tree.root() else { continue };
+        let links = g
+            .tree
+            .items(root, "catalogueLinks", "catalogueLink")
+            .any(|l| g.tree.node(l).attr("targetId") == Some(id));
+        if !links {
+            continue;
+        }
+        if let Some(theirs) = faction_of_catalogue(&g.name) {
+            if words(&theirs).iter().any(|w| own_words.contains(w)) {
+                return Some(theirs);
+            }
+        }
+    }
+    own
+}
+
+/// Parses every BattleScribe file of the group into a [`Store`]; diagnostics per file.
+pub fn load(group: &Group) -> (Store, BTreeMap<String, Vec<Diagnostic>>) {
+    let mut store = Store::default();
+    let mut diags: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
+    let mut files: Vec<&SourceFile> = group
+        .files
+        .iter()
+        .copied()
+        .filter(|f| is_battlescribe(f))
+        .collect();
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    let mut pending: Vec<(File, Option<String>)> = Vec::new();
+    for f in files {
+        let d = diags.entry(f.path.clone()).or_default();
+        let tree = tree::parse(&f.bytes, &f.path, d);
+        let Some(root) = tree.root() else {
+            d.push(
+                Diagnostic::new(Code::NotBattleScribe, "no root element; not read")
+                    .in_file(&f.path),
+            );
+            continue;
+        };
+        let r = tree.node(root);
+        let kind = match r.tag.as_ref() {
+            "gameSystem" => Kind::GameSystem,
+            "catalogue" if r.attr("library") == Some("true") => Kind::Library,
+            "catalogue" => Kind::Catalogue,
+            other => {
+                d.push(
+                    Diagnostic::new(
+                        Code::NotBattleScribe,
+                        format!(
+                            "root element <{other}>, not <catalogue> or <gameSystem>; not read"
+                        ),
+                    )
+                    .at(&f.path, r.line),
+                );
+                continue;
+            }
+        };
+        let name = r.attr("name").unwrap_or("").to_string();
+        let system = r.attr("gameSystemId").map(str::to_string);
+        pending.push((
+            File {
+                path: f.path.clone(),
+                sha256: f.sha256.clone(),
+                edition: edition_of_system(&name),
+                tree,
+                kind,
+                name,
+            },
+            system,
+        ));
+    }
+    // A catalogue's edition is its game system's.
+    let systems: HashMap<String, Edition> = pending
+        .iter()
+        .filter(|(f, _)| f.kind == Kind::GameSystem)
+        .filter_map(|(f, _)| {
+            let id = f.tree.root().and_then(|r| f.tree.node(r).attr("id"))?;
+            Some((id.to_string(), f.edition))
+        })
+        .collect();
+    for (mut f, system) in pending {
+        if f.kind != Kind::GameSystem {
+            match system.as_deref().and_then(|s| systems.get(s)) {
+                Some(e) => f.edition = *e,
+                None => {
+                    f.edition = Edition::Tenth;
+                    diags.entry(f.path.clone()).or_default().push(
+                        Diagnostic::new(
+                            Code::UnknownSystem,
+                            format!(
+                                "the catalogue's game system ({}) is not in this folder; read as 10th edition",
+                                system.as_deref().unwrap_or("none named")
+                            ),
+                        )
+                        .in_file(&f.path),
+                    );
+                }
+            }
+        }
+        store.files.push(f);
+    }
+    for (fi, f) in store.files.iter().enumerate() {
+        for (ni, n) in f.tree.nodes.iter().enumerate() {
+            if !TARGETS.contains(&n.tag.as_ref()) {
+                continue;
+            }
+            if let Some(id) = n.attr("id") {
+                store.index.entry(id.to_string()).or_insert((fi, ni));
+            }
+        }
+    }
+    // One diagnostic per link whose target no file of the folder defines.
+    for f in &store.files {
+        let d = diags.entry(f.path.clone()).or_default();
+        for n in &f.tree.nodes {
+            if !matches!(n.tag.as_ref(), "entryLink" | "infoLink" | "catalogueLink") {
+                continue;
+            }
+            let target = n.attr("targetId").unwrap_or("");
+            if store.index.contains_key(target) {
+                continue;
+            }
+            d.push(
+                Diagnostic::new(
+                    Code::LinkUnresolved,
+                    format!(
+                        "{} '{}' → {} not found in this folder's files",
+                        n.tag,
+                        n.attr("name").unwrap_or(""),
+                        if target.is_empty() {
+                            "(no target)"
+                        } else {
+                            target
+                        }
+                    ),
+                )
+                .at(&f.path, n.line),
+            );
+        }
+    }
+    (store, diags)
+}
+
+/// Reads a claimed group: one [`Extracted`] per BattleScribe file.
+pub fn read(group: &Group) -> Vec<Extracted> {
+    let (store, mut diags) = load(group);
+    let mut out: BTreeMap<String, Extracted> = BTreeMap::new();
+    for f in group.files.iter().filter(|f| is_battlescribe(f)) {
+        out.insert(
+            f.path.clone(),
+            Extracted {
+                file: f.path.clone(),
+                sha256: f.sha256.clone(),
+                ..Extracted::default()
+            },
+        );
+    }
+    for (fi, f) in store.files.iter().enumerate() {
+        if let Some(e) = out.get_mut(&f.path) {
+            e.edition = Some(f.edition);
+            if matches!(f.kind, Kind::Catalogue | Kind::Library) {
+                e.faction = faction_of_file(&store, fi);
+            }
+        }
+    }
+    let built = unit::datasheets(&store);
+    for (fi, ds) in built.datasheets {
+        if let Some(e) = out.get_mut(&store.files[fi].path) {
+            e.datasheets.push(ds);
+        }
+    }
+    for d in built.diagnostics {
+        let key = d.file.clone().unwrap_or_default();
+        diags.entry(key).or_default().push(d);
+    }
+    for (fi, f) in store.files.iter().enumerate() {
+        if f.edition == Edition::HorusHeresy2 && f.kind == Kind::GameSystem {
+            if let Some(e) = out.get_mut(&f.path) {
+                e.rules = system_rules(&store, fi);
+            }
+        }
+    }
+    for (file, ds) in diags {
+        match out.get_mut(&file) {
+            Some(e) => e.diagnostics.extend(ds),
+            None => {
+                if let Some(e) = out.values_mut().next() {
+                    e.diagnostics.extend(ds);
+                }
+            }
+        }
+    }
+    out.into_values().collect()
+}
+
+/// The text of a rule element: its `description`, trimmed (BattleScribe's line breaks kept).
+pub fn rule_text(t: &Tree, rule: NodeId) -> String {
+    t.child(rule, "description")
+        .map(|d| t.node(d).text.trim().to_string())
+        .unwrap_or_default()
+}
+
+/// A game system's rules: shared rules as `special_rule`, unit-type category rules as
+/// `unit_type`; each named, with its full text and line.
+pub fn system_rules(store: &Store, fi: usize) -> Vec<Rule> {
+    let f = &store.files[fi];
+    let t = &f.tree;
+    let mut rules = Vec::new();
+    for (ni, n) in t.nodes.iter().enumerate() {
+        if n.tag != "rule" {
+            continue;
+        }
+        // Where it sits: `sharedRules` (shared), or inside a category (a unit type).
+        let mut kind = None;
+        let mut up = n.parent;
+        while let Some(p) = up {
+            match t.node(p).tag.as_ref() {
+                "sharedRules" => {
+                    kind = Some("special_rule");
+                    break;
+                }
+                "categoryEntry" => {
+                    kind = Some("unit_type");
+                    break;
+                }
+                "selectionEntry" | "selectionEntryGroup" | "forceEntry" => break,
+                _ => up = t.node(p).parent,
+            }
+        }
+        let Some(kind) = kind else { continue };
+        let Some(name) = n.attr("name").map(str::trim).filter(|s| !s.is_empty()) else {
+            continue;
+        };
+        let text = rule_text(t, ni);
+        if text.is_empty() {
+            continue;
+        }
+        let scope = crate::ids::rule_scope(kind, None);
+        rules.push(Rule {
+            id: crate::ids::rule(f.edition, &scope, name),
+            name: Some(name.to_string()),
+            kind: kind.to_string(),
+            edition: f.edition,
+            faction: None,
+            flavor: None,
+            text,
+            bullets: Vec::new(),
+            examples: Vec::new(),
+            tables: Vec::new(),
+            occurrences: vec![Location::at_line(f.path.clone(), n.line)],
+        });
+    }
+    rules
+}

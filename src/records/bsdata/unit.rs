@@ -1,0 +1,1257 @@
+//! Root `unit`/`model` entries → datasheets.
+//!
+//! A datasheet is read by walking its entry with an explicit stack (never recursion on the
+//! input's depth): child entries, groups and `entryLink`s (a link adds its own constraints,
+//! costs, profiles and child links on top of its target), `infoLink`s to profiles, rules and
+//! info groups. The set of targets on the current path stops cycles (`B004`). What is read:
+//!
+//! - model profiles: `Unit` profiles (or any profile with M, T, SV and W); the same profile
+//!   repeated on the unit and its models is one profile;
+//! - weapons: every profile whose characteristics are a weapon's (Range and A, S, AP, D),
+//!   whatever its type is called; melee when it has WS or its type says melee;
+//! - abilities: `Abilities` profiles (a profile inside a wargear choice is `wargear`; other
+//!   single-text profile types are a named group, `Shadow Form` → `shadow_form`), and rules by
+//!   `infoLink` on the unit or its models (`core` when the game system defines the rule,
+//!   `faction` otherwise) with the parameter an unconditional modifier appends (`Deadly Demise`
+//!   + `D6`); a rule named like one of the unit's weapon keywords is glossary, not an ability;
+//! - `Invulnerable Save…` → the invulnerable save (`*` = conditional, its text the condition);
+//!   `Damaged: 1-8 Wounds Remaining` → the DAMAGED profile;
+//! - keywords: the entry's `categoryLinks` (`Faction: X` → faction keyword X), hidden
+//!   categories (the data's bookkeeping, `Khorne non-Battleline`) left out;
+//! - weapon names as printed on a datasheet: `➤ Plasma gun - standard` → `Plasma gun – standard`;
+//! - points: the entry's `pts` cost with its `set`/`increment` modifiers keyed on the unit's
+//!   model count, plus per-model costs; BattleScribe allows every count of a band, GW prints
+//!   one size per band: each band is reported at its largest count (per-model costs at the
+//!   smallest and largest count). Model counts come from `selections` constraints; a group
+//!   that chooses one of several compositions is one choice.
+//!
+//! Not the datasheet: statically hidden children and profiles, and those hidden until a roster
+//! option is chosen (a `set hidden` modifier whose conditions hold in an empty roster: a
+//! detachment's abilities, Crusade content), roster options (an `upgrade` with a points
+//! cost: enhancements; an `upgrade` that adds categories: Warlord), Crusade content (anything
+//! with a cost of another type than points). Modifiers with conditions on the roster are not
+//! applied. Values are kept as printed (`20+"`, rolls without `+`): normalization respells them.
+
+use super::{tree::Tree, Kind, Store};
+use crate::diag::{Code, Diagnostic};
+use crate::ids;
+use crate::model::*;
+use crate::source::{Location, Provenance};
+use std::collections::HashSet;
+
+/// An element of a file: (file index, node).
+type At = (usize, usize);
+
+/// The datasheets of a store, each with the file it was read from, and diagnostics.
+#[derive(Debug, Default)]
+pub struct Built {
+    pub datasheets: Vec<(usize, Datasheet)>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// `[Crucible]` roots skipped.
+    pub crucible: usize,
+}
+
+/// A root entry's name without a trailing `[Legends]` tag, and whether it had it.
+pub fn strip_legends(name: &str) -> (String, bool) {
+    let t = name.trim();
+    match t.strip_suffix("[Legends]") {
+        Some(rest) => (rest.trim_end().to_string(), true),
+        None => (t.to_string(), false),
+    }
+}
+
+/// Reads every catalogue's root `unit`/`model` entries.
+pub fn datasheets(store: &Store) -> Built {
+    let mut built = Built::default();
+    let mut seen: HashSet<(Option<String>, At)> = HashSet::new();
+    let mut unknown_types: HashSet<(usize, String)> = HashSet::new();
+    for (fi, f) in store.files.iter().enumerate() {
+        if f.kind == Kind::GameSystem {
+            continue;
+        }
+        let Some(root) = f.tree.root() else { continue };
+        let faction = super::faction_of_file(store, fi);
+        let own: HashSet<String> = (0..store.files.len())
+            .filter(|&g| {
+                store.files[g].kind != Kind::GameSystem
+                    && super::faction_of_file(store, g) == faction
+            })
+            .filter_map(|g| {
+                let t = &store.files[g].tree;
+                t.root()
+                    .and_then(|r| t.node(r).attr("id"))
+                    .map(str::to_string)
+            })
+            .collect();
+        let mut roots: Vec<(At, Option<At>)> = Vec::new();
+        for e in f.tree.items(root, "selectionEntries", "selectionEntry") {
+            roots.push(((fi, e), None));
+        }
+        for l in f.tree.items(root, "entryLinks", "entryLink") {
+            let target = f.tree.node(l).attr("targetId").unwrap_or("");
+            if let Some(t) = store.resolve(target) {
+                roots.push((t, Some((fi, l))));
+            }
+        }
+        let mut crucible = 0;
+        for (target, link) in roots {
+            let n = store.node(target);
+            if n.tag != "selectionEntry" || !matches!(n.attr("type"), Some("unit" | "model")) {
+                continue;
+            }
+            let name = n.attr("name").unwrap_or("").trim();
+            if name.contains("[Crucible]") {
+                crucible += 1;
+                continue;
+            }
+            if !seen.insert((faction.clone(), target)) {
+                continue;
+            }
+            let ds = Walk::new(store, faction.clone(), own.clone(), &mut unknown_types).datasheet(
+                target,
+                link,
+                &mut built.diagnostics,
+            );
+            built.datasheets.push((target.0, ds));
+        }
+        if crucible > 0 {
+            built.crucible += crucible;
+            built.diagnostics.push(
+                Diagnostic::new(
+                    Code::CrucibleSkipped,
+                    format!("{crucible} [Crucible] root entries skipped (not datasheets)"),
+                )
+                .at(&f.path, f.tree.node(root).line),
+            );
+        }
+    }
+    built
+}
+
+/// How an item of the walk counts models.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ItemKind {
+    Root,
+    Model,
+    Entry,
+    Group,
+}
+
+/// One entry or group reached from the datasheet's root, for model counts and points.
+#[derive(Debug, Clone)]
+struct Item {
+    kind: ItemKind,
+    children: Vec<usize>,
+    min: Option<u32>,
+    max: Option<u32>,
+    /// Its own points cost (per selection).
+    cost: f64,
+    /// The ids of its element and of the link that reached it (conditions name them).
+    ids: Vec<String>,
+}
+
+/// One container being read: the element and the link that reached it (both add children).
+struct Frame {
+    parts: Vec<At>,
+    item: usize,
+    /// Reached through an `upgrade` entry (wargear): its abilities are `wargear`, its rules
+    /// glossary.
+    in_option: bool,
+    /// Targets on the path from the root (cycle detection).
+    path: Vec<At>,
+}
+
+struct Walk<'s, 'u> {
+    store: &'s Store,
+    faction: Option<String>,
+    edition: Edition,
+    ds: Datasheet,
+    items: Vec<Item>,
+    /// Rules by link: (name, parameter, from the game system).
+    rule_links: Vec<(String, Option<String>, bool, Location)>,
+    unknown_types: &'u mut HashSet<(usize, String)>,
+    pts_type: Option<String>,
+    diags: Vec<Diagnostic>,
+    /// Ids of the faction's catalogues (the army's primary catalogue is one of them).
+    own: HashSet<String>,
+}
+
+/// Lower-cased characteristic names a weapon has.
+fn is_weapon(names: &[String]) -> bool {
+    let has = |n: &str| names.iter().any(|x| x == n);
+    has("range") && has("a") && has("s") && has("ap") && has("d")
+}
+
+fn is_model(names: &[String], type_name: &str) -> bool {
+    let has = |n: &str| names.iter().any(|x| x == n);
+    type_name == "Unit" || (has("m") && has("t") && has("w") && has("sv"))
+}
+
+fn snake(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.trim().chars() {
+        if c.is_alphanumeric() {
+            out.extend(c.to_lowercase());
+        } else if !out.ends_with('_') && !out.is_empty() {
+            out.push('_');
+        }
+    }
+    out.trim_end_matches('_').to_string()
+}
+
+/// A numeric attribute.
+fn num(v: Option<&str>) -> Option<f64> {
+    v.and_then(|s| s.trim().parse::<f64>().ok())
+}
+
+impl<'s, 'u> Walk<'s, 'u> {
+    fn new(
+        store: &'s Store,
+        faction: Option<String>,
+        own: HashSet<String>,
+        unknown_types: &'u mut HashSet<(usize, String)>,
+    ) -> Self {
+        Walk {
+            store,
+            faction,
+            edition: Edition::Tenth,
+            ds: Datasheet::empty(Edition::Tenth),
+            items: Vec::new(),
+            rule_links: Vec::new(),
+            unknown_types,
+            pts_type: None,
+            diags: Vec::new(),
+            own,
+        }
+    }
+
+    fn tree(&self, fi: usize) -> &'s Tree {
+        &self.store.files[fi].tree
+    }
+
+    fn path(&self, fi: usize) -> &'s str {
+        &self.store.files[fi].path
+    }
+
+    /// The location of an element of file `fi` that gives this datasheet a sub-record; the file
+    /// joins the datasheet's sources (at that element) when it is not one yet, so every `at`
+    /// names one of them.
+    fn locate(&mut self, fi: usize, line: u32) -> Location {
+        let file = &self.store.files[fi];
+        if !self.ds.sources.iter().any(|s| s.file == file.path) {
+            self.ds.sources.push(Provenance::at_line(
+                file.path.clone(),
+                line,
+                file.sha256.clone(),
+            ));
+        }
+        Location::at_line(file.path.clone(), line)
+    }
+
+    fn datasheet(mut self, target: At, link: Option<At>, diags: &mut Vec<Diagnostic>) -> Datasheet {
+        let file = &self.store.files[target.0];
+        self.edition = file.edition;
+        let node = self.store.node(target);
+        let (name, legends) = strip_legends(node.attr("name").unwrap_or(""));
+        let mut ds = Datasheet::empty(self.edition);
+        ds.id = ids::datasheet(self.edition, self.faction.as_deref(), &name);
+        ds.name = Some(name).filter(|n| !n.is_empty());
+        ds.faction = self.faction.clone();
+        ds.legends = legends;
+        ds.sources.push(Provenance::at_line(
+            file.path.clone(),
+            node.line,
+            file.sha256.clone(),
+        ));
+        self.ds = ds;
+        let mut parts = vec![target];
+        parts.extend(link);
+        self.pts_type = self.pts_type_of(&parts);
+        self.keywords(&parts);
+        let root_kind = if node.attr("type") == Some("model") {
+            ItemKind::Model
+        } else {
+            ItemKind::Root
+        };
+        self.items.push(Item {
+            kind: root_kind,
+            children: Vec::new(),
+            min: Some(1),
+            max: Some(1),
+            cost: 0.0,
+            ids: Vec::new(),
+        });
+        let mut stack = vec![Frame {
+            parts: parts.clone(),
+            item: 0,
+            in_option: false,
+            path: vec![target],
+        }];
+        while let Some(frame) = stack.pop() {
+            let mut pushed = Vec::new();
+            for &part in &frame.parts {
+                self.read_part(part, &frame, &mut pushed, diags);
+            }
+            // Children in document order (the stack pops the last first).
+            stack.extend(pushed.into_iter().rev());
+        }
+        self.finish_abilities();
+        self.points(&parts);
+        diags.append(&mut self.diags);
+        self.ds
+    }
+
+    /// The cost type id of points (`pts`) on the root.
+    fn pts_type_of(&self, parts: &[At]) -> Option<String> {
+        for &(fi, n) in parts {
+            let t = self.tree(fi);
+            for c in t.items(n, "costs", "cost") {
+                let c = t.node(c);
+                let name = c.attr("name").unwrap_or("").to_ascii_lowercase();
+                if name == "pts" || name == "points" {
+                    return c.attr("typeId").map(str::to_string);
+                }
+            }
+        }
+        // Without a cost on the root: the game system's points type, by name.
+        for f in &self.store.files {
+            if f.kind != Kind::GameSystem {
+                continue;
+            }
+            for n in &f.tree.nodes {
+                if n.tag == "costType" && n.attr("name").is_some_and(|v| v == "pts") {
+                    return n.attr("id").map(str::to_string);
+                }
+            }
+        }
+        None
+    }
+
+    fn keywords(&mut self, parts: &[At]) {
+        for &(fi, n) in parts {
+            let t = self.tree(fi);
+            for c in t.items(n, "categoryLinks", "categoryLink") {
+                let c = t.node(c);
+                let target = c.attr("targetId").and_then(|id| self.store.resolve(id));
+                if target.is_some_and(|at| self.store.node(at).attr("hidden") == Some("true")) {
+                    // A hidden category is the data's own bookkeeping (`Khorne non-Battleline`),
+                    // not a keyword the datasheet prints.
+                    continue;
+                }
+                let name = match c.attr("name").map(str::trim).filter(|s| !s.is_empty()) {
+                    Some(n) => n.to_string(),
+                    None => match c.attr("targetId").and_then(|id| self.store.resolve(id)) {
+                        Some(at) => self.store.node(at).attr("name").unwrap_or("").to_string(),
+                        None => continue,
+                    },
+                };
+                if let Some(f) = name.strip_prefix("Faction:") {
+                    let f = f.trim().to_string();
+                    if !f.is_empty() && !self.ds.faction_keywords.contains(&f) {
+                        self.ds.faction_keywords.push(f);
+                    }
+                } else if !self
+                    .ds
+                    .keywords
+                    .iter()
+                    .any(|k| k.eq_ignore_ascii_case(&name))
+                {
+                    self.ds.keywords.push(name);
+                }
+            }
+        }
+    }
+
+    /// Reads the children of one part of a frame; containers to read next go to `pushed`.
+    fn read_part(
+        &mut self,
+        (fi, n): At,
+        frame: &Frame,
+        pushed: &mut Vec<Frame>,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        let t = self.tree(fi);
+        for &list in &t.node(n).children {
+            let tag = t.node(list).tag.as_ref();
+            for &c in &t.node(list).children {
+                let cn = t.node(c);
+                match (tag, cn.tag.as_ref()) {
+                    ("profiles", "profile")
+                        if cn.attr("hidden") != Some("true")
+                            && !default_hidden(t, c, &self.own) =>
+                    {
+                        self.profile((fi, c), None, frame.in_option);
+                    }
+                    ("rules", "rule") if !frame.in_option && cn.attr("hidden") != Some("true") => {
+                        let sys = self.store.files[fi].kind == Kind::GameSystem;
+                        let name = cn.attr("name").unwrap_or("").trim().to_string();
+                        let at = self.locate(fi, cn.line);
+                        self.rule_links.push((name, None, sys, at));
+                    }
+                    ("infoLinks", "infoLink") => {
+                        if cn.attr("hidden") == Some("true") || default_hidden(t, c, &self.own) {
+                            continue;
+                        }
+                        let Some(target) =
+                            cn.attr("targetId").and_then(|id| self.store.resolve(id))
+                        else {
+                            continue;
+                        };
+                        let tn = self.store.node(target);
+                        if tn.attr("hidden") == Some("true")
+                            || default_hidden(self.tree(target.0), target.1, &self.own)
+                        {
+                            continue;
+                        }
+                        match tn.tag.as_ref() {
+                            "profile" => self.profile(target, Some((fi, c)), frame.in_option),
+                            "rule" if !frame.in_option => {
+                                let sys = self.store.files[target.0].kind == Kind::GameSystem;
+                                let name = tn.attr("name").unwrap_or("").trim().to_string();
+                                let param = self.appended_name(t, c);
+                                let at = self.locate(fi, cn.line);
+                                self.rule_links.push((name, param, sys, at));
+                            }
+                            "infoGroup" => {
+                                if let Some(f) =
+                                    self.enter(target, Some((fi, c)), frame, false, diags)
+                                {
+                                    pushed.push(f);
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                    ("infoGroups", "infoGroup") if cn.attr("hidden") != Some("true") => {
+                        if let Some(f) = self.enter((fi, c), None, frame, false, diags) {
+                            pushed.push(f);
+                        }
+                    }
+                    ("selectionEntries", "selectionEntry")
+                    | ("selectionEntryGroups", "selectionEntryGroup") => {
+                        if let Some(f) = self.enter((fi, c), None, frame, true, diags) {
+                            pushed.push(f);
+                        }
+                    }
+                    ("entryLinks", "entryLink") => {
+                        let Some(target) =
+                            cn.attr("targetId").and_then(|id| self.store.resolve(id))
+                        else {
+                            continue;
+                        };
+                        if !matches!(
+                            self.store.node(target).tag.as_ref(),
+                            "selectionEntry" | "selectionEntryGroup"
+                        ) {
+                            continue;
+                        }
+                        if let Some(f) = self.enter(target, Some((fi, c)), frame, true, diags) {
+                            pushed.push(f);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// A container to read next, or `None` when it is hidden, a roster option, Crusade
+    /// content, or closes a cycle. `counted`: an entry or group (an item of the model count).
+    fn enter(
+        &mut self,
+        target: At,
+        link: Option<At>,
+        frame: &Frame,
+        counted: bool,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Option<Frame> {
+        let tn = self.store.node(target);
+        let hidden =
+            |at: Option<At>| at.is_some_and(|a| self.store.node(a).attr("hidden") == Some("true"));
+        if hidden(Some(target)) || hidden(link) {
+            return None;
+        }
+        if frame.path.contains(&target) {
+            let (fi, n) = link.unwrap_or(target);
+            let ln = self.tree(fi).node(n);
+            diags.push(
+                Diagnostic::new(
+                    Code::LinkCycle,
+                    format!(
+                        "{} '{}' → {} closes a cycle of links; not followed",
+                        ln.tag,
+                        ln.attr("name").unwrap_or(""),
+                        tn.attr("id").unwrap_or("")
+                    ),
+                )
+                .at(self.path(fi), ln.line),
+            );
+            return None;
+        }
+        let mut parts = vec![target];
+        parts.extend(link);
+        let is_upgrade = tn.tag == "selectionEntry" && tn.attr("type") == Some("upgrade");
+        let mut pts = 0.0;
+        for &(fi, n) in &parts {
+            let t = self.tree(fi);
+            for c in t.items(n, "costs", "cost") {
+                let c = t.node(c);
+                let v = num(c.attr("value")).unwrap_or(0.0);
+                if v == 0.0 {
+                    continue;
+                }
+                let is_pts = c.attr("typeId") == self.pts_type.as_deref()
+                    || c.attr("name")
+                        .is_some_and(|n| n.eq_ignore_ascii_case("pts"));
+                if !is_pts {
+                    // Crusade content (experience, battle honours, weapon modifications).
+                    return None;
+                }
+                pts = v;
+            }
+            if default_hidden(t, n, &self.own) {
+                // Shown only once a roster option is chosen (Crusade content).
+                return None;
+            }
+        }
+        if is_upgrade && pts > 0.0 {
+            // An option with a points cost (an enhancement): not the datasheet, not its points.
+            return None;
+        }
+        let item = if counted {
+            let kind = match (tn.tag.as_ref(), tn.attr("type")) {
+                ("selectionEntryGroup", _) => ItemKind::Group,
+                (_, Some("model")) => ItemKind::Model,
+                _ => ItemKind::Entry,
+            };
+            let (min, max) = self.constraints(&parts);
+            let ids = parts
+                .iter()
+                .filter_map(|&at| self.store.node(at).attr("id").map(str::to_string))
+                .collect();
+            self.items.push(Item {
+                kind,
+                children: Vec::new(),
+                min,
+                max,
+                cost: pts,
+                ids,
+            });
+            let id = self.items.len() - 1;
+            self.items[frame.item].children.push(id);
+            id
+        } else {
+            frame.item
+        };
+        let mut path = frame.path.clone();
+        path.push(target);
+        Some(Frame {
+            parts,
+            item,
+            in_option: frame.in_option || is_upgrade,
+            path,
+        })
+    }
+
+    /// `min`/`max` selections constraints on the parent scope (the link's win).
+    fn constraints(&self, parts: &[At]) -> (Option<u32>, Option<u32>) {
+        let (mut min, mut max) = (None, None);
+        // Target first, then the link: the link's constraints replace the target's.
+        for &(fi, n) in parts {
+            let t = self.tree(fi);
+            for c in t.items(n, "constraints", "constraint") {
+                let c = t.node(c);
+                if c.attr("field") != Some("selections") || c.attr("scope") != Some("parent") {
+                    continue;
+                }
+                let v = num(c.attr("value")).map(|v| v.max(0.0) as u32);
+                match c.attr("type") {
+                    Some("min") => min = v,
+                    Some("max") => max = v,
+                    _ => {}
+                }
+            }
+        }
+        (min, max)
+    }
+
+    /// The value an unconditional `append`/`set` modifier on `name` gives a link (`D6`).
+    fn appended_name(&self, t: &Tree, link: usize) -> Option<String> {
+        let mut out = None;
+        for m in t.items(link, "modifiers", "modifier") {
+            let mn = t.node(m);
+            if mn.attr("field") != Some("name") || !unconditional(t, m) {
+                continue;
+            }
+            if matches!(mn.attr("type"), Some("append" | "set")) {
+                out = mn.attr("value").map(|v| v.trim().to_string());
+            }
+        }
+        out.filter(|v| !v.is_empty())
+    }
+
+    /// A profile: model, weapon, ability, invulnerable save or DAMAGED.
+    fn profile(&mut self, (fi, p): At, link: Option<At>, in_option: bool) {
+        let t = self.tree(fi);
+        let pn = t.node(p);
+        let type_name = pn.attr("typeName").unwrap_or("").trim().to_string();
+        let mut name = pn.attr("name").unwrap_or("").trim().to_string();
+        let mut chars: Vec<(String, String, String)> = t
+            .items(p, "characteristics", "characteristic")
+            .map(|c| {
+                let c = t.node(c);
+                (
+                    c.attr("name").unwrap_or("").trim().to_string(),
+                    c.attr("typeId").unwrap_or("").to_string(),
+                    c.text.trim().to_string(),
+                )
+            })
+            .collect();
+        // Unconditional modifiers of the profile and of the link that reached it.
+        let mut mods = vec![(fi, p)];
+        mods.extend(link);
+        for (mfi, mn) in mods {
+            let mt = self.tree(mfi);
+            for m in mt.items(mn, "modifiers", "modifier") {
+                if !unconditional(mt, m) {
+                    continue;
+                }
+                let m = mt.node(m);
+                let (Some(field), Some(value)) = (m.attr("field"), m.attr("value")) else {
+                    continue;
+                };
+                let kind = m.attr("type").unwrap_or("");
+                if field == "name" {
+                    match kind {
+                        "set" => name = value.trim().to_string(),
+                        "append" => name = format!("{name} {}", value.trim()),
+                        _ => {}
+                    }
+                    continue;
+                }
+                if let Some(c) = chars.iter_mut().find(|c| c.1 == field || c.0 == field) {
+                    match kind {
+                        "set" => c.2 = value.trim().to_string(),
+                        "append" => c.2 = format!("{} {}", c.2, value.trim()),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        let names: Vec<String> = chars.iter().map(|c| c.0.to_ascii_lowercase()).collect();
+        let get = |n: &str| {
+            chars
+                .iter()
+                .find(|c| c.0.eq_ignore_ascii_case(n))
+                .map(|c| c.2.clone())
+                .filter(|v| !v.is_empty())
+        };
+        let line = pn.line;
+        let at = self.locate(fi, line);
+        if is_model(&names, &type_name) {
+            let mut m = ModelProfile::new(self.edition, Some(name).filter(|n| !n.is_empty()), at);
+            for f in ProfileKind::Model.fields(self.edition) {
+                m.set(f, get(f));
+            }
+            if !self.ds.models.contains(&m) {
+                self.ds.models.push(m);
+            }
+            return;
+        }
+        if is_weapon(&names) {
+            let melee = names.iter().any(|n| n == "ws")
+                || type_name.to_ascii_lowercase().contains("melee")
+                || get("range").is_some_and(|r| r.eq_ignore_ascii_case("melee"));
+            let kind = if melee {
+                WeaponType::Melee
+            } else {
+                WeaponType::Ranged
+            };
+            let mut w = WeaponProfile::new(self.edition, weapon_name(&name), kind, at);
+            for f in ProfileKind::Weapon.fields(self.edition) {
+                let v = match f.as_str() {
+                    "skill" => get("bs").or_else(|| get("ws")),
+                    "weapon_type" => get("type"),
+                    _ => get(f),
+                };
+                w.set(f, v);
+            }
+            if let Some(k) = get("keywords") {
+                w.keywords = k
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|k| !k.is_empty() && *k != "-")
+                    .map(str::to_string)
+                    .collect();
+            }
+            let same = |o: &WeaponProfile| {
+                o.name == w.name
+                    && o.kind == w.kind
+                    && o.characteristics == w.characteristics
+                    && o.keywords == w.keywords
+            };
+            if !self.ds.weapons.iter().any(same) {
+                self.ds.weapons.push(w);
+            }
+            return;
+        }
+        if type_name == "Transport" {
+            // Transport capacity: the contract has no field for it.
+            return;
+        }
+        if chars.len() > 1 && type_name != "Abilities" {
+            if self.unknown_types.insert((fi, type_name.clone())) {
+                // Reported once per type and file.
+                let list: Vec<&str> = chars.iter().map(|c| c.0.as_str()).collect();
+                let d = Diagnostic::new(
+                    Code::ProfileTypeUnknown,
+                    format!(
+                        "profile type '{type_name}' (characteristics: {}) on '{}' is not read",
+                        list.join(", "),
+                        self.ds.name.as_deref().unwrap_or("")
+                    ),
+                )
+                .at(self.path(fi), line);
+                self.diags.push(d);
+            }
+            return;
+        }
+        let text = chars.first().map(|c| c.2.clone()).unwrap_or_default();
+        self.ability(name, text, &type_name, in_option, at);
+    }
+
+    fn ability(
+        &mut self,
+        name: String,
+        text: String,
+        type_name: &str,
+        in_option: bool,
+        at: Location,
+    ) {
+        let lower = name.to_ascii_lowercase();
+        if lower.starts_with("invulnerable save") {
+            if self.ds.invulnerable_save.is_none() {
+                let value = roll_in(&name).or_else(|| roll_in(&text));
+                let conditional = name.contains('*') || roll_star(&text);
+                self.ds.invulnerable_save = value;
+                if conditional {
+                    self.ds.invulnerable_save_condition = Some(text).filter(|t| !t.is_empty());
+                }
+            }
+            return;
+        }
+        if lower.starts_with("damaged:") {
+            if self.ds.damaged.is_none() {
+                self.ds.damaged = Some(NamedText {
+                    name: name.to_uppercase(),
+                    text,
+                    at,
+                });
+            }
+            return;
+        }
+        let group = if in_option {
+            "wargear".to_string()
+        } else if type_name == "Abilities" || type_name.is_empty() {
+            "datasheet".to_string()
+        } else {
+            snake(type_name)
+        };
+        let (name, tags) = name_and_tags(&name);
+        if self
+            .ds
+            .abilities
+            .iter()
+            .any(|a| a.name.eq_ignore_ascii_case(&name) && a.group == group)
+        {
+            return;
+        }
+        self.ds.abilities.push(Ability {
+            name,
+            group,
+            tags,
+            parameter: None,
+            rule_id: None,
+            text: Some(text).filter(|t| !t.is_empty()),
+            at,
+        });
+    }
+
+    /// Rules by link become core/faction abilities, unless they name a weapon keyword.
+    fn finish_abilities(&mut self) {
+        let weapon_keywords: Vec<String> = self
+            .ds
+            .weapons
+            .iter()
+            .flat_map(|w| w.keywords.iter())
+            .map(|k| crate::text::fold::fold_for_compare(k))
+            .collect();
+        let links = std::mem::take(&mut self.rule_links);
+        for (name, param, system, at) in links {
+            if name.is_empty() {
+                continue;
+            }
+            let key = crate::text::fold::fold_for_compare(&name);
+            let key = key.trim_end_matches(['x', '-', ' ']);
+            if !key.is_empty() && weapon_keywords.iter().any(|k| k.starts_with(key)) {
+                continue;
+            }
+            let group = if system { "core" } else { "faction" };
+            if self
+                .ds
+                .abilities
+                .iter()
+                .any(|a| a.name.eq_ignore_ascii_case(&name) && a.group == group)
+            {
+                continue;
+            }
+            self.ds.abilities.push(Ability {
+                name,
+                group: group.to_string(),
+                tags: Vec::new(),
+                parameter: param,
+                rule_id: None,
+                text: None,
+                at,
+            });
+        }
+        crate::extract::ten::link_ability_rules(
+            &mut self.ds.abilities,
+            &ids::faction_scope(self.ds.faction.as_deref()),
+        );
+    }
+}
+
+/// A weapon's name as the datasheet prints it: BattleScribe marks each profile of a weapon with
+/// several profiles `➤ Plasma gun - standard`; the datasheet prints `Plasma gun – standard`.
+pub fn weapon_name(name: &str) -> String {
+    match name.trim().strip_prefix('➤') {
+        Some(rest) => rest.trim().replacen(" - ", " – ", 1),
+        None => name.trim().to_string(),
+    }
+}
+
+/// Whether a modifier has no conditions, condition groups or repeats (its group's included).
+fn unconditional(t: &Tree, m: usize) -> bool {
+    let own = |n: usize| {
+        t.node(n).children.iter().all(|&c| {
+            !matches!(
+                t.node(c).tag.as_ref(),
+                "conditions" | "conditionGroups" | "repeats"
+            ) || t.node(c).children.is_empty()
+        })
+    };
+    let mut at = Some(m);
+    while let Some(n) = at {
+        let node = t.node(n);
+        if matches!(node.tag.as_ref(), "modifier" | "modifierGroup") && !own(n) {
+            return false;
+        }
+        at = node.parent.filter(|&p| {
+            matches!(
+                t.node(p).tag.as_ref(),
+                "modifiers" | "modifierGroup" | "modifierGroups"
+            )
+        });
+    }
+    true
+}
+
+/// Whether an element is hidden in a roster where nothing is chosen yet: a `set hidden true`
+/// modifier whose conditions hold when every count is zero (`lessThan 1`, `notInstanceOf`).
+/// Conditions on the unit's own model count are not decided here (the modifier is ignored).
+fn default_hidden(t: &Tree, n: usize, own: &HashSet<String>) -> bool {
+    t.items(n, "modifiers", "modifier").any(|m| {
+        let mn = t.node(m);
+        if mn.attr("type") != Some("set")
+            || mn.attr("field") != Some("hidden")
+            || mn.attr("value") != Some("true")
+        {
+            return false;
+        }
+        let conds: Vec<usize> = t.items(m, "conditions", "condition").collect();
+        let groups: Vec<usize> = t.items(m, "conditionGroups", "conditionGroup").collect();
+        if conds.is_empty() && groups.is_empty() {
+            return true;
+        }
+        // Groups: evaluated with an explicit stack, innermost first.
+        let mut order: Vec<usize> = Vec::new();
+        let mut stack = groups.clone();
+        while let Some(g) = stack.pop() {
+            order.push(g);
+            stack.extend(t.items(g, "conditionGroups", "conditionGroup"));
+        }
+        let mut value: std::collections::HashMap<usize, Option<bool>> = Default::default();
+        for &g in order.iter().rev() {
+            let mut vals: Vec<Option<bool>> = t
+                .items(g, "conditions", "condition")
+                .map(|c| empty_roster(t, c, own))
+                .collect();
+            vals.extend(
+                t.items(g, "conditionGroups", "conditionGroup")
+                    .map(|x| value.get(&x).copied().flatten()),
+            );
+            let v = if t.node(g).attr("type") == Some("or") {
+                if vals.contains(&Some(true)) {
+                    Some(true)
+                } else if vals.contains(&None) {
+                    None
+                } else {
+                    Some(false)
+                }
+            } else if vals.contains(&Some(false)) {
+                Some(false)
+            } else if vals.contains(&None) {
+                None
+            } else {
+                Some(true)
+            };
+            value.insert(g, v);
+        }
+        let mut all: Vec<Option<bool>> = conds.iter().map(|&c| empty_roster(t, c, own)).collect();
+        all.extend(groups.iter().map(|g| value.get(g).copied().flatten()));
+        all.iter().all(|v| *v == Some(true))
+    })
+}
+
+/// A condition's value when nothing is selected in an army of the faction being read (`own`:
+/// its catalogues' ids); `None` when it is about the unit's models.
+fn empty_roster(t: &Tree, c: usize, own: &HashSet<String>) -> Option<bool> {
+    let n = t.node(c);
+    if matches!(n.attr("childId"), Some("model" | "unit")) {
+        return None;
+    }
+    if n.attr("scope") == Some("primary-catalogue") {
+        // The army is the faction being read.
+        let is_own = n.attr("childId").is_some_and(|id| own.contains(id));
+        return match n.attr("type")? {
+            "instanceOf" => Some(is_own),
+            "notInstanceOf" => Some(!is_own),
+            _ => None,
+        };
+    }
+    let v = num(n.attr("value")).unwrap_or(0.0);
+    Some(match n.attr("type")? {
+        "lessThan" => 0.0 < v,
+        "atMost" => 0.0 <= v,
+        "equalTo" => v == 0.0,
+        "notEqualTo" => v != 0.0,
+        "atLeast" => v <= 0.0,
+        "greaterThan" => false,
+        "notInstanceOf" => true,
+        "instanceOf" => false,
+        _ => return None,
+    })
+}
+
+/// The first roll (`4+`) in `s`.
+fn roll_in(s: &str) -> Option<String> {
+    let b = s.as_bytes();
+    (0..b.len()).find_map(|i| {
+        let start = i;
+        let mut j = i;
+        while j < b.len() && b[j].is_ascii_digit() {
+            j += 1;
+        }
+        let before_ok = start == 0 || !b[start - 1].is_ascii_digit();
+        (j > start && before_ok && b.get(j) == Some(&b'+')).then(|| s[start..=j].to_string())
+    })
+}
+
+/// Whether the first roll in `s` is starred (`5+*`).
+fn roll_star(s: &str) -> bool {
+    roll_in(s).is_some_and(|r| s.contains(&format!("{r}*")))
+}
+
+/// `Sanctifying Ritual (Psychic)` → (`Sanctifying Ritual`, [`Psychic`]); tags are short
+/// capitalised words (`Aura`, `Psychic`), anything else stays in the name.
+fn name_and_tags(name: &str) -> (String, Vec<String>) {
+    let t = name.trim();
+    if let Some(open) = t.rfind(" (") {
+        if let Some(inner) = t[open + 2..].strip_suffix(')') {
+            let tags: Vec<String> = inner.split(',').map(|s| s.trim().to_string()).collect();
+            if tags
+                .iter()
+                .all(|g| matches!(g.as_str(), "Aura" | "Psychic"))
+            {
+                return (t[..open].trim().to_string(), tags);
+            }
+        }
+    }
+    (t.to_string(), Vec::new())
+}
+
+/// A condition on the unit's model count, or `None` when it depends on anything else.
+/// A condition on the unit's model count (`childId="model"`) or on the count of one of its
+/// models (`childId` = that model entry's id), or `None` when it depends on anything else.
+fn model_count_condition(
+    t: &Tree,
+    c: usize,
+    models: &HashSet<&str>,
+) -> Option<(String, u32, Option<String>)> {
+    let n = t.node(c);
+    let child = n.attr("childId")?;
+    if n.attr("field") != Some("selections") || (child != "model" && !models.contains(child)) {
+        return None;
+    }
+    let v = num(n.attr("value"))?.max(0.0) as u32;
+    let which = (child != "model").then(|| child.to_string());
+    Some((n.attr("type")?.to_string(), v, which))
+}
+
+fn holds(kind: &str, v: u32, count: u32) -> bool {
+    match kind {
+        "atLeast" => count >= v,
+        "greaterThan" => count > v,
+        "atMost" => count <= v,
+        "lessThan" => count < v,
+        "equalTo" => count == v,
+        "notEqualTo" => count != v,
+        _ => false,
+    }
+}
+
+/// A points modifier keyed on the model count.
+struct PointsRule {
+    kind: String,
+    value: f64,
+    /// Every condition must hold (model-count conditions only).
+    conditions: Vec<(String, u32, Option<String>)>,
+    /// `increment` per `per` models, `repeats` times each.
+    repeat: Option<(u32, u32)>,
+}
+
+impl Walk<'_, '_> {
+    /// The points modifiers of the root, those on anything but the model count dropped.
+    fn points_rules(&self, parts: &[At]) -> Vec<PointsRule> {
+        let Some(pts) = self.pts_type.as_deref() else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for &(fi, n) in parts {
+            let t = self.tree(fi);
+            // Modifiers directly on the root and in its modifier groups (any depth, a stack).
+            let mut stack: Vec<usize> = vec![n];
+            while let Some(x) = stack.pop() {
+                for m in t.items(x, "modifiers", "modifier") {
+                    if let Some(r) = self.points_rule(t, m, pts) {
+                        out.push(r);
+                    }
+                }
+                stack.extend(t.items(x, "modifierGroups", "modifierGroup"));
+            }
+        }
+        out
+    }
+
+    fn points_rule(&self, t: &Tree, m: usize, pts: &str) -> Option<PointsRule> {
+        let mn = t.node(m);
+        if mn.attr("field") != Some(pts) {
+            return None;
+        }
+        let models: HashSet<&str> = self
+            .items
+            .iter()
+            .filter(|i| i.kind == ItemKind::Model)
+            .flat_map(|i| i.ids.iter().map(String::as_str))
+            .collect();
+        let mut conditions = Vec::new();
+        let mut repeat = None;
+        // The modifier's and its enclosing groups' conditions.
+        let mut at = Some(m);
+        while let Some(x) = at {
+            let node = t.node(x);
+            if !matches!(node.tag.as_ref(), "modifier" | "modifierGroup") {
+                break;
+            }
+            if t.items(x, "conditionGroups", "conditionGroup")
+                .next()
+                .is_some()
+            {
+                return None;
+            }
+            for c in t.items(x, "conditions", "condition") {
+                conditions.push(model_count_condition(t, c, &models)?);
+            }
+            for r in t.items(x, "repeats", "repeat") {
+                let rn = t.node(r);
+                if rn.attr("field") != Some("selections") || rn.attr("childId") != Some("model") {
+                    return None;
+                }
+                let per = num(rn.attr("value"))?.max(1.0) as u32;
+                let times = num(rn.attr("repeats")).unwrap_or(1.0).max(0.0) as u32;
+                repeat = Some((per, times));
+            }
+            at = node
+                .parent
+                .and_then(|p| t.node(p).parent)
+                .filter(|&g| t.node(g).tag == "modifierGroup");
+        }
+        Some(PointsRule {
+            kind: mn.attr("type")?.to_string(),
+            value: num(mn.attr("value"))?,
+            conditions,
+            repeat,
+        })
+    }
+
+    /// Model count range of every item, children before parents.
+    fn ranges(&self) -> Vec<(u32, Option<u32>, bool)> {
+        let mut r: Vec<(u32, Option<u32>, bool)> = vec![(0, Some(0), false); self.items.len()];
+        for i in (0..self.items.len()).rev() {
+            let it = &self.items[i];
+            let kids: Vec<(u32, Option<u32>, bool)> =
+                it.children.iter().map(|&c| r[c]).filter(|k| k.2).collect();
+            let sum_lo: u32 = kids.iter().map(|k| k.0).sum();
+            let sum_hi: Option<u32> = kids.iter().try_fold(0u32, |a, k| k.1.map(|h| a + h));
+            r[i] = match it.kind {
+                ItemKind::Model if i == 0 => (1, Some(1), true),
+                ItemKind::Model => (it.min.unwrap_or(0), it.max, true),
+                ItemKind::Root => (sum_lo, sum_hi, !kids.is_empty()),
+                _ if kids.is_empty() => (0, Some(0), false),
+                ItemKind::Entry => {
+                    // Selected `min..max` times, each selection its models.
+                    let lo = if it.min.unwrap_or(0) >= 1 { sum_lo } else { 0 };
+                    let hi = sum_hi.map(|h| h * it.max.unwrap_or(1).max(1));
+                    (lo, hi, true)
+                }
+                ItemKind::Group => {
+                    let choice = it.max == Some(1)
+                        && it
+                            .children
+                            .iter()
+                            .filter(|&&c| r[c].2)
+                            .all(|&c| self.items[c].kind != ItemKind::Model);
+                    if choice {
+                        // One of several compositions.
+                        let lo = if it.min.unwrap_or(0) >= 1 {
+                            kids.iter().map(|k| k.0).min().unwrap_or(0)
+                        } else {
+                            0
+                        };
+                        let hi = kids.iter().try_fold(0u32, |a, k| k.1.map(|h| a.max(h)));
+                        (lo, hi, true)
+                    } else {
+                        let lo = sum_lo.max(it.min.unwrap_or(0));
+                        let hi = match (sum_hi, it.max) {
+                            (Some(a), Some(b)) => Some(a.min(b)),
+                            (None, b) => b,
+                            (a, None) => a,
+                        };
+                        (lo, hi, true)
+                    }
+                }
+            };
+        }
+        r
+    }
+
+    /// Points tiers: each band of equal cost at its largest count; per-model costs at the
+    /// smallest and the largest count.
+    fn points(&mut self, parts: &[At]) {
+        let Some(pts) = self.pts_type.clone() else {
+            return;
+        };
+        let mut base: Option<f64> = None;
+        for &(fi, n) in parts {
+            let t = self.tree(fi);
+            for c in t.items(n, "costs", "cost") {
+                let c = t.node(c);
+                if c.attr("typeId") == Some(pts.as_str()) {
+                    base = num(c.attr("value")).or(base);
+                }
+            }
+        }
+        let ranges = self.ranges();
+        let (lo, hi, _) = ranges[0];
+        let lo = lo.max(1);
+        let hi = hi.unwrap_or(lo).max(lo).min(lo + 500);
+        // Per-model costs: the model item with the widest range varies, the others are fixed.
+        let models: Vec<usize> = (1..self.items.len())
+            .filter(|&i| self.items[i].kind == ItemKind::Model && self.items[i].cost > 0.0)
+            .collect();
+        let varying = models.iter().copied().max_by_key(|&i| {
+            ranges[i]
+                .1
+                .unwrap_or(ranges[i].0)
+                .saturating_sub(ranges[i].0)
+        });
+        let fixed: f64 = models
+            .iter()
+            .filter(|&&i| Some(i) != varying)
+            .map(|&i| self.items[i].cost * f64::from(ranges[i].0))
+            .sum();
+        let per_model = varying.map(|i| self.items[i].cost);
+        if base.is_none() && per_model.is_none() {
+            return;
+        }
+        let rules = self.points_rules(parts);
+        let cost = |count: u32| -> f64 {
+            let mut v = base.unwrap_or(0.0);
+            if let (Some(c), Some(i)) = (per_model, varying) {
+                let others: u32 = models
+                    .iter()
+                    .filter(|&&j| j != i)
+                    .map(|&j| ranges[j].0)
+                    .sum();
+                v += fixed + c * f64::from(count.saturating_sub(others));
+            }
+            for r in &rules {
+                // A condition on one model's count: the unit's count less the other models at
+                // their minimum.
+                let of = |id: &Option<String>| match id {
+                    None => count,
+                    Some(id) => count.saturating_sub(
+                        (1..self.items.len())
+                            .filter(|&j| {
+                                self.items[j].kind == ItemKind::Model
+                                    && !self.items[j].ids.contains(id)
+                            })
+                            .map(|j| ranges[j].0)
+                            .sum(),
+                    ),
+                };
+                if !r.conditions.iter().all(|(k, n, id)| holds(k, *n, of(id))) {
+                    continue;
+                }
+                let times = match r.repeat {
+                    Some((per, reps)) => f64::from(count / per * reps),
+                    None => 1.0,
+                };
+                match r.kind.as_str() {
+                    "set" => v = r.value,
+                    "increment" => v += r.value * times,
+                    "decrement" => v -= r.value * times,
+                    _ => {}
+                }
+            }
+            v
+        };
+        let mut tiers: Vec<PointsOption> = Vec::new();
+        if per_model.is_some() || rules.iter().any(|r| r.repeat.is_some()) {
+            for n in [lo, hi] {
+                if tiers.iter().all(|t| t.models != n) {
+                    tiers.push(PointsOption {
+                        models: n,
+                        points: cost(n).round().max(0.0) as u32,
+                    });
+                }
+            }
+        } else {
+            let mut n = lo;
+            while n <= hi {
+                let v = cost(n);
+                let mut end = n;
+                while end < hi && cost(end + 1) == v {
+                    end += 1;
+                }
+                tiers.push(PointsOption {
+                    models: end,
+                    points: v.round().max(0.0) as u32,
+                });
+                n = end + 1;
+            }
+        }
+        self.ds.points = tiers;
+    }
+}

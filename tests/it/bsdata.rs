@@ -1,0 +1,805 @@
+//! BattleScribe data (`records::bsdata`): hand-written catalogues (the data model's traps, one
+//! each), malformed files (diagnostics, never a panic), and golden values read by hand from the
+//! real catalogues of the corpus (`../shared/corpus/bsdata/wh40k-10e`).
+
+use crate::util;
+use cogitator::extract::Extracted;
+use cogitator::model::*;
+use cogitator::records::{bsdata, Group};
+use cogitator::source::SourceFile;
+
+const GST: &str = include_str!("../fixtures/bsdata/game.gst");
+const NECRONS: &str = include_str!("../fixtures/bsdata/necrons.cat");
+
+fn read(files: &[(&str, &[u8])]) -> Vec<Extracted> {
+    let sources: Vec<SourceFile> = files
+        .iter()
+        .map(|(p, b)| SourceFile::new(*p, b.to_vec()))
+        .collect();
+    let refs: Vec<&SourceFile> = sources.iter().collect();
+    bsdata::read(&Group {
+        dir: "x",
+        files: &refs,
+    })
+}
+
+fn sheets(ex: &[Extracted]) -> Vec<&Datasheet> {
+    ex.iter().flat_map(|e| e.datasheets.iter()).collect()
+}
+
+fn sheet<'a>(ex: &'a [Extracted], name: &str) -> &'a Datasheet {
+    sheets(ex)
+        .into_iter()
+        .find(|d| d.name.as_deref() == Some(name))
+        .unwrap_or_else(|| panic!("no datasheet {name}"))
+}
+
+fn codes(ex: &[Extracted]) -> Vec<String> {
+    let mut c: Vec<String> = ex
+        .iter()
+        .flat_map(|e| e.diagnostics.iter().map(|d| d.code.to_string()))
+        .collect();
+    c.sort();
+    c
+}
+
+fn model(d: &Datasheet) -> Vec<(Option<&str>, Vec<Option<&str>>)> {
+    d.models
+        .iter()
+        .map(|m| {
+            (
+                m.name.as_deref(),
+                ["M", "T", "Sv", "W", "Ld", "OC"]
+                    .iter()
+                    .map(|f| m.get(f))
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+fn points(d: &Datasheet) -> Vec<(u32, u32)> {
+    d.points.iter().map(|p| (p.models, p.points)).collect()
+}
+
+fn weapon<'a>(d: &'a Datasheet, name: &str) -> &'a WeaponProfile {
+    d.weapons
+        .iter()
+        .find(|w| w.name == name)
+        .unwrap_or_else(|| panic!("no weapon {name} on {:?}", d.name))
+}
+
+fn fixture() -> Vec<Extracted> {
+    read(&[
+        ("x/game.gst", GST.as_bytes()),
+        ("x/necrons.cat", NECRONS.as_bytes()),
+    ])
+}
+
+#[test]
+fn a_ctan_power_is_a_weapon_and_legends_is_stripped() {
+    let ex = fixture();
+    let d = sheet(&ex, "C'tan Shard of the Nightbringer");
+    assert_eq!(d.id, "10e:necrons:ctan-shard-of-the-nightbringer");
+    assert!(d.legends);
+    assert!(!sheet(&ex, "Warriors").legends);
+    assert_eq!(d.faction.as_deref(), Some("Necrons"));
+    assert_eq!(
+        model(d),
+        [(
+            Some("C'tan Shard of the Nightbringer"),
+            vec![
+                Some("8\""),
+                Some("11"),
+                Some("4+"),
+                Some("12"),
+                Some("6+"),
+                Some("4")
+            ]
+        )]
+    );
+    let w = weapon(d, "Gaze of Death");
+    assert_eq!(w.kind, WeaponType::Ranged);
+    let vals: Vec<Option<&str>> = ["range", "A", "skill", "S", "AP", "D"]
+        .iter()
+        .map(|f| w.get(f))
+        .collect();
+    // `2` without `+` is the source's slip, kept for normalization.
+    assert_eq!(
+        vals,
+        [
+            Some("18\""),
+            Some("D3"),
+            Some("2"),
+            Some("12"),
+            Some("-3"),
+            Some("D6")
+        ]
+    );
+    assert_eq!(w.keywords, ["Lethal Hits", "Psychic"]);
+    assert_eq!(d.weapons.len(), 1);
+    assert_eq!(points(d), [(1, 295)]);
+    assert_eq!(d.keywords, ["Monster", "C'tan Shard of the Nightbringer"]);
+    assert_eq!(d.faction_keywords, ["Necrons"]);
+    assert_eq!(d.invulnerable_save.as_deref(), Some("4+"));
+    assert_eq!(
+        d.invulnerable_save_condition.as_deref(),
+        Some("This model has a 4+ invulnerable save against ranged attacks.")
+    );
+    let dmg = d.damaged.as_ref().expect("damaged");
+    assert_eq!(dmg.name, "DAMAGED: 1-4 WOUNDS REMAINING");
+    // Abilities: the Abilities profile with its tag, Deadly Demise with its parameter; Lethal
+    // Hits is a weapon keyword's glossary; the conditionally hidden Deep Strike is kept (hidden
+    // only when something is chosen); enhancement and Crusade content is not the datasheet.
+    let ab: Vec<(&str, &str, Option<&str>, Vec<&str>)> = d
+        .abilities
+        .iter()
+        .map(|a| {
+            (
+                a.name.as_str(),
+                a.group.as_str(),
+                a.parameter.as_deref(),
+                a.tags.iter().map(String::as_str).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        ab,
+        [
+            ("Necrodermis", "datasheet", None, vec!["Aura"]),
+            ("Deadly Demise", "core", Some("D3"), vec![]),
+            ("Deep Strike", "core", None, vec![]),
+        ]
+    );
+    assert_eq!(d.sources[0].file, "x/necrons.cat");
+    assert_eq!(d.sources[0].line, 15, "the selectionEntry's line");
+    assert_eq!(w.line, 35, "the profile's line");
+}
+
+#[test]
+fn a_composition_choice_is_one_choice_and_bands_are_reported_at_their_largest_count() {
+    let ex = fixture();
+    let d = sheet(&ex, "Warriors");
+    // 10 or 20 models (one of two compositions, not 30); 100 points, 200 from 11 models; the
+    // Boarding Actions price is conditional on the roster and not applied.
+    assert_eq!(points(d), [(10, 100), (20, 200)]);
+    assert_eq!(
+        d.models.len(),
+        1,
+        "the same profile on both compositions is one"
+    );
+    assert_eq!(d.keywords, ["Battleline"]);
+}
+
+#[test]
+fn a_per_model_cost_gives_the_smallest_and_largest_unit() {
+    let ex = fixture();
+    let d = sheet(&ex, "Scarabs");
+    assert_eq!(points(d), [(3, 45), (6, 90)]);
+    let w = weapon(d, "Feeder mandibles");
+    assert_eq!(w.kind, WeaponType::Melee);
+    assert!(w.keywords.is_empty(), "`-` is no keyword");
+}
+
+#[test]
+fn upgrades_crucible_and_absent_links_are_not_datasheets() {
+    let ex = fixture();
+    let mut names: Vec<&str> = sheets(&ex)
+        .iter()
+        .filter_map(|d| d.name.as_deref())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["C'tan Shard of the Nightbringer", "Scarabs", "Warriors"]
+    );
+    // One B003 per unresolved link (the absent library, the absent unit); one B006 count.
+    assert_eq!(codes(&ex), ["B003", "B003", "B006"]);
+    let b006 = ex
+        .iter()
+        .flat_map(|e| &e.diagnostics)
+        .find(|d| d.code == "B006")
+        .expect("B006");
+    assert!(b006.message.starts_with("1 [Crucible]"), "{}", b006.message);
+}
+
+#[test]
+fn without_its_game_system_a_catalogue_is_read_as_tenth_edition() {
+    let ex = read(&[("x/necrons.cat", NECRONS.as_bytes())]);
+    assert!(codes(&ex).contains(&"S010".to_string()));
+    // Rules of the absent game system are unresolved links, each reported.
+    assert!(codes(&ex).iter().filter(|c| *c == "B003").count() >= 5);
+    assert_eq!(sheets(&ex).len(), 3);
+}
+
+#[test]
+fn a_truncated_catalogue_keeps_what_precedes_and_says_so() {
+    let cut = &NECRONS.as_bytes()[..NECRONS
+        .find("<selectionEntry type=\"unit\" import=\"true\" name=\"Scarabs\"")
+        .expect("cut point")
+        + 40];
+    let ex = read(&[("x/game.gst", GST.as_bytes()), ("x/necrons.cat", cut)]);
+    assert!(codes(&ex).contains(&"B001".to_string()), "{:?}", codes(&ex));
+    assert!(sheets(&ex)
+        .iter()
+        .any(|d| d.name.as_deref() == Some("Warriors")));
+    // Every prefix of the file: no panic.
+    for n in (0..NECRONS.len()).step_by(97) {
+        let _ = read(&[
+            ("x/game.gst", GST.as_bytes()),
+            ("x/necrons.cat", &NECRONS.as_bytes()[..n]),
+        ]);
+    }
+}
+
+#[test]
+fn a_wrong_root_is_not_read() {
+    let ex = read(&[(
+        "x/roster.cat",
+        b"<?xml version=\"1.0\"?>\n<roster name=\"x\"><forces/></roster>\n",
+    )]);
+    assert_eq!(codes(&ex), ["B002"]);
+    assert!(sheets(&ex).is_empty());
+    let ex = read(&[(
+        "x/bad.gst",
+        b"<gameSystem id=\"s\" name=\"x\"><a></b></gameSystem>",
+    )]);
+    assert_eq!(codes(&ex), ["B001"]);
+}
+
+#[test]
+fn an_unknown_profile_type_and_a_cycle_of_links_are_diagnostics() {
+    let cat = r#"<?xml version="1.0"?>
+<catalogue id="c" name="Xenos - Test" gameSystemId="sys-1" library="false">
+  <entryLinks>
+    <entryLink id="l0" name="Unit" targetId="u" type="selectionEntry"/>
+  </entryLinks>
+  <sharedSelectionEntries>
+    <selectionEntry id="u" name="Unit" type="model">
+      <profiles>
+        <profile id="p" name="Mind War" typeName="Psychic Power">
+          <characteristics>
+            <characteristic name="Warp Charge">7</characteristic>
+            <characteristic name="Range">18"</characteristic>
+          </characteristics>
+        </profile>
+      </profiles>
+      <entryLinks>
+        <entryLink id="l1" name="A" targetId="ga" type="selectionEntryGroup"/>
+      </entryLinks>
+    </selectionEntry>
+  </sharedSelectionEntries>
+  <sharedSelectionEntryGroups>
+    <selectionEntryGroup id="ga" name="A">
+      <entryLinks><entryLink id="l2" name="B" targetId="gb" type="selectionEntryGroup"/></entryLinks>
+    </selectionEntryGroup>
+    <selectionEntryGroup id="gb" name="B">
+      <entryLinks><entryLink id="l3" name="A again" targetId="ga" type="selectionEntryGroup"/></entryLinks>
+    </selectionEntryGroup>
+  </sharedSelectionEntryGroups>
+</catalogue>
+"#;
+    let ex = read(&[
+        ("x/game.gst", GST.as_bytes()),
+        ("x/test.cat", cat.as_bytes()),
+    ]);
+    assert_eq!(codes(&ex), ["B004", "B005"]);
+    let d = sheet(&ex, "Unit");
+    assert!(d.weapons.is_empty() && d.abilities.is_empty());
+    let cycle = ex
+        .iter()
+        .flat_map(|e| &e.diagnostics)
+        .find(|d| d.code == "B004")
+        .expect("B004");
+    assert_eq!(cycle.line, Some(26), "the link that closes the cycle");
+}
+
+#[test]
+fn horus_heresy_shared_rules_are_named_special_rules() {
+    let gst = r#"<gameSystem id="hh" name="Horus Heresy (2022)">
+  <categoryEntries>
+    <categoryEntry id="c1" name="Primarch">
+      <rules><rule id="r0" name="Primarch Unit-type"><description>All Primarchs are Independent Characters.</description></rule></rules>
+    </categoryEntry>
+  </categoryEntries>
+  <sharedRules>
+    <rule id="r1" name="Feel No Pain (X)"><description>When a model with this special rule suffers an unsaved Wound, roll a D6.</description></rule>
+  </sharedRules>
+</gameSystem>"#;
+    let ex = read(&[("hh/hh.gst", gst.as_bytes())]);
+    let rules: Vec<(&str, &str, Option<&str>, u32)> = ex
+        .iter()
+        .flat_map(|e| &e.rules)
+        .map(|r| {
+            (
+                r.id.as_str(),
+                r.kind.as_str(),
+                r.name.as_deref(),
+                r.occurrences[0].line,
+            )
+        })
+        .collect();
+    assert_eq!(
+        rules,
+        [
+            (
+                "hh2:unit_type:primarch-unit-type",
+                "unit_type",
+                Some("Primarch Unit-type"),
+                4
+            ),
+            (
+                "hh2:special_rule:feel-no-pain",
+                "special_rule",
+                Some("Feel No Pain (X)"),
+                8
+            ),
+        ]
+    );
+    assert_eq!(ex[0].edition, Some(Edition::HorusHeresy2));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The real catalogues: values read by hand in the XML.
+
+fn corpus() -> Option<Vec<Extracted>> {
+    let dir = util::corpus()?.join("bsdata/wh40k-10e");
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+        .ok()?
+        .flatten()
+        .map(|e| {
+            let p = e.path();
+            (
+                format!(
+                    "wh40k-10e/{}",
+                    p.file_name().unwrap_or_default().to_string_lossy()
+                ),
+                std::fs::read(&p).unwrap_or_default(),
+            )
+        })
+        .collect();
+    files.sort();
+    let refs: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|(p, b)| (p.as_str(), b.as_slice()))
+        .collect();
+    Some(read(&refs))
+}
+
+#[test]
+fn corpus_datasheets_read_by_hand() {
+    let Some(ex) = corpus() else { return };
+    let n = |f: &str| {
+        sheets(&ex)
+            .iter()
+            .filter(|d| d.faction.as_deref() == Some(f))
+            .count()
+    };
+    // Chaos Daemons: all 68 units come from the library (71 roots, 3 of them [Crucible]).
+    assert_eq!(n("Chaos Daemons"), 68);
+    // Grey Knights (Imperium - Grey Knights.cat)
+    let d = sheet(&ex, "Brother-Captain");
+    assert_eq!(d.id, "10e:grey-knights:brother-captain");
+    assert_eq!(
+        model(d),
+        [(
+            Some("Brother-Captain"),
+            vec![
+                Some("5\""),
+                Some("5"),
+                Some("2+"),
+                Some("6"),
+                Some("6+"),
+                Some("1")
+            ]
+        )]
+    );
+    assert_eq!(points(d), [(1, 90)]);
+    let mut k = d.keywords.clone();
+    k.sort();
+    assert_eq!(
+        k,
+        [
+            "Brother-Captain",
+            "Character",
+            "Imperium",
+            "Infantry",
+            "Psyker",
+            "Terminator"
+        ]
+    );
+    assert_eq!(d.faction_keywords, ["Grey Knights"]);
+
+    // A hidden root (shown only in some rosters) is still a datasheet.
+    let d = sheet(&ex, "Land Raider Banisher");
+    assert_eq!(
+        model(d)[0].1,
+        [
+            Some("10\""),
+            Some("12"),
+            Some("2+"),
+            Some("16"),
+            Some("6+"),
+            Some("5")
+        ]
+    );
+    assert_eq!(points(d), [(1, 255)]);
+
+    let d = sheet(&ex, "Strike Squad");
+    assert_eq!(
+        model(d)[0].1,
+        [
+            Some("6\""),
+            Some("4"),
+            Some("2+"),
+            Some("2"),
+            Some("6+"),
+            Some("2")
+        ]
+    );
+    // 120 points, `set 240` from 6 models; 1 Justicar + 4-9 Grey Knights.
+    assert_eq!(points(d), [(5, 120), (10, 240)]);
+    let w = weapon(d, "Nemesis force weapon");
+    assert_eq!(w.kind, WeaponType::Melee);
+    let vals: Vec<Option<&str>> = ["range", "A", "skill", "S", "AP", "D"]
+        .iter()
+        .map(|f| w.get(f))
+        .collect();
+    assert_eq!(
+        vals,
+        [
+            Some("Melee"),
+            Some("3"),
+            Some("3+"),
+            Some("6"),
+            Some("-2"),
+            Some("2")
+        ]
+    );
+    assert_eq!(w.keywords, ["Psychic"]);
+    let scouts = d
+        .abilities
+        .iter()
+        .find(|a| a.name == "Scouts")
+        .expect("Scouts");
+    assert_eq!(
+        (scouts.group.as_str(), scouts.parameter.as_deref()),
+        ("core", Some("6\""))
+    );
+
+    let d = sheet(&ex, "Grey Knights Thunderhawk Gunship");
+    // `20+"` is the source's spelling, kept.
+    assert_eq!(
+        model(d)[0].1,
+        [
+            Some("20+\""),
+            Some("12"),
+            Some("2+"),
+            Some("30"),
+            Some("6+"),
+            Some("0")
+        ]
+    );
+    assert_eq!(points(d), [(1, 805)]);
+    assert_eq!(
+        d.damaged.as_ref().map(|x| x.name.as_str()),
+        Some("DAMAGED: 1-10 WOUNDS REMAINING")
+    );
+
+    // Chaos Daemons (library): a Legends unit.
+    let d = sheet(&ex, "Giant Chaos Spawn");
+    assert_eq!(d.id, "10e:chaos-daemons:giant-chaos-spawn");
+    assert!(d.legends);
+    assert_eq!(
+        model(d)[0].1,
+        [
+            Some("10\""),
+            Some("8"),
+            Some("4+"),
+            Some("10"),
+            Some("7+"),
+            Some("3")
+        ]
+    );
+    assert_eq!(points(d), [(1, 130)]);
+    let mut k = d.keywords.clone();
+    k.sort();
+    assert_eq!(
+        k,
+        ["Chaos", "Giant Chaos Spawn", "Monster", "Shadow Legion"]
+    );
+    assert_eq!(d.faction_keywords, ["Legiones Daemonica"]);
+    assert!(d.sources[0]
+        .file
+        .ends_with("Chaos - Chaos Daemons Library.cat"));
+
+    let d = sheet(&ex, "Bloodletters");
+    assert_eq!(
+        model(d)[0].1,
+        [
+            Some("8\""),
+            Some("4"),
+            Some("7+"),
+            Some("1"),
+            Some("7+"),
+            Some("2")
+        ]
+    );
+    assert_eq!(d.points.last().map(|p| p.points), Some(110));
+
+    // Tyranids: bands and a per-model cost.
+    let d = sheet(&ex, "Termagants");
+    assert_eq!(points(d), [(10, 60), (20, 120)]);
+    let d = sheet(&ex, "Carnifexes");
+    assert_eq!(points(d), [(1, 90), (2, 180)]);
+    assert_eq!(
+        model(d)[0].1,
+        [
+            Some("8\""),
+            Some("9"),
+            Some("2+"),
+            Some("8"),
+            Some("8+"),
+            Some("3")
+        ]
+    );
+
+    // Astra Militarum (library entries linked from the main catalogue).
+    let d = sheet(&ex, "Cadian Shock Troops");
+    assert_eq!(d.id, "10e:astra-militarum:cadian-shock-troops");
+    assert_eq!(points(d), [(10, 65), (20, 120)]);
+    let mut k = d.keywords.clone();
+    k.sort();
+    assert_eq!(
+        k,
+        [
+            "Battleline",
+            "Cadian",
+            "Cadian Shock Troops",
+            "Grenades",
+            "Imperium",
+            "Infantry",
+            "Platoon",
+            "Regiment"
+        ]
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reconciliation figures: BSData vs Wahapedia's export and pages, per faction, check by check.
+// Printed with `cargo test --test it bsdata::reconciliation -- --nocapture`.
+
+use cogitator::text::fold::fold_for_compare as fold;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Agreeing checks and all checks, per field.
+#[derive(Default, Debug, Clone)]
+struct Tally(BTreeMap<&'static str, (usize, usize)>);
+
+impl Tally {
+    fn add(&mut self, field: &'static str, agree: bool) {
+        let e = self.0.entry(field).or_default();
+        e.0 += usize::from(agree);
+        e.1 += 1;
+    }
+    fn total(&self) -> (usize, usize) {
+        self.0
+            .values()
+            .fold((0, 0), |(a, b), (x, y)| (a + x, b + y))
+    }
+}
+
+/// Checks of one datasheet against another reading: every model characteristic (profiles by
+/// name, else by position), every weapon characteristic and keyword list (weapons by name; a
+/// weapon the other lacks fails its checks), every keyword, every points tier, every ability
+/// name.
+fn compare(a: &Datasheet, b: &Datasheet, t: &mut Tally) {
+    for (i, m) in a.models.iter().enumerate() {
+        let other = b
+            .models
+            .iter()
+            .find(|o| o.name.as_deref().map(fold) == m.name.as_deref().map(fold))
+            .or_else(|| b.models.get(i));
+        for f in ["M", "T", "Sv", "W", "Ld", "OC"] {
+            t.add("model", other.is_some_and(|o| o.get(f) == m.get(f)));
+        }
+    }
+    for w in &a.weapons {
+        let other = b.weapons.iter().find(|o| fold(&o.name) == fold(&w.name));
+        for f in ["range", "A", "skill", "S", "AP", "D"] {
+            t.add("weapon", other.is_some_and(|o| o.get(f) == w.get(f)));
+        }
+        let kw = |x: &WeaponProfile| -> BTreeSet<String> {
+            x.keywords.iter().map(|k| fold(k)).collect()
+        };
+        t.add("weapon", other.is_some_and(|o| kw(o) == kw(w)));
+    }
+    let kws = |d: &Datasheet| -> BTreeSet<String> { d.keywords.iter().map(|k| fold(k)).collect() };
+    let (ka, kb) = (kws(a), kws(b));
+    for k in ka.union(&kb) {
+        t.add("keyword", ka.contains(k) && kb.contains(k));
+    }
+    for p in &a.points {
+        t.add("points", b.points.contains(p));
+    }
+    let abs =
+        |d: &Datasheet| -> BTreeSet<String> { d.abilities.iter().map(|x| fold(&x.name)).collect() };
+    let (aa, ab) = (abs(a), abs(b));
+    for x in aa.union(&ab) {
+        t.add("ability", aa.contains(x) && ab.contains(x));
+    }
+    t.add("invulnerable", a.invulnerable_save == b.invulnerable_save);
+}
+
+fn pct((a, b): (usize, usize)) -> f64 {
+    if b == 0 {
+        100.0
+    } else {
+        100.0 * a as f64 / b as f64
+    }
+}
+
+#[test]
+fn reconciliation_with_the_export_and_the_pages() {
+    let Some(c) = util::corpus() else { return };
+    let opts = cogitator::pipeline::Options {
+        skip_validation: true,
+        ..Default::default()
+    };
+    let run = |p: &[&str]| {
+        let paths: Vec<std::path::PathBuf> = p.iter().map(|x| c.join(x)).collect();
+        cogitator::ingest(&paths, &opts).expect("ingest")
+    };
+    let bs = run(&["bsdata/wh40k-10e"]);
+    let export = run(&["wahapedia-csv/2025-11-14"]);
+    let pages = run(&["wahapedia-html"]);
+    let by_id = |ds: &Dataset| -> BTreeMap<String, Datasheet> {
+        ds.datasheets
+            .iter()
+            .map(|d| (d.id.clone(), d.clone()))
+            .collect()
+    };
+    let (e, h) = (by_id(&export), by_id(&pages));
+    let mut rows = Vec::new();
+    for faction in [
+        "Astra Militarum",
+        "Chaos Daemons",
+        "Grey Knights",
+        "Tyranids",
+    ] {
+        let mine: Vec<&Datasheet> = bs
+            .datasheets
+            .iter()
+            .filter(|d| d.faction.as_deref() == Some(faction))
+            .collect();
+        let mut vs_export = Tally::default();
+        let mut vs_pages = Tally::default();
+        let (mut in_export, mut in_pages, mut all_three, mut three_checks) =
+            (0, 0, 0, Tally::default());
+        for d in &mine {
+            if let Some(x) = e.get(&d.id) {
+                in_export += 1;
+                compare(d, x, &mut vs_export);
+            }
+            if let Some(y) = h.get(&d.id) {
+                in_pages += 1;
+                compare(d, y, &mut vs_pages);
+                if let Some(x) = e.get(&d.id) {
+                    all_three += 1;
+                    // A check all three agree on: it agrees BSData vs export and vs pages.
+                    let (mut t1, mut t2) = (Tally::default(), Tally::default());
+                    compare(d, x, &mut t1);
+                    compare(d, y, &mut t2);
+                    for (f, (a1, n1)) in &t1.0 {
+                        let a2 = t2.0.get(f).map_or(0, |v| v.0);
+                        let e3 = three_checks.0.entry(f).or_default();
+                        e3.0 += (*a1).min(a2);
+                        e3.1 += n1;
+                    }
+                }
+            }
+        }
+        eprintln!(
+            "{faction}: {} BSData datasheets; {in_export} merge with the export ({:.1}% of checks agree: {}); {in_pages} with the pages ({:.1}%); {all_three} in all three ({:.1}% of checks agree in all three)",
+            mine.len(),
+            pct(vs_export.total()),
+            vs_export
+                .0
+                .iter()
+                .map(|(f, v)| format!("{f} {:.1}%", pct(*v)))
+                .collect::<Vec<_>>()
+                .join(", "),
+            pct(vs_pages.total()),
+            pct(three_checks.total()),
+        );
+        rows.push((faction, mine.len(), in_export, pct(vs_export.total())));
+    }
+    for (faction, n, merged, agree) in rows {
+        assert!(
+            merged * 10 >= n * 9,
+            "{faction}: {merged} of {n} merge with the export"
+        );
+        assert!(
+            agree >= 90.0,
+            "{faction}: {agree:.1}% agree with the export"
+        );
+    }
+}
+
+#[test]
+fn zipped_battlescribe_data_is_named_and_skipped() {
+    let ds = util::ingest_in_memory(&[(
+        "x/Necrons.catz",
+        b"PK\x03\x04\x14\x00\x00\x00rest".as_slice(),
+    )]);
+    let d: Vec<&str> = ds.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(ds.manifest.inputs[0].status, InputStatus::Skipped);
+    assert!(
+        d.iter().any(|m| m.contains("zipped BattleScribe data")),
+        "{d:?}"
+    );
+}
+
+#[test]
+fn the_pipeline_reads_a_battlescribe_folder_and_merges_it_by_id() {
+    let ds = util::ingest_in_memory(&[
+        ("bs/game.gst", GST.as_bytes()),
+        ("bs/necrons.cat", NECRONS.as_bytes()),
+    ]);
+    for i in &ds.manifest.inputs {
+        assert_eq!(i.status, InputStatus::Ok, "{}", i.file);
+        assert_eq!(i.format, "xml");
+    }
+    let ids: Vec<&str> = ds.datasheets.iter().map(|d| d.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "10e:necrons:ctan-shard-of-the-nightbringer",
+            "10e:necrons:scarabs",
+            "10e:necrons:warriors"
+        ]
+    );
+    // Normalization respells the source's slips: `2` → `2+`.
+    let w = &ds.datasheets[0].weapons[0];
+    assert_eq!(w.get("skill"), Some("2+"));
+    // The abilities link their rules like every other source's.
+    let dd = ds.datasheets[0]
+        .abilities
+        .iter()
+        .find(|a| a.name == "Deadly Demise")
+        .expect("Deadly Demise");
+    assert_eq!(dd.rule_id.as_deref(), Some("10e:core:deadly-demise"));
+}
+
+#[test]
+fn a_points_condition_on_one_models_count() {
+    // 70 points; 140 from 5 Immortals (the Sergeant is always there: 6 models).
+    let cat = r#"<catalogue id="c" name="Xenos - Test" gameSystemId="sys-1" library="false">
+  <selectionEntries>
+    <selectionEntry id="u" name="Immortals" type="unit">
+      <costs><cost name="pts" typeId="pts-1" value="70"/></costs>
+      <modifiers>
+        <modifier type="set" value="140" field="pts-1">
+          <conditions><condition type="atLeast" value="5" field="selections" scope="u" childId="imm"/></conditions>
+        </modifier>
+      </modifiers>
+      <selectionEntries>
+        <selectionEntry id="sgt" name="Immortal Sergeant" type="model">
+          <constraints>
+            <constraint type="min" value="1" field="selections" scope="parent" id="k1"/>
+            <constraint type="max" value="1" field="selections" scope="parent" id="k2"/>
+          </constraints>
+        </selectionEntry>
+        <selectionEntry id="imm" name="Immortal" type="model">
+          <constraints>
+            <constraint type="min" value="4" field="selections" scope="parent" id="k3"/>
+            <constraint type="max" value="9" field="selections" scope="parent" id="k4"/>
+          </constraints>
+        </selectionEntry>
+      </selectionEntries>
+    </selectionEntry>
+  </selectionEntries>
+</catalogue>"#;
+    let ex = read(&[("x/game.gst", GST.as_bytes()), ("x/t.cat", cat.as_bytes())]);
+    assert_eq!(points(sheet(&ex, "Immortals")), [(5, 70), (10, 140)]);
+}
