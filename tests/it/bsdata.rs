@@ -153,7 +153,7 @@ fn a_ctan_power_is_a_weapon_and_legends_is_stripped() {
     );
     assert_eq!(d.sources[0].file, "x/necrons.cat");
     assert_eq!(d.sources[0].line, 15, "the selectionEntry's line");
-    assert_eq!(w.line, 35, "the profile's line");
+    assert_eq!(w.at.line, 35, "the profile's line");
 }
 
 #[test]

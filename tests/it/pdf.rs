@@ -482,13 +482,16 @@ fn faction_pack_against_wahapedia_export() {
         .collect();
     assert_eq!(from_pdf.len(), 19);
     for x in &from_pdf {
-        assert!(
-            x.sources
-                .iter()
-                .any(|s| s.file.starts_with("wahapedia-csv/")),
-            "{} has no export source",
-            x.id
-        );
+        let in_export = x
+            .sources
+            .iter()
+            .any(|s| s.file.starts_with("wahapedia-csv/"));
+        // The export prints Wolf Scouts twice under Space Marines (the Space Wolves datasheet
+        // and its Legends one), so both carry their publication in their ids
+        // (`…:wolf-scouts~space-wolves`); the card names no publication to choose between
+        // them and stays a datasheet of its own.
+        let expected = x.id != "10e:space-marines:wolf-scouts";
+        assert_eq!(in_export, expected, "{}: export source", x.id);
     }
     // Every X110 naming the PDF, by (unit, field), with why it differs.
     let explained = |msg: &str| -> bool {

@@ -653,7 +653,9 @@ impl<'s, 'u> Walk<'s, 'u> {
             for f in ProfileKind::Model.fields(self.edition) {
                 m.set(f, get(f));
             }
-            if !self.ds.models.contains(&m) {
+            let same =
+                |o: &ModelProfile| o.name == m.name && o.characteristics == m.characteristics;
+            if !self.ds.models.iter().any(same) {
                 self.ds.models.push(m);
             }
             return;
