@@ -118,11 +118,14 @@ impl Builder {
             self.level = 0;
         }
         if self.code_block {
+            // one event may hold several lines: each starts its own block at its own offset
+            let mut at = offset;
             for (i, line) in s.split('\n').enumerate() {
                 if i > 0 {
                     self.line_break();
                 }
-                self.append(line, offset);
+                self.append(line, at);
+                at += line.len() + 1;
             }
             return;
         }

@@ -12,6 +12,7 @@ use crate::ir::Document;
 pub use crate::model::BlockAccount;
 use crate::model::{Datasheet, Detachment, Edition, Enhancement, Rule, Stratagem};
 
+pub mod companion;
 pub mod glossary;
 pub mod system;
 pub mod ten;
@@ -51,6 +52,11 @@ pub fn extract(doc: &Document) -> Extracted {
     let system = system::detect(doc);
     out.edition = system.edition();
     match system {
+        system::System::Warhammer40k10e | system::System::Unknown
+            if doc.format == crate::source::Format::Markdown =>
+        {
+            companion::extract(doc, &mut out)
+        }
         system::System::Warhammer40k10e | system::System::Unknown
             if doc.format == crate::source::Format::Html =>
         {

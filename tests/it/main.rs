@@ -12,6 +12,7 @@ mod hostile;
 mod html;
 mod ids;
 mod inputs;
+mod markdown;
 mod output;
 mod pipeline;
 mod records;
