@@ -24,6 +24,7 @@ check:
 bench:
     cargo bench --bench ingest
     cargo bench --bench export
+    cargo bench --bench dedup
     cargo bench --bench simulate
 
 # Re-check an existing dataset

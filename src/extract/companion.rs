@@ -396,6 +396,7 @@ impl Reader<'_> {
             bullets: Vec::new(),
             examples: o.examples,
             occurrences: vec![Occurrence::at_line(&self.doc.file, o.line)],
+            variants: Vec::new(),
         });
     }
 }

@@ -333,6 +333,7 @@ impl Reader<'_> {
             bullets,
             examples,
             occurrences: vec![Occurrence::at_line(self.file(), head.line())],
+            variants: Vec::new(),
         };
         let rule_id = crate::ids::rule_id(&rule);
         if let Some(d) = detachment {
@@ -457,6 +458,7 @@ impl Reader<'_> {
             bullets: Vec::new(),
             examples: Vec::new(),
             occurrences: vec![Occurrence::at_line(self.file(), line)],
+            variants: Vec::new(),
         });
     }
 
@@ -572,6 +574,7 @@ impl Reader<'_> {
             bullets: Vec::new(),
             examples: Vec::new(),
             occurrences: vec![Occurrence::at_line(self.file(), first_line)],
+            variants: Vec::new(),
         });
     }
 

@@ -588,6 +588,7 @@ fn push_rule(
         bullets: parts.bullets,
         examples: parts.examples,
         occurrences: vec![Occurrence::at_line(doc.file.clone(), parts.line)],
+        variants: Vec::new(),
     });
 }
 

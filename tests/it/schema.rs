@@ -596,6 +596,7 @@ fn schema_drift() {
         bullets: vec!["b".into()],
         examples: vec!["Example: e".into()],
         occurrences: vec![Occurrence::at_line("x", 1)],
+        variants: Vec::new(),
     };
     check_keys("rule", &to_value(&rule), "rule");
     let strat = Stratagem {

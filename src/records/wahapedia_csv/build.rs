@@ -688,6 +688,7 @@ impl<'e> Builder<'e> {
             bullets: Vec::new(),
             examples: Vec::new(),
             occurrences: vec![prov.location()],
+            variants: Vec::new(),
         })
     }
 }
