@@ -80,18 +80,20 @@ pub fn merge_rules_with_report(
         .iter()
         .map(|r| r.name.as_deref().map(crate::ids::rule_slug))
         .collect();
+    // The groups are sorted by (edition, canonical text), so the texts that extend text i
+    // are the ones right after it: the scan stops at the first that does not (near-linear).
     let mut absorbed = vec![None; merged.len()];
     for i in 0..merged.len() {
         if texts[i].len() < 80 {
             continue;
         }
-        for j in 0..merged.len() {
-            if i == j || absorbed[j].is_some() || merged[i].edition != merged[j].edition {
-                continue;
-            }
+        for j in i + 1..merged.len() {
             // i is a strict, substantial prefix of j and the names do not disagree.
             let (a, b) = (&texts[i], &texts[j]);
-            if b.len() <= a.len() || !b.starts_with(a.as_str()) {
+            if merged[i].edition != merged[j].edition || !b.starts_with(a.as_str()) {
+                break;
+            }
+            if b.len() <= a.len() {
                 continue;
             }
             let names_agree = match (&slugs[i], &slugs[j]) {

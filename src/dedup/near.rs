@@ -10,7 +10,7 @@
 //!   Jaccard ≥ [`SAME_NAME_JACCARD`] or the shorter text's shingles lie ≥ [`SAME_NAME_CONTAINED`]
 //!   inside the longer (a play-reference shortening; the shorter at least [`MIN_CONTAINED_LEN`]
 //!   bytes). Same-name pairs are always compared,
-//!   whether LSH paired them or not.
+//!   whether LSH paired them or not (up to [`NAME_WINDOW`] neighbours in text order).
 //! - **A copy without a name** (either or both unnamed): one rule only when Jaccard ≥
 //!   [`UNNAMED_JACCARD`]. Two different rules that share boilerplate (`Each time a model with
 //!   this ability…` with another keyword) stay below it; a corrected typo or a changed word in
@@ -22,8 +22,9 @@
 //! names, two kinds or two factions in one cluster is refused, so a chain of unnamed copies
 //! cannot bridge two different rules. A cluster's rule is the member that is named, longest,
 //! printed most often, then least by text; the others become its `variants` with their own
-//! occurrences and similarity. Bucket lists longer than [`MAX_BUCKET`] are cut (sorted by text
-//! first, so the cut is deterministic) to keep the pass near-linear.
+//! occurrences and similarity. Within a bucket each text is compared with its next
+//! [`BUCKET_WINDOW`] neighbours in text order (within a name, [`NAME_WINDOW`]), and clusters
+//! form by chaining, so the candidate pairs are O(n) even for a family of thousands of copies.
 
 use crate::model::{Rule, RuleVariant};
 use serde::Serialize;
@@ -46,8 +47,11 @@ pub const MIN_CONTAINED_LEN: usize = 80;
 /// A copy without a name: Jaccard at or above this is one rule (and the cross-edition link
 /// threshold).
 pub const UNNAMED_JACCARD: f64 = 0.85;
-/// Longest bucket list compared pairwise.
-pub const MAX_BUCKET: usize = 64;
+/// In an LSH bucket, each text is compared with the next this many (in text order): the
+/// candidate pairs stay linear in the number of texts however large a family of copies is.
+pub const BUCKET_WINDOW: usize = 8;
+/// Among the texts of one name, each is compared with the next this many.
+pub const NAME_WINDOW: usize = 32;
 
 /// What `rule-clusters.json` shows.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -187,10 +191,11 @@ pub fn similarity(a: &[u64], b: &[u64]) -> (f64, f64) {
 }
 
 fn signature(sh: &[u64]) -> [u64; HASHES] {
+    let seeds: [u64; HASHES] = std::array::from_fn(|i| mix(i as u64 + 1));
     let mut sig = [u64::MAX; HASHES];
     for &h in sh {
-        for (i, s) in sig.iter_mut().enumerate() {
-            let v = mix(h ^ mix(i as u64 + 1));
+        for (s, seed) in sig.iter_mut().zip(seeds) {
+            let v = mix(h ^ seed);
             if v < *s {
                 *s = v;
             }
@@ -222,7 +227,7 @@ fn item(r: &Rule) -> Item {
 }
 
 /// Candidate pairs (i < j): LSH buckets, plus every pair of one edition and name.
-fn candidates(items: &[Item]) -> BTreeSet<(usize, usize)> {
+fn candidates(items: &[Item]) -> Vec<(usize, usize)> {
     let sigs: Vec<[u64; HASHES]> = {
         use rayon::prelude::*;
         items.par_iter().map(|it| signature(&it.shingles)).collect()
@@ -241,16 +246,22 @@ fn candidates(items: &[Item]) -> BTreeSet<(usize, usize)> {
             by_name.entry((it.edition, s)).or_default().push(i);
         }
     }
-    let mut pairs = BTreeSet::new();
-    for list in buckets.values().chain(by_name.values()) {
-        // items are in (edition, canonical text) order, so a cut list is the same every run
-        let list = &list[..list.len().min(MAX_BUCKET)];
+    let mut pairs = Vec::new();
+    let lists = buckets
+        .values()
+        .map(|l| (l, BUCKET_WINDOW))
+        .chain(by_name.values().map(|l| (l, NAME_WINDOW)));
+    for (list, window) in lists {
+        // items are in (edition, canonical text) order: each is paired with the next few of its
+        // list (textual neighbours), and union-find joins the chain
         for (x, &i) in list.iter().enumerate() {
-            for &j in &list[x + 1..] {
-                pairs.insert((i.min(j), i.max(j)));
+            for &j in list.iter().skip(x + 1).take(window) {
+                pairs.push((i.min(j), i.max(j)));
             }
         }
     }
+    pairs.sort_unstable();
+    pairs.dedup();
     pairs
 }
 
@@ -413,10 +424,15 @@ pub fn report(rules: &[Rule], links: &[PendingLink]) -> Report {
         if r.variants.is_empty() {
             continue;
         }
+        let elsewhere: BTreeSet<&crate::source::Occurrence> = r
+            .variants
+            .iter()
+            .flat_map(|v| v.occurrences.iter())
+            .collect();
         let own: Vec<_> = r
             .occurrences
             .iter()
-            .filter(|o| !r.variants.iter().any(|v| v.occurrences.contains(o)))
+            .filter(|o| !elsewhere.contains(o))
             .cloned()
             .collect();
         let mut members = vec![Member {
