@@ -51,15 +51,14 @@ pub fn merge_rules_with_report(
     //    does not depend on the thread count).
     // The id each paragraph had where it was read (what datasheets and detachments refer to),
     // by occurrence, to report the ids merging changed (`Report::renamed`).
-    let read_as: ReadAs = rules
-        .iter()
-        .flat_map(|r| {
-            let (id, text) = (rule_id(r), full_text(r));
-            r.occurrences
-                .iter()
-                .map(move |o| ((o.clone(), text.clone()), id.clone()))
-        })
-        .collect();
+    let mut read_as: ReadAs = BTreeMap::new();
+    for r in &rules {
+        let (id, text) = (rule_id(r), full_text(r));
+        for o in &r.occurrences {
+            let ids = read_as.entry((o.clone(), text.clone())).or_default();
+            ids.insert(id.clone());
+        }
+    }
     let keyed: Vec<((String, String), Rule)> = rules
         .into_par_iter()
         .map(|r| ((r.edition.as_str().to_string(), full_text(&r)), r))
@@ -210,15 +209,17 @@ fn renamed(rules: &[Rule], read_as: &ReadAs) -> BTreeMap<String, String> {
         );
         for (text, places) in wordings {
             for o in places {
-                let Some(old) = read_as.get(&(o.clone(), text.clone())) else {
+                let Some(olds) = read_as.get(&(o.clone(), text.clone())) else {
                     continue;
                 };
-                if old == &r.id || finals.contains(old.as_str()) {
-                    continue;
-                }
-                let to = out.entry(old.clone()).or_insert_with(|| r.id.clone());
-                if r.id < *to {
-                    *to = r.id.clone();
+                for old in olds {
+                    if old == &r.id || finals.contains(old.as_str()) {
+                        continue;
+                    }
+                    let to = out.entry(old.clone()).or_insert_with(|| r.id.clone());
+                    if r.id < *to {
+                        *to = r.id.clone();
+                    }
                 }
             }
         }
@@ -226,8 +227,8 @@ fn renamed(rules: &[Rule], read_as: &ReadAs) -> BTreeMap<String, String> {
     out
 }
 
-/// The id a paragraph was read with, by (place, canonical text).
-type ReadAs = BTreeMap<(crate::source::Occurrence, String), String>;
+/// The ids paragraphs were read with, by (place, canonical text).
+type ReadAs = BTreeMap<(crate::source::Occurrence, String), std::collections::BTreeSet<String>>;
 
 /// Rewrites a rule reference (an ability's `rule_id`, a detachment's rule) that merging renamed.
 pub fn resolve(renamed: &BTreeMap<String, String>, id: &mut String) {

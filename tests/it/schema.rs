@@ -596,7 +596,11 @@ fn schema_drift() {
         bullets: vec!["b".into()],
         examples: vec!["Example: e".into()],
         occurrences: vec![Occurrence::at_line("x", 1)],
-        variants: Vec::new(),
+        variants: vec![cogitator::model::RuleVariant {
+            text: "t.".into(),
+            occurrences: vec![Occurrence::at_line("y", 2)],
+            similarity_permille: 900,
+        }],
     };
     check_keys("rule", &to_value(&rule), "rule");
     let strat = Stratagem {
