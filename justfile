@@ -25,6 +25,7 @@ bench:
     cargo bench --bench ingest
     cargo bench --bench export
     cargo bench --bench bsdata
+    cargo bench --bench dedup
     cargo bench --bench simulate
     cargo bench --bench pdf
 
@@ -32,7 +33,7 @@ bench:
 lint dir="output":
     cargo run --release -- lint {{dir}}
 
-# Fuzz one target (html_decoder, text_decoder, pdf_decoder, bsdata, dice, value_grammar) for RUNS executions, or
+# Fuzz one target (html_decoder, text_decoder, markdown_decoder, pdf_decoder, bsdata, dice, value_grammar) for RUNS executions, or
 # every target in turn when no target is given (1,000,000 executions each, one at a time).
 # Needs a nightly toolchain and `cargo install cargo-fuzz`. New inputs go to fuzz/corpus/,
 # crashes to fuzz/artifacts/ (both ignored by git); fuzz/seeds/ holds hand-written seeds.
@@ -43,7 +44,7 @@ fuzz target="" runs="1000000":
     set -euo pipefail
     cd fuzz
     targets="{{target}}"
-    [ -n "$targets" ] || targets="html_decoder text_decoder pdf_decoder bsdata dice value_grammar"
+    [ -n "$targets" ] || targets="html_decoder text_decoder markdown_decoder pdf_decoder bsdata dice value_grammar"
     for t in $targets; do
         mkdir -p "corpus/$t"
         seeds=""
@@ -52,6 +53,7 @@ fuzz target="" runs="1000000":
             text_decoder) seeds=seeds/text ;;
             pdf_decoder) seeds=seeds/pdf ;;
             bsdata) seeds=seeds/bsdata ;;
+            markdown_decoder) seeds=seeds/markdown ;;
         esac
         cargo +nightly fuzz run -s none -a "$t" "corpus/$t" $seeds -- \
             -runs={{runs}} -max_total_time=3600 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1

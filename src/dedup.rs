@@ -1,18 +1,25 @@
 //! Dedup: one rule registry for every source. Pure.
 //!
 //! Owns the canonical text form (NFKC, quote/dash/whitespace folding, case) and the merging of
-//! rule paragraphs: identical paragraphs become one rule with all their occurrences; a named
-//! copy names its unnamed twins (evidence, not a guess); a copy that is a truncated prefix of
-//! another merges into the complete text; same id with materially different text stays
-//! separate (`~<hash>` suffix, see `ids::variant`) and is reported (`D201`). Ids come from scope and name (`crate::ids`),
-//! never from file names or input order: when exact copies disagree, the kind (first classified
-//! kind by name), the faction (the one most copies name) and the flavor (least by value) are
-//! chosen by value, so the result does not depend on the order or the names of the inputs.
+//! rule paragraphs, in order: (1) identical paragraphs become one rule with all their
+//! occurrences, a named copy naming its unnamed twins (evidence, not a guess); (2) a copy that
+//! is a truncated prefix of another merges into the complete text; (3) near-duplicates
+//! ([`near`]: MinHash/LSH over character shingles, exact Jaccard to decide) become one rule
+//! with `variants` (a play-reference shortening, a corrected typo, reworded errata), never
+//! across names or editions (other editions are linked in the report); (4) same id with
+//! materially different text stays separate (`~<hash>` suffix, see `ids::variant`) and is
+//! reported (`D201`). [`merge_rules_with_report`] also returns what `rule-clusters.json`
+//! shows. Ids come from scope and name (`crate::ids`), never from file names or input order:
+//! when copies disagree, the kind (first classified kind by name), the faction (the one most
+//! copies name) and the flavor (least by value) are chosen by value, so the result does not
+//! depend on the order or the names of the inputs.
 
 use crate::diag::{Code, Diagnostic};
 use crate::model::Rule;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
+
+pub mod near;
 
 /// Canonical comparison form of a text: NFKC, quotes and dashes folded to ASCII, whitespace
 /// collapsed, lower case ([`crate::text::fold::fold_for_compare`]). Idempotent.
@@ -29,10 +36,29 @@ pub const UNCLASSIFIED: &str = "unclassified";
 
 /// Merges rule paragraphs (each with its occurrences) into the registry. Output sorted by id.
 pub fn merge_rules(rules: Vec<Rule>, diagnostics: &mut Vec<Diagnostic>) -> Vec<Rule> {
+    merge_rules_with_report(rules, diagnostics).0
+}
+
+/// [`merge_rules`], with the near-duplicate clusters and cross-edition links it found (what
+/// `rule-clusters.json` shows).
+pub fn merge_rules_with_report(
+    rules: Vec<Rule>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> (Vec<Rule>, near::Report) {
     // 1. Exact duplicates by (edition, canonical text): one rule, all occurrences. The kind
     //    is scope only where a source says so; an `unclassified` copy takes its twin's kind.
     //    Canonical texts are computed in parallel (the grouping is a sorted map, so the result
     //    does not depend on the thread count).
+    // The id each paragraph had where it was read (what datasheets and detachments refer to),
+    // by occurrence, to report the ids merging changed (`Report::renamed`).
+    let mut read_as: ReadAs = BTreeMap::new();
+    for r in &rules {
+        let (id, text) = (rule_id(r), full_text(r));
+        for o in &r.occurrences {
+            let ids = read_as.entry((o.clone(), text.clone())).or_default();
+            ids.insert(id.clone());
+        }
+    }
     let keyed: Vec<((String, String), Rule)> = rules
         .into_par_iter()
         .map(|r| ((r.edition.as_str().to_string(), full_text(&r)), r))
@@ -53,18 +79,20 @@ pub fn merge_rules(rules: Vec<Rule>, diagnostics: &mut Vec<Diagnostic>) -> Vec<R
         .iter()
         .map(|r| r.name.as_deref().map(crate::ids::rule_slug))
         .collect();
+    // The groups are sorted by (edition, canonical text), so the texts that extend text i
+    // are the ones right after it: the scan stops at the first that does not (near-linear).
     let mut absorbed = vec![None; merged.len()];
     for i in 0..merged.len() {
         if texts[i].len() < 80 {
             continue;
         }
-        for j in 0..merged.len() {
-            if i == j || absorbed[j].is_some() || merged[i].edition != merged[j].edition {
-                continue;
-            }
+        for j in i + 1..merged.len() {
             // i is a strict, substantial prefix of j and the names do not disagree.
             let (a, b) = (&texts[i], &texts[j]);
-            if b.len() <= a.len() || !b.starts_with(a.as_str()) {
+            if merged[i].edition != merged[j].edition || !b.starts_with(a.as_str()) {
+                break;
+            }
+            if b.len() <= a.len() {
                 continue;
             }
             let names_agree = match (&slugs[i], &slugs[j]) {
@@ -101,12 +129,16 @@ pub fn merge_rules(rules: Vec<Rule>, diagnostics: &mut Vec<Diagnostic>) -> Vec<R
             }
         }
     }
-    let mut rules: Vec<Rule> = keep.into_iter().flatten().collect();
+    let rules: Vec<Rule> = keep.into_iter().flatten().collect();
+
+    // 3. Near-duplicates (see `near`): copies whose wording differs a little become one rule
+    //    with variants; rules of other editions with such text are only linked.
+    let (mut rules, near_links) = near::cluster(rules);
     for r in &mut rules {
         r.id = rule_id(r);
     }
 
-    // 3. Same id, different text: keep both and report. The variant whose canonical text
+    // 4. Same id, different text (not near enough to be one rule): keep both and report. The variant whose canonical text
     //    sorts first keeps the id, the others get `~<hash of their canonical text>`: neither
     //    file names nor input order decide (see `ids::variant`).
     let mut keyed: Vec<(String, Rule)> = rules.into_iter().map(|r| (full_text(&r), r)).collect();
@@ -139,7 +171,9 @@ pub fn merge_rules(rules: Vec<Rule>, diagnostics: &mut Vec<Diagnostic>) -> Vec<R
         rules.push(r);
     }
     rules.sort_by(|a, b| a.id.cmp(&b.id));
-    // 4. Rules no source names: kept with `name: null`, reported once each.
+    let mut report = near::report(&rules, &near_links);
+    report.renamed = renamed(&rules, &read_as);
+    // 5. Rules no source names: kept with `name: null`, reported once each.
     for r in rules.iter().filter(|r| r.name.is_none()) {
         let mut d = Diagnostic::new(
             Code::RuleNameUnknown,
@@ -153,7 +187,54 @@ pub fn merge_rules(rules: Vec<Rule>, diagnostics: &mut Vec<Diagnostic>) -> Vec<R
         }
         diagnostics.push(d);
     }
-    rules
+    (rules, report)
+}
+
+/// Ids paragraphs were read with that no final rule has, each to the final rule that took the
+/// paragraph in (the least such id when copies went to several). Datasheets and detachments
+/// refer to rules by the id their page gives (`10e:space-marines/army:oath-of-moment`); when
+/// one text is shared by factions, the merged rule takes the faction most copies name
+/// (`10e:adeptus-astartes/army:oath-of-moment`), and the page's reference must follow it.
+fn renamed(rules: &[Rule], read_as: &ReadAs) -> BTreeMap<String, String> {
+    let finals: std::collections::BTreeSet<&str> = rules.iter().map(|r| r.id.as_str()).collect();
+    let mut out: BTreeMap<String, String> = BTreeMap::new();
+    for r in rules {
+        // the rule's own text and its variants', each at its own places (a paragraph is known
+        // by place and text: one line of a page may hold several)
+        let own = (full_text(r), r.occurrences.iter());
+        let wordings = std::iter::once(own).chain(
+            r.variants
+                .iter()
+                .map(|v| (canonical_text(&v.text), v.occurrences.iter())),
+        );
+        for (text, places) in wordings {
+            for o in places {
+                let Some(olds) = read_as.get(&(o.clone(), text.clone())) else {
+                    continue;
+                };
+                for old in olds {
+                    if old == &r.id || finals.contains(old.as_str()) {
+                        continue;
+                    }
+                    let to = out.entry(old.clone()).or_insert_with(|| r.id.clone());
+                    if r.id < *to {
+                        *to = r.id.clone();
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The ids paragraphs were read with, by (place, canonical text).
+type ReadAs = BTreeMap<(crate::source::Occurrence, String), std::collections::BTreeSet<String>>;
+
+/// Rewrites a rule reference (an ability's `rule_id`, a detachment's rule) that merging renamed.
+pub fn resolve(renamed: &BTreeMap<String, String>, id: &mut String) {
+    if let Some(to) = renamed.get(id.as_str()) {
+        *id = to.clone();
+    }
 }
 
 /// Combines exact copies: union of occurrences; the best name (mixed case over all caps),

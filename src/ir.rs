@@ -114,6 +114,9 @@ pub enum ClassHint {
     Str10Legend,
     /// A stratagem card's WHEN / TARGET / EFFECT text (`str10Text`).
     Str10Text,
+    /// A block whose whole text is strong emphasis (Markdown `**Deep Strike**`): a heading in
+    /// all but markup.
+    Strong,
 }
 
 impl ClassHint {
@@ -150,6 +153,7 @@ impl ClassHint {
         ClassHint::Str10Type,
         ClassHint::Str10Legend,
         ClassHint::Str10Text,
+        ClassHint::Strong,
     ];
 
     /// The site's class name this hint stands for (`dsProfile`, `tooltip_header`…).
@@ -186,6 +190,7 @@ impl ClassHint {
             ClassHint::Str10Type => "str10Type",
             ClassHint::Str10Legend => "str10Legend",
             ClassHint::Str10Text => "str10Text",
+            ClassHint::Strong => "strong",
         }
     }
 }

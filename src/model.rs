@@ -436,11 +436,17 @@ pub struct Rule {
     pub bullets: Vec<String>,
     /// Worked examples printed with the rule (`Example: …`).
     pub examples: Vec<String>,
+    /// Every place the rule is printed (its variants' places included).
     pub occurrences: Vec<Occurrence>,
     /// Tables printed inside the rule (9th edition: the wound-roll table, the close combat
     /// weapon profile), as data rather than text. Absent when the rule has none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tables: Vec<RuleTable>,
+    /// Copies of this rule printed with slightly different wording (a play-reference
+    /// shortening, a corrected typo, reworded errata), merged by dedup's near-duplicate pass;
+    /// absent when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub variants: Vec<RuleVariant>,
 }
 
 /// A table printed inside a rule: its column headings (empty when the print has none) and
@@ -451,6 +457,18 @@ pub struct RuleTable {
     pub rows: Vec<Vec<String>>,
     /// Line of the table's first row.
     pub line: u32,
+}
+
+/// One wording of a rule other than its own text (see `dedup`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RuleVariant {
+    pub text: String,
+    /// Where this wording is printed.
+    pub occurrences: Vec<Occurrence>,
+    /// Jaccard similarity of the character 5-gram shingles of this text and the rule's text
+    /// (canonical forms), in thousandths (0–1000; an integer, so output never depends on
+    /// float formatting).
+    pub similarity_permille: u32,
 }
 
 /// A stratagem. Same name with a different source group is a different stratagem.

@@ -365,14 +365,22 @@ fn assemble(
         rules.append(&mut ex.rules);
     }
     let rule_occurrences = rules.len();
-    let rules = crate::dedup::merge_rules(rules, &mut diagnostics);
+    let (rules, clusters) = crate::dedup::merge_rules_with_report(rules, &mut diagnostics);
     let crate::merge::Merged {
-        datasheets,
+        mut datasheets,
         stratagems,
         enhancements,
-        detachments,
+        mut detachments,
         diagnostics: conflicts,
     } = merger.finish();
+    // References to rules follow the ids dedup gave them (no dangling `rule_id`).
+    let abilities = datasheets.iter_mut().flat_map(|d| d.abilities.iter_mut());
+    for id in abilities.filter_map(|a| a.rule_id.as_mut()) {
+        crate::dedup::resolve(&clusters.renamed, id);
+    }
+    for id in detachments.iter_mut().flat_map(|d| d.rules.iter_mut()) {
+        crate::dedup::resolve(&clusters.renamed, id);
+    }
     diagnostics.extend(conflicts);
 
     report_missing_text(&stratagems, &enhancements, &mut diagnostics);
@@ -424,7 +432,10 @@ fn assemble(
         diagnostics,
         quarantine,
         manifest,
-        extra_files: Vec::new(),
+        extra_files: vec![(
+            "rule-clusters.json".to_string(),
+            crate::emit::to_json(&clusters),
+        )],
     }
 }
 

@@ -193,6 +193,11 @@ fn print_summary(ds: &Dataset, out: &std::path::Path, verbose: bool) {
         m.totals.rules,
         m.rule_occurrences
     );
+    let clusters = ds.rules.iter().filter(|r| !r.variants.is_empty()).count();
+    if clusters > 0 {
+        let variants: usize = ds.rules.iter().map(|r| r.variants.len()).sum();
+        outln!("  clusters     {clusters} rules printed with other wordings ({variants} variants; rule-clusters.json)");
+    }
     outln!("  stratagems   {}", m.totals.stratagems);
     outln!("  enhancements {}", m.totals.enhancements);
     outln!("  detachments  {}", m.totals.detachments);

@@ -1,11 +1,11 @@
 //! Decoding: bytes of one [`SourceFile`] → one [`Document`] of IR blocks.
 //!
 //! One decoder per format; this is the only module that imports third-party parsers
-//! (`scraper`, later `pulldown-cmark`, `quick-xml`, `lopdf`). It knows markup and encodings,
+//! (`scraper`, `pulldown-cmark`, later `quick-xml`, `lopdf`). It knows markup and encodings,
 //! not the game: it never decides what a block *means*. It detects the format from the content
 //! (extension only as a tie-break: [`sniff`]) before anything is extracted, hands the file to
 //! the decoder registered for that format ([`decoder_for`]), and skips every other format by name
-//! (`S007`: XML and CSV without a record source that claims them, JSON, PDF, Markdown, UTF-16,
+//! (`S007`: XML and CSV without a record source that claims them, JSON, UTF-16,
 //! images and archives, zipped BattleScribe data; `S003`: unidentified
 //! binary; `S002`: empty) so that no unknown input ever becomes records. It never panics on any
 //! byte sequence.
@@ -16,6 +16,7 @@ use crate::source::{Format, SourceFile};
 use std::borrow::Cow;
 
 pub mod html;
+pub mod markdown;
 pub mod pdf;
 mod pdf_content;
 mod pdf_font;
@@ -40,6 +41,7 @@ const DECODERS: &[(Format, DecodeFn)] = &[
     (Format::Text, text::decode),
     (Format::Html, html::decode),
     (Format::Pdf, pdf::decode),
+    (Format::Markdown, markdown::decode),
 ];
 
 /// The decoder registered for `format`, if any.
@@ -133,7 +135,36 @@ pub fn sniff(bytes: &[u8], path: &str) -> Sniffed {
     if looks_delimited(text) {
         return found(Format::Csv, None);
     }
+    if looks_markdown(text) {
+        return found(Format::Markdown, None);
+    }
     found(Format::Text, None)
+}
+
+/// Markdown without a `.md` name: the first non-empty line is an ATX heading (`# Title`) and a
+/// second heading or a table delimiter row (`|---|---|`) follows within the first 200 lines.
+/// Bold words and tab tables alone are not enough: the PDF text dumps (seed 002) have both and
+/// are read line by line as text; a `.txt` name always means text.
+fn looks_markdown(text: &[u8]) -> bool {
+    let is_heading = |l: &[u8]| {
+        let n = l.iter().take_while(|&&c| c == b'#').count();
+        (1..=6).contains(&n) && l.get(n) == Some(&b' ')
+    };
+    let is_delimiter_row = |l: &[u8]| {
+        l.contains(&b'|')
+            && l.contains(&b'-')
+            && l.iter()
+                .all(|c| matches!(c, b'|' | b'-' | b':' | b' ' | b'\t' | b'\r'))
+    };
+    let mut lines = text
+        .split(|&c| c == b'\n')
+        .map(trim_start)
+        .filter(|l| !l.is_empty())
+        .take(200);
+    match lines.next() {
+        Some(first) if is_heading(first) => lines.any(|l| is_heading(l) || is_delimiter_row(l)),
+        _ => false,
+    }
 }
 
 /// Magic numbers of formats that are never text: images, archives, office documents.
@@ -350,6 +381,25 @@ mod tests {
         // A bracketed first line that is not JSON is text.
         assert_eq!(format(b"[ Warhammer ]\nrules text", "x"), Format::Text);
         assert_eq!(format(b"# Title\n\ntext", "rules.md"), Format::Markdown);
+        // Markdown by content only with a heading first and a second heading or a table.
+        assert_eq!(
+            format(b"# Title\n\n## Part\ntext", "rules"),
+            Format::Markdown
+        );
+        assert_eq!(
+            format(b"# A\n| a | b |\n|---|---|\n", "rules"),
+            Format::Markdown
+        );
+        assert_eq!(
+            format(b"# Title\n\n## Part\ntext", "rules.txt"),
+            Format::Text
+        );
+        assert_eq!(format(b"# Title\n\ntext", "rules"), Format::Text);
+        assert_eq!(
+            format(b"Game: **W40K**\n\n# Head\n## B\n", "002"),
+            Format::Text
+        );
+        assert_eq!(format(b"#hashtag\n## B\n", "x"), Format::Text);
     }
 
     #[test]

@@ -261,6 +261,7 @@ impl Reader<'_> {
             _ => None,
         };
         let rule = Rule {
+            variants: Vec::new(),
             id: String::new(),
             name: Some(name),
             kind: kind.clone(),
@@ -396,6 +397,7 @@ impl Reader<'_> {
         let text = e.paras.join("\n\n");
         self.check_truncated(e.name.as_str(), &text, line);
         self.out.rules.push(Rule {
+            variants: Vec::new(),
             id: String::new(),
             name: Some(e.name),
             kind: "special_rule".into(),
@@ -498,6 +500,7 @@ impl Reader<'_> {
             examples: Vec::new(),
             occurrences: vec![Occurrence::at_line(self.file(), line)],
             tables: Vec::new(),
+            variants: Vec::new(),
         });
     }
 
@@ -634,6 +637,7 @@ impl Reader<'_> {
             examples: Vec::new(),
             occurrences: vec![Occurrence::at_line(self.file(), line)],
             tables: Vec::new(),
+            variants: Vec::new(),
         });
     }
 

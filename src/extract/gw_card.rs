@@ -816,6 +816,7 @@ fn faction_pages(
                         ("detachment", ids::detachment_rule(edition, &scope, &name))
                     };
                     let rule = Rule {
+                        variants: Vec::new(),
                         id: id.clone(),
                         name: Some(name),
                         kind: kind.into(),

@@ -13,6 +13,7 @@ pub use crate::model::BlockAccount;
 use crate::model::{Datasheet, Detachment, Edition, Enhancement, Rule, Stratagem};
 use crate::source::Location;
 
+pub mod companion;
 pub mod glossary;
 pub mod gw_card;
 pub mod heresy;
@@ -59,6 +60,11 @@ pub fn extract(doc: &Document) -> Extracted {
             if doc.format == crate::source::Format::Pdf =>
         {
             gw_card::extract(doc, &mut out)
+        }
+        system::System::Warhammer40k10e | system::System::Unknown
+            if doc.format == crate::source::Format::Markdown =>
+        {
+            companion::extract(doc, &mut out)
         }
         system::System::Warhammer40k10e | system::System::Unknown
             if doc.format == crate::source::Format::Html =>

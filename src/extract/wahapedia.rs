@@ -638,6 +638,7 @@ fn push_rule(
         examples: parts.examples,
         occurrences: vec![Occurrence::at_line(doc.file.clone(), parts.line)],
         tables: Vec::new(),
+        variants: Vec::new(),
     });
 }
 

@@ -398,6 +398,7 @@ pub fn system_rules(store: &Store, fi: usize) -> Vec<Rule> {
         }
         let scope = crate::ids::rule_scope(kind, None);
         rules.push(Rule {
+            variants: Vec::new(),
             id: crate::ids::rule(f.edition, &scope, name),
             name: Some(name.to_string()),
             kind: kind.to_string(),

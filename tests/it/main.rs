@@ -16,6 +16,7 @@ mod html;
 mod ids;
 mod inputs;
 mod locations;
+mod markdown;
 mod ninth;
 mod output;
 mod pdf;

@@ -648,6 +648,11 @@ fn schema_drift() {
             rows: vec![vec!["S EQUAL to T".into(), "4+".into()]],
             line: 1,
         }],
+        variants: vec![cogitator::model::RuleVariant {
+            text: "t.".into(),
+            occurrences: vec![Occurrence::at_line("y", 2)],
+            similarity_permille: 900,
+        }],
     };
     check_keys("rule", &to_value(&rule), "rule");
     let strat = Stratagem {

@@ -475,6 +475,7 @@ fn printed_rule(
     paras: &[String],
 ) -> Rule {
     Rule {
+        variants: Vec::new(),
         id: String::new(),
         name: Some(name),
         kind: "army".into(),

@@ -209,6 +209,7 @@ impl Reader<'_> {
             return;
         }
         self.out.rules.push(Rule {
+            variants: Vec::new(),
             id: String::new(),
             name: Some(open.name),
             kind: "core".into(),

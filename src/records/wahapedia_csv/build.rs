@@ -734,6 +734,7 @@ impl<'e> Builder<'e> {
             examples: Vec::new(),
             occurrences: vec![prov.location()],
             tables: Vec::new(),
+            variants: Vec::new(),
         })
     }
 }
