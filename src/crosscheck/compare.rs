@@ -18,6 +18,14 @@
 //!   side, a keyword or ability name that differs, any difference on a datasheet that does not
 //!   match closely).
 //!
+//! Which pairs of values agree is decided by the shared diff engine (`crate::diff`), not here:
+//! the paired models, weapons and unit sizes of both sides, under the keys the pairing gave
+//! them, become two JSON documents of canonical values (`models[M].T`, `invulnerable_save`,
+//! `weapons[W].keywords` as a set, `points[2 models].points`), and a field agrees when
+//! `diff::diff_values` reports no change at it ([`Pair::settle`]). What stays here is what the
+//! engine cannot know: pairing names by the `similar` rule, canonical spelling through the
+//! grammars, and the category of each disagreement.
+//!
 //! Characteristics are compared by name, those of the export's edition (10th) as
 //! `schemas/characteristics.yaml` lists them, each export column mapped to its name.
 //!
@@ -93,12 +101,15 @@ pub struct Pair {
     doc: Doc,
 }
 
+/// One record's fields on our side and on the export's.
+type Sides = (Map<String, Value>, Map<String, Value>);
+
 /// The two sides' compared values, and which check each field decides.
 #[derive(Debug, Clone, Default)]
 struct Doc {
-    top: (Map<String, Value>, Map<String, Value>),
+    top: Sides,
     /// List name → record key → (ours, theirs).
-    lists: BTreeMap<&'static str, BTreeMap<String, (Map<String, Value>, Map<String, Value>)>>,
+    lists: BTreeMap<&'static str, BTreeMap<String, Sides>>,
     /// Index into `checks` → the path the engine reports a difference of that field at.
     paths: Vec<(usize, FieldPath)>,
 }
