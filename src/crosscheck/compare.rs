@@ -18,6 +18,14 @@
 //!   side, a keyword or ability name that differs, any difference on a datasheet that does not
 //!   match closely).
 //!
+//! Which pairs of values agree is decided by the shared diff engine (`crate::diff`), not here:
+//! the paired models, weapons and unit sizes of both sides, under the keys the pairing gave
+//! them, become two JSON documents of canonical values (`models[M].T`, `invulnerable_save`,
+//! `weapons[W].keywords` as a set, `points[2 models].points`), and a field agrees when
+//! `diff::diff_values` reports no change at it ([`Pair::settle`]). What stays here is what the
+//! engine cannot know: pairing names by the `similar` rule, canonical spelling through the
+//! grammars, and the category of each disagreement.
+//!
 //! Characteristics are compared by name, those of the export's edition (10th) as
 //! `schemas/characteristics.yaml` lists them, each export column mapped to its name.
 //!
@@ -26,10 +34,12 @@
 
 use super::export::{Export, ExportDatasheet, ExportModel, ExportWeapon};
 use super::report::{Category, Kind};
+use crate::diff::{diff_values, FieldPath, Options, Segment};
 use crate::model::{Datasheet, Edition, ModelProfile, ProfileKind, WeaponProfile, WeaponType};
 use crate::normalize::{
     canonicalize, contract, fold_typography, keyword, profile_fields, KeywordOutcome, Outcome,
 };
+use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Largest normalized edit distance (edits / longer length) between two names called the same.
@@ -80,10 +90,28 @@ pub struct Check {
 }
 
 /// All checks of one datasheet pair, and what of the export was not compared.
+///
+/// Name and presence checks are decided while pairing; the value checks of paired records are
+/// laid out as two JSON documents (`models[M].T`, `invulnerable_save`, `weapons[W].keywords`,
+/// `points[2 models].points`) and decided by the shared diff engine ([`Pair::settle`]).
 #[derive(Debug, Clone, Default)]
 pub struct Pair {
     pub checks: Vec<Check>,
     pub not_compared: BTreeMap<String, usize>,
+    doc: Doc,
+}
+
+/// One record's fields on our side and on the export's.
+type Sides = (Map<String, Value>, Map<String, Value>);
+
+/// The two sides' compared values, and which check each field decides.
+#[derive(Debug, Clone, Default)]
+struct Doc {
+    top: Sides,
+    /// List name → record key → (ours, theirs).
+    lists: BTreeMap<&'static str, BTreeMap<String, Sides>>,
+    /// Index into `checks` → the path the engine reports a difference of that field at.
+    paths: Vec<(usize, FieldPath)>,
 }
 
 impl Pair {
@@ -101,6 +129,93 @@ impl Pair {
             self.agreed() as f64 / self.compared() as f64
         }
     }
+
+    /// A new sub-record of `list` labelled `label` in both documents; its key, unique in the list.
+    fn record(&mut self, list: &'static str, label: &str) -> String {
+        let l = self.doc.lists.entry(list).or_default();
+        let (mut key, mut n) = (label.to_string(), 1);
+        while l.contains_key(&key) {
+            n += 1;
+            key = format!("{label} #{n}");
+        }
+        let named = || Map::from_iter([("name".to_string(), Value::String(key.clone()))]);
+        l.insert(key.clone(), (named(), named()));
+        key
+    }
+
+    /// A value check whose agreement the diff engine decides: the field `aspect` of the record
+    /// `at` (a list and key from [`Pair::record`]; `None` for a datasheet field) holds `ours`
+    /// on our side and `theirs` on the export's.
+    fn field(
+        &mut self,
+        at: Option<(&'static str, &str)>,
+        check: Check,
+        ours: Value,
+        theirs: Value,
+    ) {
+        let aspect = check.aspect.clone();
+        let (path, sides) = match at {
+            Some((list, key)) => (
+                vec![
+                    Segment::Field(list.to_string()),
+                    Segment::Key(key.to_string()),
+                    Segment::Field(aspect.clone()),
+                ],
+                self.doc.lists.get_mut(list).and_then(|l| l.get_mut(key)),
+            ),
+            None => (
+                vec![Segment::Field(aspect.clone())],
+                Some(&mut self.doc.top),
+            ),
+        };
+        if let Some((o, t)) = sides {
+            o.insert(aspect.clone(), ours);
+            t.insert(aspect, theirs);
+        }
+        self.doc.paths.push((self.checks.len(), FieldPath(path)));
+        self.checks.push(check);
+    }
+
+    /// [`Pair::field`] of a check whose compared values are its shown ones.
+    fn value(&mut self, at: Option<(&'static str, &str)>, check: Check) {
+        let (o, t) = (opt(&check.ours), opt(&check.theirs));
+        self.field(at, check, o, t);
+    }
+
+    /// Diffs the two documents with the shared engine: a value check agrees when
+    /// `diff::diff_values` reports no change at its field.
+    fn settle(&mut self) {
+        let doc = std::mem::take(&mut self.doc);
+        let (mut ours, mut theirs) = doc.top;
+        for (list, records) in doc.lists {
+            let (o, t): (Vec<Value>, Vec<Value>) = records
+                .into_values()
+                .map(|(o, t)| (Value::Object(o), Value::Object(t)))
+                .unzip();
+            ours.insert(list.to_string(), Value::Array(o));
+            theirs.insert(list.to_string(), Value::Array(t));
+        }
+        let changed: BTreeSet<FieldPath> = diff_values(
+            "crosscheck",
+            &Value::Object(ours),
+            &Value::Object(theirs),
+            &Options::all(),
+        )
+        .into_iter()
+        .map(|c| c.path)
+        .collect();
+        for (i, path) in doc.paths {
+            if let Some(c) = self.checks.get_mut(i) {
+                c.agree = !changed
+                    .iter()
+                    .any(|p| p.0.starts_with(&path.0) || path.0.starts_with(&p.0));
+            }
+        }
+    }
+}
+
+fn opt(v: &Option<String>) -> Value {
+    v.clone().map_or(Value::Null, Value::String)
 }
 
 /// A name as a comparison key: accents dropped, apostrophes removed, dashes and hyphens as
@@ -214,6 +329,7 @@ pub fn compare(ours: &Datasheet, export: &Export, theirs: &ExportDatasheet) -> P
     points(ours, export, theirs, &mut pair);
     keywords(ours, export, theirs, &mut pair);
     abilities(ours, export, theirs, &mut pair);
+    pair.settle();
     pair
 }
 
@@ -232,7 +348,6 @@ fn value_check(
 ) -> Check {
     let (o, o_ok) = canon(grammar, ours);
     let (t, t_ok) = canon(grammar, theirs);
-    let agree = o == t;
     let hint = match (&o, &t) {
         (None, Some(_)) => Hint::Missing(format!("{aspect} missing on our side")),
         (Some(_), None) => Hint::Extra(format!("the export has no {aspect}")),
@@ -259,7 +374,8 @@ fn value_check(
         aspect: aspect.to_string(),
         ours: o,
         theirs: t,
-        agree,
+        // Decided by the diff engine (`Pair::settle`).
+        agree: false,
         hint,
         our_line,
         export_source,
@@ -415,7 +531,8 @@ fn models(ours: &Datasheet, export: &Export, theirs: &ExportDatasheet, pair: &mu
                     });
                 }
             }
-            model_values(o, t, label, pair);
+            let key = pair.record("models", label);
+            model_values(o, t, label, &key, pair);
         }
         for i in unpaired_o {
             pair.checks.push(presence(
@@ -442,7 +559,7 @@ fn models(ours: &Datasheet, export: &Export, theirs: &ExportDatasheet, pair: &mu
     invulnerable(ours, &t_models, pair);
 }
 
-fn model_values(o: &ModelProfile, t: &ExportModel, label: &str, pair: &mut Pair) {
+fn model_values(o: &ModelProfile, t: &ExportModel, label: &str, key: &str, pair: &mut Pair) {
     let src = at(super::export::MODELS, t.line);
     let star = |c: &str| {
         if t.starred.iter().any(|s| s == c) {
@@ -454,18 +571,21 @@ fn model_values(o: &ModelProfile, t: &ExportModel, label: &str, pair: &mut Pair)
     for aspect in profile_fields(EXPORT_EDITION, ProfileKind::Model) {
         let aspect = aspect.as_str();
         let tv = t.characteristic(aspect).and_then(Option::as_deref);
-        pair.checks.push(value_check(
-            Kind::Model,
-            format!("models[{label}].{aspect}"),
-            aspect,
-            aspect,
-            o.get(aspect),
-            tv,
-            &star(aspect),
-            None,
-            src.clone(),
-            None,
-        ));
+        pair.value(
+            Some(("models", key)),
+            value_check(
+                Kind::Model,
+                format!("models[{label}].{aspect}"),
+                aspect,
+                aspect,
+                o.get(aspect),
+                tv,
+                &star(aspect),
+                None,
+                src.clone(),
+                None,
+            ),
+        );
     }
 }
 
@@ -494,18 +614,21 @@ fn invulnerable(ours: &Datasheet, t_models: &[&ExportModel], pair: &mut Pair) {
                 .unwrap_or_default()
         );
     }
-    pair.checks.push(value_check(
-        Kind::Model,
-        "invulnerable_save".into(),
-        "invulnerable_save",
-        "invulnerable_save",
-        o.as_deref(),
-        chosen.as_deref(),
-        &note,
+    pair.value(
         None,
-        at(super::export::MODELS, first.line),
-        None,
-    ));
+        value_check(
+            Kind::Model,
+            "invulnerable_save".into(),
+            "invulnerable_save",
+            "invulnerable_save",
+            o.as_deref(),
+            chosen.as_deref(),
+            &note,
+            None,
+            at(super::export::MODELS, first.line),
+            None,
+        ),
+    );
 }
 
 /// The export's edition: its characteristics are compared (`schemas/characteristics.yaml`).
@@ -726,6 +849,7 @@ fn weapon_pair(
     };
     let group = Some(label.to_string());
     let src = at(super::export::WARGEAR, t.line);
+    let key = pair.record("weapons", label);
     pair.checks.push(Check {
         our_line: Some(o.at.line),
         export_source: src.clone(),
@@ -746,36 +870,46 @@ fn weapon_pair(
     for aspect in profile_fields(EXPORT_EDITION, ProfileKind::Weapon) {
         let aspect = aspect.as_str();
         let tv = t.characteristic(aspect).and_then(Option::as_deref);
-        pair.checks.push(value_check(
-            Kind::Weapon,
-            format!("weapons[{label}].{aspect}"),
-            aspect,
-            aspect,
-            o.get(aspect),
-            tv,
-            &note,
-            Some(o.at.line),
-            src.clone(),
-            group.clone(),
-        ));
+        pair.value(
+            Some(("weapons", &key)),
+            value_check(
+                Kind::Weapon,
+                format!("weapons[{label}].{aspect}"),
+                aspect,
+                aspect,
+                o.get(aspect),
+                tv,
+                &note,
+                Some(o.at.line),
+                src.clone(),
+                group.clone(),
+            ),
+        );
     }
     let (ok, o_ok) = weapon_keys(&o.keywords);
     let (tk, t_ok) = weapon_keys(&t.keywords);
     let show = |s: &BTreeSet<String>| s.iter().cloned().collect::<Vec<_>>().join(", ");
-    pair.checks.push(Check {
-        kind: Kind::Weapon,
-        field: format!("weapons[{label}].keywords"),
-        aspect: "keywords".into(),
-        ours: Some(show(&ok)),
-        theirs: Some(show(&tk)),
-        agree: ok == tk,
-        hint: Hint::WeaponKeywords {
-            well_formed: o_ok && t_ok,
+    let list = |s: &BTreeSet<String>| Value::Array(s.iter().cloned().map(Value::String).collect());
+    let (o_list, t_list) = (list(&ok), list(&tk));
+    pair.field(
+        Some(("weapons", &key)),
+        Check {
+            kind: Kind::Weapon,
+            field: format!("weapons[{label}].keywords"),
+            aspect: "keywords".into(),
+            ours: Some(show(&ok)),
+            theirs: Some(show(&tk)),
+            agree: false,
+            hint: Hint::WeaponKeywords {
+                well_formed: o_ok && t_ok,
+            },
+            our_line: Some(o.at.line),
+            export_source: src,
+            group,
         },
-        our_line: Some(o.at.line),
-        export_source: src,
-        group,
-    });
+        o_list,
+        t_list,
+    );
 }
 
 fn points(ours: &Datasheet, export: &Export, theirs: &ExportDatasheet, pair: &mut Pair) {
@@ -835,25 +969,37 @@ fn points(ours: &Datasheet, export: &Export, theirs: &ExportDatasheet, pair: &mu
         let field = format!("points[{n} model{}]", if n == 1 { "" } else { "s" });
         let src = t.get(&n).and_then(|v| at(super::export::COSTS, v.1));
         let check = match (o.get(&n), t.get(&n)) {
-            (Some(a), Some((b, _))) => Check {
-                kind: Kind::Points,
-                field,
-                aspect: "points".into(),
-                ours: Some(show(a)),
-                theirs: Some(show(b)),
-                agree: a.intersection(b).next().is_some(),
-                hint: Hint::Value {
-                    well_formed: true,
-                    note: if b.len() > 1 {
-                        "the export prices this unit size several ways".into()
-                    } else {
-                        String::new()
+            (Some(a), Some((b, _))) => {
+                // A unit size priced several ways: the prices both sides know are compared.
+                let common: BTreeSet<u32> = a.intersection(b).copied().collect();
+                let costs = |s: &BTreeSet<u32>| {
+                    let s = if common.is_empty() { s } else { &common };
+                    Value::Array(s.iter().map(|&p| Value::from(p)).collect())
+                };
+                let (o_costs, t_costs) = (costs(a), costs(b));
+                let key = pair.record("points", &field);
+                let check = Check {
+                    kind: Kind::Points,
+                    field,
+                    aspect: "points".into(),
+                    ours: Some(show(a)),
+                    theirs: Some(show(b)),
+                    agree: false,
+                    hint: Hint::Value {
+                        well_formed: true,
+                        note: if b.len() > 1 {
+                            "the export prices this unit size several ways".into()
+                        } else {
+                            String::new()
+                        },
                     },
-                },
-                our_line: None,
-                export_source: src,
-                group: None,
-            },
+                    our_line: None,
+                    export_source: src,
+                    group: None,
+                };
+                pair.field(Some(("points", &key)), check, o_costs, t_costs);
+                continue;
+            }
             (Some(a), None) => presence(
                 Kind::Points,
                 field,

@@ -11,7 +11,7 @@
 //!
 //! Used by `merge` (the `X110` conflicts) and by `cogitator diff`: [`dataset`] is the diff of
 //! two datasets in the game's terms (categories, renames, weights, locations), [`policy`] the
-//! gate. Meant for `crosscheck` too.
+//! gate. `crosscheck` decides which paired values of a dataset and the export agree with it.
 //! Pure: must not decide which value wins (that is `merge`'s policy table), do I/O, or know
 //! diagnostic codes.
 

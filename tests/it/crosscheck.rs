@@ -982,3 +982,34 @@ fn a_transport_block_agrees_with_the_transport_column() {
     assert_eq!(r.disagreements[0].field, "abilities[TRANSPORT]");
     assert_eq!(r.disagreements[0].category, Category::ExtractionError);
 }
+
+/// Agreement of paired values is decided by the shared diff engine: a weapon's keywords are a
+/// set (order does not matter), and a unit size priced two ways agrees when a price is shared.
+#[test]
+fn keyword_order_and_a_shared_price_agree_through_the_diff_engine() {
+    let (_dir, ex) = read_fixture();
+    let mut v = intercessors();
+    v["weapons"][0]["keywords"] = json!(["HEAVY", "ASSAULT"]);
+    v["points"] = json!([
+        {"models": 5, "points": 80},
+        {"models": 10, "points": 170},
+        {"models": 10, "points": 160}
+    ]);
+    let r = crosscheck(&ex, &[sheet(v.clone())]);
+    assert_eq!(r.disagreements, vec![], "{:#?}", r.disagreements);
+
+    v["points"] = json!([
+        {"models": 5, "points": 80},
+        {"models": 10, "points": 170},
+        {"models": 10, "points": 150}
+    ]);
+    let r = crosscheck(&ex, &[sheet(v)]);
+    let d = disagreements(&r, "10e:space-marines:intercessor-squad");
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0].field, "points[10 models]");
+    assert_eq!(
+        (d[0].ours.as_deref(), d[0].theirs.as_deref()),
+        (Some("150 or 170"), Some("160"))
+    );
+    assert_eq!(d[0].category, Category::ChangedSinceExport);
+}
