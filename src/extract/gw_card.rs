@@ -258,159 +258,236 @@ fn datasheet(
     paras: &[Para],
     out: &mut Extracted,
 ) -> Datasheet {
-    let mut ds = Datasheet::empty(edition);
-    let mut section = Section::None;
-    let mut group = "datasheet".to_string();
-    // The size of ability text: a smaller paragraph in that column is a weapon footnote.
-    let mut ability_size = 0.0f32;
-    // Per page: the union of the boxes read.
-    let mut boxes: Vec<(u32, u32, BBox)> = Vec::new();
-    let mut i = 0;
-    while i < paras.len() {
-        let p = &paras[i];
-        i += 1;
-        match boxes.iter_mut().find(|(pg, _, _)| *pg == p.page) {
-            Some((_, _, b)) => *b = b.union(p.bbox),
-            None => boxes.push((p.page, p.line, p.bbox)),
-        }
-        let t = p.text.as_str();
-        if t == name && p.kind != BlockKind::TableRow {
+    let mut r = CardReader::new(doc, edition, paras);
+    while let Some(p) = r.next() {
+        if p.text == name && p.kind != BlockKind::TableRow {
             continue;
         }
-        let upper = t.to_uppercase();
-        // Profile row: header, then one values row per model (a unit of several profiles
-        // names each model in a cell before or after its values).
-        if p.kind == BlockKind::TableRow
+        let upper = p.text.to_uppercase();
+        if r.profile(p)
+            || r.weapon_header(p)
+            || r.invulnerable_save(p, &upper)
+            || r.keywords(p)
+            || r.heading(p, &upper)
+        {
+            continue;
+        }
+        r.section_content(p, out);
+    }
+    r.finish(name)
+}
+
+/// The state of reading one card, paragraph by paragraph.
+struct CardReader<'a> {
+    doc: &'a Document,
+    edition: Edition,
+    paras: &'a [Para],
+    /// The next paragraph to read.
+    i: usize,
+    ds: Datasheet,
+    section: Section,
+    /// The group of the abilities read next (`datasheet`, `wargear`).
+    group: String,
+    /// The size of ability text: a smaller paragraph in that column is a weapon footnote.
+    ability_size: f32,
+    /// Per page: the union of the boxes read.
+    boxes: Vec<(u32, u32, BBox)>,
+}
+
+impl<'a> CardReader<'a> {
+    fn new(doc: &'a Document, edition: Edition, paras: &'a [Para]) -> Self {
+        CardReader {
+            doc,
+            edition,
+            paras,
+            i: 0,
+            ds: Datasheet::empty(edition),
+            section: Section::None,
+            group: "datasheet".to_string(),
+            ability_size: 0.0,
+            boxes: Vec::new(),
+        }
+    }
+
+    /// The next paragraph, its box added to its page's.
+    fn next(&mut self) -> Option<&'a Para> {
+        let p = self.paras.get(self.i)?;
+        self.i += 1;
+        match self.boxes.iter_mut().find(|(pg, _, _)| *pg == p.page) {
+            Some((_, _, b)) => *b = b.union(p.bbox),
+            None => self.boxes.push((p.page, p.line, p.bbox)),
+        }
+        Some(p)
+    }
+
+    /// Profile row: header, then one values row per model (a unit of several profiles
+    /// names each model in a cell before or after its values).
+    fn profile(&mut self, p: &Para) -> bool {
+        let header = p.kind == BlockKind::TableRow
             && p.cells.len() >= 6
             && p.cells[0].eq_ignore_ascii_case("M")
-            && p.cells[2].eq_ignore_ascii_case("SV")
+            && p.cells[2].eq_ignore_ascii_case("SV");
+        if !header {
+            return false;
+        }
+        while let Some(v) = self
+            .paras
+            .get(self.i)
+            .filter(|v| v.kind == BlockKind::TableRow)
         {
-            while let Some(v) = paras.get(i).filter(|v| v.kind == BlockKind::TableRow) {
-                let cells: Vec<&str> = v.cells.iter().map(String::as_str).collect();
-                let is_move = |c: &str| c.ends_with('"') || c == "-";
-                let (model, vals): (Vec<&str>, &[&str]) = if cells.len() >= 6 && is_move(cells[0]) {
-                    (cells[6..].to_vec(), &cells[..6])
-                } else if cells.len() > 6 && is_move(cells[cells.len() - 6]) {
-                    (cells[..cells.len() - 6].to_vec(), &cells[cells.len() - 6..])
-                } else {
-                    break;
-                };
-                let model = (!model.is_empty()).then(|| model.join(" "));
-                let mut mp = ModelProfile::new(edition, model, location(doc, v));
-                for (k, f) in ProfileKind::Model.fields(edition).iter().enumerate() {
-                    mp.set(
-                        f,
-                        vals.get(k)
-                            .map(|s| s.to_string())
-                            .filter(|s| !s.is_empty() && s != "-"),
-                    );
-                }
-                ds.models.push(mp);
-                i += 1;
+            if !self.profile_row(v) {
+                break;
             }
-            continue;
+            self.i += 1;
         }
-        if p.kind == BlockKind::TableRow
-            && p.cells.len() >= 2
-            && (p.cells[0].eq_ignore_ascii_case("RANGED WEAPONS")
-                || p.cells[0].eq_ignore_ascii_case("MELEE WEAPONS"))
-        {
-            section = Section::Weapons(if p.cells[0].eq_ignore_ascii_case("RANGED WEAPONS") {
-                WeaponType::Ranged
-            } else {
-                WeaponType::Melee
-            });
-            continue;
+        true
+    }
+
+    /// One values row of the profile; `false` when the row is not one.
+    fn profile_row(&mut self, v: &Para) -> bool {
+        let cells: Vec<&str> = v.cells.iter().map(String::as_str).collect();
+        let is_move = |c: &str| c.ends_with('"') || c == "-";
+        let (model, vals): (Vec<&str>, &[&str]) = if cells.len() >= 6 && is_move(cells[0]) {
+            (cells[6..].to_vec(), &cells[..6])
+        } else if cells.len() > 6 && is_move(cells[cells.len() - 6]) {
+            (cells[..cells.len() - 6].to_vec(), &cells[cells.len() - 6..])
+        } else {
+            return false;
+        };
+        let model = (!model.is_empty()).then(|| model.join(" "));
+        let mut mp = ModelProfile::new(self.edition, model, location(self.doc, v));
+        for (k, f) in ProfileKind::Model.fields(self.edition).iter().enumerate() {
+            mp.set(
+                f,
+                vals.get(k)
+                    .map(|s| s.to_string())
+                    .filter(|s| !s.is_empty() && s != "-"),
+            );
         }
+        self.ds.models.push(mp);
+        true
+    }
+
+    /// `RANGED WEAPONS` / `MELEE WEAPONS` table header.
+    fn weapon_header(&mut self, p: &Para) -> bool {
+        if p.kind != BlockKind::TableRow || p.cells.len() < 2 {
+            return false;
+        }
+        let kind = if p.cells[0].eq_ignore_ascii_case("RANGED WEAPONS") {
+            WeaponType::Ranged
+        } else if p.cells[0].eq_ignore_ascii_case("MELEE WEAPONS") {
+            WeaponType::Melee
+        } else {
+            return false;
+        };
+        self.section = Section::Weapons(kind);
+        true
+    }
+
+    /// The `INVULNERABLE SAVE` box: a row with its value, or a line with the value after it.
+    fn invulnerable_save(&mut self, p: &Para, upper: &str) -> bool {
         if p.kind == BlockKind::TableRow
             && p.cells.len() == 2
             && p.cells[0]
                 .trim_end_matches('*')
                 .eq_ignore_ascii_case("INVULNERABLE SAVE")
         {
-            ds.invulnerable_save = Some(p.cells[1].trim_end_matches('*').to_string());
+            self.ds.invulnerable_save = Some(p.cells[1].trim_end_matches('*').to_string());
             // `INVULNERABLE SAVE*` with its condition in a `* …` note below.
             let starred = p.cells.iter().any(|c| c.ends_with('*'));
-            if let Some(note) = paras.get(i).filter(|n| starred && n.text.starts_with('*')) {
-                ds.invulnerable_save_condition =
+            if let Some(note) = self
+                .paras
+                .get(self.i)
+                .filter(|n| starred && n.text.starts_with('*'))
+            {
+                self.ds.invulnerable_save_condition =
                     Some(note.text.trim_start_matches('*').trim().to_string());
-                i += 1;
+                self.i += 1;
             }
-            continue;
+            return true;
         }
         if upper.starts_with("INVULNERABLE SAVE") && p.kind != BlockKind::TableRow {
-            let rest = t["INVULNERABLE SAVE".len()..].trim();
+            let rest = p.text["INVULNERABLE SAVE".len()..].trim();
             if !rest.is_empty() {
-                ds.invulnerable_save = Some(rest.trim_end_matches('*').to_string());
+                self.ds.invulnerable_save = Some(rest.trim_end_matches('*').to_string());
             }
-            continue;
+            return true;
         }
+        false
+    }
+
+    /// `FACTION KEYWORDS:` and `KEYWORDS:` lines (the latter on both pages, read once).
+    fn keywords(&mut self, p: &Para) -> bool {
+        let t = p.text.as_str();
         if let Some(rest) = t.strip_prefix("FACTION KEYWORDS:") {
-            ds.faction_keywords = split_keywords(rest);
-            continue;
+            self.ds.faction_keywords = split_keywords(rest);
+            return true;
         }
         if let Some(rest) = t.strip_prefix("KEYWORDS:") {
-            let kws = split_keywords(rest);
-            for k in kws {
-                if !ds.keywords.contains(&k) {
-                    ds.keywords.push(k);
+            for k in split_keywords(rest) {
+                if !self.ds.keywords.contains(&k) {
+                    self.ds.keywords.push(k);
                 }
             }
-            continue;
+            return true;
         }
+        false
+    }
+
+    /// A heading that starts a section: `DAMAGED:`, the named columns and boxes.
+    fn heading(&mut self, p: &Para, upper: &str) -> bool {
+        let t = p.text.as_str();
         if upper.starts_with("DAMAGED:") {
-            section = Section::Damaged;
-            ds.damaged = Some(NamedText {
+            self.section = Section::Damaged;
+            self.ds.damaged = Some(NamedText {
                 name: t.to_string(),
                 text: String::new(),
-                at: location(doc, p),
+                at: location(self.doc, p),
             });
-            continue;
+            return true;
         }
-        match upper.as_str() {
-            "ABILITIES" => {
-                section = Section::Abilities;
-                group = "datasheet".into();
-                continue;
-            }
-            "WARGEAR ABILITIES" => {
-                section = Section::Abilities;
-                group = "wargear".into();
-                continue;
-            }
-            "WARGEAR OPTIONS" => {
-                section = Section::Wargear;
-                continue;
-            }
-            "UNIT COMPOSITION" => {
-                section = Section::Composition;
-                continue;
-            }
-            "LEADER" => {
-                section = Section::Leader;
-                continue;
-            }
-            _ => {}
+        let (section, group) = match upper {
+            "ABILITIES" => (Section::Abilities, Some("datasheet")),
+            "WARGEAR ABILITIES" => (Section::Abilities, Some("wargear")),
+            "WARGEAR OPTIONS" => (Section::Wargear, None),
+            "UNIT COMPOSITION" => (Section::Composition, None),
+            "LEADER" => (Section::Leader, None),
+            _ => return self.named_box(p),
+        };
+        self.section = section;
+        if let Some(g) = group {
+            self.group = g.into();
         }
-        if p.kind != BlockKind::TableRow
+        true
+    }
+
+    /// Another named box (ATTACHED UNIT, SUPREME COMMANDER…).
+    fn named_box(&mut self, p: &Para) -> bool {
+        let t = p.text.as_str();
+        let named = p.kind != BlockKind::TableRow
             && p.kind != BlockKind::ListItem
             && text::is_upper(t)
             && t.len() <= 40
             && !t.contains(':')
-            && t.split_whitespace().count() <= 5
-        {
-            // Another named box (ATTACHED UNIT, SUPREME COMMANDER…).
-            section = Section::Named;
-            ds.special_rules.push(NamedText {
+            && t.split_whitespace().count() <= 5;
+        if named {
+            self.section = Section::Named;
+            self.ds.special_rules.push(NamedText {
                 name: t.to_string(),
                 text: String::new(),
-                at: location(doc, p),
+                at: location(self.doc, p),
             });
-            continue;
         }
-        match section {
+        named
+    }
+
+    /// A paragraph inside the current section.
+    fn section_content(&mut self, p: &Para, out: &mut Extracted) {
+        let t = p.text.as_str();
+        let ds = &mut self.ds;
+        match self.section {
             Section::Weapons(kind) if p.kind == BlockKind::TableRow => {
-                weapon(doc, edition, kind, p, &mut ds, out);
+                weapon(self.doc, self.edition, kind, p, ds, out);
             }
             // The rest of a wrapped weapon name: its bracketed abilities on the next line.
             Section::Weapons(_) if t.starts_with('[') && t.ends_with(']') => {
@@ -421,18 +498,7 @@ fn datasheet(
             }
             // A note inside a weapon table (`Conversion:`, a profile footnote): not a weapon.
             Section::Weapons(_) => {}
-            Section::Abilities => {
-                if p.size < 0.85 * ability_size {
-                    continue; // a footnote of the weapon table set below the abilities
-                }
-                ability_size = ability_size.max(p.size);
-                // A designer's note explains an ability; it is not one.
-                let lower = t.to_lowercase();
-                if lower.starts_with("designer’s note") || lower.starts_with("designer's note") {
-                    continue;
-                }
-                super::ten::read_ability(&mut ds.abilities, t, &group, location(doc, p));
-            }
+            Section::Abilities => self.ability(p),
             Section::Wargear => {
                 if !t.eq_ignore_ascii_case("None") {
                     ds.wargear_options.push(t.to_string());
@@ -469,29 +535,54 @@ fn datasheet(
             }
         }
     }
-    // Named boxes with nothing in them are badges (`WARHAMMER LEGENDS`), not rules.
-    ds.special_rules.retain(|r| !r.text.is_empty());
-    // The name as the keywords spell it when they are not in capitals, else the printed
-    // upper-case name in title case (`Wolf Guard Pack Leader in Terminator Armour`).
-    let display = ds
-        .keywords
-        .iter()
-        .find(|k| k.eq_ignore_ascii_case(name) && !text::is_upper(k))
-        .cloned()
-        .unwrap_or_else(|| title(name));
-    ds.name = Some(display);
-    ds.faction = ds
-        .faction_keywords
-        .first()
-        .and_then(|k| faction_of_keyword(k).map(str::to_string));
-    for (page, line, bbox) in boxes {
-        ds.sources.push(Provenance {
-            page: Some(page),
-            bbox: Some(bbox),
-            ..Provenance::at_line(doc.file.clone(), line, doc.sha256.clone())
-        });
+
+    /// A paragraph of the abilities column.
+    fn ability(&mut self, p: &Para) {
+        if p.size < 0.85 * self.ability_size {
+            return; // a footnote of the weapon table set below the abilities
+        }
+        self.ability_size = self.ability_size.max(p.size);
+        // A designer's note explains an ability; it is not one.
+        let t = p.text.as_str();
+        let lower = t.to_lowercase();
+        if lower.starts_with("designer’s note") || lower.starts_with("designer's note") {
+            return;
+        }
+        super::ten::read_ability(
+            &mut self.ds.abilities,
+            t,
+            &self.group,
+            location(self.doc, p),
+        );
     }
-    ds
+
+    /// The datasheet read: badges dropped, name, faction and sources set.
+    fn finish(self, name: &str) -> Datasheet {
+        let mut ds = self.ds;
+        // Named boxes with nothing in them are badges (`WARHAMMER LEGENDS`), not rules.
+        ds.special_rules.retain(|r| !r.text.is_empty());
+        // The name as the keywords spell it when they are not in capitals, else the printed
+        // upper-case name in title case (`Wolf Guard Pack Leader in Terminator Armour`).
+        let display = ds
+            .keywords
+            .iter()
+            .find(|k| k.eq_ignore_ascii_case(name) && !text::is_upper(k))
+            .cloned()
+            .unwrap_or_else(|| title(name));
+        ds.name = Some(display);
+        ds.faction = ds
+            .faction_keywords
+            .first()
+            .and_then(|k| faction_of_keyword(k).map(str::to_string));
+        for (page, line, bbox) in self.boxes {
+            ds.sources.push(Provenance {
+                page: Some(page),
+                bbox: Some(bbox),
+                ..Provenance::at_line(self.doc.file.clone(), line, self.doc.sha256.clone())
+            });
+        }
+        ds
+    }
 }
 
 fn push_text(s: &mut String, t: &str) {
@@ -601,6 +692,17 @@ const ENHANCEMENTS: &str = "ENHANCEMENTS";
 const RESTRICTIONS: &str = "RESTRICTIONS";
 const ARMY_RULES: &str = "ARMY RULES";
 
+/// What the upper-case names read next on a faction page are: the rule of a detachment, its
+/// enhancements, army rules.
+#[derive(PartialEq, Clone, Copy)]
+enum Mode {
+    None,
+    Rule,
+    Enhancements,
+    Army,
+    Restrictions,
+}
+
 /// Detachment pages, stratagem cards and army rules.
 fn faction_pages(
     doc: &Document,
@@ -609,266 +711,29 @@ fn faction_pages(
     paras: &[Para],
     out: &mut Extracted,
 ) {
-    let scope = ids::faction_scope(faction);
-    let mut detachments: Vec<Detachment> = Vec::new();
+    let mut r = PageReader {
+        doc,
+        edition,
+        faction,
+        scope: ids::faction_scope(faction),
+        paras,
+        detachments: Vec::new(),
+        mode: Mode::None,
+        last_heading: None,
+    };
     let mut i = 0;
-    // What the upper-case names read next are: the rule of a detachment, its enhancements,
-    // army rules.
-    #[derive(PartialEq, Clone, Copy)]
-    enum Mode {
-        None,
-        Rule,
-        Enhancements,
-        Army,
-        Restrictions,
-    }
-    let mut mode = Mode::None;
-    let mut last_heading: Option<&Para> = None;
     while i < paras.len() {
-        let p = &paras[i];
-        let t = p.text.as_str();
-        // A stratagem: name, type line, text to the next stratagem's name.
-        if let Some(c) = paras
-            .get(i + 1)
-            .and_then(|n| STRATAGEM_TYPE.captures(&n.text))
-        {
-            if text::is_upper(t) && p.kind != BlockKind::TableRow {
-                let group = title(&c[1]);
-                let category = title(&c[2]);
-                let mut end = i + 2;
-                while end < paras.len()
-                    && !paras
-                        .get(end + 1)
-                        .is_some_and(|n| STRATAGEM_TYPE.is_match(&n.text))
-                    && paras[end].page == p.page
-                {
-                    end += 1;
-                }
-                let body = &paras[i + 2..end];
-                let mut s = Stratagem {
-                    id: ids::stratagem(edition, &group, t),
-                    name: title(t),
-                    edition,
-                    cp: None,
-                    group: Some(group.clone()),
-                    category: Some(category),
-                    flavor: None,
-                    when: None,
-                    target: None,
-                    effect: None,
-                    restrictions: None,
-                    sources: Vec::new(),
-                };
-                let mut bbox = p.bbox.union(paras[i + 1].bbox);
-                let mut lines: Vec<&str> = Vec::new();
-                let mut flavor: Vec<&str> = Vec::new();
-                for b in body.iter().filter(|b| !is_page_number(b)) {
-                    bbox = bbox.union(b.bbox);
-                    // The CP box, alone or on the baseline of a text line (then a cell).
-                    let cells: Vec<&str> = match b.kind {
-                        BlockKind::TableRow => b.cells.iter().map(String::as_str).collect(),
-                        _ => vec![b.text.as_str()],
-                    };
-                    for cell in cells {
-                        if let Some(cp) = CP.captures(cell.trim()) {
-                            s.cp = cp[1].parse().ok();
-                            continue;
-                        }
-                        let labelled = ["WHEN:", "TARGET:", "EFFECT:", "RESTRICTIONS:"]
-                            .iter()
-                            .any(|l| cell.starts_with(l));
-                        if lines.is_empty() && !labelled {
-                            flavor.push(cell);
-                        } else {
-                            lines.push(cell);
-                        }
-                    }
-                }
-                if !flavor.is_empty() {
-                    s.flavor = Some(flavor.join("\n\n"));
-                }
-                super::glossary::stratagem_text(&mut s, lines);
-                s.sources.push(Provenance {
-                    bbox: Some(bbox),
-                    ..provenance(doc, p)
-                });
-                if let Some(d) = detachments
-                    .iter_mut()
-                    .find(|d| ids::slug(&d.name) == ids::slug(&group))
-                {
-                    d.stratagems.push(s.id.clone());
-                }
-                out.stratagems.push(s);
-                i = end;
-                continue;
-            }
+        if let Some(end) = r.stratagem(i, out) {
+            i = end;
+            continue;
         }
-        let upper = t.to_uppercase();
-        if p.kind == BlockKind::Heading && p.level <= 2 && !upper.starts_with("FACTION PACK") {
-            last_heading = Some(p);
-            // A page title ends what the previous page was listing.
-            if paras
-                .get(i.wrapping_sub(1))
-                .map_or(true, |q| q.page != p.page)
-            {
-                mode = Mode::None;
-            }
-        }
-        if upper == DETACHMENT_RULE {
-            // The detachment is the last big heading before it.
-            if let Some(h) = last_heading {
-                let name = title(&h.text);
-                let id = ids::detachment(edition, faction, &name);
-                if !detachments.iter().any(|d| d.id == id) {
-                    detachments.push(Detachment {
-                        id,
-                        name,
-                        edition,
-                        faction: faction.map(str::to_string),
-                        rules: Vec::new(),
-                        enhancements: Vec::new(),
-                        stratagems: Vec::new(),
-                        sources: vec![provenance(doc, h)],
-                    });
-                }
-            }
-            mode = Mode::Rule;
+        let upper = paras[i].text.to_uppercase();
+        r.page_title(i, &upper);
+        if r.heading(&upper) {
             i += 1;
             continue;
         }
-        if upper == ENHANCEMENTS {
-            mode = Mode::Enhancements;
-            i += 1;
-            continue;
-        }
-        if upper == RESTRICTIONS {
-            mode = Mode::Restrictions;
-            i += 1;
-            continue;
-        }
-        if upper == ARMY_RULES {
-            mode = Mode::Army;
-            i += 1;
-            continue;
-        }
-        // `NAME | 15 pts`: an enhancement's name with its points beside it.
-        let head_pts: Option<u32> = (p.kind == BlockKind::TableRow && p.cells.len() == 2)
-            .then(|| PTS.captures(p.cells[1].trim()))
-            .flatten()
-            .and_then(|c| c[1].parse().ok());
-        let t = match head_pts {
-            Some(_) => p.cells[0].as_str(),
-            None => t,
-        };
-        let is_name = (p.kind != BlockKind::TableRow || head_pts.is_some())
-            && p.kind != BlockKind::ListItem
-            && text::is_upper(t)
-            && !t.contains(':')
-            && t.split_whitespace().count() <= 8;
-        if is_name && mode != Mode::None && mode != Mode::Restrictions {
-            // Flavor (first paragraph) and text (the rest) to the next upper-case name.
-            let mut end = i + 1;
-            while end < paras.len() {
-                let n = &paras[end];
-                let named = text::is_upper(&n.text)
-                    && n.kind != BlockKind::TableRow
-                    && !n.text.contains(':');
-                if named || n.page != p.page && mode == Mode::Rule {
-                    break;
-                }
-                end += 1;
-            }
-            let body: Vec<&Para> = paras[i + 1..end]
-                .iter()
-                .filter(|b| !is_page_number(b))
-                .collect();
-            let mut bbox = p.bbox;
-            for b in &body {
-                bbox = bbox.union(b.bbox);
-            }
-            let (flavor, rest) = match body.split_first() {
-                Some((f, rest)) if body.len() > 1 && !f.kind.eq(&BlockKind::ListItem) => {
-                    (Some(f.text.clone()), rest.to_vec())
-                }
-                _ => (None, body.clone()),
-            };
-            let text_of = |v: &[&Para]| {
-                v.iter()
-                    .map(|b| match b.kind {
-                        BlockKind::ListItem => format!("• {}", b.text),
-                        _ => b.text.clone(),
-                    })
-                    .collect::<Vec<_>>()
-                    .join("\n\n")
-            };
-            let at = Location {
-                page: Some(p.page),
-                bbox: Some(bbox),
-                ..Location::at_line(doc.file.clone(), p.line)
-            };
-            let name = title(t);
-            match mode {
-                Mode::Rule | Mode::Army => {
-                    let det = detachments.last().map(|d| d.name.clone());
-                    let (kind, id) = if mode == Mode::Army {
-                        ("army", ids::army_rule(edition, &scope, &name))
-                    } else {
-                        ("detachment", ids::detachment_rule(edition, &scope, &name))
-                    };
-                    let rule = Rule {
-                        variants: Vec::new(),
-                        id: id.clone(),
-                        name: Some(name),
-                        kind: kind.into(),
-                        edition,
-                        faction: faction.map(str::to_string),
-                        flavor,
-                        text: text_of(&rest),
-                        bullets: Vec::new(),
-                        examples: Vec::new(),
-                        tables: Vec::new(),
-                        occurrences: vec![at],
-                    };
-                    if let (Mode::Rule, Some(_)) = (mode, det) {
-                        if let Some(d) = detachments.last_mut() {
-                            d.rules.push(id);
-                        }
-                    }
-                    out.rules.push(rule);
-                }
-                Mode::Enhancements => {
-                    let det = detachments.last().map(|d| d.name.clone());
-                    // Points printed beside the name or as a `15 pts` line.
-                    let mut pts = head_pts;
-                    let mut rest: Vec<&Para> = rest;
-                    rest.retain(|b| match PTS.captures(&b.text) {
-                        Some(c) => {
-                            pts = c[1].parse().ok();
-                            false
-                        }
-                        None => true,
-                    });
-                    let e = Enhancement {
-                        id: ids::enhancement(edition, faction, det.as_deref(), &name),
-                        name: Some(name),
-                        edition,
-                        faction: faction.map(str::to_string),
-                        detachment: det,
-                        points: pts,
-                        flavor,
-                        text: text_of(&rest),
-                        sources: vec![Provenance {
-                            bbox: Some(bbox),
-                            ..provenance(doc, p)
-                        }],
-                    };
-                    if let Some(d) = detachments.last_mut() {
-                        d.enhancements.push(e.id.clone());
-                    }
-                    out.enhancements.push(e);
-                }
-                _ => {}
-            }
+        if let Some(end) = r.named_entry(i, out) {
             i = end;
             continue;
         }
@@ -876,7 +741,331 @@ fn faction_pages(
         // its rule's text, which the other sources print without it): not read.
         i += 1;
     }
-    out.detachments.extend(detachments);
+    out.detachments.extend(r.detachments);
+}
+
+/// The state of reading the pages that are not cards, paragraph by paragraph.
+struct PageReader<'a> {
+    doc: &'a Document,
+    edition: Edition,
+    faction: Option<&'a str>,
+    /// The faction's id scope.
+    scope: String,
+    paras: &'a [Para],
+    detachments: Vec<Detachment>,
+    mode: Mode,
+    /// The last big heading: the detachment a `DETACHMENT RULE` heading belongs to.
+    last_heading: Option<&'a Para>,
+}
+
+/// An entry of a detachment page or army rules: its name, flavor, text, box.
+struct Entry<'a> {
+    p: &'a Para,
+    name: String,
+    flavor: Option<String>,
+    rest: Vec<&'a Para>,
+    bbox: BBox,
+}
+
+/// The paragraphs joined, list items bulleted.
+fn text_of(v: &[&Para]) -> String {
+    v.iter()
+        .map(|b| match b.kind {
+            BlockKind::ListItem => format!("• {}", b.text),
+            _ => b.text.clone(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
+impl<'a> PageReader<'a> {
+    /// A stratagem at `i`: name, type line, text to the next stratagem's name. Returns where
+    /// the next read starts.
+    fn stratagem(&mut self, i: usize, out: &mut Extracted) -> Option<usize> {
+        let paras = self.paras;
+        let p = &paras[i];
+        let t = p.text.as_str();
+        let c = paras
+            .get(i + 1)
+            .and_then(|n| STRATAGEM_TYPE.captures(&n.text))?;
+        if !text::is_upper(t) || p.kind == BlockKind::TableRow {
+            return None;
+        }
+        let group = title(&c[1]);
+        let category = title(&c[2]);
+        let mut end = i + 2;
+        while end < paras.len()
+            && !paras
+                .get(end + 1)
+                .is_some_and(|n| STRATAGEM_TYPE.is_match(&n.text))
+            && paras[end].page == p.page
+        {
+            end += 1;
+        }
+        let edition = self.edition;
+        let mut s = Stratagem {
+            id: ids::stratagem(edition, &group, t),
+            name: title(t),
+            edition,
+            cp: None,
+            group: Some(group.clone()),
+            category: Some(category),
+            flavor: None,
+            when: None,
+            target: None,
+            effect: None,
+            restrictions: None,
+            sources: Vec::new(),
+        };
+        let bbox = stratagem_body(&mut s, &paras[i + 2..end], p.bbox.union(paras[i + 1].bbox));
+        s.sources.push(Provenance {
+            bbox: Some(bbox),
+            ..provenance(self.doc, p)
+        });
+        if let Some(d) = self
+            .detachments
+            .iter_mut()
+            .find(|d| ids::slug(&d.name) == ids::slug(&group))
+        {
+            d.stratagems.push(s.id.clone());
+        }
+        out.stratagems.push(s);
+        Some(end)
+    }
+
+    /// A page title (a big heading first on its page) ends what the previous page was
+    /// listing; a big heading may name the detachment.
+    fn page_title(&mut self, i: usize, upper: &str) {
+        let paras = self.paras;
+        let p = &paras[i];
+        if p.kind == BlockKind::Heading && p.level <= 2 && !upper.starts_with("FACTION PACK") {
+            self.last_heading = Some(p);
+            if paras
+                .get(i.wrapping_sub(1))
+                .map_or(true, |q| q.page != p.page)
+            {
+                self.mode = Mode::None;
+            }
+        }
+    }
+
+    /// `DETACHMENT RULE`, `ENHANCEMENTS`, `RESTRICTIONS`, `ARMY RULES`: what comes next.
+    fn heading(&mut self, upper: &str) -> bool {
+        self.mode = match upper {
+            DETACHMENT_RULE => {
+                self.detachment();
+                Mode::Rule
+            }
+            ENHANCEMENTS => Mode::Enhancements,
+            RESTRICTIONS => Mode::Restrictions,
+            ARMY_RULES => Mode::Army,
+            _ => return false,
+        };
+        true
+    }
+
+    /// The detachment a `DETACHMENT RULE` heading starts: the last big heading before it.
+    fn detachment(&mut self) {
+        let Some(h) = self.last_heading else {
+            return;
+        };
+        let name = title(&h.text);
+        let id = ids::detachment(self.edition, self.faction, &name);
+        if !self.detachments.iter().any(|d| d.id == id) {
+            self.detachments.push(Detachment {
+                id,
+                name,
+                edition: self.edition,
+                faction: self.faction.map(str::to_string),
+                rules: Vec::new(),
+                enhancements: Vec::new(),
+                stratagems: Vec::new(),
+                sources: vec![provenance(self.doc, h)],
+            });
+        }
+    }
+
+    /// An upper-case name at `i` (a rule or enhancement in the current mode) with its flavor
+    /// and text to the next name. Returns where the next read starts.
+    fn named_entry(&mut self, i: usize, out: &mut Extracted) -> Option<usize> {
+        let paras = self.paras;
+        let p = &paras[i];
+        // `NAME | 15 pts`: an enhancement's name with its points beside it.
+        let head_pts: Option<u32> = (p.kind == BlockKind::TableRow && p.cells.len() == 2)
+            .then(|| PTS.captures(p.cells[1].trim()))
+            .flatten()
+            .and_then(|c| c[1].parse().ok());
+        let t = match head_pts {
+            Some(_) => p.cells[0].as_str(),
+            None => p.text.as_str(),
+        };
+        let is_name = (p.kind != BlockKind::TableRow || head_pts.is_some())
+            && p.kind != BlockKind::ListItem
+            && text::is_upper(t)
+            && !t.contains(':')
+            && t.split_whitespace().count() <= 8;
+        if !is_name || self.mode == Mode::None || self.mode == Mode::Restrictions {
+            return None;
+        }
+        let end = self.entry_end(i);
+        let entry = self.entry(i, end, title(t));
+        match self.mode {
+            Mode::Rule | Mode::Army => self.rule(entry, out),
+            Mode::Enhancements => self.enhancement(entry, head_pts, out),
+            _ => {}
+        }
+        Some(end)
+    }
+
+    /// Where the entry at `i` ends: the next upper-case name (or, for a detachment rule, the
+    /// page's end).
+    fn entry_end(&self, i: usize) -> usize {
+        let paras = self.paras;
+        let p = &paras[i];
+        let mut end = i + 1;
+        while end < paras.len() {
+            let n = &paras[end];
+            let named =
+                text::is_upper(&n.text) && n.kind != BlockKind::TableRow && !n.text.contains(':');
+            if named || n.page != p.page && self.mode == Mode::Rule {
+                break;
+            }
+            end += 1;
+        }
+        end
+    }
+
+    /// The entry from its name at `i` to `end`: flavor (first paragraph) and the rest.
+    fn entry(&self, i: usize, end: usize, name: String) -> Entry<'a> {
+        let paras = self.paras;
+        let p = &paras[i];
+        let body: Vec<&Para> = paras[i + 1..end]
+            .iter()
+            .filter(|b| !is_page_number(b))
+            .collect();
+        let mut bbox = p.bbox;
+        for b in &body {
+            bbox = bbox.union(b.bbox);
+        }
+        let (flavor, rest) = match body.split_first() {
+            Some((f, rest)) if body.len() > 1 && !f.kind.eq(&BlockKind::ListItem) => {
+                (Some(f.text.clone()), rest.to_vec())
+            }
+            _ => (None, body.clone()),
+        };
+        Entry {
+            p,
+            name,
+            flavor,
+            rest,
+            bbox,
+        }
+    }
+
+    /// A detachment rule (of the last detachment) or an army rule.
+    fn rule(&mut self, e: Entry, out: &mut Extracted) {
+        let edition = self.edition;
+        let at = Location {
+            page: Some(e.p.page),
+            bbox: Some(e.bbox),
+            ..Location::at_line(self.doc.file.clone(), e.p.line)
+        };
+        let (kind, id) = if self.mode == Mode::Army {
+            ("army", ids::army_rule(edition, &self.scope, &e.name))
+        } else {
+            (
+                "detachment",
+                ids::detachment_rule(edition, &self.scope, &e.name),
+            )
+        };
+        let rule = Rule {
+            variants: Vec::new(),
+            id: id.clone(),
+            name: Some(e.name),
+            kind: kind.into(),
+            edition,
+            faction: self.faction.map(str::to_string),
+            flavor: e.flavor,
+            text: text_of(&e.rest),
+            bullets: Vec::new(),
+            examples: Vec::new(),
+            tables: Vec::new(),
+            occurrences: vec![at],
+        };
+        if self.mode == Mode::Rule {
+            if let Some(d) = self.detachments.last_mut() {
+                d.rules.push(id);
+            }
+        }
+        out.rules.push(rule);
+    }
+
+    /// An enhancement of the last detachment; points printed beside the name or as a
+    /// `15 pts` line.
+    fn enhancement(&mut self, e: Entry, head_pts: Option<u32>, out: &mut Extracted) {
+        let det = self.detachments.last().map(|d| d.name.clone());
+        let mut pts = head_pts;
+        let mut rest = e.rest;
+        rest.retain(|b| match PTS.captures(&b.text) {
+            Some(c) => {
+                pts = c[1].parse().ok();
+                false
+            }
+            None => true,
+        });
+        let en = Enhancement {
+            id: ids::enhancement(self.edition, self.faction, det.as_deref(), &e.name),
+            name: Some(e.name),
+            edition: self.edition,
+            faction: self.faction.map(str::to_string),
+            detachment: det,
+            points: pts,
+            flavor: e.flavor,
+            text: text_of(&rest),
+            sources: vec![Provenance {
+                bbox: Some(e.bbox),
+                ..provenance(self.doc, e.p)
+            }],
+        };
+        if let Some(d) = self.detachments.last_mut() {
+            d.enhancements.push(en.id.clone());
+        }
+        out.enhancements.push(en);
+    }
+}
+
+/// Reads a stratagem's body into it: the CP box, flavor, and the labelled text. Returns the
+/// union of `bbox` and the body's boxes.
+fn stratagem_body(s: &mut Stratagem, body: &[Para], mut bbox: BBox) -> BBox {
+    let mut lines: Vec<&str> = Vec::new();
+    let mut flavor: Vec<&str> = Vec::new();
+    for b in body.iter().filter(|b| !is_page_number(b)) {
+        bbox = bbox.union(b.bbox);
+        // The CP box, alone or on the baseline of a text line (then a cell).
+        let cells: Vec<&str> = match b.kind {
+            BlockKind::TableRow => b.cells.iter().map(String::as_str).collect(),
+            _ => vec![b.text.as_str()],
+        };
+        for cell in cells {
+            if let Some(cp) = CP.captures(cell.trim()) {
+                s.cp = cp[1].parse().ok();
+                continue;
+            }
+            let labelled = ["WHEN:", "TARGET:", "EFFECT:", "RESTRICTIONS:"]
+                .iter()
+                .any(|l| cell.starts_with(l));
+            if lines.is_empty() && !labelled {
+                flavor.push(cell);
+            } else {
+                lines.push(cell);
+            }
+        }
+    }
+    if !flavor.is_empty() {
+        s.flavor = Some(flavor.join("\n\n"));
+    }
+    super::glossary::stratagem_text(s, lines);
+    bbox
 }
 
 /// A page number at the foot of a page: a lone number.
