@@ -407,7 +407,10 @@ impl<'a> CardReader<'a> {
             return true;
         }
         if upper.starts_with("INVULNERABLE SAVE") && p.kind != BlockKind::TableRow {
-            let rest = p.text["INVULNERABLE SAVE".len()..].trim();
+            // Cut on the text itself: its upper-case copy may differ in length (`ß` → `SS`).
+            let rest = super::ten::strip_prefix_ci(&p.text, "INVULNERABLE SAVE")
+                .unwrap_or_default()
+                .trim();
             if !rest.is_empty() {
                 self.ds.invulnerable_save = Some(rest.trim_end_matches('*').to_string());
             }
