@@ -11,19 +11,12 @@ use cogitator::pipeline::{run, Options};
 use cogitator::records::{bsdata, Group};
 use cogitator::source::SourceFile;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+#[path = "common/mod.rs"]
+mod common;
+use common::{files_under, input_arg, mbps, median};
 
 const ROUNDS: usize = 5;
-
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v[v.len() / 2]
-}
-
-fn mbps(bytes: usize, d: Duration) -> f64 {
-    bytes as f64 / 1e6 / d.as_secs_f64()
-}
 
 /// Every event of every file, as `quick-xml` reads them, attribute values unescaped.
 fn bare_parse(files: &[SourceFile]) -> usize {
@@ -48,40 +41,24 @@ fn bare_parse(files: &[SourceFile]) -> usize {
     n
 }
 
-fn walk(dir: &Path, root: &Path, out: &mut Vec<SourceFile>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut paths: Vec<PathBuf> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
-    paths.sort();
-    for p in paths {
-        if p.is_dir() {
-            walk(&p, root, out);
-        } else if let Ok(bytes) = std::fs::read(&p) {
-            let rel = p
-                .strip_prefix(root)
-                .unwrap_or(&p)
-                .to_string_lossy()
-                .replace('\\', "/");
-            out.push(SourceFile::new(rel, bytes));
-        }
-    }
-}
-
 fn main() {
-    let dir = std::env::args()
-        .skip(1)
-        .find(|a| !a.starts_with('-'))
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/bsdata")
-        });
+    let dir = input_arg("bsdata");
     if !dir.is_dir() {
         eprintln!("skipped: BattleScribe data not found at {}", dir.display());
         return;
     }
-    let mut files = Vec::new();
-    walk(&dir, &dir, &mut files);
+    let files: Vec<SourceFile> = files_under(&dir, &[])
+        .into_iter()
+        .filter_map(|p| {
+            let bytes = std::fs::read(&p).ok()?;
+            let rel = p
+                .strip_prefix(&dir)
+                .unwrap_or(&p)
+                .to_string_lossy()
+                .replace('\\', "/");
+            Some(SourceFile::new(rel, bytes))
+        })
+        .collect();
     let bytes: usize = files.iter().map(|f| f.bytes.len()).sum();
     let mut groups: BTreeMap<String, Vec<&SourceFile>> = BTreeMap::new();
     for f in &files {

@@ -11,38 +11,17 @@
 
 use cogitator::model::Rule;
 use cogitator::source::{Occurrence, SourceFile};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
+#[path = "common/mod.rs"]
+mod common;
+use common::{files_under, input_arg, median};
 
 const ROUNDS: usize = 5;
 
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v[v.len() / 2]
-}
-
-fn html_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "html" || x == "htm") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-}
-
 /// The rule paragraphs extraction gives for every page (what dedup receives in a run).
 fn paragraphs(dir: &Path) -> Vec<Rule> {
-    let mut paths = Vec::new();
-    html_files(dir, &mut paths);
+    let paths = files_under(dir, &["html", "htm"]);
     let mut rules = Vec::new();
     for p in paths {
         let Ok(bytes) = std::fs::read(&p) else {
@@ -99,13 +78,7 @@ fn time(rules: &[Rule]) -> (Duration, usize) {
 }
 
 fn main() {
-    let dir = std::env::args()
-        .skip(1)
-        .find(|a| !a.starts_with('-'))
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/wahapedia-html")
-        });
+    let dir = input_arg("wahapedia-html");
     if !dir.is_dir() {
         eprintln!("skipped: HTML corpus not found at {}", dir.display());
         return;

@@ -10,18 +10,12 @@
 use cogitator::pipeline::{run, Options};
 use cogitator::source::SourceFile;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
+#[path = "common/mod.rs"]
+mod common;
+use common::{input_arg, mbps, median};
 
 const ROUNDS: usize = 5;
-
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v[v.len() / 2]
-}
-
-fn mbps(bytes: usize, d: Duration) -> f64 {
-    bytes as f64 / 1e6 / d.as_secs_f64()
-}
 
 /// Every record of every table, as the `csv` crate reads them (the work cannot be skipped).
 fn bare_parse(files: &[SourceFile]) -> usize {
@@ -40,14 +34,7 @@ fn bare_parse(files: &[SourceFile]) -> usize {
 }
 
 fn main() {
-    let dir = std::env::args()
-        .skip(1)
-        .find(|a| !a.starts_with('-'))
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("../shared/corpus/wahapedia-csv/2025-11-14")
-        });
+    let dir = input_arg("wahapedia-csv/2025-11-14");
     if !dir.is_dir() {
         eprintln!("skipped: export not found at {}", dir.display());
         return;

@@ -8,19 +8,12 @@
 use cogitator::decode::html::parse_only;
 use cogitator::pipeline::Options;
 use rayon::prelude::*;
-use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
+#[path = "common/mod.rs"]
+mod common;
+use common::{files_under, input_arg, mbps, median};
 
 const ROUNDS: usize = 7;
-
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v[v.len() / 2]
-}
-
-fn mbps(bytes: usize, d: Duration) -> f64 {
-    bytes as f64 / 1e6 / d.as_secs_f64()
-}
 
 /// Peak resident set size of this process, from /proc (Linux), in MB.
 fn peak_rss_mb() -> Option<f64> {
@@ -31,25 +24,12 @@ fn peak_rss_mb() -> Option<f64> {
 }
 
 fn main() {
-    let dir = std::env::args()
-        .skip(1)
-        .find(|a| !a.starts_with('-'))
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/wahapedia-html")
-        });
+    let dir = input_arg("wahapedia-html");
     if !dir.is_dir() {
         eprintln!("skipped: corpus not found at {}", dir.display());
         return;
     }
-    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(&dir)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "html"))
-        .map(|e| e.into_path())
-        .collect();
-    files.sort();
+    let files = files_under(&dir, &["html"]);
     let texts: Vec<String> = files
         .iter()
         .map(|f| String::from_utf8_lossy(&std::fs::read(f).expect("read")).into_owned())

@@ -8,29 +8,15 @@
 
 use cogitator::source::SourceFile;
 use cogitator::{decode, extract};
-use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
+#[path = "common/mod.rs"]
+mod common;
+use common::{input_arg, mbps, median};
 
 const ROUNDS: usize = 9;
 
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v[v.len() / 2]
-}
-
-fn mbps(bytes: usize, d: Duration) -> f64 {
-    bytes as f64 / 1e6 / d.as_secs_f64()
-}
-
 fn main() {
-    let path = std::env::args()
-        .skip(1)
-        .find(|a| !a.starts_with('-'))
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("../shared/corpus/pdf/eng_08-10_warhammer40000_faction_pack_space_wolves.pdf")
-        });
+    let path = input_arg("pdf/eng_08-10_warhammer40000_faction_pack_space_wolves.pdf");
     let Ok(bytes) = std::fs::read(&path) else {
         eprintln!("skipped: {} not found", path.display());
         return;

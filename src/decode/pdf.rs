@@ -282,22 +282,9 @@ fn too_deep(b: &[u8]) -> Option<usize> {
                 i += 1;
             }
             b'(' => {
-                // Skip a literal string (balanced parentheses, escapes).
-                let mut d = 0usize;
-                while i < b.len() {
-                    match b[i] {
-                        b'\\' => i += 1,
-                        b'(' => d += 1,
-                        b')' => {
-                            d = d.saturating_sub(1);
-                            if d == 0 {
-                                break;
-                            }
-                        }
-                        _ => {}
-                    }
-                    i += 1;
-                }
+                // A literal string (balanced parentheses, escapes) nests nothing.
+                i = pdf_content::literal_string(b, i).1;
+                continue;
             }
             b's' if b[i..].starts_with(b"stream") => {
                 // Skip stream data to `endstream`.

@@ -556,8 +556,10 @@ fn name_bytes(n: &[u8]) -> Vec<u8> {
     out
 }
 
-/// A literal string starting at `b[start] == '('`: its bytes and the index after it.
-fn literal_string(b: &[u8], start: usize) -> (Vec<u8>, usize) {
+/// A literal string starting at `b[start] == '('`: its bytes and the index after it (the end
+/// of `b` when it is not closed). The one reader of PDF literal strings: content streams, the
+/// file-structure depth scan and CMaps skip theirs with it.
+pub(super) fn literal_string(b: &[u8], start: usize) -> (Vec<u8>, usize) {
     let mut out = Vec::new();
     let mut i = start + 1;
     let mut depth = 1usize;

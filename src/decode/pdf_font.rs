@@ -695,25 +695,8 @@ fn cmap_tokens(b: &[u8]) -> Vec<Tok> {
                 out.push(Tok::Close);
                 i += 1;
             }
-            b'(' => {
-                // Literal strings (CMap names) carry nothing we read.
-                let mut depth = 0usize;
-                while i < b.len() {
-                    match b[i] {
-                        b'\\' => i += 1,
-                        b'(' => depth += 1,
-                        b')' => {
-                            depth = depth.saturating_sub(1);
-                            if depth == 0 {
-                                break;
-                            }
-                        }
-                        _ => {}
-                    }
-                    i += 1;
-                }
-                i += 1;
-            }
+            // Literal strings (CMap names) carry nothing we read.
+            b'(' => i = super::pdf_content::literal_string(b, i).1,
             _ if c.is_ascii_whitespace() || c == 0 => i += 1,
             _ => {
                 let start = i;
