@@ -376,7 +376,12 @@ pub fn merge_pair<T: Mergeable>(kept: &T, other: &T, other_newer: bool) -> (T, V
                 }
             }
             if take {
-                a.insert(field.to_string(), y);
+                // A field the other reading does not serialize (skipped when absent, like
+                // `legends` or `power_rating`) is absent in the merge too, not `null`.
+                match b.get(*field) {
+                    Some(_) => a.insert(field.to_string(), y),
+                    None => a.remove(*field),
+                };
             }
         }
     }

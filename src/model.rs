@@ -371,19 +371,9 @@ pub struct Datasheet {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub power_rating: Option<u32>,
     /// A Legends datasheet (BattleScribe's `… [Legends]`, the tag removed from the name).
-    /// Written only when true; absent (or null) reads as false.
-    #[serde(
-        default,
-        skip_serializing_if = "std::ops::Not::not",
-        deserialize_with = "null_as_false"
-    )]
+    /// Written only when true; absent reads as false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub legends: bool,
-}
-
-/// A flag written only when true: `null` (what a merge of two records without it gives) reads
-/// as false.
-fn null_as_false<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
-    Ok(Option::<bool>::deserialize(d)?.unwrap_or(false))
 }
 
 impl Datasheet {
