@@ -38,6 +38,10 @@ pub struct Vocabulary {
     pub faction_page_boilerplate: &'static [&'static str],
     /// The labels a stratagem's rule parts start with, in printed order.
     pub stratagem_labels: &'static [(&'static str, StratagemPart)],
+    /// Faction keywords as the cards print them (compared folded: case, apostrophes) and the
+    /// faction each names, as the other sources scope ids by it (`ADEPTUS ASTARTES` → Space
+    /// Marines).
+    pub faction_keywords: &'static [(&'static str, &'static str)],
 }
 
 impl Vocabulary {
@@ -53,6 +57,15 @@ impl Vocabulary {
     pub fn is_datasheet_section(&self, t: &str) -> bool {
         let u = t.trim().to_uppercase();
         self.datasheet_sections.contains(&u.as_str())
+    }
+
+    /// The faction a faction keyword names; `None` for a keyword the vocabulary does not know.
+    pub fn faction_of_keyword(&self, keyword: &str) -> Option<&'static str> {
+        let k = crate::text::fold::fold_for_compare(keyword);
+        self.faction_keywords
+            .iter()
+            .find(|(kw, _)| crate::text::fold::fold_for_compare(kw) == k)
+            .map(|(_, f)| *f)
     }
 
     /// The edition's weapon abilities (`schemas/keywords.yaml`: canonical spelling, printed
@@ -113,6 +126,31 @@ pub static TENTH: Vocabulary = Vocabulary {
         ("TARGET:", StratagemPart::Target),
         ("EFFECT:", StratagemPart::Effect),
         ("RESTRICTIONS:", StratagemPart::Restrictions),
+    ],
+    faction_keywords: &[
+        ("adeptus astartes", "Space Marines"),
+        ("heretic astartes", "Chaos Space Marines"),
+        ("legiones daemonica", "Chaos Daemons"),
+        ("astra militarum", "Astra Militarum"),
+        ("adeptus custodes", "Adeptus Custodes"),
+        ("adepta sororitas", "Adepta Sororitas"),
+        ("adeptus mechanicus", "Adeptus Mechanicus"),
+        ("tyranids", "Tyranids"),
+        ("orks", "Orks"),
+        ("necrons", "Necrons"),
+        ("t'au empire", "T'au Empire"),
+        ("aeldari", "Aeldari"),
+        ("drukhari", "Drukhari"),
+        ("genestealer cults", "Genestealer Cults"),
+        ("leagues of votann", "Leagues of Votann"),
+        ("grey knights", "Grey Knights"),
+        ("imperial knights", "Imperial Knights"),
+        ("chaos knights", "Chaos Knights"),
+        ("death guard", "Death Guard"),
+        ("thousand sons", "Thousand Sons"),
+        ("world eaters", "World Eaters"),
+        ("emperor's children", "Emperor's Children"),
+        ("agents of the imperium", "Agents of the Imperium"),
     ],
 };
 

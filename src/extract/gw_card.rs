@@ -18,7 +18,7 @@
 //!
 //! Every record carries file, page and box (`Provenance.page`/`bbox`, the union of the boxes
 //! of the blocks it was read from). The datasheet's faction is the faction its first faction
-//! keyword names ([`faction_of_keyword`]), so ids match the other sources'.
+//! keyword names ([`crate::vocab::Vocabulary::faction_of_keyword`]), so ids match the other sources'.
 
 use super::text;
 use super::Extracted;
@@ -37,45 +37,6 @@ static POINTS: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(\d+) models?$").expect("static regex"));
 static PTS: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(\d+)\s*(?:pts|points)$").expect("static regex"));
-
-/// Faction keywords that name a faction by another word (the army's faction keyword is
-/// printed on every card; the faction's name is what the other sources scope ids by).
-const FACTION_KEYWORDS: &[(&str, &str)] = &[
-    ("adeptus astartes", "Space Marines"),
-    ("heretic astartes", "Chaos Space Marines"),
-    ("legiones daemonica", "Chaos Daemons"),
-    ("astra militarum", "Astra Militarum"),
-    ("adeptus custodes", "Adeptus Custodes"),
-    ("adepta sororitas", "Adepta Sororitas"),
-    ("adeptus mechanicus", "Adeptus Mechanicus"),
-    ("tyranids", "Tyranids"),
-    ("orks", "Orks"),
-    ("necrons", "Necrons"),
-    ("t’au empire", "T'au Empire"),
-    ("t'au empire", "T'au Empire"),
-    ("aeldari", "Aeldari"),
-    ("drukhari", "Drukhari"),
-    ("genestealer cults", "Genestealer Cults"),
-    ("leagues of votann", "Leagues of Votann"),
-    ("grey knights", "Grey Knights"),
-    ("imperial knights", "Imperial Knights"),
-    ("chaos knights", "Chaos Knights"),
-    ("death guard", "Death Guard"),
-    ("thousand sons", "Thousand Sons"),
-    ("world eaters", "World Eaters"),
-    ("emperor’s children", "Emperor's Children"),
-    ("emperor's children", "Emperor's Children"),
-    ("agents of the imperium", "Agents of the Imperium"),
-];
-
-/// The faction a faction keyword names; `None` for a keyword this table does not know.
-pub fn faction_of_keyword(keyword: &str) -> Option<&'static str> {
-    let k = keyword.trim().to_lowercase();
-    FACTION_KEYWORDS
-        .iter()
-        .find(|(kw, _)| *kw == k)
-        .map(|(_, f)| *f)
-}
 
 /// A paragraph: wrapped lines joined (hyphen at a line end kept, no space after it).
 #[derive(Debug, Clone)]
@@ -573,10 +534,11 @@ impl<'a> CardReader<'a> {
             .cloned()
             .unwrap_or_else(|| title(name));
         ds.name = Some(display);
-        ds.faction = ds
-            .faction_keywords
-            .first()
-            .and_then(|k| faction_of_keyword(k).map(str::to_string));
+        ds.faction = ds.faction_keywords.first().and_then(|k| {
+            crate::vocab::TENTH
+                .faction_of_keyword(k)
+                .map(str::to_string)
+        });
         for (page, line, bbox) in self.boxes {
             ds.sources.push(Provenance {
                 page: Some(page),
