@@ -162,7 +162,6 @@ pub fn explain(ds: &LoadedDataset, target: &str, inputs: &Path) -> Result<String
         .iter()
         .filter_map(|s| s.get("file").and_then(Value::as_str).map(str::to_string))
         .collect();
-    let sub = crate::diff::dataset::locate(&rec.value, &path, &rec.value);
     let _ = writeln!(o, "\nsources ({}):", sources.len());
     for s in &sources {
         let (file, line) = (
@@ -198,7 +197,6 @@ pub fn explain(ds: &LoadedDataset, target: &str, inputs: &Path) -> Result<String
              sub-record carries a line, not yet its file)"
         );
     }
-    let _ = sub;
 
     // Normalization fixes in these files whose result occurs in the value.
     let text = value.to_string();

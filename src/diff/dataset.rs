@@ -663,7 +663,7 @@ fn at_of(v: &Value) -> Option<At> {
 /// The source of the value at `path` in record `rec`: the deepest sub-record's `at` (or its
 /// `line` in the record's first source), else the record's first source or occurrence that
 /// the `other` reading of the record lacks (a file that came with the change), else its first.
-pub fn locate(rec: &Value, path: &FieldPath, other: &Value) -> Option<At> {
+pub(crate) fn locate(rec: &Value, path: &FieldPath, other: &Value) -> Option<At> {
     let list = |v: &Value| -> Vec<At> {
         v.get("sources")
             .or_else(|| v.get("occurrences"))
