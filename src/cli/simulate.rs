@@ -138,6 +138,10 @@ pub struct Flags {
     /// The target is not visible (INDIRECT FIRE) [default: visible].
     #[arg(long, help_heading = "Conditions")]
     pub not_visible: bool,
+    /// The target is beyond the distance the weapon's CONVERSION rule names (12", 18" or 24",
+    /// printed in the rule) [default: no].
+    #[arg(long, help_heading = "Conditions")]
+    pub beyond_conversion: bool,
     /// Rules edition [default: 10e].
     #[arg(long, value_parser = ["10e", "9e"], help_heading = "Conditions")]
     pub edition: Option<String>,
@@ -928,6 +932,13 @@ fn scenario(a: &Flags) -> anyhow::Result<(Scenario, Rows)> {
     rows.flag("cover", "--cover", a.cover, "no", "yes");
     rows.flag("stealth", "--stealth", a.stealth, "no", "yes");
     rows.flag("visible", "--not-visible", a.not_visible, "yes", "no");
+    rows.flag(
+        "beyond_conversion",
+        "--beyond-conversion",
+        a.beyond_conversion,
+        "no",
+        "yes",
+    );
     let conditions = Conditions {
         rules: if edition == "9e" {
             Rules::Ninth
@@ -940,6 +951,7 @@ fn scenario(a: &Flags) -> anyhow::Result<(Scenario, Rows)> {
         cover: a.cover,
         stealth: a.stealth,
         target_visible: !a.not_visible,
+        beyond_conversion: a.beyond_conversion,
     };
     match a.monte_carlo {
         Some(n) => {

@@ -34,6 +34,9 @@ pub enum Keyword {
     Psychic,
     OneShot,
     ExtraAttacks,
+    /// `CONVERSION`: beyond the distance the weapon's rule names (12", 18" or 24"), an
+    /// unmodified successful Hit roll of 4+ scores a Critical Hit.
+    Conversion,
 }
 
 /// Why a keyword string is not usable.
@@ -78,6 +81,7 @@ impl Keyword {
             "PSYCHIC" => Some(Keyword::Psychic),
             "ONE SHOT" => Some(Keyword::OneShot),
             "EXTRA ATTACKS" => Some(Keyword::ExtraAttacks),
+            "CONVERSION" => Some(Keyword::Conversion),
             _ => None,
         };
         if let Some(k) = simple {
@@ -152,6 +156,7 @@ impl fmt::Display for Keyword {
             Keyword::Psychic => f.write_str("PSYCHIC"),
             Keyword::OneShot => f.write_str("ONE SHOT"),
             Keyword::ExtraAttacks => f.write_str("EXTRA ATTACKS"),
+            Keyword::Conversion => f.write_str("CONVERSION"),
         }
     }
 }

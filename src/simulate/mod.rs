@@ -68,6 +68,9 @@ pub struct Conditions {
     /// The target has STEALTH.
     pub stealth: bool,
     pub target_visible: bool,
+    /// The target is beyond the distance the weapon's CONVERSION rule names (the rule's text
+    /// says 12", 18" or 24"; the keyword alone does not).
+    pub beyond_conversion: bool,
 }
 
 impl Default for Conditions {
@@ -80,6 +83,7 @@ impl Default for Conditions {
             cover: false,
             stealth: false,
             target_visible: true,
+            beyond_conversion: false,
         }
     }
 }

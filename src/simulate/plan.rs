@@ -103,6 +103,9 @@ pub(crate) struct Plan {
     /// INDIRECT FIRE against a non-visible target: unmodified 1..=this always fail.
     pub hit_fail_upto: u8,
     pub critical_hits: bool,
+    /// Unmodified successful hit rolls at or above this are Critical Hits (6, or 4 with
+    /// CONVERSION beyond its distance).
+    pub critical_hit_at: u8,
     pub lethal: bool,
     pub sustained: Option<Dice>,
     pub wound_need: u8,
@@ -213,6 +216,7 @@ impl Plan {
         let mut devastating = false;
         let mut anti_at = 7u8;
         let mut hit_mod = 0i32;
+        let mut critical_hit_at = 6u8;
         let mut wound_mod = 0i32;
         let mut hazardous = false;
         let mut ignores_cover = false;
@@ -324,6 +328,20 @@ impl Plan {
                     }
                 }
                 Keyword::Hazardous => hazardous = true,
+                Keyword::Conversion => {
+                    if !tenth {
+                        note(k, "no effect in 9e");
+                    } else if torrent {
+                        note(
+                            k,
+                            "no effect: TORRENT makes no hit roll, so no Critical Hits",
+                        );
+                    } else if !ranged || !c.beyond_conversion {
+                        note(k, "no effect: target not beyond the rule's distance");
+                    } else {
+                        critical_hit_at = 4;
+                    }
+                }
                 Keyword::Assault | Keyword::Pistol => {
                     note(k, "no numeric effect (movement/shooting permission only)")
                 }
@@ -373,6 +391,7 @@ impl Plan {
             hit_mod: hit_mod.clamp(-1, 1),
             hit_fail_upto: if indirect { 3 } else { 1 },
             critical_hits: tenth && !torrent,
+            critical_hit_at,
             lethal,
             sustained,
             wound_need: wound_threshold(w.strength, t.toughness),
@@ -397,17 +416,14 @@ impl Plan {
         if roll <= self.hit_fail_upto {
             return Hit::Miss;
         }
-        if roll == 6 {
-            return if self.critical_hits {
-                Hit::Critical
-            } else {
-                Hit::Normal
-            };
-        }
-        if i32::from(roll) + self.hit_mod >= i32::from(self.skill) {
-            Hit::Normal
-        } else {
+        // An unmodified 6 always succeeds; a Critical Hit must also be a successful hit.
+        let success = roll == 6 || i32::from(roll) + self.hit_mod >= i32::from(self.skill);
+        if !success {
             Hit::Miss
+        } else if self.critical_hits && roll >= self.critical_hit_at {
+            Hit::Critical
+        } else {
+            Hit::Normal
         }
     }
 

@@ -78,6 +78,36 @@ fn known_sustained_and_lethal() {
     close(o.damage_distribution[0], 64.0 / 729.0);
 }
 
+/// CONVERSION with LETHAL HITS, 1 attack, S4 vs T4 (wound 4+), no save, D1, 1×W1.
+/// Beyond the rule's distance, an unmodified *successful* hit roll of 4+ is critical:
+/// - BS 4+: rolls 4,5,6 are critical (auto-wound): E = 3/6 = 1/2. Within the distance only a 6:
+///   E = 1/6 + 2/6·1/2 = 1/3.
+/// - BS 5+: a 4 misses, so it cannot be critical: rolls 5,6 critical: E = 2/6 = 1/3; within the
+///   distance E = 1/6 + 1/6·1/2 = 1/4.
+/// - 9th edition has no Critical Hits: E = 3/6·1/2 = 1/4 with BS 4+, beyond or not.
+#[test]
+fn known_conversion_beyond_its_distance() {
+    let run = |skill: u8, beyond: bool, rules: Rules| {
+        let mut s = sc(
+            1,
+            weapon("1", Some(skill), 4, 0, "1", &["CONVERSION", "LETHAL HITS"]),
+            target(1, 4, None, 1),
+        );
+        s.conditions.beyond_conversion = beyond;
+        s.conditions.rules = rules;
+        let o = exact(&s);
+        // Exact against Monte Carlo as well: the two engines read the same plan.
+        let mc = simulate::monte_carlo(&s, 20_000, 7).unwrap();
+        assert!((mc.expected_damage - o.expected_damage).abs() < 0.02);
+        o.expected_damage
+    };
+    close(run(4, true, Rules::Tenth), 1.0 / 2.0);
+    close(run(4, false, Rules::Tenth), 1.0 / 3.0);
+    close(run(5, true, Rules::Tenth), 1.0 / 3.0);
+    close(run(5, false, Rules::Tenth), 1.0 / 4.0);
+    close(run(4, true, Rules::Ninth), 1.0 / 4.0);
+}
+
 /// ANTI-INFANTRY 4+ and DEVASTATING WOUNDS, 6 attacks, BS 4+ (hit 1/2), S4 vs T4, Sv 2+, D1.
 /// Against INFANTRY every successful wound roll (4,5,6) is critical → no save:
 /// per attack 1/2·1/2 = 1/4, ×6 = 3/2.
@@ -369,6 +399,14 @@ fn grid() -> Vec<Scenario> {
         weapon("3", Some(4), 4, 0, "1", &["TWIN-LINKED", "RAPID FIRE 1"]),
         weapon(
             "2",
+            Some(4),
+            6,
+            -1,
+            "2",
+            &["CONVERSION", "SUSTAINED HITS 1", "HEAVY"],
+        ),
+        weapon(
+            "2",
             Some(3),
             5,
             -1,
@@ -415,6 +453,7 @@ fn grid() -> Vec<Scenario> {
             s.conditions.stationary = (i + j) % 3 == 0;
             s.conditions.charged = (i + j) % 2 == 1;
             s.conditions.cover = j % 2 == 0;
+            s.conditions.beyond_conversion = (i + j) % 2 == 1;
             if (i * j) % 7 == 3 {
                 s.conditions.rules = Rules::Ninth;
             }
