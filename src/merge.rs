@@ -39,6 +39,7 @@ use crate::conflict::{self, RecordKind, Why};
 use crate::diag::Diagnostic;
 use crate::diff::{diff_values, Options};
 use crate::model::{Datasheet, Detachment, Enhancement, Stratagem};
+use crate::source::Provenance;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
@@ -229,9 +230,15 @@ pub trait Mergeable: Serialize + DeserializeOwned + Clone {
     /// How `X110` names the record.
     fn label(&self) -> String;
     fn sort_lists(&mut self);
+    /// The record's `sources` (a union in every table): merging moves them aside instead of
+    /// serializing a list that grows with every page that repeats the record.
+    fn sources_mut(&mut self) -> &mut Vec<Provenance>;
 }
 
 impl Mergeable for Datasheet {
+    fn sources_mut(&mut self) -> &mut Vec<Provenance> {
+        &mut self.sources
+    }
     const KIND: RecordKind = RecordKind::Datasheet;
     fn id(&self) -> &str {
         &self.id
@@ -246,6 +253,9 @@ impl Mergeable for Datasheet {
 }
 
 impl Mergeable for Stratagem {
+    fn sources_mut(&mut self) -> &mut Vec<Provenance> {
+        &mut self.sources
+    }
     const KIND: RecordKind = RecordKind::Stratagem;
     fn id(&self) -> &str {
         &self.id
@@ -260,6 +270,9 @@ impl Mergeable for Stratagem {
 }
 
 impl Mergeable for Enhancement {
+    fn sources_mut(&mut self) -> &mut Vec<Provenance> {
+        &mut self.sources
+    }
     const KIND: RecordKind = RecordKind::Enhancement;
     fn id(&self) -> &str {
         &self.id
@@ -274,6 +287,9 @@ impl Mergeable for Enhancement {
 }
 
 impl Mergeable for Detachment {
+    fn sources_mut(&mut self) -> &mut Vec<Provenance> {
+        &mut self.sources
+    }
     const KIND: RecordKind = RecordKind::Detachment;
     fn id(&self) -> &str {
         &self.id
@@ -346,11 +362,14 @@ pub fn merge_pair<T: Mergeable>(kept: &T, other: &T, other_newer: bool) -> (T, V
                     continue;
                 }
             };
-            let reported = match rule.report {
-                Report::Never => false,
-                Report::BothPresent => present(&x) && present(&y),
-                Report::Always => true,
-            };
+            // Equal values cannot disagree: no need to fold and compare them (most readings
+            // of a record repeated across pages are equal field for field).
+            let reported = x != y
+                && match rule.report {
+                    Report::Never => false,
+                    Report::BothPresent => present(&x) && present(&y),
+                    Report::Always => true,
+                };
             if reported {
                 let (vx, vy) = (
                     conflict::view(T::KIND, field, &x),
@@ -433,7 +452,11 @@ impl<T: Mergeable> Records<T> {
             return;
         };
         let newer = version > from.0;
-        let (merged, conflicts) = merge_pair(kept, &rec, newer);
+        let mut rec = rec;
+        let mut sources = std::mem::take(kept.sources_mut());
+        sources.append(rec.sources_mut());
+        let (mut merged, conflicts) = merge_pair(kept, &rec, newer);
+        *merged.sources_mut() = sources;
         let label = rec.label();
         for c in conflicts {
             diagnostics.push(conflict::diagnostic(
