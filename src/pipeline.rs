@@ -313,7 +313,14 @@ fn read_record_groups(processed: &mut [(usize, Processed)]) {
                     .collect();
                 let group = crate::records::Group { dir, files: &files };
                 match crate::records::source_for(&group) {
-                    Some(source) => (source.read)(&group),
+                    Some(source) => {
+                        let dates = crate::records::dates::of_group(&group);
+                        let mut read = (source.read)(&group);
+                        for ex in &mut read {
+                            ex.dated = dates.get(&ex.file).cloned();
+                        }
+                        read
+                    }
                     None => Vec::new(),
                 }
             })
@@ -341,7 +348,7 @@ fn read_record_groups(processed: &mut [(usize, Processed)]) {
 
 /// Merges per-document records into one dataset.
 fn assemble(
-    extracted: Vec<Extracted>,
+    mut extracted: Vec<Extracted>,
     inputs: Vec<ManifestInput>,
     mut diagnostics: Vec<Diagnostic>,
 ) -> Dataset {
@@ -357,6 +364,12 @@ fn assemble(
                 + e.detachments.len()
         })
         .sum();
+    // The matching rules across sources (`reconcile::matching`), before records merge by id.
+    let formats: BTreeMap<String, String> = inputs
+        .iter()
+        .map(|i| (i.file.clone(), i.format.clone()))
+        .collect();
+    let prepared = crate::reconcile::prepare(&mut extracted, &formats);
     // Records with the same id from several sources: one record, by `merge`'s policy tables.
     let mut merger = crate::merge::Merger::default();
     for mut ex in extracted {
@@ -364,6 +377,14 @@ fn assemble(
         merger.add(&mut ex);
         rules.append(&mut ex.rules);
     }
+    let origins: BTreeMap<String, crate::merge::Origin> = prepared
+        .multi_source_ids()
+        .into_iter()
+        .filter_map(|id| {
+            let o = merger.datasheets.origin(&id).cloned()?;
+            Some((id, o))
+        })
+        .collect();
     let rule_occurrences = rules.len();
     let (rules, clusters) = crate::dedup::merge_rules_with_report(rules, &mut diagnostics);
     let crate::merge::Merged {
@@ -382,6 +403,7 @@ fn assemble(
         crate::dedup::resolve(&clusters.renamed, id);
     }
     diagnostics.extend(conflicts);
+    let reconciliation = crate::reconcile::finish(prepared, &mut datasheets, &origins);
 
     report_missing_text(&stratagems, &enhancements, &mut diagnostics);
 
@@ -432,10 +454,14 @@ fn assemble(
         diagnostics,
         quarantine,
         manifest,
-        extra_files: vec![(
+        extra_files: std::iter::once((
             "rule-clusters.json".to_string(),
             crate::emit::to_json(&clusters),
-        )],
+        ))
+        .chain(
+            reconciliation.map(|r| ("reconciliation.json".to_string(), crate::emit::to_json(&r))),
+        )
+        .collect(),
     }
 }
 
