@@ -364,27 +364,17 @@ fn assemble(
                 + e.detachments.len()
         })
         .sum();
-    // The matching rules across sources (`reconcile::matching`), before records merge by id.
+    // Records with the same id from several sources: one record, by `merge`'s policy tables,
+    // after the matching rules across sources (`reconcile`), which also give the report.
     let formats: BTreeMap<String, String> = inputs
         .iter()
         .map(|i| (i.file.clone(), i.format.clone()))
         .collect();
-    let prepared = crate::reconcile::prepare(&mut extracted, &formats);
-    // Records with the same id from several sources: one record, by `merge`'s policy tables.
-    let mut merger = crate::merge::Merger::default();
+    let (merged, reconciliation) = crate::reconcile::merge(&mut extracted, &formats);
     for mut ex in extracted {
         quarantine.append(&mut ex.quarantine);
-        merger.add(&mut ex);
         rules.append(&mut ex.rules);
     }
-    let origins: BTreeMap<String, crate::merge::Origin> = prepared
-        .multi_source_ids()
-        .into_iter()
-        .filter_map(|id| {
-            let o = merger.datasheets.origin(&id).cloned()?;
-            Some((id, o))
-        })
-        .collect();
     let rule_occurrences = rules.len();
     let (rules, clusters) = crate::dedup::merge_rules_with_report(rules, &mut diagnostics);
     let crate::merge::Merged {
@@ -393,7 +383,7 @@ fn assemble(
         enhancements,
         mut detachments,
         diagnostics: conflicts,
-    } = merger.finish();
+    } = merged;
     // References to rules follow the ids dedup gave them (no dangling `rule_id`).
     let abilities = datasheets.iter_mut().flat_map(|d| d.abilities.iter_mut());
     for id in abilities.filter_map(|a| a.rule_id.as_mut()) {
@@ -403,7 +393,6 @@ fn assemble(
         crate::dedup::resolve(&clusters.renamed, id);
     }
     diagnostics.extend(conflicts);
-    let reconciliation = crate::reconcile::finish(prepared, &mut datasheets, &origins);
 
     report_missing_text(&stratagems, &enhancements, &mut diagnostics);
 

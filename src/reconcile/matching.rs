@@ -46,12 +46,27 @@ pub fn name_key(s: &str) -> String {
         .collect();
     spaced
         .split_whitespace()
-        .map(|w| match w.strip_suffix('s') {
-            Some(stem) if w.chars().count() >= 4 && !stem.ends_with('s') => stem,
-            _ => w,
-        })
+        .map(singular)
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// A word of four letters or more without its English plural ending: `-ies` → `-y`,
+/// `-xes`/`-ches`/`-shes`/`-sses`/`-zes` → without `es`, else a final `s` (not `ss`, not a
+/// possessive `'s`) dropped.
+fn singular(w: &str) -> String {
+    if w.chars().count() < 4 || w.ends_with("ss") || w.ends_with("'s") {
+        return w.to_string();
+    }
+    if let Some(stem) = w.strip_suffix("ies") {
+        return format!("{stem}y");
+    }
+    for end in ["xes", "ches", "shes", "sses", "zes"] {
+        if w.ends_with(end) {
+            return w[..w.len() - 2].to_string();
+        }
+    }
+    w.strip_suffix('s').unwrap_or(w).to_string()
 }
 
 /// One datasheet reading as the unit rule sees it.
@@ -256,6 +271,10 @@ mod tests {
     #[test]
     fn keys_and_qualifiers() {
         assert_eq!(name_key("Biovores"), name_key("Biovore"));
+        assert_eq!(name_key("Carnifexes"), name_key("Carnifex"));
+        assert_eq!(name_key("Ripper Swarms"), name_key("Ripper Swarm"));
+        assert_eq!(name_key("Attendant's hellblades"), "attendant's hellblade");
+        assert_eq!(name_key("Chaos"), "chaos");
         assert_eq!(name_key("Be’lakor"), name_key("Be'lakor"));
         assert_eq!(name_key("Karanak [Legends]"), "karanak");
         assert_eq!(

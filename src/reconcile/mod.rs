@@ -339,13 +339,25 @@ fn model_keys(ds: &[&Datasheet]) -> Vec<Vec<String>> {
             *count.entry(k).or_default() += 1;
         }
     }
+    // Keys two or more readings name, in the order they first appear.
+    let mut shared: Vec<&str> = Vec::new();
+    for k in keys.iter().flatten() {
+        if count.get(k.as_str()).copied().unwrap_or(0) > 1 && !shared.contains(&k.as_str()) {
+            shared.push(k);
+        }
+    }
     keys.iter()
         .map(|ks| {
+            // A profile no other reading names takes, in order, a shared name this reading
+            // lacks (a third source names it otherwise), else its position among the rest.
+            let mut lacking = shared.iter().filter(|k| !ks.iter().any(|x| x == *k));
             let mut pos = 0;
             ks.iter()
                 .map(|k| {
                     if count.get(k.as_str()).copied().unwrap_or(0) > 1 || ds.len() == 1 {
                         k.clone()
+                    } else if let Some(s) = lacking.next() {
+                        s.to_string()
                     } else {
                         pos += 1;
                         format!("#{pos}")
@@ -527,6 +539,32 @@ impl SourceViews {
                 .collect(),
         )
     }
+}
+
+/// The merge of every reading of a run (`extracted` in path order; `formats`: file → format,
+/// from the manifest) with the matching rules applied first, and the report over the
+/// datasheets two or more sources print (`None` when there is none). The records leave
+/// `extracted` (rules and quarantine stay).
+pub fn merge(
+    extracted: &mut [Extracted],
+    formats: &BTreeMap<String, String>,
+) -> (crate::merge::Merged, Option<Report>) {
+    let prepared = prepare(extracted, formats);
+    let mut merger = crate::merge::Merger::default();
+    for ex in extracted.iter_mut() {
+        merger.add(ex);
+    }
+    let origins: BTreeMap<String, Origin> = prepared
+        .multi_source_ids()
+        .into_iter()
+        .filter_map(|id| {
+            let o = merger.datasheets.origin(&id).cloned()?;
+            Some((id, o))
+        })
+        .collect();
+    let mut merged = merger.finish();
+    let report = finish(prepared, &mut merged.datasheets, &origins);
+    (merged, report)
 }
 
 /// After the merge: adds the variants' sources to the datasheet they matched, and builds the
