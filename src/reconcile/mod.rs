@@ -22,6 +22,8 @@
 //!   keyword printed split where another source joins it (every word of it is a word of the
 //!   source's keywords), a weapon paired by the weapon rule; and the variants of an N-to-1
 //!   match that differ among themselves (`note: variant …`);
+//! - `version`: a source of the reference printed this value itself in another of its
+//!   readings, dated otherwise (an older scrape of the pages printed the export's points);
 //! - `data_error`: three or more sources print the field, the reference value is held by two or
 //!   more of them and by more sources than this value: one side contradicts the others;
 //! - `version`: otherwise, when this source and every source of the reference carry a date
@@ -192,7 +194,7 @@ impl Default for Method {
         Method {
             units: "an unmatched datasheet matches an unmatched datasheet of another source, same edition and faction, whose name is a run of whole words at the start or end of its own name, the other words being one of its own keywords; two or more of one source for one are variants (one datasheet, every source; variant differences are naming)",
             weapons: "within a datasheet, two weapon names no reading has both of, with identical type and characteristics, sharing their first word, each the other's only candidate, are one weapon (naming)",
-            categories: "naming: equal once names are folded (case, apostrophes, dashes, singular/plural, (Ref. only), split keywords, paired weapons, variants); data_error: 3+ sources print it and a value held by 2+ sources and more sources contradicts it; version: otherwise when both sides carry dates/versions and they differ; data_error: otherwise; absent: the source does not print the field at all (no disagreement)",
+            categories: "naming: equal once names are folded (case, apostrophes, dashes, singular/plural, (Ref. only), split keywords, paired weapons, variants); version: a source of the reference printed this value in another of its readings, dated otherwise; data_error: 3+ sources print it and a value held by 2+ sources and more sources contradicts it; version: otherwise when both sides carry dates/versions and they differ; data_error: otherwise; absent: the source does not print the field at all (no disagreement)",
         }
     }
 }
@@ -254,6 +256,10 @@ pub struct FieldReport {
     /// The merged datasheet's value (absent when the dataset has none).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub emitted: Option<String>,
+    /// The reference value: the one most sources print (a tie goes to the emitted value);
+    /// absent when no source prints the field.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
     /// The sources that print the reference value.
     pub agree: Vec<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -503,6 +509,9 @@ struct SourceViews {
     source: String,
     dated: Option<String>,
     views: Vec<(String, View)>,
+    /// When the source has several readings of the datasheet: each one's date, file and view
+    /// (an older reading may print the value another source prints).
+    history: Vec<(Option<String>, String, View)>,
 }
 
 impl SourceViews {
@@ -721,25 +730,39 @@ fn datasheet_report(
             source: s.clone(),
             dated: dated.clone(),
             views,
+            history: Vec::new(),
         });
     }
-    // The emitted value: the merged datasheet's models keyed like the readings'.
+    // Other datasheets (the emitted one, a source's single readings): models keyed like the
+    // readings'.
     let known: BTreeSet<&String> = mkeys.iter().flatten().collect();
-    let mut pos = 0;
-    let merged_keys: Vec<String> = merged
-        .models
-        .iter()
-        .map(|m| {
-            let key = name_key(m.name.as_deref().unwrap_or(""));
-            if known.contains(&key) {
-                key
-            } else {
-                pos += 1;
-                format!("#{pos}")
+    let keys_of = |d: &Datasheet| -> Vec<String> {
+        let mut pos = 0;
+        d.models
+            .iter()
+            .map(|m| {
+                let key = name_key(m.name.as_deref().unwrap_or(""));
+                if known.contains(&key) {
+                    key
+                } else {
+                    pos += 1;
+                    format!("#{pos}")
+                }
+            })
+            .collect()
+    };
+    for sv in &mut sources {
+        let Some((plain, _)) = by_source.get(sv.source.as_str()) else {
+            continue;
+        };
+        if plain.len() > 1 {
+            for r in plain {
+                let v = view(&r.datasheet, &keys_of(&r.datasheet), &alias);
+                sv.history.push((r.dated.clone(), r.file.clone(), v));
             }
-        })
-        .collect();
-    let emitted = view(merged, &merged_keys, &alias);
+        }
+    }
+    let emitted = view(merged, &keys_of(merged), &alias);
     let paths: BTreeSet<String> = sources
         .iter()
         .flat_map(|s| s.views.iter().flat_map(|(_, v)| v.checks.keys().cloned()))
@@ -772,6 +795,7 @@ fn field_report(path: &str, sources: &[SourceViews], emitted: Option<String>) ->
     let mut f = FieldReport {
         field: path.to_string(),
         emitted: emitted.clone(),
+        value: None,
         agree: Vec::new(),
         differ: Vec::new(),
         absent: Vec::new(),
@@ -820,14 +844,37 @@ fn field_report(path: &str, sources: &[SourceViews], emitted: Option<String>) ->
     for &i in &ref_members {
         f.agree.push(present[i].0.to_string());
     }
+    f.value = Some(ref_value.clone());
     for (value, members) in &groups {
         if *value == ref_value {
             continue;
         }
         for &i in members {
             let (source, exact, loose, dated) = &present[i];
+            // A source of the reference printed this value in another of its readings, with
+            // another date: the versions explain it.
+            let earlier = ref_members.iter().find_map(|&m| {
+                let sv = sources.iter().find(|s| s.source == present[m].0)?;
+                sv.history
+                    .iter()
+                    .find(|(d, _, v)| {
+                        *d != sv.dated
+                            && matches!(value_at(v, path), Value::One(ref e, _) if e == exact)
+                    })
+                    .map(|(d, f, _)| {
+                        format!(
+                            "{} printed it too in {f} ({}); {} is {}",
+                            sv.source,
+                            d.as_deref().unwrap_or("no date"),
+                            sv.source,
+                            sv.dated.as_deref().unwrap_or("not dated")
+                        )
+                    })
+            });
             let (category, note) = if *loose == ref_loose {
                 (Category::Naming, None)
+            } else if let Some(note) = earlier {
+                (Category::Version, Some(note))
             } else if present.len() >= 3
                 && ref_members.len() >= 2
                 && ref_members.len() > members.len()
