@@ -52,10 +52,11 @@ pub fn name_key(s: &str) -> String {
 }
 
 /// A word of four letters or more without its English plural ending: `-ies` → `-y`,
-/// `-xes`/`-ches`/`-shes`/`-sses`/`-zes` → without `es`, else a final `s` (not `ss`, not a
-/// possessive `'s`) dropped.
+/// `-xes`/`-ches`/`-shes`/`-zes` → without `es`, else a final `s` dropped (not after `s`, `o`,
+/// `u`, `i` — `Chaos`, `Nexus` — nor a possessive `'s`).
 fn singular(w: &str) -> String {
-    if w.chars().count() < 4 || w.ends_with("ss") || w.ends_with("'s") {
+    let keep = ["ss", "'s", "os", "us", "is"];
+    if w.chars().count() < 4 || keep.iter().any(|e| w.ends_with(e)) {
         return w.to_string();
     }
     if let Some(stem) = w.strip_suffix("ies") {

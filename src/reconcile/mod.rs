@@ -43,7 +43,7 @@
 pub mod matching;
 
 use crate::extract::Extracted;
-use crate::merge::{Origin, Records};
+use crate::merge::{Origin, Records, Wins};
 use crate::model::Datasheet;
 use crate::text::fold::fold_for_compare;
 use matching::{name_key, Candidate, UnitMatches};
@@ -660,11 +660,16 @@ fn reason(field: &str, origin: Option<&Origin>) -> String {
         None => "-".into(),
     };
     match row {
-        Some(r) => format!(
-            "{} wins, from {from}: {}",
-            format!("{:?}", r.wins).to_lowercase(),
-            r.why
-        ),
+        Some(r) => {
+            let wins = match r.wins {
+                Wins::First => "first",
+                Wins::FirstNonNull => "first non-null",
+                Wins::Newer => "newer",
+                Wins::NewerNonNull => "newer non-null",
+                Wins::Union => "union",
+            };
+            format!("{wins} wins, from {from}: {}", r.why)
+        }
         None => String::new(),
     }
 }
@@ -685,7 +690,8 @@ fn datasheet_report(
         }
     }
     // (source, dated, [(variant name, datasheet)])
-    let mut readings: Vec<(String, Option<String>, Vec<(String, Datasheet)>)> = Vec::new();
+    type Named = Vec<(String, Datasheet)>;
+    let mut readings: Vec<(String, Option<String>, Named)> = Vec::new();
     for (s, (plain, variants)) in &by_source {
         if let Some((d, dated)) = per_source(plain) {
             readings.push((s.to_string(), dated, vec![(String::new(), d)]));
