@@ -573,8 +573,8 @@ fn one_source_gives_no_report() {
 
 // --- golden facts from the corpus ---------------------------------------------------------
 
-/// The BattleScribe catalogues, the export, and three pages: two scrapes of Carnifexes and the
-/// Captain; ingested once for the tests below.
+/// The BattleScribe catalogues, the export, and four pages: two scrapes of Carnifexes, the
+/// Maleceptor and the Captain; ingested once for the tests below.
 fn corpus_report() -> Option<&'static (Dataset, Report)> {
     static CELL: std::sync::OnceLock<Option<(Dataset, Report)>> = std::sync::OnceLock::new();
     let c = util::corpus()?;
@@ -595,6 +595,7 @@ const SUBSET: &[&str] = &[
     "bsdata/wh40k-10e",
     "wahapedia-csv/2025-11-14",
     "wahapedia-html/grimlog/tyranids--Carnifexes.html",
+    "wahapedia-html/grimlog/tyranids--Maleceptor.html",
     "wahapedia-html/waaahgame/tyranids--Carnifexes.html",
     "wahapedia-html/waaahgame/space-marines--Captain.html",
 ];
@@ -807,6 +808,23 @@ fn soul_grinder_is_one_datasheet() {
         .diagnostics
         .iter()
         .all(|d| !(d.code == "X110" && d.message.starts_with("Soul Grinder"))));
+}
+
+/// A slip on one side against two: `Tyranids.cat` line 2822 links the Maleceptor to the
+/// category `Malceptor` (`grep -n Malceptor Tyranids.cat`), where the export and the page print
+/// the keyword `Maleceptor`: a data error of BSData's, not a version.
+#[test]
+fn maleceptor_keyword_slip_is_a_data_error() {
+    let Some((_, r)) = corpus_report() else {
+        return;
+    };
+    let id = "10e:tyranids:maleceptor";
+    let slip = field(r, id, "keywords[malceptor]");
+    assert_eq!(slip.agree, ["export", "pages"]);
+    assert_eq!(categories(slip), [("bsdata", Category::DataError)]);
+    let right = field(r, id, "keywords[maleceptor]");
+    assert_eq!(right.differ[0].value, "(missing)");
+    assert_eq!(categories(right), [("bsdata", Category::DataError)]);
 }
 
 /// `Master-crafted boltgun` (export, `Datasheets_wargear.csv` line 360: `24|Ranged|2|2|4|-1|2`)
