@@ -316,7 +316,7 @@ fn read_record_groups(processed: &mut [(usize, Processed)]) {
                     Some(source) => {
                         let dates = crate::records::dates::of_group(&group);
                         let mut read = (source.read)(&group);
-                        for ex in &mut read {
+                        for ex in read.iter_mut().filter(|ex| ex.dated.is_none()) {
                             ex.dated = dates.get(&ex.file).cloned();
                         }
                         read
