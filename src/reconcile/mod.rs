@@ -70,6 +70,31 @@ pub struct Dated {
     pub dated: Option<String>,
 }
 
+/// A report field's path as (field group, item key, characteristic): `weapons[lasgun].AP` →
+/// (`weapons`, `lasgun`, `AP`); `invulnerable_save` → (`invulnerable_save`, none, none).
+pub fn split_path(path: &str) -> (&str, Option<&str>, Option<&str>) {
+    let Some((top, rest)) = path.split_once('[') else {
+        return (path, None, None);
+    };
+    match rest.split_once(']') {
+        Some((item, sub)) => (
+            top,
+            Some(item),
+            sub.strip_prefix('.').filter(|s| !s.is_empty()),
+        ),
+        None => (top, None, None),
+    }
+}
+
+/// The report's item key for an item as a dataset path names it (`points[2 models]` → `2`,
+/// `weapons[Storm bolter]` → `storm bolter`).
+pub fn item_key(top: &str, item: &str) -> String {
+    match top {
+        "points" => item.split_whitespace().next().unwrap_or("").to_string(),
+        _ => name_key(item),
+    }
+}
+
 /// One reading of a datasheet, kept for the report.
 #[derive(Debug, Clone)]
 struct Reading {

@@ -860,3 +860,43 @@ fn the_corpus_report_does_not_depend_on_input_order() {
     };
     assert_eq!(file(ds), file(&again));
 }
+
+/// `cogitator explain ID.FIELD` shows the field's reconciliation entries.
+#[test]
+fn explain_shows_the_reconciliation_of_a_field() {
+    let csv = sheet(ID, "Guardsmen", "Astra Militarum", CSV);
+    let mut pdf = sheet(ID, "Guardsmen", "Astra Militarum", "card.pdf");
+    pdf.points[0].points = 65;
+    let (merged, report) = run(vec![
+        reading("card.pdf", Some((1, 0)), None, vec![pdf]),
+        reading(CSV, None, Some("export 2025-11-14 19:35:22"), vec![csv]),
+    ]);
+    let ds = cogitator::dataset::LoadedDataset {
+        datasheets: merged.datasheets,
+        diagnostics: merged.diagnostics,
+        reconciliation: Some(serde_json::to_value(report.expect("report")).expect("json")),
+        ..Default::default()
+    };
+    let out =
+        cogitator::cli::explain::explain(&ds, &format!("{ID}.points"), std::path::Path::new("."))
+            .expect("explained");
+    assert!(
+        out.contains("reconciliation (export, pdf; 1 field;"),
+        "{out}"
+    );
+    assert!(
+        out.contains("points[10]: 65 (pdf); export 60 — version (export 2025-11-14 19:35:22 vs faction pack v1.0)"),
+        "{out}"
+    );
+    // Another field: its own entries only.
+    let out = cogitator::cli::explain::explain(
+        &ds,
+        &format!("{ID}.weapons[Lasgun].AP"),
+        std::path::Path::new("."),
+    )
+    .expect("explained");
+    assert!(
+        out.contains("weapons[lasgun].AP: -1 (export, pdf)") && !out.contains("points[10]"),
+        "{out}"
+    );
+}
