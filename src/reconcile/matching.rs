@@ -167,6 +167,8 @@ pub fn match_units(readings: &[Candidate<'_>]) -> UnitMatches {
                 || t.sources.contains(source)
                 || t.faction != u.faction
                 || t.edition != u.edition
+                || t.key.len() >= u.key.len()
+                || !(u.key.starts_with(&t.key) || u.key.ends_with(&t.key))
             {
                 continue;
             }

@@ -150,6 +150,20 @@ pub fn prepare(extracted: &mut [Extracted], formats: &BTreeMap<String, String>) 
         .iter()
         .map(|m| ((m.from.as_str(), m.source.as_str()), m))
         .collect();
+    // Ids two or more sources print once matched: only their readings are kept.
+    let mut sources_of: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for ex in extracted.iter() {
+        let source = source_of(&ex.file);
+        for d in &ex.datasheets {
+            let id = by_from
+                .get(&(d.id.as_str(), source.as_str()))
+                .map_or(d.id.as_str(), |m| m.to.as_str());
+            sources_of
+                .entry(id.to_string())
+                .or_default()
+                .insert(source.clone());
+        }
+    }
     let mut readings: BTreeMap<String, Vec<Reading>> = BTreeMap::new();
     for ex in extracted.iter_mut() {
         let source = source_of(&ex.file);
@@ -161,6 +175,10 @@ pub fn prepare(extracted: &mut [Extracted], formats: &BTreeMap<String, String>) 
                 d.id = m.to.clone();
             }
             let variant = m.is_some_and(|m| m.variant);
+            if sources_of.get(&d.id).is_none_or(|s| s.len() < 2) {
+                kept.push(d);
+                continue;
+            }
             readings.entry(d.id.clone()).or_default().push(Reading {
                 source: source.clone(),
                 file: ex.file.clone(),
