@@ -295,8 +295,8 @@ fn reconciliation(o: &mut String, ds: &LoadedDataset, id: &str, path: &FieldPath
         let name = f["field"].as_str().unwrap_or("");
         let (t, i, s) = crate::reconcile::split_path(name);
         let wanted = (top.is_empty() || t == top)
-            && item.as_deref().is_none_or(|k| i == Some(k))
-            && sub.is_none_or(|x| s == Some(x));
+            && item.as_deref().map_or(true, |k| i == Some(k))
+            && sub.map_or(true, |x| s == Some(x));
         if !wanted || (top.is_empty() && f["differ"].is_null()) {
             continue;
         }

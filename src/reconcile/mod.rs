@@ -175,7 +175,7 @@ pub fn prepare(extracted: &mut [Extracted], formats: &BTreeMap<String, String>) 
                 d.id = m.to.clone();
             }
             let variant = m.is_some_and(|m| m.variant);
-            if sources_of.get(&d.id).is_none_or(|s| s.len() < 2) {
+            if sources_of.get(&d.id).map_or(true, |s| s.len() < 2) {
                 kept.push(d);
                 continue;
             }
