@@ -3,8 +3,9 @@
 //! Pure: takes the bytes `discover` read, returns the [`Dataset`] `emit` writes. Files are
 //! processed in parallel (rayon, largest first) and the results re-sorted by path, so the
 //! output is identical for any thread count. Owns the manifest (an input the decoder saw end
-//! early, `S008`, is `partial`), handing every source's records to `merge` (same id → one
-//! record with all sources, by its policy tables) and the rules to `dedup`, and what the
+//! early, `S008`, is `partial`), handing every source's records to `reconcile::merge` (the
+//! matching rules across sources, then `merge`: same id → one record with all sources, by its
+//! policy tables; and `reconciliation.json`) and the rules to `dedup`, and what the
 //! merged records still lack (`X111`).
 //!
 //! Two seams feed records in: documents go through `decode` (the `DECODERS` registry) and

@@ -34,8 +34,9 @@ pub struct Extracted {
     /// used to pick the newer of two sources that disagree.
     pub version: Option<(u32, u32)>,
     /// The date or version the source carries when it is not a faction pack version (an
-    /// export's `Last_update.csv`, a BattleScribe file's `revision`), set by the pipeline from
-    /// `records::dates`; shown by the reconciliation report, never used to pick a winner.
+    /// export's `Last_update.csv`, a BattleScribe file's `revision`): a record source may set
+    /// it, else the pipeline does from `records::dates`; shown by the reconciliation report,
+    /// never used to pick a winner.
     pub dated: Option<String>,
     pub datasheets: Vec<Datasheet>,
     /// Rule paragraphs, each with exactly one occurrence (dedup merges them).
