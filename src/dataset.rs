@@ -24,6 +24,7 @@ pub const DETACHMENTS: &str = "detachments.json";
 pub const QUARANTINE: &str = "quarantine.json";
 pub const DIAGNOSTICS: &str = "diagnostics.json";
 pub const MANIFEST: &str = "manifest.json";
+pub const RECONCILIATION: &str = "reconciliation.json";
 
 /// Why a dataset file could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -73,6 +74,8 @@ pub struct LoadedDataset {
     pub diagnostics: Vec<Diagnostic>,
     /// `None` when the dataset has no `manifest.json`.
     pub manifest: Option<Manifest>,
+    /// `reconciliation.json` (`crate::reconcile`), when the dataset has one.
+    pub reconciliation: Option<Value>,
 }
 
 impl From<crate::model::Dataset> for LoadedDataset {
@@ -87,6 +90,11 @@ impl From<crate::model::Dataset> for LoadedDataset {
             quarantine: d.quarantine,
             diagnostics: d.diagnostics,
             manifest: Some(d.manifest),
+            reconciliation: d
+                .extra_files
+                .iter()
+                .find(|(p, _)| p == RECONCILIATION)
+                .and_then(|(_, s)| serde_json::from_str(s).ok()),
         }
     }
 }
@@ -121,6 +129,7 @@ impl DatasetDir {
             quarantine: d.optional(QUARANTINE)?.unwrap_or_default(),
             diagnostics: d.optional(DIAGNOSTICS)?.unwrap_or_default(),
             manifest: d.optional(MANIFEST)?,
+            reconciliation: d.optional(RECONCILIATION)?,
         })
     }
 

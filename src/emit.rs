@@ -12,7 +12,9 @@
 //! `datasheets.json`, `rules.json`, `stratagems.json`, `enhancements.json`, `detachments.json`,
 //! `quarantine.json` (records that broke a value rule), `diagnostics.json` (sorted by file, line,
 //! code), `manifest.json` (inputs with sha256, bytes, format, status; counts; tool version),
-//! `validation/expected-damage.csv`, `schema/*.schema.json` (the published JSON Schemas), and
+//! `validation/expected-damage.csv`, `rule-clusters.json`, `reconciliation.json` (only when a
+//! datasheet is printed by two or more sources: `crate::reconcile`), `schema/*.schema.json`
+//! (the published JSON Schemas), and
 //! the marker [`MARKER_FILE`] (`.cogitator-output`, naming the tool and the contract version),
 //! which says the directory is a cogitator output that the next run may replace. Output is a
 //! pure function of the dataset: the same dataset always gives byte-identical files.

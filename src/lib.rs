@@ -24,6 +24,7 @@ pub mod merge;
 pub mod model;
 pub mod normalize;
 pub mod pipeline;
+pub mod reconcile;
 pub mod records;
 pub mod simulate;
 pub mod source;

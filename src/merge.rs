@@ -14,7 +14,8 @@
 //! | --- | --- | --- | --- | --- |
 //! | datasheet | `id`, `edition` | first | never | the merge key |
 //! | datasheet | `sources` | union | never | provenance: every source that printed the unit |
-//! | datasheet | `points`, `models` (profiles), `invulnerable_save`, `weapons`, `keywords` (case-folded), `abilities` (names, case-folded) | newer | on any difference, a missing value included | a datasheet is one publication's print: the newer faction pack replaces the whole record |
+//! | datasheet | `points`, `power_rating`, `models` (profiles), `weapons`, `keywords` (case-folded), `abilities` (names, case-folded) | newer non-null | when both have a value | a datasheet is one publication's print: the newer faction pack replaces the whole record; a source that does not print the part at all (a Legends card without points) neither erases nor contradicts it (*absent*, not a disagreement) |
+//! | datasheet | `invulnerable_save` | newer | on any difference, a missing value included | the whole-record rule; no invulnerable save is a value |
 //! | datasheet | every other field (`name`, `faction`, `base_size`, `invulnerable_save_condition`, `wargear_options`, `unit_composition`, `equipment`, `damaged`, `special_rules`, `leads`, `model_keywords`, `faction_keywords`, `stratagems`, `legends`) | newer | never | the same whole-record rule; these are printed differently by every source (wording, order, links): reporting them would add 141 `X110`s over the HTML corpus and the export, mostly the export's faction keywords and datasheet stratagem lists |
 //! | stratagem | `id`, `edition`, `name`, `group` | first | never | the merge key (the id is group + name; the spelling of the first source is kept) |
 //! | stratagem | `cp`, `category` | newer non-null | when both have a value | the cost and category change between faction packs; a source that lacks them does not erase them |
@@ -104,14 +105,22 @@ pub const DATASHEET: &[FieldRule] = &[
             "points",
             "power_rating",
             "models",
-            "invulnerable_save",
             "weapons",
             "keywords",
             "abilities",
         ],
+        wins: Wins::NewerNonNull,
+        report: Report::BothPresent,
+        why: "a datasheet is one publication's print: the newer faction pack replaces it; a \
+              source that does not print the part at all (no points on a Legends card) neither \
+              erases nor contradicts it",
+    },
+    FieldRule {
+        fields: &["invulnerable_save"],
         wins: Wins::Newer,
         report: Report::Always,
-        why: "a datasheet is one publication's print: the newer faction pack replaces it",
+        why: "a datasheet is one publication's print: the newer faction pack replaces it (no \
+              invulnerable save is a value)",
     },
     FieldRule {
         fields: &[

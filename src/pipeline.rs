@@ -3,8 +3,9 @@
 //! Pure: takes the bytes `discover` read, returns the [`Dataset`] `emit` writes. Files are
 //! processed in parallel (rayon, largest first) and the results re-sorted by path, so the
 //! output is identical for any thread count. Owns the manifest (an input the decoder saw end
-//! early, `S008`, is `partial`), handing every source's records to `merge` (same id → one
-//! record with all sources, by its policy tables) and the rules to `dedup`, and what the
+//! early, `S008`, is `partial`), handing every source's records to `reconcile::merge` (the
+//! matching rules across sources, then `merge`: same id → one record with all sources, by its
+//! policy tables; and `reconciliation.json`) and the rules to `dedup`, and what the
 //! merged records still lack (`X111`).
 //!
 //! Two seams feed records in: documents go through `decode` (the `DECODERS` registry) and
@@ -313,7 +314,14 @@ fn read_record_groups(processed: &mut [(usize, Processed)]) {
                     .collect();
                 let group = crate::records::Group { dir, files: &files };
                 match crate::records::source_for(&group) {
-                    Some(source) => (source.read)(&group),
+                    Some(source) => {
+                        let dates = crate::records::dates::of_group(&group);
+                        let mut read = (source.read)(&group);
+                        for ex in read.iter_mut().filter(|ex| ex.dated.is_none()) {
+                            ex.dated = dates.get(&ex.file).cloned();
+                        }
+                        read
+                    }
                     None => Vec::new(),
                 }
             })
@@ -341,7 +349,7 @@ fn read_record_groups(processed: &mut [(usize, Processed)]) {
 
 /// Merges per-document records into one dataset.
 fn assemble(
-    extracted: Vec<Extracted>,
+    mut extracted: Vec<Extracted>,
     inputs: Vec<ManifestInput>,
     mut diagnostics: Vec<Diagnostic>,
 ) -> Dataset {
@@ -357,11 +365,15 @@ fn assemble(
                 + e.detachments.len()
         })
         .sum();
-    // Records with the same id from several sources: one record, by `merge`'s policy tables.
-    let mut merger = crate::merge::Merger::default();
+    // Records with the same id from several sources: one record, by `merge`'s policy tables,
+    // after the matching rules across sources (`reconcile`), which also give the report.
+    let formats: BTreeMap<String, String> = inputs
+        .iter()
+        .map(|i| (i.file.clone(), i.format.clone()))
+        .collect();
+    let (merged, reconciliation) = crate::reconcile::merge(&mut extracted, &formats);
     for mut ex in extracted {
         quarantine.append(&mut ex.quarantine);
-        merger.add(&mut ex);
         rules.append(&mut ex.rules);
     }
     let rule_occurrences = rules.len();
@@ -372,7 +384,7 @@ fn assemble(
         enhancements,
         mut detachments,
         diagnostics: conflicts,
-    } = merger.finish();
+    } = merged;
     // References to rules follow the ids dedup gave them (no dangling `rule_id`).
     let abilities = datasheets.iter_mut().flat_map(|d| d.abilities.iter_mut());
     for id in abilities.filter_map(|a| a.rule_id.as_mut()) {
@@ -432,10 +444,14 @@ fn assemble(
         diagnostics,
         quarantine,
         manifest,
-        extra_files: vec![(
+        extra_files: std::iter::once((
             "rule-clusters.json".to_string(),
             crate::emit::to_json(&clusters),
-        )],
+        ))
+        .chain(
+            reconciliation.map(|r| ("reconciliation.json".to_string(), crate::emit::to_json(&r))),
+        )
+        .collect(),
     }
 }
 

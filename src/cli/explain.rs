@@ -253,7 +253,85 @@ pub fn explain(ds: &LoadedDataset, target: &str, inputs: &Path) -> Result<String
             let _ = writeln!(o, "\nmerge policy: rules are merged by dedup (exact copies, truncated copies, variants)");
         }
     }
+    if rec.kind == "datasheet" {
+        reconciliation(&mut o, ds, id, &path);
+    }
     Ok(o)
+}
+
+/// The datasheet's entries in `reconciliation.json` under the explained field: every field
+/// of the group (`points`), of the item (`weapons[Storm bolter]`) or the one characteristic.
+fn reconciliation(o: &mut String, ds: &LoadedDataset, id: &str, path: &FieldPath) {
+    let Some(sheet) = ds.reconciliation.as_ref().and_then(|r| {
+        r["datasheets"]
+            .as_array()?
+            .iter()
+            .find(|d| d["id"].as_str() == Some(id))
+    }) else {
+        return;
+    };
+    let top = path.top().unwrap_or("");
+    let item = match path.0.get(1) {
+        Some(Segment::Key(k)) => Some(crate::reconcile::item_key(top, k)),
+        _ => None,
+    };
+    let sub = match path.0.get(2) {
+        Some(Segment::Field(f)) => Some(f.as_str()),
+        _ => None,
+    };
+    let list = |v: &Value| -> String {
+        v.as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            })
+            .unwrap_or_default()
+    };
+    let sources = list(&sheet["sources"]);
+    let mut lines = Vec::new();
+    for f in sheet["fields"].as_array().into_iter().flatten() {
+        let name = f["field"].as_str().unwrap_or("");
+        let (t, i, s) = crate::reconcile::split_path(name);
+        let wanted = (top.is_empty() || t == top)
+            && item.as_deref().map_or(true, |k| i == Some(k))
+            && sub.map_or(true, |x| s == Some(x));
+        if !wanted || (top.is_empty() && f["differ"].is_null()) {
+            continue;
+        }
+        let mut line = format!(
+            "  {name}: {} ({})",
+            f["value"].as_str().unwrap_or("-"),
+            list(&f["agree"])
+        );
+        for d in f["differ"].as_array().into_iter().flatten() {
+            let _ = write!(
+                line,
+                "; {} {} — {}{}",
+                d["source"].as_str().unwrap_or(""),
+                d["value"].as_str().unwrap_or(""),
+                d["category"].as_str().unwrap_or(""),
+                d["note"]
+                    .as_str()
+                    .map(|n| format!(" ({n})"))
+                    .unwrap_or_default()
+            );
+        }
+        if !f["absent"].is_null() {
+            let _ = write!(line, "; not printed by {}", list(&f["absent"]));
+        }
+        lines.push(line);
+    }
+    let _ = writeln!(
+        o,
+        "\nreconciliation ({sources}; {} field{}; reconciliation.json):",
+        lines.len(),
+        if lines.len() == 1 { "" } else { "s" }
+    );
+    for l in lines {
+        let _ = writeln!(o, "{l}");
+    }
 }
 
 fn compact(v: &Value) -> String {

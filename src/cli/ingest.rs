@@ -211,6 +211,9 @@ fn print_summary(ds: &Dataset, out: &std::path::Path, verbose: bool) {
             "  validation   {rows} weapon × target rows simulated (validation/expected-damage.csv)"
         );
     }
+    for line in reconciliation_lines(ds) {
+        outln!("{line}");
+    }
     let chrome: usize = m.inputs.iter().map(|i| i.chrome_dropped).sum();
     outln!(
         "  chrome       {} dropped",
@@ -302,4 +305,68 @@ fn not_processed(ds: &Dataset, max: usize, all: bool) -> Vec<String> {
         ));
     }
     lines
+}
+
+/// The summary's reconciliation table: per faction, the datasheets two or more sources print,
+/// each pair's agreement, the fields all of three or more sources agree on, and the
+/// differences by category (read back from `reconciliation.json`; none when it is absent).
+fn reconciliation_lines(ds: &Dataset) -> Vec<String> {
+    let Some((name, json)) = ds
+        .extra_files
+        .iter()
+        .find(|(p, _)| p == "reconciliation.json")
+    else {
+        return Vec::new();
+    };
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(json) else {
+        return Vec::new();
+    };
+    let empty = Vec::new();
+    let factions = v["factions"].as_array().unwrap_or(&empty);
+    let sheets: u64 = factions
+        .iter()
+        .filter_map(|f| f["datasheets"].as_u64())
+        .sum();
+    let mut out = vec![format!(
+        "  reconciled   {} printed by two or more sources ({name}):",
+        plural(sheets as usize, "datasheet", "datasheets")
+    )];
+    for f in factions {
+        let mut parts: Vec<String> = Vec::new();
+        for p in f["pairs"].as_array().unwrap_or(&empty) {
+            parts.push(format!(
+                "{}/{} {:.1}% of {}",
+                p["sources"][0].as_str().unwrap_or(""),
+                p["sources"][1].as_str().unwrap_or(""),
+                p["percent"].as_f64().unwrap_or(0.0),
+                p["checks"].as_u64().unwrap_or(0)
+            ));
+        }
+        let all = &f["all_sources"];
+        if all["checks"].as_u64().unwrap_or(0) > 0 {
+            parts.push(format!(
+                "all agree {} of {}",
+                all["agree"].as_u64().unwrap_or(0),
+                all["checks"].as_u64().unwrap_or(0)
+            ));
+        }
+        let cats: Vec<String> = f["categories"]
+            .as_object()
+            .map(|o| {
+                o.iter()
+                    .map(|(k, n)| format!("{k} {}", n.as_u64().unwrap_or(0)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if !cats.is_empty() {
+            parts.push(cats.join(", "));
+        }
+        out.push(format!(
+            "    {:<20} {:>4}  {}",
+            f["faction"].as_str().unwrap_or("-"),
+            f["datasheets"].as_u64().unwrap_or(0),
+            parts.join(" · ")
+        ));
+    }
+    out
 }

@@ -33,6 +33,11 @@ pub struct Extracted {
     /// Version of the publication the page cites (`Faction Pack … version 1.4` → (1, 4)),
     /// used to pick the newer of two sources that disagree.
     pub version: Option<(u32, u32)>,
+    /// The date or version the source carries when it is not a faction pack version (an
+    /// export's `Last_update.csv`, a BattleScribe file's `revision`): a record source may set
+    /// it, else the pipeline does from `records::dates`; shown by the reconciliation report,
+    /// never used to pick a winner.
+    pub dated: Option<String>,
     pub datasheets: Vec<Datasheet>,
     /// Rule paragraphs, each with exactly one occurrence (dedup merges them).
     pub rules: Vec<Rule>,

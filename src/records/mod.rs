@@ -21,6 +21,7 @@ use crate::extract::Extracted;
 use crate::source::SourceFile;
 
 pub mod bsdata;
+pub mod dates;
 pub mod wahapedia_csv;
 
 /// The structured files of one directory, as the pipeline hands them to a record source.

@@ -21,6 +21,7 @@ mod ninth;
 mod output;
 mod pdf;
 mod pipeline;
+mod reconcile;
 mod records;
 mod regressions;
 mod schema;

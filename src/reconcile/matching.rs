@@ -1,0 +1,319 @@
+//! The matching rules across sources: which records of two sources are one unit, and which
+//! weapons of one matched unit are one weapon, when their ids or names differ. No unit or
+//! weapon name is written here: the rules read names, keywords and characteristics only.
+//!
+//! **Units** ([`match_units`]). A datasheet is *unmatched* when every reading of its id comes
+//! from one source (see [`super::Source`]). An unmatched datasheet `U` matches an unmatched
+//! datasheet `T` of another source when both have the same edition and faction, `T`'s name
+//! is a run of whole words at the start or the end of `U`'s name (names compared by
+//! [`name_key`]), and the words left over (the *qualifier*) are, together, one of `U`'s own
+//! keywords (BattleScribe's `Khorne Soul Grinder`, keyword `Khorne`, matches the export's
+//! `Soul Grinder`). A `U` with two or more such `T` is ambiguous and matches none (reported).
+//! Every match is reported. One `U` of a source for a `T` is another reading of `T` (its id is
+//! `T`'s; the merge policy applies as for any reading). Two or more `U` of one source for one
+//! `T` are *variants*: the dataset keeps one datasheet, `T`, with every variant's sources; the
+//! variants' values do not enter the merge, and where they differ among themselves the
+//! report shows it as a `naming` difference (`variant`), never as a data error.
+//!
+//! **Weapons** ([`pair_weapons`]). Inside one datasheet, weapons are keyed by [`name_key`].
+//! Two keys no reading has both of, each with the same characteristics (type and every
+//! characteristic of the edition's profile) in every reading that has it, the two equal, and
+//! whose names share their first word, are one weapon (`Master-crafted bolter` /
+//! `Master-crafted boltgun`) when each is the other's only such candidate: a `naming`
+//! difference.
+
+use crate::model::{Datasheet, WeaponProfile};
+use crate::text::fold::fold_for_compare;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A name as the matching rules compare it: folded (`text::fold`: case, apostrophes, dashes,
+/// spaces), `(Ref. only)` and `[Legends]` dropped, brackets and commas as spaces, and each
+/// word of four letters or more without a final `s` (singular and plural profile names,
+/// `Biovore`/`Biovores`).
+pub fn name_key(s: &str) -> String {
+    let folded = fold_for_compare(s)
+        .replace("(ref. only)", " ")
+        .replace("[legends]", " ");
+    let spaced: String = folded
+        .chars()
+        .map(|c| {
+            if matches!(c, '(' | ')' | '[' | ']' | ',') {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect();
+    spaced
+        .split_whitespace()
+        .map(singular)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A word of four letters or more without its English plural ending: `-ies` → `-y`,
+/// `-xes`/`-ches`/`-shes`/`-zes` → without `es`, else a final `s` dropped (not after `s`, `o`,
+/// `u`, `i` — `Chaos`, `Nexus` — nor a possessive `'s`).
+fn singular(w: &str) -> String {
+    let keep = ["ss", "'s", "os", "us", "is"];
+    if w.chars().count() < 4 || keep.iter().any(|e| w.ends_with(e)) {
+        return w.to_string();
+    }
+    if let Some(stem) = w.strip_suffix("ies") {
+        return format!("{stem}y");
+    }
+    for end in ["xes", "ches", "shes", "sses", "zes"] {
+        if w.ends_with(end) {
+            return w[..w.len() - 2].to_string();
+        }
+    }
+    w.strip_suffix('s').unwrap_or(w).to_string()
+}
+
+/// One datasheet reading as the unit rule sees it.
+#[derive(Debug, Clone)]
+pub struct Candidate<'a> {
+    pub id: &'a str,
+    pub source: &'a str,
+    pub datasheet: &'a Datasheet,
+}
+
+/// A match the unit rule found: `from` (an unmatched id of `source`) is a reading of `to`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub struct UnitMatch {
+    /// The id the datasheet is merged under (`T`).
+    pub to: String,
+    pub to_name: String,
+    /// The unmatched datasheet's own id and name (`U`) and its source.
+    pub from: String,
+    pub from_name: String,
+    pub source: String,
+    /// The words of `U`'s name that are not `T`'s (one of `U`'s keywords).
+    pub qualifier: String,
+    /// One of two or more `U` of one source matching the same `T`.
+    pub variant: bool,
+}
+
+/// What the unit rule decided.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct UnitMatches {
+    pub matches: Vec<UnitMatch>,
+    /// Unmatched ids that match two or more unmatched ids of other sources: left as they are.
+    pub ambiguous: Vec<Ambiguous>,
+}
+
+/// An unmatched id with several candidates.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub struct Ambiguous {
+    pub id: String,
+    pub source: String,
+    pub candidates: Vec<String>,
+}
+
+/// `inner` as a run of whole words at the start or the end of `outer`: the other words.
+fn qualifier(outer: &str, inner: &str) -> Option<String> {
+    let o: Vec<&str> = outer.split(' ').collect();
+    let i: Vec<&str> = inner.split(' ').collect();
+    if inner.is_empty() || i.len() >= o.len() {
+        return None;
+    }
+    if o[o.len() - i.len()..] == i[..] {
+        return Some(o[..o.len() - i.len()].join(" "));
+    }
+    if o[..i.len()] == i[..] {
+        return Some(o[i.len()..].join(" "));
+    }
+    None
+}
+
+/// The unit rule over every reading of a run (see the module doc). Readings of one id may
+/// repeat (several files of one source); the result is sorted and does not depend on order.
+pub fn match_units(readings: &[Candidate<'_>]) -> UnitMatches {
+    // id → (sources, name, faction, edition, keywords of every reading)
+    struct Unit<'a> {
+        sources: BTreeSet<&'a str>,
+        name: String,
+        key: String,
+        faction: Option<&'a str>,
+        edition: crate::model::Edition,
+        keywords: BTreeSet<String>,
+    }
+    let mut units: BTreeMap<&str, Unit<'_>> = BTreeMap::new();
+    for r in readings {
+        let d = r.datasheet;
+        let u = units.entry(r.id).or_insert_with(|| Unit {
+            sources: BTreeSet::new(),
+            name: d.name.clone().unwrap_or_default(),
+            key: name_key(d.name.as_deref().unwrap_or("")),
+            faction: d.faction.as_deref(),
+            edition: d.edition,
+            keywords: BTreeSet::new(),
+        });
+        u.sources.insert(r.source);
+        u.keywords.extend(d.keywords.iter().map(|k| name_key(k)));
+    }
+    let unmatched: Vec<(&str, &Unit<'_>)> = units
+        .iter()
+        .filter(|(_, u)| u.sources.len() == 1 && !u.key.is_empty())
+        .map(|(id, u)| (*id, u))
+        .collect();
+    let mut found: Vec<(String, String, &str, &Unit<'_>, String)> = Vec::new();
+    let mut out = UnitMatches::default();
+    for (uid, u) in &unmatched {
+        let source = u.sources.iter().next().copied().unwrap_or("");
+        let mut cands: Vec<(&str, String)> = Vec::new();
+        for (tid, t) in &unmatched {
+            if tid == uid
+                || t.sources.contains(source)
+                || t.faction != u.faction
+                || t.edition != u.edition
+                || t.key.len() >= u.key.len()
+                || !(u.key.starts_with(&t.key) || u.key.ends_with(&t.key))
+            {
+                continue;
+            }
+            if let Some(q) = qualifier(&u.key, &t.key) {
+                if u.keywords.contains(&q) {
+                    cands.push((tid, q));
+                }
+            }
+        }
+        match cands.len() {
+            0 => {}
+            1 => {
+                let (tid, q) = cands.remove(0);
+                found.push((tid.to_string(), uid.to_string(), source, u, q));
+            }
+            _ => out.ambiguous.push(Ambiguous {
+                id: uid.to_string(),
+                source: source.to_string(),
+                candidates: cands.iter().map(|(t, _)| t.to_string()).collect(),
+            }),
+        }
+    }
+    let mut per_target: BTreeMap<(String, &str), usize> = BTreeMap::new();
+    for (tid, _, source, _, _) in &found {
+        *per_target.entry((tid.clone(), source)).or_default() += 1;
+    }
+    for (tid, uid, source, u, q) in found {
+        let variant = per_target.get(&(tid.clone(), source)).copied().unwrap_or(0) > 1;
+        out.matches.push(UnitMatch {
+            to_name: units
+                .get(tid.as_str())
+                .map(|t| t.name.clone())
+                .unwrap_or_default(),
+            to: tid,
+            from: uid,
+            from_name: u.name.clone(),
+            source: source.to_string(),
+            qualifier: q,
+            variant,
+        });
+    }
+    out.matches.sort();
+    out.ambiguous.sort();
+    out
+}
+
+/// A weapon's characteristics as the weapon rule compares them: its type and every
+/// characteristic of its profile, in order (not its keywords, not its name).
+pub fn weapon_signature(w: &WeaponProfile) -> String {
+    let mut s = format!("{:?}", w.kind);
+    for (n, v) in w.characteristics.iter() {
+        s.push('|');
+        s.push_str(n);
+        s.push('=');
+        s.push_str(v.unwrap_or(""));
+    }
+    s
+}
+
+/// The weapon rule (see the module doc) over the weapon keys of one datasheet's readings:
+/// `keys[r]` maps reading `r`'s weapon keys ([`name_key`]) to their signatures. Returns the
+/// renames (key → the key it pairs with, the one that sorts first kept).
+pub fn pair_weapons(keys: &[BTreeMap<String, String>]) -> BTreeMap<String, String> {
+    // key → (readings that have it, its one signature if every reading agrees)
+    let mut all: BTreeMap<&str, (BTreeSet<usize>, BTreeSet<&str>)> = BTreeMap::new();
+    for (r, m) in keys.iter().enumerate() {
+        for (k, sig) in m {
+            let e = all.entry(k.as_str()).or_default();
+            e.0.insert(r);
+            e.1.insert(sig.as_str());
+        }
+    }
+    let first_word = |k: &str| k.split(' ').next().unwrap_or("").to_string();
+    let mut cands: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for (a, (ra, sa)) in &all {
+        for (b, (rb, sb)) in &all {
+            if a == b
+                || sa.len() != 1
+                || sa != sb
+                || !ra.is_disjoint(rb)
+                || first_word(a) != first_word(b)
+            {
+                continue;
+            }
+            cands.entry(a).or_default().push(b);
+        }
+    }
+    let mut out = BTreeMap::new();
+    for (a, bs) in &cands {
+        if let [b] = bs[..] {
+            if cands.get(b).is_some_and(|back| back[..] == [*a]) && a > &b {
+                out.insert(a.to_string(), b.to_string());
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_and_qualifiers() {
+        assert_eq!(name_key("Biovores"), name_key("Biovore"));
+        assert_eq!(name_key("Carnifexes"), name_key("Carnifex"));
+        assert_eq!(name_key("Ripper Swarms"), name_key("Ripper Swarm"));
+        assert_eq!(name_key("Attendant's hellblades"), "attendant's hellblade");
+        assert_eq!(name_key("Chaos"), "chaos");
+        assert_eq!(name_key("Be’lakor"), name_key("Be'lakor"));
+        assert_eq!(name_key("Karanak [Legends]"), "karanak");
+        assert_eq!(
+            qualifier("khorne soul grinder", "soul grinder").as_deref(),
+            Some("khorne")
+        );
+        assert_eq!(
+            qualifier("soul grinder of khorne", "soul grinder").as_deref(),
+            Some("of khorne")
+        );
+        assert_eq!(qualifier("soul grinderx", "soul grinder"), None);
+        assert_eq!(qualifier("soul grinder", "soul grinder"), None);
+    }
+
+    #[test]
+    fn weapons_pair_only_one_to_one() {
+        let m = |v: &[(&str, &str)]| -> BTreeMap<String, String> {
+            v.iter()
+                .map(|(k, s)| (k.to_string(), s.to_string()))
+                .collect()
+        };
+        let a = m(&[("master-crafted bolter", "x"), ("bolt pistol", "p")]);
+        let b = m(&[("master-crafted boltgun", "x"), ("bolt pistol", "p")]);
+        let r = pair_weapons(&[a.clone(), b]);
+        assert_eq!(
+            r.get("master-crafted boltgun").map(String::as_str),
+            Some("master-crafted bolter")
+        );
+        // Different characteristics: no pair.
+        let c = m(&[("master-crafted boltgun", "y"), ("bolt pistol", "p")]);
+        assert!(pair_weapons(&[a.clone(), c]).is_empty());
+        // Two candidates: no pair.
+        let d = m(&[
+            ("master-crafted boltgun", "x"),
+            ("master-crafted rifle", "x"),
+        ]);
+        assert!(pair_weapons(&[a, d]).is_empty());
+    }
+}

@@ -1,0 +1,1059 @@
+//! Reconciliation across sources: for every datasheet two or more *sources* print, every
+//! compared field, which sources agree, which differ, and why (`reconciliation.json`).
+//!
+//! A *source* is a kind of input, named from the format the manifest gives its files
+//! ([`source_of_format`]): `bsdata` (BattleScribe XML), `export` (Wahapedia's CSV export),
+//! `pages` (HTML pages), `pdf`, `markdown`, `text`. Several files of one source (two scrapes
+//! of the site) are one reading of it, merged by the same policy table as the dataset
+//! (`merge`). The matching rules (`Soul Grinder` split into one unit per god; weapon names)
+//! are [`matching`]'s.
+//!
+//! **Fields** (the *checks*; a path names each): per model profile (by [`matching::name_key`],
+//! the profiles no other reading names paired by position) its presence `models[k]` and each
+//! characteristic `models[k].T`; per weapon (keys paired by the weapon rule) `weapons[k]`, each
+//! characteristic `weapons[k].AP` and its keyword list `weapons[k].keywords`; per keyword
+//! `keywords[k]`; `faction_keywords`; per points tier `points[N]` (N models); per ability name
+//! `abilities[k]`; `invulnerable_save` (none is a value).
+//!
+//! **Categories** of a source's difference from the reference value (the value most sources
+//! print; a tie goes to the emitted value):
+//! - `naming`: the same thing spelled differently: equal once names are compared by
+//!   [`matching::name_key`] (case, apostrophes, dashes, singular/plural, `(Ref. only)`), a
+//!   keyword printed split where another source joins it (every word of it is a word of the
+//!   source's keywords), a weapon paired by the weapon rule; and the variants of an N-to-1
+//!   match that differ among themselves (`note: variant …`);
+//! - `version`: a source of the reference printed this value itself in another of its
+//!   readings, dated otherwise (an older scrape of the pages printed the export's points);
+//! - `data_error`: three or more sources print the field, the reference value is held by two or
+//!   more of them and by more sources than this value: one side contradicts the others;
+//! - `version`: otherwise, when this source and every source of the reference carry a date
+//!   or version ([`Dated`]: a faction pack's version, an export's `Last_update.csv`, a
+//!   BattleScribe `revision`) and they differ (the note says which);
+//! - `data_error` too when no date explains it (a source without one, or the same);
+//! - `absent` (listed apart, not a difference): the source does not print the field at all
+//!   (no points, no weapons, no keywords…): it neither agrees nor disagrees.
+//!
+//! For each field the report gives the emitted value (the merged datasheet's) and the merge
+//! policy's reason (`merge::DATASHEET`'s row, and the reading the newer-wins fields come from).
+//! Per faction: agreement of every pair of sources over the fields both print, and the fields
+//! every source of a three-or-more-source datasheet prints and agrees on.
+//!
+//! Pure and deterministic: sorted maps, relative paths only.
+
+pub mod matching;
+
+use crate::extract::Extracted;
+use crate::merge::{Origin, Records, Wins};
+use crate::model::Datasheet;
+use crate::text::fold::fold_for_compare;
+use matching::{name_key, Candidate, UnitMatches};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The source (kind of input) of a file, from the format the manifest gives it.
+pub fn source_of_format(format: &str) -> &str {
+    match format {
+        "xml" => "bsdata",
+        "csv" => "export",
+        "html" => "pages",
+        other => other,
+    }
+}
+
+/// A date or version a reading carries.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Dated {
+    pub source: String,
+    pub file: String,
+    /// `faction pack v1.8`, `export 2025-11-14 19:35:22`, `revision 124`; absent when none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dated: Option<String>,
+}
+
+/// A report field's path as (field group, item key, characteristic): `weapons[lasgun].AP` →
+/// (`weapons`, `lasgun`, `AP`); `invulnerable_save` → (`invulnerable_save`, none, none).
+pub fn split_path(path: &str) -> (&str, Option<&str>, Option<&str>) {
+    let Some((top, rest)) = path.split_once('[') else {
+        return (path, None, None);
+    };
+    match rest.split_once(']') {
+        Some((item, sub)) => (
+            top,
+            Some(item),
+            sub.strip_prefix('.').filter(|s| !s.is_empty()),
+        ),
+        None => (top, None, None),
+    }
+}
+
+/// The report's item key for an item as a dataset path names it (`points[2 models]` → `2`,
+/// `weapons[Storm bolter]` → `storm bolter`).
+pub fn item_key(top: &str, item: &str) -> String {
+    match top {
+        "points" => item.split_whitespace().next().unwrap_or("").to_string(),
+        _ => name_key(item),
+    }
+}
+
+/// One reading of a datasheet, kept for the report.
+#[derive(Debug, Clone)]
+struct Reading {
+    source: String,
+    file: String,
+    version: Option<(u32, u32)>,
+    dated: Option<String>,
+    datasheet: Datasheet,
+    /// Read as one of several variants of one unit (the unit rule).
+    variant: bool,
+}
+
+/// What [`prepare`] keeps until the merge is done.
+#[derive(Debug, Default)]
+pub struct Prepared {
+    readings: BTreeMap<String, Vec<Reading>>,
+    matches: UnitMatches,
+}
+
+fn dated_label(ex_version: Option<(u32, u32)>, dated: Option<&str>) -> Option<String> {
+    match (ex_version, dated) {
+        (Some((a, b)), _) => Some(format!("faction pack v{a}.{b}")),
+        (None, Some(d)) => Some(d.to_string()),
+        (None, None) => None,
+    }
+}
+
+/// Before the merge: applies the unit rule (a reading of an unmatched id that matches another
+/// source's takes that id; variants are taken out of `extracted`, so they do not enter the
+/// merge) and keeps a copy of every datasheet reading for the report. `formats`: file →
+/// format, from the manifest.
+pub fn prepare(extracted: &mut [Extracted], formats: &BTreeMap<String, String>) -> Prepared {
+    let source_of = |file: &str| {
+        source_of_format(formats.get(file).map(String::as_str).unwrap_or("")).to_string()
+    };
+    let matches = {
+        let sources: Vec<String> = extracted.iter().map(|e| source_of(&e.file)).collect();
+        let cands: Vec<Candidate<'_>> = extracted
+            .iter()
+            .zip(&sources)
+            .flat_map(|(e, s)| {
+                e.datasheets.iter().map(move |d| Candidate {
+                    id: &d.id,
+                    source: s,
+                    datasheet: d,
+                })
+            })
+            .collect();
+        matching::match_units(&cands)
+    };
+    let by_from: BTreeMap<(&str, &str), &matching::UnitMatch> = matches
+        .matches
+        .iter()
+        .map(|m| ((m.from.as_str(), m.source.as_str()), m))
+        .collect();
+    // Ids two or more sources print once matched: only their readings are kept.
+    let mut sources_of: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for ex in extracted.iter() {
+        let source = source_of(&ex.file);
+        for d in &ex.datasheets {
+            let id = by_from
+                .get(&(d.id.as_str(), source.as_str()))
+                .map_or(d.id.as_str(), |m| m.to.as_str());
+            sources_of
+                .entry(id.to_string())
+                .or_default()
+                .insert(source.clone());
+        }
+    }
+    let mut readings: BTreeMap<String, Vec<Reading>> = BTreeMap::new();
+    for ex in extracted.iter_mut() {
+        let source = source_of(&ex.file);
+        let dated = dated_label(ex.version, ex.dated.as_deref());
+        let mut kept = Vec::with_capacity(ex.datasheets.len());
+        for mut d in std::mem::take(&mut ex.datasheets) {
+            let m = by_from.get(&(d.id.as_str(), source.as_str())).copied();
+            if let Some(m) = m {
+                d.id = m.to.clone();
+            }
+            let variant = m.is_some_and(|m| m.variant);
+            if sources_of.get(&d.id).map_or(true, |s| s.len() < 2) {
+                kept.push(d);
+                continue;
+            }
+            readings.entry(d.id.clone()).or_default().push(Reading {
+                source: source.clone(),
+                file: ex.file.clone(),
+                version: ex.version,
+                dated: dated.clone(),
+                datasheet: d.clone(),
+                variant,
+            });
+            if !variant {
+                kept.push(d);
+            }
+        }
+        ex.datasheets = kept;
+    }
+    Prepared { readings, matches }
+}
+
+impl Prepared {
+    /// The ids two or more sources print (after the unit rule).
+    pub fn multi_source_ids(&self) -> Vec<String> {
+        self.readings
+            .iter()
+            .filter(|(_, rs)| sources(rs).len() > 1)
+            .map(|(id, _)| id.clone())
+            .collect()
+    }
+}
+
+fn sources(rs: &[Reading]) -> BTreeSet<&str> {
+    rs.iter().map(|r| r.source.as_str()).collect()
+}
+
+/// The report (`reconciliation.json`).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Report {
+    /// The rules, in words.
+    pub method: Method,
+    /// Every file that printed a multi-source datasheet, with its source and date.
+    pub sources: Vec<Dated>,
+    /// The unit rule's matches (ids merged that differ) and ambiguous ids.
+    pub matches: UnitMatches,
+    pub factions: Vec<FactionFigures>,
+    pub datasheets: Vec<DatasheetReport>,
+}
+
+/// The rules the report applied, in words (the module doc of `reconcile` and `matching`).
+#[derive(Debug, Clone, Serialize)]
+pub struct Method {
+    pub units: &'static str,
+    pub weapons: &'static str,
+    pub categories: &'static str,
+}
+
+impl Default for Method {
+    fn default() -> Self {
+        Method {
+            units: "an unmatched datasheet matches an unmatched datasheet of another source, same edition and faction, whose name is a run of whole words at the start or end of its own name, the other words being one of its own keywords; two or more of one source for one are variants (one datasheet, every source; variant differences are naming)",
+            weapons: "within a datasheet, two weapon names no reading has both of, with identical type and characteristics, sharing their first word, each the other's only candidate, are one weapon (naming)",
+            categories: "naming: equal once names are folded (case, apostrophes, dashes, singular/plural, (Ref. only), split keywords, paired weapons, variants); version: a source of the reference printed this value in another of its readings, dated otherwise; data_error: 3+ sources print it and a value held by 2+ sources and more sources contradicts it; version: otherwise when both sides carry dates/versions and they differ; data_error: otherwise; absent: the source does not print the field at all (no disagreement)",
+        }
+    }
+}
+
+/// Agreement of one pair of sources over the fields both print.
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct PairFigures {
+    pub sources: [String; 2],
+    pub datasheets: usize,
+    pub checks: usize,
+    pub agree: usize,
+    /// Agreeing once `naming` differences are set aside.
+    pub agree_up_to_naming: usize,
+    pub percent: f64,
+    pub percent_up_to_naming: f64,
+}
+
+/// The figures of one faction.
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct FactionFigures {
+    pub faction: String,
+    /// Datasheets two or more sources print.
+    pub datasheets: usize,
+    pub pairs: Vec<PairFigures>,
+    /// Over datasheets three or more sources print: fields every one of them prints, and
+    /// those on which they all agree.
+    pub all_sources: AllFigures,
+    /// Differences by category; `absent`: (field, source) pairs not printed.
+    pub categories: BTreeMap<String, usize>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct AllFigures {
+    pub datasheets: usize,
+    pub checks: usize,
+    pub agree: usize,
+    pub percent: f64,
+}
+
+/// One datasheet two or more sources print.
+#[derive(Debug, Clone, Serialize)]
+pub struct DatasheetReport {
+    pub id: String,
+    pub name: Option<String>,
+    pub faction: Option<String>,
+    pub sources: Vec<String>,
+    /// Where the merged record's newer-wins fields come from, and why (the merge's origin).
+    pub kept_from: String,
+    /// The merge policy's row for each compared field group (`points`, `weapons`, …): which
+    /// reading wins and why.
+    pub policy: BTreeMap<String, String>,
+    pub fields: Vec<FieldReport>,
+}
+
+/// One compared field.
+#[derive(Debug, Clone, Serialize)]
+pub struct FieldReport {
+    pub field: String,
+    /// The merged datasheet's value (absent when the dataset has none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub emitted: Option<String>,
+    /// The reference value: the one most sources print (a tie goes to the emitted value);
+    /// absent when no source prints the field.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    /// The sources that print the reference value.
+    pub agree: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub differ: Vec<Difference>,
+    /// Sources that print the datasheet but not this field at all.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub absent: Vec<String>,
+}
+
+/// One source's value that is not the reference.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Difference {
+    pub source: String,
+    pub value: String,
+    pub category: Category,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum Category {
+    Naming,
+    Version,
+    DataError,
+}
+
+impl Category {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::Naming => "naming",
+            Category::Version => "version",
+            Category::DataError => "data_error",
+        }
+    }
+}
+
+const MISSING: &str = "(missing)";
+const PRESENT: &str = "present";
+
+/// One reading's checks: path → (exact value, value as `naming` compares it).
+#[derive(Debug, Default, Clone)]
+struct View {
+    checks: BTreeMap<String, (String, String)>,
+    /// The top-level fields the reading prints (non-empty).
+    prints: BTreeSet<&'static str>,
+    /// The words of its keywords and ability names (split/joined spellings).
+    words: BTreeMap<&'static str, BTreeSet<String>>,
+}
+
+fn top_of(path: &str) -> &'static str {
+    for t in [
+        "models",
+        "weapons",
+        "keywords",
+        "faction_keywords",
+        "points",
+        "abilities",
+        "invulnerable_save",
+    ] {
+        if path == t || path.starts_with(&format!("{t}[")) {
+            return t;
+        }
+    }
+    ""
+}
+
+/// Keys of each reading's model profiles: [`name_key`] of the name when another reading names
+/// a profile so; the others by position among them (`#1`, `#2`).
+fn model_keys(ds: &[&Datasheet]) -> Vec<Vec<String>> {
+    let keys: Vec<Vec<String>> = ds
+        .iter()
+        .map(|d| {
+            d.models
+                .iter()
+                .map(|m| name_key(m.name.as_deref().unwrap_or("")))
+                .collect()
+        })
+        .collect();
+    let mut count: BTreeMap<&str, usize> = BTreeMap::new();
+    for ks in &keys {
+        for k in ks.iter().collect::<BTreeSet<_>>() {
+            *count.entry(k).or_default() += 1;
+        }
+    }
+    // Keys two or more readings name, in the order they first appear.
+    let mut shared: Vec<&str> = Vec::new();
+    for k in keys.iter().flatten() {
+        if count.get(k.as_str()).copied().unwrap_or(0) > 1 && !shared.contains(&k.as_str()) {
+            shared.push(k);
+        }
+    }
+    keys.iter()
+        .map(|ks| {
+            // A profile no other reading names takes, in order, a shared name this reading
+            // lacks (a third source names it otherwise), else its position among the rest.
+            let mut lacking = shared.iter().filter(|k| !ks.iter().any(|x| x == *k));
+            let mut pos = 0;
+            ks.iter()
+                .map(|k| {
+                    if count.get(k.as_str()).copied().unwrap_or(0) > 1 || ds.len() == 1 {
+                        k.clone()
+                    } else if let Some(s) = lacking.next() {
+                        s.to_string()
+                    } else {
+                        pos += 1;
+                        format!("#{pos}")
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn view(d: &Datasheet, model_keys: &[String], weapon_alias: &BTreeMap<String, String>) -> View {
+    let mut v = View::default();
+    let put = |v: &mut View, path: String, exact: String, loose: String| {
+        v.checks.entry(path).or_insert((exact, loose));
+    };
+    if !d.models.is_empty() {
+        v.prints.insert("models");
+    }
+    for (m, k) in d.models.iter().zip(model_keys) {
+        let name = fold_for_compare(m.name.as_deref().unwrap_or(""));
+        put(&mut v, format!("models[{k}]"), name, PRESENT.into());
+        for (c, val) in m.characteristics.iter() {
+            let val = val.unwrap_or("").to_string();
+            put(&mut v, format!("models[{k}].{c}"), val.clone(), val);
+        }
+    }
+    if !d.weapons.is_empty() {
+        v.prints.insert("weapons");
+    }
+    for w in &d.weapons {
+        let k = name_key(&w.name);
+        let k = weapon_alias.get(&k).cloned().unwrap_or(k);
+        put(
+            &mut v,
+            format!("weapons[{k}]"),
+            fold_for_compare(&w.name),
+            PRESENT.into(),
+        );
+        for (c, val) in w.characteristics.iter() {
+            let val = val.unwrap_or("").to_string();
+            put(&mut v, format!("weapons[{k}].{c}"), val.clone(), val);
+        }
+        let mut kws: Vec<String> = w.keywords.iter().map(|x| fold_for_compare(x)).collect();
+        kws.sort();
+        let kws = kws.join(", ");
+        put(&mut v, format!("weapons[{k}].keywords"), kws.clone(), kws);
+    }
+    for (top, items) in [
+        ("keywords", d.keywords.clone()),
+        (
+            "abilities",
+            d.abilities.iter().map(|a| a.name.clone()).collect(),
+        ),
+    ] {
+        if items.is_empty() {
+            continue;
+        }
+        v.prints.insert(top);
+        let words = v.words.entry(top).or_default();
+        for i in &items {
+            words.extend(name_key(i).split(' ').map(str::to_string));
+        }
+        for i in &items {
+            put(
+                &mut v,
+                format!("{top}[{}]", name_key(i)),
+                fold_for_compare(i),
+                PRESENT.into(),
+            );
+        }
+    }
+    if !d.faction_keywords.is_empty() {
+        v.prints.insert("faction_keywords");
+        let mut exact: Vec<String> = d
+            .faction_keywords
+            .iter()
+            .map(|x| fold_for_compare(x))
+            .collect();
+        let mut loose: Vec<String> = d.faction_keywords.iter().map(|x| name_key(x)).collect();
+        exact.sort();
+        loose.sort();
+        put(
+            &mut v,
+            "faction_keywords".into(),
+            exact.join(", "),
+            loose.join(", "),
+        );
+    }
+    if !d.points.is_empty() {
+        v.prints.insert("points");
+    }
+    for p in &d.points {
+        let n = p.points.to_string();
+        put(&mut v, format!("points[{}]", p.models), n.clone(), n);
+    }
+    v.prints.insert("invulnerable_save");
+    let inv = d.invulnerable_save.clone().unwrap_or_else(|| "none".into());
+    put(&mut v, "invulnerable_save".into(), inv.clone(), inv);
+    v
+}
+
+/// A source's value at a path.
+#[derive(Debug, Clone, PartialEq)]
+enum Value {
+    /// The source does not print the field.
+    Absent,
+    /// The sub-field of an item the source does not have (its presence check says so).
+    Skip,
+    One(String, String),
+    /// Variants that differ: (variant's name, exact value).
+    Split(Vec<(String, String)>),
+}
+
+fn value_at(v: &View, path: &str) -> Value {
+    let top = top_of(path);
+    if !v.prints.contains(top) {
+        return Value::Absent;
+    }
+    if let Some((e, l)) = v.checks.get(path) {
+        return Value::One(e.clone(), l.clone());
+    }
+    if path.contains("].") {
+        return Value::Skip;
+    }
+    // A missing item; a keyword or ability whose every word the source prints is spelled
+    // split or joined there.
+    let covered = matches!(top, "keywords" | "abilities")
+        && path
+            .strip_prefix(top)
+            .and_then(|p| p.strip_prefix('['))
+            .and_then(|p| p.strip_suffix(']'))
+            .is_some_and(|item| {
+                v.words
+                    .get(top)
+                    .is_some_and(|w| item.split(' ').all(|x| w.contains(x)))
+            });
+    let loose = if covered { PRESENT } else { MISSING };
+    Value::One(MISSING.into(), loose.into())
+}
+
+/// A source's readings of one datasheet: one view, or the variants' views.
+struct SourceViews {
+    source: String,
+    dated: Option<String>,
+    views: Vec<(String, View)>,
+    /// When the source has several readings of the datasheet: each one's date, file and view
+    /// (an older reading may print the value another source prints).
+    history: Vec<(Option<String>, String, View)>,
+}
+
+impl SourceViews {
+    fn value(&self, path: &str) -> Value {
+        let vals: Vec<(String, Value)> = self
+            .views
+            .iter()
+            .map(|(n, v)| (n.clone(), value_at(v, path)))
+            .collect();
+        // A sub-field of an item some variants lack is compared among those that have it.
+        let vals: Vec<(String, Value)> = if vals.iter().any(|(_, v)| *v != Value::Skip) {
+            vals.into_iter()
+                .filter(|(_, v)| *v != Value::Skip)
+                .collect()
+        } else {
+            vals
+        };
+        let first = vals
+            .first()
+            .map(|(_, v)| v.clone())
+            .unwrap_or(Value::Absent);
+        if vals.iter().all(|(_, v)| *v == first) {
+            return first;
+        }
+        Value::Split(
+            vals.into_iter()
+                .map(|(n, v)| {
+                    let shown = match v {
+                        Value::One(e, _) => e,
+                        _ => "(not printed)".into(),
+                    };
+                    (n, shown)
+                })
+                .collect(),
+        )
+    }
+}
+
+/// The merge of every reading of a run (`extracted` in path order; `formats`: file → format,
+/// from the manifest) with the matching rules applied first, and the report over the
+/// datasheets two or more sources print (`None` when there is none). The records leave
+/// `extracted` (rules and quarantine stay).
+pub fn merge(
+    extracted: &mut [Extracted],
+    formats: &BTreeMap<String, String>,
+) -> (crate::merge::Merged, Option<Report>) {
+    let prepared = prepare(extracted, formats);
+    let mut merger = crate::merge::Merger::default();
+    for ex in extracted.iter_mut() {
+        merger.add(ex);
+    }
+    let origins: BTreeMap<String, Origin> = prepared
+        .multi_source_ids()
+        .into_iter()
+        .filter_map(|id| {
+            let o = merger.datasheets.origin(&id).cloned()?;
+            Some((id, o))
+        })
+        .collect();
+    let mut merged = merger.finish();
+    let report = finish(prepared, &mut merged.datasheets, &origins);
+    (merged, report)
+}
+
+/// After the merge: adds the variants' sources to the datasheet they matched, and builds the
+/// report over the datasheets two or more sources print (`None` when there is none).
+pub fn finish(
+    prep: Prepared,
+    merged: &mut [Datasheet],
+    origins: &BTreeMap<String, Origin>,
+) -> Option<Report> {
+    let by_id: BTreeMap<String, usize> = merged
+        .iter()
+        .enumerate()
+        .map(|(i, d)| (d.id.clone(), i))
+        .collect();
+    // Variants' provenance joins the datasheet they are variants of.
+    for (id, rs) in &prep.readings {
+        let Some(&i) = by_id.get(id) else { continue };
+        let extra: Vec<_> = rs
+            .iter()
+            .filter(|r| r.variant)
+            .flat_map(|r| r.datasheet.sources.iter().cloned())
+            .collect();
+        if !extra.is_empty() {
+            let d = &mut merged[i];
+            d.sources.extend(extra);
+            d.sources.sort();
+            d.sources.dedup();
+        }
+    }
+    let mut report = Report {
+        matches: prep.matches.clone(),
+        ..Report::default()
+    };
+    let mut files: BTreeSet<Dated> = BTreeSet::new();
+    for (id, rs) in &prep.readings {
+        if sources(rs).len() < 2 {
+            continue;
+        }
+        let Some(&i) = by_id.get(id) else { continue };
+        for r in rs {
+            files.insert(Dated {
+                source: r.source.clone(),
+                file: r.file.clone(),
+                dated: r.dated.clone(),
+            });
+        }
+        report
+            .datasheets
+            .push(datasheet_report(&merged[i], rs, origins.get(id)));
+    }
+    if report.datasheets.is_empty() {
+        return None;
+    }
+    report.sources = files.into_iter().collect();
+    report.factions = figures(&report.datasheets);
+    Some(report)
+}
+
+/// Merges one source's readings (not variants) by the dataset's policy; the date of the
+/// reading its newer-wins fields come from.
+fn per_source(rs: &[&Reading]) -> Option<(Datasheet, Option<String>)> {
+    let mut recs: Records<Datasheet> = Records::default();
+    let mut sink = Vec::new();
+    let mut dates: BTreeMap<&str, Option<String>> = BTreeMap::new();
+    let id = rs.first()?.datasheet.id.clone();
+    for r in rs {
+        dates.insert(&r.file, r.dated.clone());
+        recs.add(r.datasheet.clone(), r.version, &r.file, &mut sink);
+    }
+    let dated = recs
+        .origin(&id)
+        .and_then(|(_, f)| dates.get(f.as_str()).cloned().flatten());
+    recs.into_sorted().into_iter().next().map(|d| (d, dated))
+}
+
+fn reason(field: &str, origin: Option<&Origin>) -> String {
+    let top = top_of(field);
+    let row = crate::merge::DATASHEET
+        .iter()
+        .find(|r| r.fields.contains(&top));
+    let from = match origin {
+        Some((Some((a, b)), f)) => format!("{f} (faction pack v{a}.{b})"),
+        Some((None, f)) => format!("{f} (no version; first in path order)"),
+        None => "-".into(),
+    };
+    match row {
+        Some(r) => {
+            let wins = match r.wins {
+                Wins::First => "first",
+                Wins::FirstNonNull => "first non-null",
+                Wins::Newer => "newer",
+                Wins::NewerNonNull => "newer non-null",
+                Wins::Union => "union",
+            };
+            format!("{wins} wins, from {from}: {}", r.why)
+        }
+        None => String::new(),
+    }
+}
+
+fn datasheet_report(
+    merged: &Datasheet,
+    rs: &[Reading],
+    origin: Option<&Origin>,
+) -> DatasheetReport {
+    // Per source: its own merged reading, or its variants.
+    let mut by_source: BTreeMap<&str, (Vec<&Reading>, Vec<&Reading>)> = BTreeMap::new();
+    for r in rs {
+        let e = by_source.entry(&r.source).or_default();
+        if r.variant {
+            e.1.push(r);
+        } else {
+            e.0.push(r);
+        }
+    }
+    // (source, dated, [(variant name, datasheet)])
+    type Named = Vec<(String, Datasheet)>;
+    let mut readings: Vec<(String, Option<String>, Named)> = Vec::new();
+    for (s, (plain, variants)) in &by_source {
+        if let Some((d, dated)) = per_source(plain) {
+            readings.push((s.to_string(), dated, vec![(String::new(), d)]));
+        } else if !variants.is_empty() {
+            let vs = variants
+                .iter()
+                .map(|r| {
+                    (
+                        r.datasheet.name.clone().unwrap_or_default(),
+                        r.datasheet.clone(),
+                    )
+                })
+                .collect();
+            readings.push((s.to_string(), variants[0].dated.clone(), vs));
+        }
+    }
+    let all: Vec<&Datasheet> = readings
+        .iter()
+        .flat_map(|(_, _, vs)| vs.iter().map(|(_, d)| d))
+        .collect();
+    let mkeys = model_keys(&all);
+    // The weapon rule over every reading's weapon keys.
+    let wkeys: Vec<BTreeMap<String, String>> = all
+        .iter()
+        .map(|d| {
+            d.weapons
+                .iter()
+                .map(|w| (name_key(&w.name), matching::weapon_signature(w)))
+                .collect()
+        })
+        .collect();
+    let alias = matching::pair_weapons(&wkeys);
+    let mut k = 0;
+    let mut sources: Vec<SourceViews> = Vec::new();
+    for (s, dated, vs) in &readings {
+        let mut views = Vec::new();
+        for (n, d) in vs {
+            views.push((n.clone(), view(d, &mkeys[k], &alias)));
+            k += 1;
+        }
+        sources.push(SourceViews {
+            source: s.clone(),
+            dated: dated.clone(),
+            views,
+            history: Vec::new(),
+        });
+    }
+    // Other datasheets (the emitted one, a source's single readings): models keyed like the
+    // readings'.
+    let known: BTreeSet<&String> = mkeys.iter().flatten().collect();
+    let keys_of = |d: &Datasheet| -> Vec<String> {
+        let mut pos = 0;
+        d.models
+            .iter()
+            .map(|m| {
+                let key = name_key(m.name.as_deref().unwrap_or(""));
+                if known.contains(&key) {
+                    key
+                } else {
+                    pos += 1;
+                    format!("#{pos}")
+                }
+            })
+            .collect()
+    };
+    for sv in &mut sources {
+        let Some((plain, _)) = by_source.get(sv.source.as_str()) else {
+            continue;
+        };
+        if plain.len() > 1 {
+            for r in plain {
+                let v = view(&r.datasheet, &keys_of(&r.datasheet), &alias);
+                sv.history.push((r.dated.clone(), r.file.clone(), v));
+            }
+        }
+    }
+    let emitted = view(merged, &keys_of(merged), &alias);
+    let paths: BTreeSet<String> = sources
+        .iter()
+        .flat_map(|s| s.views.iter().flat_map(|(_, v)| v.checks.keys().cloned()))
+        .collect();
+    let mut fields = Vec::new();
+    let mut policy = BTreeMap::new();
+    for path in paths {
+        let emitted_value = emitted.checks.get(&path).map(|(e, _)| e.clone());
+        policy
+            .entry(top_of(&path).to_string())
+            .or_insert_with(|| reason(&path, origin));
+        fields.push(field_report(&path, &sources, emitted_value));
+    }
+    DatasheetReport {
+        id: merged.id.clone(),
+        name: merged.name.clone(),
+        faction: merged.faction.clone(),
+        sources: sources.iter().map(|s| s.source.clone()).collect(),
+        kept_from: match origin {
+            Some((Some((a, b)), f)) => format!("{f} (faction pack v{a}.{b})"),
+            Some((None, f)) => format!("{f} (no version)"),
+            None => String::new(),
+        },
+        policy,
+        fields,
+    }
+}
+
+fn field_report(path: &str, sources: &[SourceViews], emitted: Option<String>) -> FieldReport {
+    let mut f = FieldReport {
+        field: path.to_string(),
+        emitted: emitted.clone(),
+        value: None,
+        agree: Vec::new(),
+        differ: Vec::new(),
+        absent: Vec::new(),
+    };
+    // (source, exact, loose, dated)
+    let mut present: Vec<(&str, String, String, Option<&str>)> = Vec::new();
+    for s in sources {
+        match s.value(path) {
+            Value::Absent => f.absent.push(s.source.clone()),
+            Value::Skip => {}
+            Value::One(e, l) => present.push((&s.source, e, l, s.dated.as_deref())),
+            Value::Split(vs) => f.differ.push(Difference {
+                source: s.source.clone(),
+                value: vs
+                    .iter()
+                    .map(|(n, v)| format!("{n}: {v}"))
+                    .collect::<Vec<_>>()
+                    .join("; "),
+                category: Category::Naming,
+                note: Some("variant: the source's variants of this unit differ".into()),
+            }),
+        }
+    }
+    // Groups of equal values; the reference is the largest, a tie going to the emitted value.
+    let mut groups: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, p) in present.iter().enumerate() {
+        groups.entry(p.1.as_str()).or_default().push(i);
+    }
+    let Some(reference) = groups
+        .iter()
+        .max_by(|a, b| {
+            a.1.len()
+                .cmp(&b.1.len())
+                .then_with(|| {
+                    (Some(*a.0) == emitted.as_deref()).cmp(&(Some(*b.0) == emitted.as_deref()))
+                })
+                .then_with(|| b.0.cmp(a.0))
+        })
+        .map(|(k, v)| (k.to_string(), v.clone()))
+    else {
+        return f;
+    };
+    let (ref_value, ref_members) = reference;
+    let ref_loose = present[ref_members[0]].2.clone();
+    let ref_dates: Vec<Option<&str>> = ref_members.iter().map(|&i| present[i].3).collect();
+    for &i in &ref_members {
+        f.agree.push(present[i].0.to_string());
+    }
+    f.value = Some(ref_value.clone());
+    for (value, members) in &groups {
+        if *value == ref_value {
+            continue;
+        }
+        for &i in members {
+            let (source, exact, loose, dated) = &present[i];
+            // A source of the reference printed this value in another of its readings, with
+            // another date: the versions explain it.
+            let earlier = ref_members.iter().find_map(|&m| {
+                let sv = sources.iter().find(|s| s.source == present[m].0)?;
+                sv.history
+                    .iter()
+                    .find(|(d, _, v)| {
+                        *d != sv.dated
+                            && matches!(value_at(v, path), Value::One(ref e, _) if e == exact)
+                    })
+                    .map(|(d, f, _)| {
+                        format!(
+                            "{} printed it too in {f} ({}); {} is {}",
+                            sv.source,
+                            d.as_deref().unwrap_or("no date"),
+                            sv.source,
+                            sv.dated.as_deref().unwrap_or("not dated")
+                        )
+                    })
+            });
+            let (category, note) = if *loose == ref_loose {
+                (Category::Naming, None)
+            } else if let Some(note) = earlier {
+                (Category::Version, Some(note))
+            } else if present.len() >= 3
+                && ref_members.len() >= 2
+                && ref_members.len() > members.len()
+            {
+                (
+                    Category::DataError,
+                    Some(format!(
+                        "{} of {} sources print the other value",
+                        ref_members.len(),
+                        present.len()
+                    )),
+                )
+            } else if dated.is_some() && ref_dates.iter().all(|d| d.is_some() && d != dated) {
+                let theirs: Vec<&str> = ref_dates.iter().flatten().copied().collect();
+                (
+                    Category::Version,
+                    Some(format!("{} vs {}", dated.unwrap_or(""), theirs.join(", "))),
+                )
+            } else {
+                (
+                    Category::DataError,
+                    Some("no date or version explains it".into()),
+                )
+            };
+            f.differ.push(Difference {
+                source: source.to_string(),
+                value: exact.clone(),
+                category,
+                note,
+            });
+        }
+    }
+    f.differ.sort_by(|a, b| a.source.cmp(&b.source));
+    f
+}
+
+fn pct(a: usize, b: usize) -> f64 {
+    if b == 0 {
+        100.0
+    } else {
+        (1000.0 * a as f64 / b as f64).round() / 10.0
+    }
+}
+
+/// The per-faction figures of the report's datasheets.
+fn figures(datasheets: &[DatasheetReport]) -> Vec<FactionFigures> {
+    let mut by: BTreeMap<String, FactionFigures> = BTreeMap::new();
+    for d in datasheets {
+        let faction = d.faction.clone().unwrap_or_default();
+        let ff = by.entry(faction.clone()).or_insert_with(|| FactionFigures {
+            faction,
+            ..FactionFigures::default()
+        });
+        ff.datasheets += 1;
+        let mut pairs_seen: BTreeSet<(String, String)> = BTreeSet::new();
+        let all_three = d.sources.len() >= 3;
+        if all_three {
+            ff.all_sources.datasheets += 1;
+        }
+        for f in &d.fields {
+            for x in &f.differ {
+                *ff.categories.entry(x.category.as_str().into()).or_default() += 1;
+            }
+            if !f.absent.is_empty() {
+                *ff.categories.entry("absent".into()).or_default() += f.absent.len();
+            }
+            // A source's state at this field: Some((agrees with the reference, category)).
+            let mut state: BTreeMap<&str, (bool, Option<Category>, Option<&str>)> = BTreeMap::new();
+            for s in &f.agree {
+                state.insert(s, (true, None, f.emitted.as_deref()));
+            }
+            let split: BTreeSet<&str> = f
+                .differ
+                .iter()
+                .filter(|x| x.note.as_deref().is_some_and(|n| n.starts_with("variant")))
+                .map(|x| x.source.as_str())
+                .collect();
+            for x in f
+                .differ
+                .iter()
+                .filter(|x| !split.contains(x.source.as_str()))
+            {
+                state.insert(&x.source, (false, Some(x.category), Some(&x.value)));
+            }
+            let printed: Vec<&str> = state.keys().copied().collect();
+            for (i, a) in printed.iter().enumerate() {
+                for b in &printed[i + 1..] {
+                    let (sa, sb) = (state[a], state[b]);
+                    let key = (a.to_string(), b.to_string());
+                    let p = ff
+                        .pairs
+                        .iter_mut()
+                        .find(|p| p.sources[0] == key.0 && p.sources[1] == key.1);
+                    let p = match p {
+                        Some(p) => p,
+                        None => {
+                            ff.pairs.push(PairFigures {
+                                sources: [key.0.clone(), key.1.clone()],
+                                ..PairFigures::default()
+                            });
+                            let n = ff.pairs.len() - 1;
+                            &mut ff.pairs[n]
+                        }
+                    };
+                    if pairs_seen.insert(key) {
+                        p.datasheets += 1;
+                    }
+                    p.checks += 1;
+                    // Both agree with the reference, or both differ with the same value.
+                    let same = (sa.0 && sb.0) || (!sa.0 && !sb.0 && sa.2 == sb.2);
+                    let naming = (sa.0 || sa.1 == Some(Category::Naming))
+                        && (sb.0 || sb.1 == Some(Category::Naming));
+                    p.agree += usize::from(same);
+                    p.agree_up_to_naming += usize::from(same || naming);
+                }
+            }
+            if all_three && state.len() >= 3 && split.is_empty() && state.len() == d.sources.len() {
+                ff.all_sources.checks += 1;
+                ff.all_sources.agree += usize::from(f.differ.is_empty());
+            }
+        }
+    }
+    let mut out: Vec<FactionFigures> = by.into_values().collect();
+    for ff in &mut out {
+        ff.pairs.sort_by(|a, b| a.sources.cmp(&b.sources));
+        for p in &mut ff.pairs {
+            p.percent = pct(p.agree, p.checks);
+            p.percent_up_to_naming = pct(p.agree_up_to_naming, p.checks);
+        }
+        ff.all_sources.percent = pct(ff.all_sources.agree, ff.all_sources.checks);
+    }
+    out
+}
