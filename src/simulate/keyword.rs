@@ -194,9 +194,10 @@ mod tests {
     #[test]
     fn rejects_unknown_and_malformed() {
         assert!(matches!(
-            Keyword::parse("CONVERSION"),
+            Keyword::parse("SHADOW FORM"),
             Err(KeywordError::Unknown(_))
         ));
+        assert_eq!(Keyword::parse("conversion"), Ok(Keyword::Conversion));
         assert!(matches!(
             Keyword::parse("RAPID FIRE X"),
             Err(KeywordError::Dice { .. })
