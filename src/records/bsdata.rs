@@ -34,6 +34,7 @@ use crate::records::{file_name, Group};
 use crate::source::{Location, SourceFile};
 use std::collections::{BTreeMap, HashMap};
 
+pub mod army;
 pub mod tree;
 pub mod unit;
 
@@ -82,6 +83,65 @@ pub struct File {
     pub edition: Edition,
     /// The catalogue's or game system's `name` attribute.
     pub name: String,
+    /// Its `revision` attribute: the data's own version number, raised on every published
+    /// change (the files carry no date).
+    pub revision: Option<u32>,
+}
+
+/// What a BattleScribe file's root element says about it: which file it is and its version.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Header {
+    /// `gameSystem` or `catalogue`.
+    pub root: String,
+    pub id: Option<String>,
+    pub name: Option<String>,
+    /// `revision`: the data's version number (BattleScribe data carries no date).
+    pub revision: Option<u32>,
+    pub library: bool,
+    /// A catalogue's game system, and the system revision it was written for.
+    pub game_system_id: Option<String>,
+    pub game_system_revision: Option<u32>,
+}
+
+/// The header of a BattleScribe file (its root element only; the rest is not parsed), or
+/// `None` when the file has no root element. The version of the source a record came from, for
+/// reports that set sources side by side (the Wahapedia export has its `Last_update.csv` date).
+pub fn header(bytes: &[u8]) -> Option<Header> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let mut reader = quick_xml::Reader::from_reader(bytes);
+    loop {
+        match reader.read_event().ok()? {
+            quick_xml::events::Event::Start(e) | quick_xml::events::Event::Empty(e) => {
+                let mut h = Header {
+                    root: String::from_utf8_lossy(e.local_name().as_ref()).into_owned(),
+                    id: None,
+                    name: None,
+                    revision: None,
+                    library: false,
+                    game_system_id: None,
+                    game_system_revision: None,
+                };
+                for a in e.attributes().with_checks(false).flatten() {
+                    let v = a
+                        .normalized_value(quick_xml::XmlVersion::Implicit1_0)
+                        .map(|v| v.into_owned())
+                        .unwrap_or_else(|_| String::from_utf8_lossy(&a.value).into_owned());
+                    match a.key.local_name().as_ref() {
+                        b"id" => h.id = Some(v),
+                        b"name" => h.name = Some(v),
+                        b"revision" => h.revision = v.trim().parse().ok(),
+                        b"library" => h.library = v == "true",
+                        b"gameSystemId" => h.game_system_id = Some(v),
+                        b"gameSystemRevision" => h.game_system_revision = v.trim().parse().ok(),
+                        _ => {}
+                    }
+                }
+                return Some(h);
+            }
+            quick_xml::events::Event::Eof => return None,
+            _ => {}
+        }
+    }
 }
 
 /// The parsed files of a group and the index of their ids.
@@ -217,6 +277,7 @@ pub fn load(group: &Group) -> (Store, BTreeMap<String, Vec<Diagnostic>>) {
             }
         };
         let name = r.attr("name").unwrap_or("").to_string();
+        let revision = r.attr("revision").and_then(|v| v.trim().parse().ok());
         let system = r.attr("gameSystemId").map(str::to_string);
         pending.push((
             File {
@@ -226,6 +287,7 @@ pub fn load(group: &Group) -> (Store, BTreeMap<String, Vec<Diagnostic>>) {
                 tree,
                 kind,
                 name,
+                revision,
             },
             system,
         ));
@@ -330,6 +392,22 @@ pub fn read(group: &Group) -> Vec<Extracted> {
             e.datasheets.push(ds);
         }
     }
+    let army = army::read(&store);
+    for (fi, d) in army.detachments {
+        if let Some(e) = out.get_mut(&store.files[fi].path) {
+            e.detachments.push(d);
+        }
+    }
+    for (fi, r) in army.rules {
+        if let Some(e) = out.get_mut(&store.files[fi].path) {
+            e.rules.push(r);
+        }
+    }
+    for (fi, x) in army.enhancements {
+        if let Some(e) = out.get_mut(&store.files[fi].path) {
+            e.enhancements.push(x);
+        }
+    }
     for d in built.diagnostics {
         let key = d.file.clone().unwrap_or_default();
         diags.entry(key).or_default().push(d);
@@ -337,7 +415,7 @@ pub fn read(group: &Group) -> Vec<Extracted> {
     for (fi, f) in store.files.iter().enumerate() {
         if f.edition == Edition::HorusHeresy2 && f.kind == Kind::GameSystem {
             if let Some(e) = out.get_mut(&f.path) {
-                e.rules = system_rules(&store, fi);
+                e.rules.extend(system_rules(&store, fi));
             }
         }
     }

@@ -574,7 +574,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Agreeing checks and all checks, per field.
 #[derive(Default, Debug, Clone)]
-struct Tally(BTreeMap<&'static str, (usize, usize)>);
+struct Tally(BTreeMap<&'static str, (usize, usize)>, Vec<String>);
 
 impl Tally {
     fn add(&mut self, field: &'static str, agree: bool) {
@@ -582,10 +582,24 @@ impl Tally {
         e.0 += usize::from(agree);
         e.1 += 1;
     }
+    /// A check, with what differs when it fails (listed under `COGITATOR_BS_DIFF=1`).
+    fn check(&mut self, field: &'static str, agree: bool, what: impl FnOnce() -> String) {
+        self.add(field, agree);
+        if !agree && std::env::var_os("COGITATOR_BS_DIFF").is_some() {
+            self.1.push(format!("{field}: {}", what()));
+        }
+    }
     fn total(&self) -> (usize, usize) {
         self.0
             .values()
             .fold((0, 0), |(a, b), (x, y)| (a + x, b + y))
+    }
+    /// The checks of the issue's acceptance (model profiles, weapons, keywords, points).
+    fn core(&self) -> (usize, usize) {
+        self.0
+            .iter()
+            .filter(|(f, _)| matches!(**f, "model" | "weapon" | "keyword" | "points"))
+            .fold((0, 0), |(a, b), (_, (x, y))| (a + x, b + y))
     }
 }
 
@@ -594,41 +608,100 @@ impl Tally {
 /// weapon the other lacks fails its checks), every keyword, every points tier, every ability
 /// name.
 fn compare(a: &Datasheet, b: &Datasheet, t: &mut Tally) {
+    let unit = a.name.as_deref().unwrap_or("");
     for (i, m) in a.models.iter().enumerate() {
         let other = b
             .models
             .iter()
             .find(|o| o.name.as_deref().map(fold) == m.name.as_deref().map(fold))
-            .or_else(|| b.models.get(i));
+            .or_else(|| b.models.get(i))
+            // One profile for the whole unit, named after it (`Zoanthropes`), against one per
+            // model (`Neurothrope`, `Zoanthrope`): the unit's profile is every model's.
+            .or_else(|| b.models.first().filter(|_| b.models.len() == 1));
         for f in ["M", "T", "Sv", "W", "Ld", "OC"] {
-            t.add("model", other.is_some_and(|o| o.get(f) == m.get(f)));
+            t.check("model", other.is_some_and(|o| o.get(f) == m.get(f)), || {
+                format!(
+                    "{unit} › {:?} {f}: {:?} vs {:?}",
+                    m.name,
+                    m.get(f),
+                    other.map(|o| (o.name.clone(), o.get(f).map(str::to_string)))
+                )
+            });
         }
     }
     for w in &a.weapons {
-        let other = b.weapons.iter().find(|o| fold(&o.name) == fold(&w.name));
+        // By name and kind (Ogryns' ripper gun is a ranged and a melee weapon), else by name.
+        let other = b
+            .weapons
+            .iter()
+            .find(|o| fold(&o.name) == fold(&w.name) && o.kind == w.kind)
+            .or_else(|| b.weapons.iter().find(|o| fold(&o.name) == fold(&w.name)));
         for f in ["range", "A", "skill", "S", "AP", "D"] {
-            t.add("weapon", other.is_some_and(|o| o.get(f) == w.get(f)));
+            t.check(
+                "weapon",
+                other.is_some_and(|o| o.get(f) == w.get(f)),
+                || match other {
+                    None => format!("{unit} › {} (absent from the other)", w.name),
+                    Some(o) => format!("{unit} › {} {f}: {:?} vs {:?}", w.name, w.get(f), o.get(f)),
+                },
+            );
         }
         let kw = |x: &WeaponProfile| -> BTreeSet<String> {
             x.keywords.iter().map(|k| fold(k)).collect()
         };
-        t.add("weapon", other.is_some_and(|o| kw(o) == kw(w)));
+        t.check("weapon", other.is_some_and(|o| kw(o) == kw(w)), || {
+            format!(
+                "{unit} › {} keywords: {:?} vs {:?}",
+                w.name,
+                kw(w),
+                other.map(kw)
+            )
+        });
     }
     let kws = |d: &Datasheet| -> BTreeSet<String> { d.keywords.iter().map(|k| fold(k)).collect() };
     let (ka, kb) = (kws(a), kws(b));
     for k in ka.union(&kb) {
-        t.add("keyword", ka.contains(k) && kb.contains(k));
+        t.check("keyword", ka.contains(k) && kb.contains(k), || {
+            format!(
+                "{unit} › keyword {k} only in {}",
+                if ka.contains(k) {
+                    "BSData"
+                } else {
+                    "the other"
+                }
+            )
+        });
     }
     for p in &a.points {
-        t.add("points", b.points.contains(p));
+        t.check("points", b.points.contains(p), || {
+            format!("{unit} › points {p:?} vs {:?}", b.points)
+        });
     }
     let abs =
         |d: &Datasheet| -> BTreeSet<String> { d.abilities.iter().map(|x| fold(&x.name)).collect() };
     let (aa, ab) = (abs(a), abs(b));
     for x in aa.union(&ab) {
-        t.add("ability", aa.contains(x) && ab.contains(x));
+        t.check("ability", aa.contains(x) && ab.contains(x), || {
+            format!(
+                "{unit} › ability {x} only in {}",
+                if aa.contains(x) {
+                    "BSData"
+                } else {
+                    "the other"
+                }
+            )
+        });
     }
-    t.add("invulnerable", a.invulnerable_save == b.invulnerable_save);
+    t.check(
+        "invulnerable",
+        a.invulnerable_save == b.invulnerable_save,
+        || {
+            format!(
+                "{unit} › invulnerable {:?} vs {:?}",
+                a.invulnerable_save, b.invulnerable_save
+            )
+        },
+    );
 }
 
 fn pct((a, b): (usize, usize)) -> f64 {
@@ -700,9 +773,10 @@ fn reconciliation_with_the_export_and_the_pages() {
             }
         }
         eprintln!(
-            "{faction}: {} BSData datasheets; {in_export} merge with the export ({:.1}% of checks agree: {}); {in_pages} with the pages ({:.1}%); {all_three} in all three ({:.1}% of checks agree in all three)",
+            "{faction}: {} BSData datasheets; {in_export} merge with the export ({:.1}% of checks agree, {:.1}% of model/weapon/keyword/points checks: {}); {in_pages} with the pages ({:.1}%); {all_three} in all three ({:.1}% of checks agree in all three)",
             mine.len(),
             pct(vs_export.total()),
+            pct(vs_export.core()),
             vs_export
                 .0
                 .iter()
@@ -712,6 +786,9 @@ fn reconciliation_with_the_export_and_the_pages() {
             pct(vs_pages.total()),
             pct(three_checks.total()),
         );
+        for line in &vs_export.1 {
+            eprintln!("  {faction} vs export: {line}");
+        }
         rows.push((faction, mine.len(), in_export, pct(vs_export.total())));
     }
     for (faction, n, merged, agree) in rows {
@@ -802,4 +879,311 @@ fn a_points_condition_on_one_models_count() {
 </catalogue>"#;
     let ex = read(&[("x/game.gst", GST.as_bytes()), ("x/t.cat", cat.as_bytes())]);
     assert_eq!(points(sheet(&ex, "Immortals")), [(5, 70), (10, 140)]);
+}
+
+/// Every characteristic of a weapon, in order (`range A skill S AP D`), and its keywords.
+fn weapon_line(d: &Datasheet, name: &str) -> (WeaponType, Vec<Option<String>>, Vec<String>) {
+    let w = weapon(d, name);
+    (
+        w.kind,
+        ["range", "A", "skill", "S", "AP", "D"]
+            .iter()
+            .map(|f| w.get(f).map(str::to_string))
+            .collect(),
+        w.keywords.clone(),
+    )
+}
+
+fn line(v: [&str; 6]) -> Vec<Option<String>> {
+    v.iter().map(|s| Some(s.to_string())).collect()
+}
+
+fn sorted(v: &[String]) -> Vec<&str> {
+    let mut k: Vec<&str> = v.iter().map(String::as_str).collect();
+    k.sort();
+    k
+}
+
+#[test]
+fn corpus_units_read_by_hand_completely() {
+    let Some(ex) = corpus() else { return };
+
+    // Grey Knights, `Imperium - Grey Knights.cat` lines 10-200: a `model` root; five weapons
+    // through links (the storm bolter choice group and the Nemesis force weapon), the
+    // invulnerable save by an infoLink to a shared profile, the Leader's units.
+    let d = sheet(&ex, "Brother-Captain");
+    let names: Vec<&str> = d.weapons.iter().map(|w| w.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "Storm bolter",
+            "Incinerator",
+            "Psycannon",
+            "Psilencer",
+            "Nemesis force weapon"
+        ]
+    );
+    use WeaponType::{Melee, Ranged};
+    assert_eq!(
+        weapon_line(d, "Storm bolter"),
+        (
+            Ranged,
+            line(["24\"", "2", "2+", "4", "0", "1"]),
+            vec!["Rapid Fire 2".to_string()]
+        )
+    );
+    assert_eq!(
+        weapon_line(d, "Incinerator"),
+        (
+            Ranged,
+            line(["12\"", "D6", "N/A", "6", "-1", "1"]),
+            vec!["Ignores Cover".to_string(), "Torrent".to_string()]
+        )
+    );
+    assert_eq!(
+        weapon_line(d, "Psycannon"),
+        (
+            Ranged,
+            line(["24\"", "3", "2+", "8", "-1", "2"]),
+            vec!["Psychic".to_string()]
+        )
+    );
+    assert_eq!(
+        weapon_line(d, "Psilencer"),
+        (
+            Ranged,
+            line(["24\"", "6", "2+", "5", "0", "1"]),
+            vec![
+                "Precision".to_string(),
+                "Psychic".to_string(),
+                "Sustained Hits 1".to_string()
+            ]
+        )
+    );
+    assert_eq!(
+        weapon_line(d, "Nemesis force weapon"),
+        (
+            Melee,
+            line(["Melee", "4", "2+", "6", "-2", "2"]),
+            vec!["Psychic".to_string()]
+        )
+    );
+    assert_eq!(d.invulnerable_save.as_deref(), Some("4+"));
+    assert_eq!(d.leads, ["Brotherhood Terminator Squad", "Paladin Squad"]);
+    assert_eq!(d.unit_composition, ["1 Brother-Captain"]);
+    // `Sustained Hits` and `Precision` are the Psilencer's keywords, not abilities; the
+    // Warlord and the enhancements linked into the unit are not the datasheet.
+    let ab: Vec<(&str, &str)> = d
+        .abilities
+        .iter()
+        .map(|a| (a.name.as_str(), a.group.as_str()))
+        .collect();
+    assert_eq!(
+        ab,
+        [
+            ("Leader", "datasheet"),
+            ("Hammerhand", "datasheet"),
+            ("Eye of Judgement", "datasheet"),
+            ("Leader", "core"),
+            ("Deep Strike", "core"),
+            ("Gate of Infinity", "faction")
+        ]
+    );
+    assert!(!d.keywords.iter().any(|k| k == "Warlord"));
+
+    // Tyranids, `Tyranids.cat` lines 4266-4400: a cost per model (50 for each of 1-3
+    // Biovores), Deadly Demise with the `1` its link appends.
+    let d = sheet(&ex, "Biovores");
+    assert_eq!(points(d), [(1, 50), (3, 150)]);
+    assert_eq!(d.unit_composition, ["1-3 Biovore"]);
+    assert_eq!(
+        model(d),
+        [(
+            Some("Biovore"),
+            vec![
+                Some("5\""),
+                Some("6"),
+                Some("3+"),
+                Some("5"),
+                Some("8+"),
+                Some("1")
+            ]
+        )]
+    );
+    assert_eq!(d.weapons.len(), 2);
+    assert_eq!(
+        weapon_line(d, "Spore mine launcher"),
+        (
+            Ranged,
+            line(["48\"", "D3", "4+", "6", "-1", "2"]),
+            ["Blast", "Devastating Wounds", "Heavy", "Indirect Fire"]
+                .map(String::from)
+                .to_vec()
+        )
+    );
+    assert_eq!(
+        weapon_line(d, "Chitin-barbed limbs"),
+        (Melee, line(["Melee", "2", "4+", "5", "0", "1"]), vec![])
+    );
+    assert_eq!(
+        sorted(&d.keywords),
+        ["Biovore", "Great Devourer", "Infantry"]
+    );
+    assert_eq!(d.faction_keywords, ["Tyranids"]);
+    let dd = d
+        .abilities
+        .iter()
+        .find(|a| a.name == "Deadly Demise")
+        .expect("Deadly Demise");
+    assert_eq!(
+        (dd.group.as_str(), dd.parameter.as_deref()),
+        ("core", Some("1"))
+    );
+
+    // Tyranids, `Tyranids.cat` lines 9192-9240 and 9335: the spawned unit's reference
+    // datasheet, hidden unless the army has Biovores; no points cost of its own.
+    let d = sheet(&ex, "Spore Mines (Biovore)");
+    assert_eq!(d.id, "10e:tyranids:spore-mines-biovore");
+    assert!(d.points.is_empty());
+    assert!(d.weapons.is_empty());
+    assert_eq!(d.unit_composition, ["1-3 Spore Mine"]);
+    assert_eq!(
+        model(d),
+        [(
+            Some("Spore Mine"),
+            vec![
+                Some("4\""),
+                Some("1"),
+                Some("7+"),
+                Some("1"),
+                Some("8+"),
+                Some("0")
+            ]
+        )]
+    );
+    assert_eq!(
+        sorted(&d.keywords),
+        ["Beast", "Fly", "Great Devourer", "Reference", "Spore Mines"]
+    );
+    let ab: Vec<&str> = d.abilities.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(
+        ab,
+        ["Floating Death", "Bio-minefield", "Deep Strike", "Synapse"]
+    );
+
+    // Chaos Daemons, `Chaos - Chaos Daemons Library.cat` lines 12794-13060: a Legends unit;
+    // its conditional T/M modifiers (an allegiance chosen) and the conditional 4+ save are not
+    // applied; the Warp Rifts rule it links is hidden until its detachment is chosen.
+    let d = sheet(&ex, "Giant Chaos Spawn");
+    assert!(d.legends);
+    assert_eq!(d.weapons.len(), 1);
+    assert_eq!(
+        weapon_line(d, "Churning fangs and claws"),
+        (
+            Melee,
+            line(["Melee", "D6+6", "3+", "10", "-1", "2"]),
+            vec![]
+        )
+    );
+    assert_eq!(d.invulnerable_save.as_deref(), Some("5+"));
+    assert_eq!(d.unit_composition, ["1 Giant Chaos Spawn"]);
+    let fnp = d
+        .abilities
+        .iter()
+        .find(|a| a.name == "Feel No Pain")
+        .expect("Feel No Pain");
+    assert_eq!(fnp.parameter.as_deref(), Some("5+"));
+    assert!(!d.abilities.iter().any(|a| a.name == "Warp Rifts"));
+
+    // Tyranids, `Tyranids.cat` lines 3524-3730: 45 points, `set 90` above 11 models; 1
+    // Nodebeast (2 once there are 20 Neurogaunts: a modifier of its max constraint) and 10-20
+    // Neurogaunts: the bands are 11 and 22 models.
+    let d = sheet(&ex, "Neurogaunts");
+    assert_eq!(points(d), [(11, 45), (22, 90)]);
+    assert_eq!(
+        d.unit_composition,
+        ["1-2 Neurogaunt Nodebeast", "10-20 Neurogaunt"]
+    );
+
+    // Astra Militarum, `Imperium - Astra Militarum - Library.cat` lines 2597-2640: a unit
+    // composition group choosing one of two compositions (1 Sergeant and 9 Shock Troopers, or
+    // 2 and 18) is one line, and one choice for the points.
+    let d = sheet(&ex, "Cadian Shock Troops");
+    assert_eq!(points(d), [(10, 65), (20, 120)]);
+    assert_eq!(d.unit_composition.len(), 1);
+    let alts: Vec<&str> = d.unit_composition[0].split(" or ").collect();
+    assert_eq!(alts.len(), 2);
+    assert!(alts[0].starts_with("1 Shock Trooper Sergeant, 6-9 Shock Trooper, 0-1 Shock Trooper w/ Vox Caster, 0-2 models:"), "{}", alts[0]);
+    assert!(alts[1].starts_with("2 Shock Trooper Sergeant, 12-18 Shock Trooper, 0-2 Shock Trooper w/ Vox Caster, 0-4 models:"), "{}", alts[1]);
+
+    // Astra Militarum, lines 2073-2260: the Cadian Commander's own categories (`Character`,
+    // `Officer`) beyond the unit's; the Leader text's one unit.
+    let d = sheet(&ex, "Cadian Command Squad");
+    assert!(d.keywords.iter().any(|k| k == "Officer"));
+    let mk: Vec<(&str, Vec<&str>)> = d
+        .model_keywords
+        .iter()
+        .map(|m| {
+            (
+                m.model.as_str(),
+                m.keywords.iter().map(String::as_str).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(mk, [("Cadian Commander", vec!["Officer"])]);
+    assert_eq!(d.leads, ["Cadian Shock Troops"]);
+    assert_eq!(
+        sheet(&ex, "Cadian Castellan").leads,
+        ["Cadian Shock Troops", "Kasrkin"]
+    );
+}
+
+#[test]
+fn corpus_enhancements_and_detachments_read_by_hand() {
+    let Some(ex) = corpus() else { return };
+    let enh: Vec<&Enhancement> = ex.iter().flat_map(|e| &e.enhancements).collect();
+    let find = |id: &str| {
+        enh.iter()
+            .find(|e| e.id == id)
+            .unwrap_or_else(|| panic!("no enhancement {id}"))
+    };
+    // `Imperium - Grey Knights.cat` line 9538: in the `Warpbane Task Force Enhancements`
+    // subgroup, 10 points.
+    let e = find("10e:grey-knights:warpbane-task-force:paragon-of-sanctity");
+    assert_eq!(e.name.as_deref(), Some("Paragon of Sanctity"));
+    assert_eq!(e.points, Some(10));
+    assert_eq!(e.detachment.as_deref(), Some("Warpbane Task Force"));
+    assert!(e
+        .text
+        .starts_with("**^^Grey Knights^^** model only. Once per battle"));
+    assert_eq!(e.sources[0].line, 9538);
+    // `Chaos - Chaos Daemons Library.cat` line 15554: directly in `Enhancements`, hidden until
+    // the Daemonic Incursion detachment (line 349) is chosen; 20 points.
+    let e = find("10e:chaos-daemons:daemonic-incursion:argath-the-king-of-blades");
+    assert_eq!(e.name.as_deref(), Some("A'rgath, the King of Blades"));
+    assert_eq!(e.points, Some(20));
+    assert_eq!(e.faction.as_deref(), Some("Chaos Daemons"));
+    // The game system's Boarding Actions enhancements are no faction's.
+    assert!(!enh
+        .iter()
+        .any(|e| e.name.as_deref() == Some("Expert Breacher")));
+
+    // `Library - Tyranids.cat` line 6537: the Invasion Fleet detachment and its rule.
+    let dets: Vec<&Detachment> = ex.iter().flat_map(|e| &e.detachments).collect();
+    let d = dets
+        .iter()
+        .find(|d| d.id == "10e:tyranids:invasion-fleet")
+        .expect("Invasion Fleet");
+    assert_eq!(d.rules, ["10e:tyranids/detachment:hyper-adaptions"]);
+    assert_eq!(d.enhancements.len(), 4);
+    let r = ex
+        .iter()
+        .flat_map(|e| &e.rules)
+        .find(|r| r.id == "10e:tyranids/detachment:hyper-adaptions")
+        .expect("Hyper Adaptions");
+    assert_eq!(r.kind, "detachment");
+    assert_eq!(r.occurrences[0].line, 6542);
+    assert!(r.text.starts_with(
+        "At the start of the first battle round, select one of the following Hyper-adaptations"
+    ));
 }
