@@ -1187,3 +1187,261 @@ fn corpus_enhancements_and_detachments_read_by_hand() {
         "At the start of the first battle round, select one of the following Hyper-adaptations"
     ));
 }
+
+/// A hand-written catalogue: a squad whose leader model has its own keywords and whose
+/// nodebeast count grows by a modifier of its `max` constraint; a Leader; the detachment
+/// choice with its rule; enhancements in a detachment's subgroup and behind a `set hidden`
+/// modifier waiting for a detachment.
+const ARMY: &str = r#"<?xml version="1.0"?>
+<catalogue id="cat-x" name="Xenos - Test" revision="7" gameSystemId="sys-1" gameSystemRevision="1" library="false">
+  <entryLinks>
+    <entryLink id="l1" name="Swarm" targetId="u-swarm" type="selectionEntry"/>
+    <entryLink id="l2" name="Prime" targetId="u-prime" type="selectionEntry"/>
+    <entryLink id="l3" name="Detachment" targetId="det" type="selectionEntry"/>
+  </entryLinks>
+  <sharedSelectionEntries>
+    <selectionEntry id="u-swarm" name="Swarm" type="unit">
+      <costs><cost name="pts" typeId="pts-1" value="40"/></costs>
+      <modifiers>
+        <modifier type="set" value="80" field="pts-1">
+          <conditions><condition type="greaterThan" value="11" field="selections" scope="u-swarm" childId="model"/></conditions>
+        </modifier>
+      </modifiers>
+      <categoryLinks>
+        <categoryLink id="c1" name="Infantry" targetId="cat-inf"/>
+        <categoryLink id="c2" name="Faction: Test" targetId="cat-f"/>
+      </categoryLinks>
+      <infoGroups>
+        <infoGroup id="ig" name="Frenzy">
+          <profiles>
+            <profile id="p-fr" name="Frenzy" typeName="Abilities">
+              <characteristics><characteristic name="Description">Melee weapons of this unit have [LETHAL HITS].</characteristic></characteristics>
+            </profile>
+          </profiles>
+          <infoLinks><infoLink id="il1" name="Lethal Hits" type="rule" targetId="r-lh"/></infoLinks>
+        </infoGroup>
+      </infoGroups>
+      <selectionEntries>
+        <selectionEntry id="m-node" name="Node" type="model">
+          <constraints>
+            <constraint type="min" value="1" field="selections" scope="parent" id="k1"/>
+            <constraint type="max" value="1" field="selections" scope="parent" id="k2"/>
+          </constraints>
+          <modifiers>
+            <modifier type="increment" value="1" field="k2">
+              <conditions><condition type="atLeast" value="20" field="selections" scope="unit" childId="m-gaunt"/></conditions>
+            </modifier>
+          </modifiers>
+          <categoryLinks>
+            <categoryLink id="c3" name="Infantry" targetId="cat-inf"/>
+            <categoryLink id="c4" name="Synapse" targetId="cat-syn"/>
+          </categoryLinks>
+        </selectionEntry>
+        <selectionEntry id="m-gaunt" name="Gaunt" type="model">
+          <constraints>
+            <constraint type="min" value="10" field="selections" scope="parent" id="k3"/>
+            <constraint type="max" value="20" field="selections" scope="parent" id="k4"/>
+          </constraints>
+          <categoryLinks><categoryLink id="c5" name="Infantry" targetId="cat-inf"/></categoryLinks>
+        </selectionEntry>
+      </selectionEntries>
+    </selectionEntry>
+    <selectionEntry id="u-prime" name="Prime" type="model">
+      <costs><cost name="pts" typeId="pts-1" value="65"/></costs>
+      <profiles>
+        <profile id="p-lead" name="Leader" typeName="Abilities">
+          <characteristics><characteristic name="Description">This model can be attached to the following units:
+■ Swarm
+- **^^Warriors^^**
+
+You can attach it even if … (not a unit).</characteristic></characteristics>
+        </profile>
+      </profiles>
+      <entryLinks><entryLink id="l4" name="Enhancements" targetId="g-enh" type="selectionEntryGroup"/></entryLinks>
+    </selectionEntry>
+    <selectionEntry id="det" name="Detachment" type="upgrade">
+      <selectionEntryGroups>
+        <selectionEntryGroup id="g-det" name="Detachment">
+          <selectionEntries>
+            <selectionEntry id="d-fleet" name="Invasion Fleet" type="upgrade">
+              <rules><rule id="r-hyper" name="Hyper Adaptations"><description>Select one adaptation.</description></rule></rules>
+            </selectionEntry>
+            <selectionEntry id="d-crusher" name="Crusher Stampede" type="upgrade"/>
+          </selectionEntries>
+        </selectionEntryGroup>
+      </selectionEntryGroups>
+    </selectionEntry>
+  </sharedSelectionEntries>
+  <sharedSelectionEntryGroups>
+    <selectionEntryGroup id="g-enh" name="Enhancements">
+      <selectionEntryGroups>
+        <selectionEntryGroup id="g-fleet" name="Invasion Fleet Enhancements">
+          <selectionEntries>
+            <selectionEntry id="e1" name="Alien Cunning" type="upgrade">
+              <profiles><profile id="pe1" name="Alien Cunning" typeName="Abilities"><characteristics><characteristic name="Description">Redeploy up to three units.</characteristic></characteristics></profile></profiles>
+              <costs><cost name="pts" typeId="pts-1" value="30"/><cost name="Crusade: Experience" typeId="xp-1" value="0"/></costs>
+            </selectionEntry>
+          </selectionEntries>
+        </selectionEntryGroup>
+      </selectionEntryGroups>
+      <selectionEntries>
+        <selectionEntry id="e2" name="Monstrous Nemesis (Aura)" type="upgrade">
+          <modifiers>
+            <modifier type="set" value="true" field="hidden">
+              <conditions><condition type="lessThan" value="1" field="selections" scope="force" childId="d-crusher"/></conditions>
+            </modifier>
+          </modifiers>
+          <profiles><profile id="pe2" name="Monstrous Nemesis" typeName="Abilities"><characteristics><characteristic name="Description">Re-roll Wound rolls.</characteristic></characteristics></profile></profiles>
+          <costs><cost name="pts" typeId="pts-1" value="25"/></costs>
+        </selectionEntry>
+        <selectionEntry id="e3" name="Relic of the Crusade" type="upgrade">
+          <profiles><profile id="pe3" name="Relic" typeName="Abilities"><characteristics><characteristic name="Description">Crusade only.</characteristic></characteristics></profile></profiles>
+          <costs><cost name="pts" typeId="pts-1" value="0"/><cost name="Crusade: Experience" typeId="xp-1" value="2"/></costs>
+        </selectionEntry>
+      </selectionEntries>
+    </selectionEntryGroup>
+  </sharedSelectionEntryGroups>
+</catalogue>
+"#;
+
+#[test]
+fn composition_model_keywords_leaders_and_glossary_rules() {
+    let ex = read(&[
+        ("x/game.gst", GST.as_bytes()),
+        ("x/army.cat", ARMY.as_bytes()),
+        ("x/necrons.cat", NECRONS.as_bytes()),
+    ]);
+    let d = sheet(&ex, "Swarm");
+    // 1 Node (2 from 20 Gaunts) and 10-20 Gaunts: 11-22 models; 40 points, 80 above 11.
+    assert_eq!(d.unit_composition, ["1-2 Node", "10-20 Gaunt"]);
+    assert_eq!(points(d), [(11, 40), (22, 80)]);
+    // The Node's own category joins the unit's keywords and is its model keyword.
+    assert_eq!(d.keywords, ["Infantry", "Synapse"]);
+    assert_eq!(d.faction_keywords, ["Test"]);
+    assert_eq!(d.model_keywords.len(), 1);
+    assert_eq!(d.model_keywords[0].model, "Node");
+    assert_eq!(d.model_keywords[0].keywords, ["Synapse"]);
+    // `Lethal Hits`, linked for the ability's text, is a weapon ability (the Necrons fixture
+    // has it as a weapon keyword): glossary, not an ability of the unit.
+    let ab: Vec<&str> = d.abilities.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(ab, ["Frenzy"]);
+    let p = sheet(&ex, "Prime");
+    assert_eq!(p.leads, ["Swarm", "Warriors"]);
+    assert_eq!(p.unit_composition, ["1 Prime"]);
+    // The enhancement group linked into the Prime is not its datasheet.
+    assert_eq!(points(p), [(1, 65)]);
+    assert!(p.abilities.iter().all(|a| a.name == "Leader"));
+}
+
+#[test]
+fn enhancements_detachments_and_their_rules() {
+    let ex = read(&[
+        ("x/game.gst", GST.as_bytes()),
+        ("x/army.cat", ARMY.as_bytes()),
+    ]);
+    type Row<'a> = (&'a str, Option<&'a str>, Option<u32>, &'a str, u32);
+    let enh: Vec<Row> = ex
+        .iter()
+        .flat_map(|e| &e.enhancements)
+        .map(|e| {
+            (
+                e.id.as_str(),
+                e.detachment.as_deref(),
+                e.points,
+                e.text.as_str(),
+                e.sources[0].line,
+            )
+        })
+        .collect();
+    // The subgroup names the first's detachment, the hidden-until condition the second's; the
+    // `(Aura)` tag is not the name; the Crusade relic is not an enhancement.
+    assert_eq!(
+        enh,
+        [
+            (
+                "10e:test:crusher-stampede:monstrous-nemesis",
+                Some("Crusher Stampede"),
+                Some(25),
+                "Re-roll Wound rolls.",
+                94
+            ),
+            (
+                "10e:test:invasion-fleet:alien-cunning",
+                Some("Invasion Fleet"),
+                Some(30),
+                "Redeploy up to three units.",
+                86
+            ),
+        ]
+    );
+    let dets: Vec<(&str, Vec<&str>, Vec<&str>)> = ex
+        .iter()
+        .flat_map(|e| &e.detachments)
+        .map(|d| {
+            (
+                d.name.as_str(),
+                d.rules.iter().map(String::as_str).collect(),
+                d.enhancements.iter().map(String::as_str).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        dets,
+        [
+            (
+                "Invasion Fleet",
+                vec!["10e:test/detachment:hyper-adaptations"],
+                vec!["10e:test:invasion-fleet:alien-cunning"]
+            ),
+            (
+                "Crusher Stampede",
+                vec![],
+                vec!["10e:test:crusher-stampede:monstrous-nemesis"]
+            ),
+        ]
+    );
+    let rule = ex
+        .iter()
+        .flat_map(|e| &e.rules)
+        .find(|r| r.kind == "detachment")
+        .expect("the detachment rule");
+    assert_eq!(rule.name.as_deref(), Some("Hyper Adaptations"));
+    assert_eq!(rule.text, "Select one adaptation.");
+    assert_eq!(rule.faction.as_deref(), Some("Test"));
+    // The revision each file carries, read from its root element alone.
+    let h = bsdata::header(ARMY.as_bytes()).expect("header");
+    assert_eq!(
+        (
+            h.root.as_str(),
+            h.revision,
+            h.game_system_revision,
+            h.library
+        ),
+        ("catalogue", Some(7), Some(1), false)
+    );
+    assert_eq!(
+        bsdata::header(GST.as_bytes()).map(|h| (h.root, h.revision)),
+        Some(("gameSystem".to_string(), Some(1)))
+    );
+    assert_eq!(bsdata::header(b"no xml here"), None);
+}
+
+#[test]
+fn leader_texts_list_units_in_every_spelling() {
+    use bsdata::unit::leads_in;
+    assert_eq!(
+        leads_in("This model can be attached to the following units: **^^Cadian Shock Troops^^**, **^^Kasrkin^^**"),
+        ["Cadian Shock Troops", "Kasrkin"]
+    );
+    assert_eq!(
+        leads_in(
+            "This model can be attached to the following unit:\n- **^^Catachan Jungle Fighters**^^"
+        ),
+        ["Catachan Jungle Fighters"]
+    );
+    assert_eq!(
+        leads_in("This model can be attached to the following units:\n■ BLOODLETTERS\n■ FLESH HOUNDS\nWhile this model is leading a unit, …"),
+        ["BLOODLETTERS", "FLESH HOUNDS"]
+    );
+    assert!(leads_in("While this model is leading a unit, add 1 to Hit rolls.").is_empty());
+}

@@ -65,6 +65,7 @@ pub fn datasheets(store: &Store) -> Built {
     let mut built = Built::default();
     let mut seen: HashSet<(Option<String>, At)> = HashSet::new();
     let mut unknown_types: HashSet<(usize, String)> = HashSet::new();
+    let weapon_keywords = weapon_keywords(store);
     for (fi, f) in store.files.iter().enumerate() {
         if f.kind == Kind::GameSystem {
             continue;
@@ -107,11 +108,14 @@ pub fn datasheets(store: &Store) -> Built {
             if !seen.insert((faction.clone(), target)) {
                 continue;
             }
-            let ds = Walk::new(store, faction.clone(), own.clone(), &mut unknown_types).datasheet(
-                target,
-                link,
-                &mut built.diagnostics,
-            );
+            let ds = Walk::new(
+                store,
+                faction.clone(),
+                own.clone(),
+                &mut unknown_types,
+                &weapon_keywords,
+            )
+            .datasheet(target, link, &mut built.diagnostics);
             built.datasheets.push((target.0, ds));
         }
         if crucible > 0 {
@@ -126,6 +130,50 @@ pub fn datasheets(store: &Store) -> Built {
         }
     }
     built
+}
+
+/// The keywords of every weapon profile of the store (its `Keywords` characteristic, when
+/// the profile has a weapon's characteristics), folded for comparison.
+fn weapon_keywords(store: &Store) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for f in &store.files {
+        let t = &f.tree;
+        for (p, n) in t.nodes.iter().enumerate() {
+            if n.tag != "profile" {
+                continue;
+            }
+            let chars: Vec<usize> = t.items(p, "characteristics", "characteristic").collect();
+            let names: Vec<String> = chars
+                .iter()
+                .map(|&c| {
+                    t.node(c)
+                        .attr("name")
+                        .unwrap_or("")
+                        .trim()
+                        .to_ascii_lowercase()
+                })
+                .collect();
+            if !is_weapon(&names) {
+                continue;
+            }
+            for &c in &chars {
+                let cn = t.node(c);
+                if cn
+                    .attr("name")
+                    .is_some_and(|n| n.trim().eq_ignore_ascii_case("keywords"))
+                {
+                    out.extend(
+                        cn.text
+                            .split(',')
+                            .map(str::trim)
+                            .filter(|k| !k.is_empty() && *k != "-")
+                            .map(crate::text::fold::fold_for_compare),
+                    );
+                }
+            }
+        }
+    }
+    out
 }
 
 /// How an item of the walk counts models.
@@ -181,6 +229,9 @@ struct Walk<'s, 'u> {
     own: HashSet<String>,
     /// The keywords of the unit's own entry (a model's beyond these are its own).
     base_keywords: Vec<String>,
+    /// Every weapon keyword of the store's weapon profiles, folded: a rule so named is a
+    /// weapon ability, glossary wherever it is linked (an ability's text that grants it).
+    all_weapon_keywords: &'u HashSet<String>,
 }
 
 /// Lower-cased characteristic names a weapon has.
@@ -217,6 +268,7 @@ impl<'s, 'u> Walk<'s, 'u> {
         faction: Option<String>,
         own: HashSet<String>,
         unknown_types: &'u mut HashSet<(usize, String)>,
+        all_weapon_keywords: &'u HashSet<String>,
     ) -> Self {
         Walk {
             store,
@@ -230,6 +282,7 @@ impl<'s, 'u> Walk<'s, 'u> {
             diags: Vec::new(),
             own,
             base_keywords: Vec::new(),
+            all_weapon_keywords,
         }
     }
 
@@ -1076,6 +1129,7 @@ impl<'s, 'u> Walk<'s, 'u> {
             .iter()
             .flat_map(|w| w.keywords.iter())
             .map(|k| crate::text::fold::fold_for_compare(k))
+            .chain(self.all_weapon_keywords.iter().cloned())
             .collect();
         let links = std::mem::take(&mut self.rule_links);
         for (name, param, system, at) in links {
