@@ -25,7 +25,10 @@
 //! its name, its full text and the element's line. Provenance everywhere is the file and line
 //! of the element a record (or sub-record) was read from.
 //!
-//! Zipped data (`.catz`/`.gstz`) is not read: `decode::sniff` names it in its `S007`.
+//! Zipped data (`.catz`/`.gstz`, a zip archive holding the XML) is unzipped with the `zip`
+//! crate and read like the XML; records point at the zipped file and the line in the XML
+//! inside it. A zip that cannot be read (damaged, no file inside, larger than 256 MiB
+//! unzipped) is not read: it keeps the `S007` the pipeline gave it, with `B007` saying why.
 
 use crate::diag::{Code, Diagnostic};
 use crate::extract::Extracted;
@@ -47,16 +50,62 @@ pub const SOURCE: super::RecordSource = super::RecordSource {
     read,
 };
 
-/// Whether `f` is BattleScribe data: a `.cat`/`.gst` name, or a BattleScribe root element.
+/// Whether `f` is BattleScribe data: a `.cat`/`.gst` name, zipped data ([`is_zipped`]), or a
+/// BattleScribe root element.
 pub fn is_battlescribe(f: &SourceFile) -> bool {
     let name = file_name(&f.path).to_ascii_lowercase();
-    if name.ends_with(".cat") || name.ends_with(".gst") {
+    if name.ends_with(".cat") || name.ends_with(".gst") || is_zipped(&f.path, &f.bytes) {
         return true;
     }
     matches!(
         crate::decode::sniff(&f.bytes, &f.path).detail,
         Some("BattleScribe catalogue" | "BattleScribe game system")
     )
+}
+
+/// Whether a file is zipped BattleScribe data: a `.catz`/`.gstz` name and a zip archive's
+/// first bytes.
+pub fn is_zipped(path: &str, bytes: &[u8]) -> bool {
+    let name = file_name(path).to_ascii_lowercase();
+    (name.ends_with(".catz") || name.ends_with(".gstz")) && bytes.starts_with(b"PK\x03\x04")
+}
+
+/// Largest XML read out of a zipped file.
+const UNZIPPED_MAX: u64 = 256 * 1024 * 1024;
+
+/// The XML a zipped file holds: its first `.cat`/`.gst` entry, else its first file.
+pub fn unzip(bytes: &[u8]) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes))
+        .map_err(|e| format!("not a readable zip archive: {e}"))?;
+    let mut pick = None;
+    for i in 0..zip.len() {
+        let Ok(f) = zip.by_index(i) else { continue };
+        if f.is_dir() {
+            continue;
+        }
+        let name = f.name().to_ascii_lowercase();
+        let xml = name.ends_with(".cat") || name.ends_with(".gst");
+        if xml {
+            pick = Some(i);
+            break;
+        }
+        pick = pick.or(Some(i));
+    }
+    let i = pick.ok_or_else(|| "the zip archive holds no file".to_string())?;
+    let f = zip
+        .by_index(i)
+        .map_err(|e| format!("its file cannot be read: {e}"))?;
+    let mut out = Vec::new();
+    f.take(UNZIPPED_MAX + 1)
+        .read_to_end(&mut out)
+        .map_err(|e| format!("its file cannot be unzipped: {e}"))?;
+    if out.len() as u64 > UNZIPPED_MAX {
+        return Err(format!(
+            "its file is larger than {UNZIPPED_MAX} bytes unzipped"
+        ));
+    }
+    Ok(out)
 }
 
 /// Claims a group that holds at least one BattleScribe file.
@@ -236,7 +285,8 @@ pub fn faction_of_file(store: &Store, fi: usize) -> Option<String> {
     own
 }
 
-/// Parses every BattleScribe file of the group into a [`Store`]; diagnostics per file.
+/// Parses every BattleScribe file of the group into a [`Store`]; diagnostics per file. Zipped
+/// files that cannot be unzipped are not in the store (nor are their diagnostics' files read).
 pub fn load(group: &Group) -> (Store, BTreeMap<String, Vec<Diagnostic>>) {
     let mut store = Store::default();
     let mut diags: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
@@ -250,7 +300,28 @@ pub fn load(group: &Group) -> (Store, BTreeMap<String, Vec<Diagnostic>>) {
     let mut pending: Vec<(File, Option<String>)> = Vec::new();
     for f in files {
         let d = diags.entry(f.path.clone()).or_default();
-        let tree = tree::parse(&f.bytes, &f.path, d);
+        let unzipped;
+        let bytes: &[u8] = if is_zipped(&f.path, &f.bytes) {
+            match unzip(&f.bytes) {
+                Ok(b) => {
+                    unzipped = b;
+                    &unzipped
+                }
+                Err(why) => {
+                    d.push(
+                        Diagnostic::new(
+                            Code::ZipUnreadable,
+                            format!("zipped BattleScribe data not read: {why}"),
+                        )
+                        .in_file(&f.path),
+                    );
+                    continue;
+                }
+            }
+        } else {
+            &f.bytes
+        };
+        let tree = tree::parse(bytes, &f.path, d);
         let Some(root) = tree.root() else {
             d.push(
                 Diagnostic::new(Code::NotBattleScribe, "no root element; not read")
@@ -368,7 +439,15 @@ pub fn load(group: &Group) -> (Store, BTreeMap<String, Vec<Diagnostic>>) {
 pub fn read(group: &Group) -> Vec<Extracted> {
     let (store, mut diags) = load(group);
     let mut out: BTreeMap<String, Extracted> = BTreeMap::new();
-    for f in group.files.iter().filter(|f| is_battlescribe(f)) {
+    // A zipped file that could not be unzipped is not read (it keeps its `S007`).
+    let unread = |f: &SourceFile| {
+        is_zipped(&f.path, &f.bytes) && !store.files.iter().any(|s| s.path == f.path)
+    };
+    for f in group
+        .files
+        .iter()
+        .filter(|f| is_battlescribe(f) && !unread(f))
+    {
         out.insert(
             f.path.clone(),
             Extracted {

@@ -1445,3 +1445,73 @@ fn leader_texts_list_units_in_every_spelling() {
     );
     assert!(leads_in("While this model is leading a unit, add 1 to Hit rolls.").is_empty());
 }
+
+/// `bytes` as the one file `name` of a zip archive (deflated), as BattleScribe writes
+/// `.catz`/`.gstz`.
+fn zipped(name: &str, bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let opts = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    w.start_file(name, opts).expect("start_file");
+    w.write_all(bytes).expect("write");
+    w.finish().expect("finish").into_inner()
+}
+
+#[test]
+fn zipped_battlescribe_data_is_unzipped_and_read() {
+    let gstz = zipped("game.gst", GST.as_bytes());
+    let catz = zipped("necrons.cat", NECRONS.as_bytes());
+    assert!(bsdata::is_zipped("bs/necrons.catz", &catz));
+    assert_eq!(bsdata::unzip(&catz).as_deref(), Ok(NECRONS.as_bytes()));
+    let ds = util::ingest_in_memory(&[
+        ("bs/game.gstz", gstz.as_slice()),
+        ("bs/necrons.catz", catz.as_slice()),
+    ]);
+    for i in &ds.manifest.inputs {
+        assert_eq!(i.status, InputStatus::Ok, "{}", i.file);
+    }
+    let ids: Vec<&str> = ds.datasheets.iter().map(|d| d.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "10e:necrons:ctan-shard-of-the-nightbringer",
+            "10e:necrons:scarabs",
+            "10e:necrons:warriors"
+        ]
+    );
+    // Provenance: the zipped file, and the line in the XML inside it.
+    let d = &ds.datasheets[0];
+    assert_eq!(d.sources[0].file, "bs/necrons.catz");
+    assert_eq!(d.sources[0].line, 15);
+    // A damaged zip beside them is not read: it keeps its S007, and B007 says why.
+    let mut cut = catz.clone();
+    cut.truncate(cut.len() / 2);
+    let ds = util::ingest_in_memory(&[
+        ("bs/game.gstz", gstz.as_slice()),
+        ("bs/necrons.catz", cut.as_slice()),
+    ]);
+    let status = |f: &str| {
+        ds.manifest
+            .inputs
+            .iter()
+            .find(|i| i.file == f)
+            .map(|i| i.status)
+    };
+    assert_eq!(status("bs/necrons.catz"), Some(InputStatus::Skipped));
+    assert_eq!(status("bs/game.gstz"), Some(InputStatus::Ok));
+    let codes: Vec<(&str, Option<&str>)> = ds
+        .diagnostics
+        .iter()
+        .map(|d| (d.code.as_str(), d.file.as_deref()))
+        .collect();
+    assert!(
+        codes.contains(&("S007", Some("bs/necrons.catz"))),
+        "{codes:?}"
+    );
+    assert!(
+        codes.contains(&("B007", Some("bs/necrons.catz"))),
+        "{codes:?}"
+    );
+    assert!(ds.datasheets.is_empty());
+}
