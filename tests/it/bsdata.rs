@@ -277,6 +277,7 @@ fn an_unknown_profile_type_and_a_cycle_of_links_are_diagnostics() {
       <entryLinks><entryLink id="l3" name="A again" targetId="ga" type="selectionEntryGroup"/></entryLinks>
     </selectionEntryGroup>
   </sharedSelectionEntryGroups>
+  <categoryEntries><categoryEntry id="cat-char" name="Character"/><categoryEntry id="cat-fly" name="Fly"/></categoryEntries>
 </catalogue>
 "#;
     let ex = read(&[
@@ -1248,6 +1249,7 @@ const ARMY: &str = r#"<?xml version="1.0"?>
     </selectionEntry>
     <selectionEntry id="u-prime" name="Prime" type="model">
       <costs><cost name="pts" typeId="pts-1" value="65"/></costs>
+      <modifiers><modifier type="add" value="cat-char" field="category"/><modifier type="add" value="cat-fly" field="category"><conditions><condition type="atLeast" value="1" field="selections" scope="force" childId="d-fleet"/></conditions></modifier></modifiers>
       <profiles>
         <profile id="p-lead" name="Leader" typeName="Abilities">
           <characteristics><characteristic name="Description">This model can be attached to the following units:
@@ -1301,6 +1303,7 @@ You can attach it even if … (not a unit).</characteristic></characteristics>
       </selectionEntries>
     </selectionEntryGroup>
   </sharedSelectionEntryGroups>
+  <categoryEntries><categoryEntry id="cat-char" name="Character"/><categoryEntry id="cat-fly" name="Fly"/></categoryEntries>
 </catalogue>
 "#;
 
@@ -1327,6 +1330,8 @@ fn composition_model_keywords_leaders_and_glossary_rules() {
     assert_eq!(ab, ["Frenzy"]);
     let p = sheet(&ex, "Prime");
     assert_eq!(p.leads, ["Swarm", "Warriors"]);
+    // An unconditional `add` category modifier is a keyword; a conditional one is not.
+    assert_eq!(p.keywords, ["Character"]);
     assert_eq!(p.unit_composition, ["1 Prime"]);
     // The enhancement group linked into the Prime is not its datasheet.
     assert_eq!(points(p), [(1, 65)]);
@@ -1363,14 +1368,14 @@ fn enhancements_detachments_and_their_rules() {
                 Some("Crusher Stampede"),
                 Some(25),
                 "Re-roll Wound rolls.",
-                94
+                95
             ),
             (
                 "10e:test:invasion-fleet:alien-cunning",
                 Some("Invasion Fleet"),
                 Some(30),
                 "Redeploy up to three units.",
-                86
+                87
             ),
         ]
     );

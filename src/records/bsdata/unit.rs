@@ -417,6 +417,26 @@ impl<'s, 'u> Walk<'s, 'u> {
                 };
                 out.push(name);
             }
+            // Unconditional `add`/`remove` category modifiers of the entry itself.
+            for m in t.items(n, "modifiers", "modifier") {
+                let mn = t.node(m);
+                if mn.attr("field") != Some("category") || !unconditional(t, m) {
+                    continue;
+                }
+                let Some(at) = mn.attr("value").and_then(|id| self.store.resolve(id)) else {
+                    continue;
+                };
+                let cat = self.store.node(at);
+                if cat.tag != "categoryEntry" || cat.attr("hidden") == Some("true") {
+                    continue;
+                }
+                let name = cat.attr("name").unwrap_or("").trim().to_string();
+                match mn.attr("type") {
+                    Some("add") if !name.is_empty() && !out.contains(&name) => out.push(name),
+                    Some("remove") => out.retain(|x| *x != name),
+                    _ => {}
+                }
+            }
         }
         out
     }
