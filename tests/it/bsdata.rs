@@ -440,6 +440,19 @@ fn corpus_datasheets_read_by_hand() {
     );
     // 120 points, `set 240` from 6 models; 1 Justicar + 4-9 Grey Knights.
     assert_eq!(points(d), [(5, 120), (10, 240)]);
+    // The `4-9 Grey Knights` group (min 4, max 9) of Grey Knights and up to 1 Grey Knight with
+    // Heavy Weapon (`set 2` from 10 models), and the Justicar group.
+    assert_eq!(
+        d.unit_composition,
+        [
+            "4-9 models: 0-9 Grey Knight, 0-2 Grey Knight with Heavy Weapon",
+            "1 Justicar"
+        ]
+    );
+    assert_eq!(
+        d.wargear_options,
+        ["Grey Knight with Heavy Weapon › Weapon Choice (1): Incinerator, Psycannon, Psilencer"]
+    );
     let w = weapon(d, "Nemesis force weapon");
     assert_eq!(w.kind, WeaponType::Melee);
     let vals: Vec<Option<&str>> = ["range", "A", "skill", "S", "AP", "D"]
@@ -972,6 +985,11 @@ fn corpus_units_read_by_hand_completely() {
     assert_eq!(d.invulnerable_save.as_deref(), Some("4+"));
     assert_eq!(d.leads, ["Brotherhood Terminator Squad", "Paladin Squad"]);
     assert_eq!(d.unit_composition, ["1 Brother-Captain"]);
+    // The `Storm Bolter` group: min 1, max 1 of four weapons.
+    assert_eq!(
+        d.wargear_options,
+        ["Storm Bolter (1): Storm bolter, Incinerator, Psycannon, Psilencer"]
+    );
     // `Sustained Hits` and `Precision` are the Psilencer's keywords, not abilities; the
     // Warlord and the enhancements linked into the unit are not the datasheet.
     let ab: Vec<(&str, &str)> = d
@@ -997,6 +1015,8 @@ fn corpus_units_read_by_hand_completely() {
     let d = sheet(&ex, "Biovores");
     assert_eq!(points(d), [(1, 50), (3, 150)]);
     assert_eq!(d.unit_composition, ["1-3 Biovore"]);
+    // Its `Wargear` group has no `max`: both weapons are every Biovore's, no option.
+    assert!(d.wargear_options.is_empty());
     assert_eq!(
         model(d),
         [(

@@ -212,6 +212,9 @@ struct Frame {
     in_option: bool,
     /// Targets on the path from the root (cycle detection).
     path: Vec<At>,
+    /// The model entry this container belongs to, when it is inside one (wargear options name
+    /// it).
+    model: Option<String>,
 }
 
 struct Walk<'s, 'u> {
@@ -350,6 +353,7 @@ impl<'s, 'u> Walk<'s, 'u> {
             item: 0,
             in_option: false,
             path: vec![target],
+            model: None,
         }];
         while let Some(frame) = stack.pop() {
             let mut pushed = Vec::new();
@@ -680,6 +684,9 @@ impl<'s, 'u> Walk<'s, 'u> {
             // An option with a points cost (an enhancement): not the datasheet, not its points.
             return None;
         }
+        if tn.tag == "selectionEntryGroup" && !frame.in_option {
+            self.wargear_option(&parts, frame.model.as_deref());
+        }
         let item = if counted {
             let kind = match (tn.tag.as_ref(), tn.attr("type")) {
                 ("selectionEntryGroup", _) => ItemKind::Group,
@@ -712,12 +719,98 @@ impl<'s, 'u> Walk<'s, 'u> {
         };
         let mut path = frame.path.clone();
         path.push(target);
+        let model = if tn.tag == "selectionEntry" && tn.attr("type") == Some("model") {
+            tn.attr("name").map(|n| n.trim().to_string())
+        } else {
+            frame.model.clone()
+        };
         Some(Frame {
             parts,
             item,
             in_option: frame.in_option || is_upgrade,
             path,
+            model,
         })
+    }
+
+    /// A wargear option: a group (reached from the unit or a model, not from inside another
+    /// option) whose `max` constraint allows fewer than the two or more wargear entries it
+    /// offers, each a weapon or piece of wargear without
+    /// a points or Crusade cost: `Storm Bolter (1): Storm bolter, Incinerator, Psycannon,
+    /// Psilencer` — the model it belongs to (`Cadian Commander › Chainsword (1): …`), the group's
+    /// name, the number of choices its constraints allow, the choices.
+    fn wargear_option(&mut self, parts: &[At], model: Option<&str>) {
+        let mut choices: Vec<String> = Vec::new();
+        for &(fi, g) in parts {
+            let t = self.tree(fi);
+            let mut kids: Vec<(At, Option<At>)> = t
+                .items(g, "selectionEntries", "selectionEntry")
+                .map(|e| ((fi, e), None))
+                .collect();
+            for l in t.items(g, "entryLinks", "entryLink") {
+                if let Some(target) = t
+                    .node(l)
+                    .attr("targetId")
+                    .and_then(|i| self.store.resolve(i))
+                {
+                    kids.push((target, Some((fi, l))));
+                }
+            }
+            for (e, link) in kids {
+                let en = self.store.node(e);
+                if en.tag != "selectionEntry" || en.attr("type") != Some("upgrade") {
+                    continue;
+                }
+                let mut at = vec![e];
+                at.extend(link);
+                let shown = at.iter().all(|&(f, n)| {
+                    let tt = self.tree(f);
+                    tt.node(n).attr("hidden") != Some("true") && !default_hidden(tt, n, &self.own)
+                });
+                let costless = at.iter().all(|&(f, n)| {
+                    let tt = self.tree(f);
+                    tt.items(n, "costs", "cost")
+                        .all(|c| num(tt.node(c).attr("value")).unwrap_or(0.0) == 0.0)
+                });
+                // A piece of wargear: it has a profile of its own (a weapon, an ability).
+                let has_profile = at.iter().any(|&(f, n)| {
+                    let tt = self.tree(f);
+                    tt.items(n, "profiles", "profile").next().is_some()
+                        || tt
+                            .items(n, "infoLinks", "infoLink")
+                            .any(|l| tt.node(l).attr("type") == Some("profile"))
+                });
+                let name = link
+                    .and_then(|l| self.store.node(l).attr("name"))
+                    .or(en.attr("name"))
+                    .unwrap_or("")
+                    .trim()
+                    .to_string();
+                if shown && costless && has_profile && !name.is_empty() && !choices.contains(&name)
+                {
+                    choices.push(name);
+                }
+            }
+        }
+        let (min, max, _) = self.constraints(parts);
+        // A choice: fewer may be taken than are offered (a group of wargear every model has
+        // is its equipment, not an option).
+        if choices.len() < 2 || max.is_none_or(|m| m as usize >= choices.len()) {
+            return;
+        }
+        let group = self.store.node(parts[0]).attr("name").unwrap_or("").trim();
+        let range = match (min, max) {
+            (lo, Some(hi)) => format!(" ({})", count_range(lo.unwrap_or(0).min(hi), Some(hi))),
+            (Some(lo), None) => format!(" ({lo}+)"),
+            (None, None) => String::new(),
+        };
+        let line = match model {
+            Some(m) => format!("{m} › {group}{range}: {}", choices.join(", ")),
+            None => format!("{group}{range}: {}", choices.join(", ")),
+        };
+        if !self.ds.wargear_options.contains(&line) {
+            self.ds.wargear_options.push(line);
+        }
     }
 
     /// `min`/`max` selections constraints on the parent scope (the link's win), and the
