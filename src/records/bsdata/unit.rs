@@ -795,7 +795,7 @@ impl<'s, 'u> Walk<'s, 'u> {
         let (min, max, _) = self.constraints(parts);
         // A choice: fewer may be taken than are offered (a group of wargear every model has
         // is its equipment, not an option).
-        if choices.len() < 2 || max.is_none_or(|m| m as usize >= choices.len()) {
+        if choices.len() < 2 || max.map_or(true, |m| m as usize >= choices.len()) {
             return;
         }
         let group = self.store.node(parts[0]).attr("name").unwrap_or("").trim();
