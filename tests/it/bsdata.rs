@@ -1379,12 +1379,12 @@ fn enhancements_detachments_and_their_rules() {
         })
         .collect();
     // The subgroup names the first's detachment, the hidden-until condition the second's; the
-    // `(Aura)` tag is not the name; the Crusade relic is not an enhancement.
+    // name is as printed, `(Aura)` included; the Crusade relic is not an enhancement.
     assert_eq!(
         enh,
         [
             (
-                "10e:test:crusher-stampede:monstrous-nemesis",
+                "10e:test:crusher-stampede:monstrous-nemesis-aura",
                 Some("Crusher Stampede"),
                 Some(25),
                 "Re-roll Wound rolls.",
@@ -1421,7 +1421,7 @@ fn enhancements_detachments_and_their_rules() {
             (
                 "Crusher Stampede",
                 vec![],
-                vec!["10e:test:crusher-stampede:monstrous-nemesis"]
+                vec!["10e:test:crusher-stampede:monstrous-nemesis-aura"]
             ),
         ]
     );

@@ -258,8 +258,8 @@ pub fn read(store: &Store) -> Army {
                     {
                         continue;
                     }
-                    // `Omnissian Unguents (Aura)`: the tag is printed beside the name.
-                    let (name, _) = super::unit::name_and_tags(name_of(et, e.1));
+                    // As printed, tags included (`Omnissian Unguents (Aura)`, as the export).
+                    let name = name_of(et, e.1).to_string();
                     let Some((text, _)) = entry_text(et, e.1) else {
                         continue;
                     };

@@ -1458,7 +1458,7 @@ fn roll_star(s: &str) -> bool {
 
 /// `Sanctifying Ritual (Psychic)` → (`Sanctifying Ritual`, [`Psychic`]); tags are short
 /// capitalised words (`Aura`, `Psychic`), anything else stays in the name.
-pub fn name_and_tags(name: &str) -> (String, Vec<String>) {
+fn name_and_tags(name: &str) -> (String, Vec<String>) {
     let t = name.trim();
     if let Some(open) = t.rfind(" (") {
         if let Some(inner) = t[open + 2..].strip_suffix(')') {
