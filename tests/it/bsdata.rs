@@ -803,16 +803,28 @@ fn reconciliation_with_the_export_and_the_pages() {
         for line in &vs_export.1 {
             eprintln!("  {faction} vs export: {line}");
         }
-        rows.push((faction, mine.len(), in_export, pct(vs_export.total())));
+        rows.push((
+            faction,
+            mine.len(),
+            in_export,
+            pct(vs_export.total()),
+            pct(vs_export.core()),
+        ));
     }
-    for (faction, n, merged, agree) in rows {
+    // The figures of notes/README (94.2–97.5% of all checks): every remaining difference is a
+    // naming, version or one-side data difference; a reading error shows here.
+    for (faction, n, merged, agree, core) in rows {
         assert!(
             merged * 10 >= n * 9,
             "{faction}: {merged} of {n} merge with the export"
         );
         assert!(
-            agree >= 90.0,
+            agree >= 94.0,
             "{faction}: {agree:.1}% agree with the export"
+        );
+        assert!(
+            core >= 94.0,
+            "{faction}: {core:.1}% of model/weapon/keyword/points checks agree with the export"
         );
     }
 }
