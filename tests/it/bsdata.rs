@@ -1552,3 +1552,39 @@ fn zipped_battlescribe_data_is_unzipped_and_read() {
     );
     assert!(ds.datasheets.is_empty());
 }
+
+#[test]
+fn a_points_increment_repeated_per_count_of_one_model() {
+    // 100 points, +20 for every 5 Marines (the Sergeant is not counted): 1 + 4 Marines is 100,
+    // 1 + 9 Marines is 120 (per 5 models of the unit it would be 140).
+    let cat = r#"<catalogue id="c" name="Imperium - Test" gameSystemId="sys-1" library="false">
+  <selectionEntries>
+    <selectionEntry id="u" name="Tactical Squad" type="unit">
+      <costs><cost name="pts" typeId="pts-1" value="100"/></costs>
+      <modifiers>
+        <modifier type="increment" value="20" field="pts-1">
+          <repeats><repeat value="5" repeats="1" field="selections" scope="u" childId="mar" roundUp="false"/></repeats>
+        </modifier>
+      </modifiers>
+      <selectionEntries>
+        <selectionEntry id="sgt" name="Sergeant" type="model">
+          <constraints>
+            <constraint type="min" value="1" field="selections" scope="parent" id="k1"/>
+            <constraint type="max" value="1" field="selections" scope="parent" id="k2"/>
+          </constraints>
+        </selectionEntry>
+        <selectionEntry id="mar" name="Marine" type="model">
+          <constraints>
+            <constraint type="min" value="4" field="selections" scope="parent" id="k3"/>
+            <constraint type="max" value="9" field="selections" scope="parent" id="k4"/>
+          </constraints>
+        </selectionEntry>
+      </selectionEntries>
+    </selectionEntry>
+  </selectionEntries>
+</catalogue>"#;
+    let ex = read(&[("x/game.gst", GST.as_bytes()), ("x/t.cat", cat.as_bytes())]);
+    let d = sheet(&ex, "Tactical Squad");
+    assert_eq!(points(d), [(5, 100), (10, 120)]);
+    assert_eq!(d.unit_composition, ["1 Sergeant", "4-9 Marine"]);
+}

@@ -1531,8 +1531,9 @@ struct PointsRule {
     value: f64,
     /// Every condition must hold (model-count conditions only).
     conditions: Vec<(String, u32, Option<String>)>,
-    /// `increment` per `per` models, `repeats` times each.
-    repeat: Option<(u32, u32)>,
+    /// `increment` per `per` models (of the unit, or of one of its models), `repeats` times
+    /// each.
+    repeat: Option<(u32, u32, Option<String>)>,
 }
 
 impl Walk<'_, '_> {
@@ -1589,12 +1590,15 @@ impl Walk<'_, '_> {
             }
             for r in t.items(x, "repeats", "repeat") {
                 let rn = t.node(r);
-                if rn.attr("field") != Some("selections") || rn.attr("childId") != Some("model") {
+                let child = rn.attr("childId")?;
+                if rn.attr("field") != Some("selections")
+                    || (child != "model" && !models.contains(child))
+                {
                     return None;
                 }
                 let per = num(rn.attr("value"))?.max(1.0) as u32;
                 let times = num(rn.attr("repeats")).unwrap_or(1.0).max(0.0) as u32;
-                repeat = Some((per, times));
+                repeat = Some((per, times, (child != "model").then(|| child.to_string())));
             }
             at = node
                 .parent
@@ -1722,8 +1726,8 @@ impl Walk<'_, '_> {
                 if !r.conditions.iter().all(|(k, n, id)| holds(k, *n, of(id))) {
                     continue;
                 }
-                let times = match r.repeat {
-                    Some((per, reps)) => f64::from(count / per * reps),
+                let times = match &r.repeat {
+                    Some((per, reps, id)) => f64::from(of(id) / per * reps),
                     None => 1.0,
                 };
                 match r.kind.as_str() {
