@@ -1588,3 +1588,46 @@ fn a_points_increment_repeated_per_count_of_one_model() {
     assert_eq!(points(d), [(5, 100), (10, 120)]);
     assert_eq!(d.unit_composition, ["1 Sergeant", "4-9 Marine"]);
 }
+
+#[test]
+fn a_points_band_in_a_condition_group() {
+    // 100 points for 5; `set 180` when 6-10 models (an `and` group); `set 250` from 11; a price
+    // behind a roster condition in an `or` group is not applied.
+    let cat = r#"<catalogue id="c" name="Imperium - Test" gameSystemId="sys-1" library="false">
+  <selectionEntries>
+    <selectionEntry id="u" name="Horde" type="unit">
+      <costs><cost name="pts" typeId="pts-1" value="100"/></costs>
+      <modifiers>
+        <modifier type="set" value="180" field="pts-1">
+          <conditionGroups><conditionGroup type="and"><conditions>
+            <condition type="atLeast" value="6" field="selections" scope="u" childId="model"/>
+            <condition type="atMost" value="10" field="selections" scope="u" childId="model"/>
+          </conditions></conditionGroup></conditionGroups>
+        </modifier>
+        <modifier type="set" value="250" field="pts-1">
+          <conditions><condition type="atLeast" value="11" field="selections" scope="u" childId="model"/></conditions>
+        </modifier>
+        <modifier type="set" value="1" field="pts-1">
+          <conditionGroups><conditionGroup type="or"><conditions>
+            <condition type="atLeast" value="1" field="selections" scope="force" childId="boarding"/>
+            <condition type="atLeast" value="1" field="selections" scope="u" childId="model"/>
+          </conditions></conditionGroup></conditionGroups>
+        </modifier>
+      </modifiers>
+      <selectionEntries>
+        <selectionEntry id="m" name="Boy" type="model">
+          <constraints>
+            <constraint type="min" value="5" field="selections" scope="parent" id="k1"/>
+            <constraint type="max" value="15" field="selections" scope="parent" id="k2"/>
+          </constraints>
+        </selectionEntry>
+      </selectionEntries>
+    </selectionEntry>
+  </selectionEntries>
+</catalogue>"#;
+    let ex = read(&[("x/game.gst", GST.as_bytes()), ("x/t.cat", cat.as_bytes())]);
+    assert_eq!(
+        points(sheet(&ex, "Horde")),
+        [(5, 100), (10, 180), (15, 250)]
+    );
+}

@@ -1531,6 +1531,9 @@ struct PointsRule {
     value: f64,
     /// Every condition must hold (model-count conditions only).
     conditions: Vec<(String, u32, Option<String>)>,
+    /// Condition groups (one level: `or` when the flag is set, else `and`) of model-count
+    /// conditions; every group must hold.
+    groups: Vec<(bool, Vec<(String, u32, Option<String>)>)>,
     /// `increment` per `per` models (of the unit, or of one of its models), `repeats` times
     /// each.
     repeat: Option<(u32, u32, Option<String>)>,
@@ -1571,6 +1574,7 @@ impl Walk<'_, '_> {
             .flat_map(|i| i.ids.iter().map(String::as_str))
             .collect();
         let mut conditions = Vec::new();
+        let mut groups = Vec::new();
         let mut repeat = None;
         // The modifier's and its enclosing groups' conditions.
         let mut at = Some(m);
@@ -1579,11 +1583,19 @@ impl Walk<'_, '_> {
             if !matches!(node.tag.as_ref(), "modifier" | "modifierGroup") {
                 break;
             }
-            if t.items(x, "conditionGroups", "conditionGroup")
-                .next()
-                .is_some()
-            {
-                return None;
+            for g in t.items(x, "conditionGroups", "conditionGroup") {
+                if t.items(g, "conditionGroups", "conditionGroup")
+                    .next()
+                    .is_some()
+                {
+                    // Nested groups: not a plain count band; not applied.
+                    return None;
+                }
+                let conds: Option<Vec<_>> = t
+                    .items(g, "conditions", "condition")
+                    .map(|c| model_count_condition(t, c, &models))
+                    .collect();
+                groups.push((t.node(g).attr("type") == Some("or"), conds?));
             }
             for c in t.items(x, "conditions", "condition") {
                 conditions.push(model_count_condition(t, c, &models)?);
@@ -1609,6 +1621,7 @@ impl Walk<'_, '_> {
             kind: mn.attr("type")?.to_string(),
             value: num(mn.attr("value"))?,
             conditions,
+            groups,
             repeat,
         })
     }
@@ -1723,7 +1736,15 @@ impl Walk<'_, '_> {
                             .sum(),
                     ),
                 };
-                if !r.conditions.iter().all(|(k, n, id)| holds(k, *n, of(id))) {
+                let ok = |(k, n, id): &(String, u32, Option<String>)| holds(k, *n, of(id));
+                let groups_hold = r.groups.iter().all(|(or, cs)| {
+                    if *or {
+                        cs.iter().any(ok)
+                    } else {
+                        cs.iter().all(ok)
+                    }
+                });
+                if !r.conditions.iter().all(ok) || !groups_hold {
                     continue;
                 }
                 let times = match &r.repeat {
