@@ -1525,15 +1525,18 @@ fn holds(kind: &str, v: u32, count: u32) -> bool {
     }
 }
 
+/// A condition on a model count: (`atLeast`…, value, the model entry's id or the unit's).
+type CountCondition = (String, u32, Option<String>);
+
 /// A points modifier keyed on the model count.
 struct PointsRule {
     kind: String,
     value: f64,
     /// Every condition must hold (model-count conditions only).
-    conditions: Vec<(String, u32, Option<String>)>,
+    conditions: Vec<CountCondition>,
     /// Condition groups (one level: `or` when the flag is set, else `and`) of model-count
     /// conditions; every group must hold.
-    groups: Vec<(bool, Vec<(String, u32, Option<String>)>)>,
+    groups: Vec<(bool, Vec<CountCondition>)>,
     /// `increment` per `per` models (of the unit, or of one of its models), `repeats` times
     /// each.
     repeat: Option<(u32, u32, Option<String>)>,
@@ -1736,7 +1739,7 @@ impl Walk<'_, '_> {
                             .sum(),
                     ),
                 };
-                let ok = |(k, n, id): &(String, u32, Option<String>)| holds(k, *n, of(id));
+                let ok = |(k, n, id): &CountCondition| holds(k, *n, of(id));
                 let groups_hold = r.groups.iter().all(|(or, cs)| {
                     if *or {
                         cs.iter().any(ok)
