@@ -222,6 +222,13 @@ fn process<I: Input>(input: &I, duplicate_of: Option<&str>) -> Processed {
             (Format::Csv | Format::Xml, Some(d)) if d.code == Code::UnknownFormat.as_str() => {
                 Some((src.clone(), d))
             }
+            // Zipped BattleScribe data: the BattleScribe record source unzips it.
+            (Format::Media, Some(d))
+                if d.code == Code::UnknownFormat.as_str()
+                    && crate::records::bsdata::is_zipped(&src.path, &src.bytes) =>
+            {
+                Some((src.clone(), d))
+            }
             (_, d) => {
                 diagnostics.extend(d);
                 None

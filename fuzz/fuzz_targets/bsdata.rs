@@ -1,6 +1,7 @@
 //! Any bytes as a BattleScribe catalogue beside a small hand-written game system, through the
 //! record source and normalization: parsing, link resolution (cycles, absent targets),
-//! datasheets, points. Never panics.
+//! datasheets, points, composition, enhancements and detachments; the header reader. Never
+//! panics.
 #![no_main]
 
 use cogitator::records::{bsdata, Group};
@@ -14,6 +15,7 @@ const GST: &str = r#"<?xml version="1.0"?>
 </gameSystem>"#;
 
 fuzz_target!(|data: &[u8]| {
+    let _ = bsdata::header(data);
     let gst = SourceFile::new("x/a.gst", GST.as_bytes().to_vec());
     let cat = SourceFile::new("x/b.cat", data.to_vec());
     let files = [&gst, &cat];

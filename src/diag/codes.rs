@@ -187,6 +187,8 @@ codes! {
         "A profile on a datasheet is neither a model profile (`Unit`: M T SV W LD OC), nor a weapon (its characteristics are a weapon's: Range A BS/WS S AP D, whatever the type is called), nor an ability (`Abilities` or a single text characteristic). It is not read into the datasheet; one diagnostic per profile type and file.\nExample: `bsdata/x.cat:88: info[B005]: profile type 'Psychic Power' (characteristics: Warp Charge, Range) on 'Librarian' is not read`";
     CrucibleSkipped = "B006", Info, "Crucible characters skipped",
         "Root entries tagged `[Crucible]` are Crusade characters built from a datasheet, not datasheets; they are counted and skipped, once per catalogue.\nExample: `bsdata/Tyranids.cat:45: info[B006]: 3 [Crucible] root entries skipped (not datasheets)`";
+    ZipUnreadable = "B007", Warning, "zipped BattleScribe data that cannot be unzipped",
+        "A `.catz`/`.gstz` file starts like a zip archive but cannot be read: the archive is damaged, holds no file, or its file is larger than 256 MiB unzipped. It is not read and keeps its `S007` (skipped); links into it are then unresolved (`B003`).\nExample: `bsdata/Necrons.catz: warning[B007]: zipped BattleScribe data not read: not a readable zip archive: invalid Zip archive: Could not find EOCD`";
 }
 
 #[cfg(test)]

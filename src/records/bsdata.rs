@@ -25,7 +25,10 @@
 //! its name, its full text and the element's line. Provenance everywhere is the file and line
 //! of the element a record (or sub-record) was read from.
 //!
-//! Zipped data (`.catz`/`.gstz`) is not read: `decode::sniff` names it in its `S007`.
+//! Zipped data (`.catz`/`.gstz`, a zip archive holding the XML) is unzipped with the `zip`
+//! crate and read like the XML; records point at the zipped file and the line in the XML
+//! inside it. A zip that cannot be read (damaged, no file inside, larger than 256 MiB
+//! unzipped) is not read: it keeps the `S007` the pipeline gave it, with `B007` saying why.
 
 use crate::diag::{Code, Diagnostic};
 use crate::extract::Extracted;
@@ -34,6 +37,7 @@ use crate::records::{file_name, Group};
 use crate::source::{Location, SourceFile};
 use std::collections::{BTreeMap, HashMap};
 
+pub mod army;
 pub mod tree;
 pub mod unit;
 
@@ -46,16 +50,62 @@ pub const SOURCE: super::RecordSource = super::RecordSource {
     read,
 };
 
-/// Whether `f` is BattleScribe data: a `.cat`/`.gst` name, or a BattleScribe root element.
+/// Whether `f` is BattleScribe data: a `.cat`/`.gst` name, zipped data ([`is_zipped`]), or a
+/// BattleScribe root element.
 pub fn is_battlescribe(f: &SourceFile) -> bool {
     let name = file_name(&f.path).to_ascii_lowercase();
-    if name.ends_with(".cat") || name.ends_with(".gst") {
+    if name.ends_with(".cat") || name.ends_with(".gst") || is_zipped(&f.path, &f.bytes) {
         return true;
     }
     matches!(
         crate::decode::sniff(&f.bytes, &f.path).detail,
         Some("BattleScribe catalogue" | "BattleScribe game system")
     )
+}
+
+/// Whether a file is zipped BattleScribe data: a `.catz`/`.gstz` name and a zip archive's
+/// first bytes.
+pub fn is_zipped(path: &str, bytes: &[u8]) -> bool {
+    let name = file_name(path).to_ascii_lowercase();
+    (name.ends_with(".catz") || name.ends_with(".gstz")) && bytes.starts_with(b"PK\x03\x04")
+}
+
+/// Largest XML read out of a zipped file.
+const UNZIPPED_MAX: u64 = 256 * 1024 * 1024;
+
+/// The XML a zipped file holds: its first `.cat`/`.gst` entry, else its first file.
+pub fn unzip(bytes: &[u8]) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes))
+        .map_err(|e| format!("not a readable zip archive: {e}"))?;
+    let mut pick = None;
+    for i in 0..zip.len() {
+        let Ok(f) = zip.by_index(i) else { continue };
+        if f.is_dir() {
+            continue;
+        }
+        let name = f.name().to_ascii_lowercase();
+        let xml = name.ends_with(".cat") || name.ends_with(".gst");
+        if xml {
+            pick = Some(i);
+            break;
+        }
+        pick = pick.or(Some(i));
+    }
+    let i = pick.ok_or_else(|| "the zip archive holds no file".to_string())?;
+    let f = zip
+        .by_index(i)
+        .map_err(|e| format!("its file cannot be read: {e}"))?;
+    let mut out = Vec::new();
+    f.take(UNZIPPED_MAX + 1)
+        .read_to_end(&mut out)
+        .map_err(|e| format!("its file cannot be unzipped: {e}"))?;
+    if out.len() as u64 > UNZIPPED_MAX {
+        return Err(format!(
+            "its file is larger than {UNZIPPED_MAX} bytes unzipped"
+        ));
+    }
+    Ok(out)
 }
 
 /// Claims a group that holds at least one BattleScribe file.
@@ -82,6 +132,65 @@ pub struct File {
     pub edition: Edition,
     /// The catalogue's or game system's `name` attribute.
     pub name: String,
+    /// Its `revision` attribute: the data's own version number, raised on every published
+    /// change (the files carry no date).
+    pub revision: Option<u32>,
+}
+
+/// What a BattleScribe file's root element says about it: which file it is and its version.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Header {
+    /// `gameSystem` or `catalogue`.
+    pub root: String,
+    pub id: Option<String>,
+    pub name: Option<String>,
+    /// `revision`: the data's version number (BattleScribe data carries no date).
+    pub revision: Option<u32>,
+    pub library: bool,
+    /// A catalogue's game system, and the system revision it was written for.
+    pub game_system_id: Option<String>,
+    pub game_system_revision: Option<u32>,
+}
+
+/// The header of a BattleScribe file (its root element only; the rest is not parsed), or
+/// `None` when the file has no root element. The version of the source a record came from, for
+/// reports that set sources side by side (the Wahapedia export has its `Last_update.csv` date).
+pub fn header(bytes: &[u8]) -> Option<Header> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let mut reader = quick_xml::Reader::from_reader(bytes);
+    loop {
+        match reader.read_event().ok()? {
+            quick_xml::events::Event::Start(e) | quick_xml::events::Event::Empty(e) => {
+                let mut h = Header {
+                    root: String::from_utf8_lossy(e.local_name().as_ref()).into_owned(),
+                    id: None,
+                    name: None,
+                    revision: None,
+                    library: false,
+                    game_system_id: None,
+                    game_system_revision: None,
+                };
+                for a in e.attributes().with_checks(false).flatten() {
+                    let v = a
+                        .normalized_value(quick_xml::XmlVersion::Implicit1_0)
+                        .map(|v| v.into_owned())
+                        .unwrap_or_else(|_| String::from_utf8_lossy(&a.value).into_owned());
+                    match a.key.local_name().as_ref() {
+                        b"id" => h.id = Some(v),
+                        b"name" => h.name = Some(v),
+                        b"revision" => h.revision = v.trim().parse().ok(),
+                        b"library" => h.library = v == "true",
+                        b"gameSystemId" => h.game_system_id = Some(v),
+                        b"gameSystemRevision" => h.game_system_revision = v.trim().parse().ok(),
+                        _ => {}
+                    }
+                }
+                return Some(h);
+            }
+            quick_xml::events::Event::Eof => return None,
+            _ => {}
+        }
+    }
 }
 
 /// The parsed files of a group and the index of their ids.
@@ -176,7 +285,8 @@ pub fn faction_of_file(store: &Store, fi: usize) -> Option<String> {
     own
 }
 
-/// Parses every BattleScribe file of the group into a [`Store`]; diagnostics per file.
+/// Parses every BattleScribe file of the group into a [`Store`]; diagnostics per file. Zipped
+/// files that cannot be unzipped are not in the store (nor are their diagnostics' files read).
 pub fn load(group: &Group) -> (Store, BTreeMap<String, Vec<Diagnostic>>) {
     let mut store = Store::default();
     let mut diags: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
@@ -190,7 +300,28 @@ pub fn load(group: &Group) -> (Store, BTreeMap<String, Vec<Diagnostic>>) {
     let mut pending: Vec<(File, Option<String>)> = Vec::new();
     for f in files {
         let d = diags.entry(f.path.clone()).or_default();
-        let tree = tree::parse(&f.bytes, &f.path, d);
+        let unzipped;
+        let bytes: &[u8] = if is_zipped(&f.path, &f.bytes) {
+            match unzip(&f.bytes) {
+                Ok(b) => {
+                    unzipped = b;
+                    &unzipped
+                }
+                Err(why) => {
+                    d.push(
+                        Diagnostic::new(
+                            Code::ZipUnreadable,
+                            format!("zipped BattleScribe data not read: {why}"),
+                        )
+                        .in_file(&f.path),
+                    );
+                    continue;
+                }
+            }
+        } else {
+            &f.bytes
+        };
+        let tree = tree::parse(bytes, &f.path, d);
         let Some(root) = tree.root() else {
             d.push(
                 Diagnostic::new(Code::NotBattleScribe, "no root element; not read")
@@ -217,6 +348,7 @@ pub fn load(group: &Group) -> (Store, BTreeMap<String, Vec<Diagnostic>>) {
             }
         };
         let name = r.attr("name").unwrap_or("").to_string();
+        let revision = r.attr("revision").and_then(|v| v.trim().parse().ok());
         let system = r.attr("gameSystemId").map(str::to_string);
         pending.push((
             File {
@@ -226,6 +358,7 @@ pub fn load(group: &Group) -> (Store, BTreeMap<String, Vec<Diagnostic>>) {
                 tree,
                 kind,
                 name,
+                revision,
             },
             system,
         ));
@@ -306,7 +439,15 @@ pub fn load(group: &Group) -> (Store, BTreeMap<String, Vec<Diagnostic>>) {
 pub fn read(group: &Group) -> Vec<Extracted> {
     let (store, mut diags) = load(group);
     let mut out: BTreeMap<String, Extracted> = BTreeMap::new();
-    for f in group.files.iter().filter(|f| is_battlescribe(f)) {
+    // A zipped file that could not be unzipped is not read (it keeps its `S007`).
+    let unread = |f: &SourceFile| {
+        is_zipped(&f.path, &f.bytes) && !store.files.iter().any(|s| s.path == f.path)
+    };
+    for f in group
+        .files
+        .iter()
+        .filter(|f| is_battlescribe(f) && !unread(f))
+    {
         out.insert(
             f.path.clone(),
             Extracted {
@@ -330,6 +471,22 @@ pub fn read(group: &Group) -> Vec<Extracted> {
             e.datasheets.push(ds);
         }
     }
+    let army = army::read(&store);
+    for (fi, d) in army.detachments {
+        if let Some(e) = out.get_mut(&store.files[fi].path) {
+            e.detachments.push(d);
+        }
+    }
+    for (fi, r) in army.rules {
+        if let Some(e) = out.get_mut(&store.files[fi].path) {
+            e.rules.push(r);
+        }
+    }
+    for (fi, x) in army.enhancements {
+        if let Some(e) = out.get_mut(&store.files[fi].path) {
+            e.enhancements.push(x);
+        }
+    }
     for d in built.diagnostics {
         let key = d.file.clone().unwrap_or_default();
         diags.entry(key).or_default().push(d);
@@ -337,7 +494,7 @@ pub fn read(group: &Group) -> Vec<Extracted> {
     for (fi, f) in store.files.iter().enumerate() {
         if f.edition == Edition::HorusHeresy2 && f.kind == Kind::GameSystem {
             if let Some(e) = out.get_mut(&f.path) {
-                e.rules = system_rules(&store, fi);
+                e.rules.extend(system_rules(&store, fi));
             }
         }
     }

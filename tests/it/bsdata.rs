@@ -277,6 +277,7 @@ fn an_unknown_profile_type_and_a_cycle_of_links_are_diagnostics() {
       <entryLinks><entryLink id="l3" name="A again" targetId="ga" type="selectionEntryGroup"/></entryLinks>
     </selectionEntryGroup>
   </sharedSelectionEntryGroups>
+  <categoryEntries><categoryEntry id="cat-char" name="Character"/><categoryEntry id="cat-fly" name="Fly"/></categoryEntries>
 </catalogue>
 "#;
     let ex = read(&[
@@ -439,6 +440,19 @@ fn corpus_datasheets_read_by_hand() {
     );
     // 120 points, `set 240` from 6 models; 1 Justicar + 4-9 Grey Knights.
     assert_eq!(points(d), [(5, 120), (10, 240)]);
+    // The `4-9 Grey Knights` group (min 4, max 9) of Grey Knights and up to 1 Grey Knight with
+    // Heavy Weapon (`set 2` from 10 models), and the Justicar group.
+    assert_eq!(
+        d.unit_composition,
+        [
+            "4-9 models: 0-9 Grey Knight, 0-2 Grey Knight with Heavy Weapon",
+            "1 Justicar"
+        ]
+    );
+    assert_eq!(
+        d.wargear_options,
+        ["Grey Knight with Heavy Weapon › Weapon Choice (1): Incinerator, Psycannon, Psilencer"]
+    );
     let w = weapon(d, "Nemesis force weapon");
     assert_eq!(w.kind, WeaponType::Melee);
     let vals: Vec<Option<&str>> = ["range", "A", "skill", "S", "AP", "D"]
@@ -574,7 +588,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Agreeing checks and all checks, per field.
 #[derive(Default, Debug, Clone)]
-struct Tally(BTreeMap<&'static str, (usize, usize)>);
+struct Tally(BTreeMap<&'static str, (usize, usize)>, Vec<String>);
 
 impl Tally {
     fn add(&mut self, field: &'static str, agree: bool) {
@@ -582,10 +596,24 @@ impl Tally {
         e.0 += usize::from(agree);
         e.1 += 1;
     }
+    /// A check, with what differs when it fails (listed under `COGITATOR_BS_DIFF=1`).
+    fn check(&mut self, field: &'static str, agree: bool, what: impl FnOnce() -> String) {
+        self.add(field, agree);
+        if !agree && std::env::var_os("COGITATOR_BS_DIFF").is_some() {
+            self.1.push(format!("{field}: {}", what()));
+        }
+    }
     fn total(&self) -> (usize, usize) {
         self.0
             .values()
             .fold((0, 0), |(a, b), (x, y)| (a + x, b + y))
+    }
+    /// The checks of the issue's acceptance (model profiles, weapons, keywords, points).
+    fn core(&self) -> (usize, usize) {
+        self.0
+            .iter()
+            .filter(|(f, _)| matches!(**f, "model" | "weapon" | "keyword" | "points"))
+            .fold((0, 0), |(a, b), (_, (x, y))| (a + x, b + y))
     }
 }
 
@@ -594,41 +622,100 @@ impl Tally {
 /// weapon the other lacks fails its checks), every keyword, every points tier, every ability
 /// name.
 fn compare(a: &Datasheet, b: &Datasheet, t: &mut Tally) {
+    let unit = a.name.as_deref().unwrap_or("");
     for (i, m) in a.models.iter().enumerate() {
         let other = b
             .models
             .iter()
             .find(|o| o.name.as_deref().map(fold) == m.name.as_deref().map(fold))
-            .or_else(|| b.models.get(i));
+            .or_else(|| b.models.get(i))
+            // One profile for the whole unit, named after it (`Zoanthropes`), against one per
+            // model (`Neurothrope`, `Zoanthrope`): the unit's profile is every model's.
+            .or_else(|| b.models.first().filter(|_| b.models.len() == 1));
         for f in ["M", "T", "Sv", "W", "Ld", "OC"] {
-            t.add("model", other.is_some_and(|o| o.get(f) == m.get(f)));
+            t.check("model", other.is_some_and(|o| o.get(f) == m.get(f)), || {
+                format!(
+                    "{unit} › {:?} {f}: {:?} vs {:?}",
+                    m.name,
+                    m.get(f),
+                    other.map(|o| (o.name.clone(), o.get(f).map(str::to_string)))
+                )
+            });
         }
     }
     for w in &a.weapons {
-        let other = b.weapons.iter().find(|o| fold(&o.name) == fold(&w.name));
+        // By name and kind (Ogryns' ripper gun is a ranged and a melee weapon), else by name.
+        let other = b
+            .weapons
+            .iter()
+            .find(|o| fold(&o.name) == fold(&w.name) && o.kind == w.kind)
+            .or_else(|| b.weapons.iter().find(|o| fold(&o.name) == fold(&w.name)));
         for f in ["range", "A", "skill", "S", "AP", "D"] {
-            t.add("weapon", other.is_some_and(|o| o.get(f) == w.get(f)));
+            t.check(
+                "weapon",
+                other.is_some_and(|o| o.get(f) == w.get(f)),
+                || match other {
+                    None => format!("{unit} › {} (absent from the other)", w.name),
+                    Some(o) => format!("{unit} › {} {f}: {:?} vs {:?}", w.name, w.get(f), o.get(f)),
+                },
+            );
         }
         let kw = |x: &WeaponProfile| -> BTreeSet<String> {
             x.keywords.iter().map(|k| fold(k)).collect()
         };
-        t.add("weapon", other.is_some_and(|o| kw(o) == kw(w)));
+        t.check("weapon", other.is_some_and(|o| kw(o) == kw(w)), || {
+            format!(
+                "{unit} › {} keywords: {:?} vs {:?}",
+                w.name,
+                kw(w),
+                other.map(kw)
+            )
+        });
     }
     let kws = |d: &Datasheet| -> BTreeSet<String> { d.keywords.iter().map(|k| fold(k)).collect() };
     let (ka, kb) = (kws(a), kws(b));
     for k in ka.union(&kb) {
-        t.add("keyword", ka.contains(k) && kb.contains(k));
+        t.check("keyword", ka.contains(k) && kb.contains(k), || {
+            format!(
+                "{unit} › keyword {k} only in {}",
+                if ka.contains(k) {
+                    "BSData"
+                } else {
+                    "the other"
+                }
+            )
+        });
     }
     for p in &a.points {
-        t.add("points", b.points.contains(p));
+        t.check("points", b.points.contains(p), || {
+            format!("{unit} › points {p:?} vs {:?}", b.points)
+        });
     }
     let abs =
         |d: &Datasheet| -> BTreeSet<String> { d.abilities.iter().map(|x| fold(&x.name)).collect() };
     let (aa, ab) = (abs(a), abs(b));
     for x in aa.union(&ab) {
-        t.add("ability", aa.contains(x) && ab.contains(x));
+        t.check("ability", aa.contains(x) && ab.contains(x), || {
+            format!(
+                "{unit} › ability {x} only in {}",
+                if aa.contains(x) {
+                    "BSData"
+                } else {
+                    "the other"
+                }
+            )
+        });
     }
-    t.add("invulnerable", a.invulnerable_save == b.invulnerable_save);
+    t.check(
+        "invulnerable",
+        a.invulnerable_save == b.invulnerable_save,
+        || {
+            format!(
+                "{unit} › invulnerable {:?} vs {:?}",
+                a.invulnerable_save, b.invulnerable_save
+            )
+        },
+    );
 }
 
 fn pct((a, b): (usize, usize)) -> f64 {
@@ -700,9 +787,10 @@ fn reconciliation_with_the_export_and_the_pages() {
             }
         }
         eprintln!(
-            "{faction}: {} BSData datasheets; {in_export} merge with the export ({:.1}% of checks agree: {}); {in_pages} with the pages ({:.1}%); {all_three} in all three ({:.1}% of checks agree in all three)",
+            "{faction}: {} BSData datasheets; {in_export} merge with the export ({:.1}% of checks agree, {:.1}% of model/weapon/keyword/points checks: {}); {in_pages} with the pages ({:.1}%); {all_three} in all three ({:.1}% of checks agree in all three)",
             mine.len(),
             pct(vs_export.total()),
+            pct(vs_export.core()),
             vs_export
                 .0
                 .iter()
@@ -712,16 +800,31 @@ fn reconciliation_with_the_export_and_the_pages() {
             pct(vs_pages.total()),
             pct(three_checks.total()),
         );
-        rows.push((faction, mine.len(), in_export, pct(vs_export.total())));
+        for line in &vs_export.1 {
+            eprintln!("  {faction} vs export: {line}");
+        }
+        rows.push((
+            faction,
+            mine.len(),
+            in_export,
+            pct(vs_export.total()),
+            pct(vs_export.core()),
+        ));
     }
-    for (faction, n, merged, agree) in rows {
+    // The figures of notes/README (94.2–97.5% of all checks): every remaining difference is a
+    // naming, version or one-side data difference; a reading error shows here.
+    for (faction, n, merged, agree, core) in rows {
         assert!(
             merged * 10 >= n * 9,
             "{faction}: {merged} of {n} merge with the export"
         );
         assert!(
-            agree >= 90.0,
+            agree >= 94.0,
             "{faction}: {agree:.1}% agree with the export"
+        );
+        assert!(
+            core >= 94.0,
+            "{faction}: {core:.1}% of model/weapon/keyword/points checks agree with the export"
         );
     }
 }
@@ -802,4 +905,729 @@ fn a_points_condition_on_one_models_count() {
 </catalogue>"#;
     let ex = read(&[("x/game.gst", GST.as_bytes()), ("x/t.cat", cat.as_bytes())]);
     assert_eq!(points(sheet(&ex, "Immortals")), [(5, 70), (10, 140)]);
+}
+
+/// Every characteristic of a weapon, in order (`range A skill S AP D`), and its keywords.
+fn weapon_line(d: &Datasheet, name: &str) -> (WeaponType, Vec<Option<String>>, Vec<String>) {
+    let w = weapon(d, name);
+    (
+        w.kind,
+        ["range", "A", "skill", "S", "AP", "D"]
+            .iter()
+            .map(|f| w.get(f).map(str::to_string))
+            .collect(),
+        w.keywords.clone(),
+    )
+}
+
+fn line(v: [&str; 6]) -> Vec<Option<String>> {
+    v.iter().map(|s| Some(s.to_string())).collect()
+}
+
+fn sorted(v: &[String]) -> Vec<&str> {
+    let mut k: Vec<&str> = v.iter().map(String::as_str).collect();
+    k.sort();
+    k
+}
+
+#[test]
+fn corpus_units_read_by_hand_completely() {
+    let Some(ex) = corpus() else { return };
+
+    // Grey Knights, `Imperium - Grey Knights.cat` lines 10-200: a `model` root; five weapons
+    // through links (the storm bolter choice group and the Nemesis force weapon), the
+    // invulnerable save by an infoLink to a shared profile, the Leader's units.
+    let d = sheet(&ex, "Brother-Captain");
+    let names: Vec<&str> = d.weapons.iter().map(|w| w.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "Storm bolter",
+            "Incinerator",
+            "Psycannon",
+            "Psilencer",
+            "Nemesis force weapon"
+        ]
+    );
+    use WeaponType::{Melee, Ranged};
+    assert_eq!(
+        weapon_line(d, "Storm bolter"),
+        (
+            Ranged,
+            line(["24\"", "2", "2+", "4", "0", "1"]),
+            vec!["Rapid Fire 2".to_string()]
+        )
+    );
+    assert_eq!(
+        weapon_line(d, "Incinerator"),
+        (
+            Ranged,
+            line(["12\"", "D6", "N/A", "6", "-1", "1"]),
+            vec!["Ignores Cover".to_string(), "Torrent".to_string()]
+        )
+    );
+    assert_eq!(
+        weapon_line(d, "Psycannon"),
+        (
+            Ranged,
+            line(["24\"", "3", "2+", "8", "-1", "2"]),
+            vec!["Psychic".to_string()]
+        )
+    );
+    assert_eq!(
+        weapon_line(d, "Psilencer"),
+        (
+            Ranged,
+            line(["24\"", "6", "2+", "5", "0", "1"]),
+            vec![
+                "Precision".to_string(),
+                "Psychic".to_string(),
+                "Sustained Hits 1".to_string()
+            ]
+        )
+    );
+    assert_eq!(
+        weapon_line(d, "Nemesis force weapon"),
+        (
+            Melee,
+            line(["Melee", "4", "2+", "6", "-2", "2"]),
+            vec!["Psychic".to_string()]
+        )
+    );
+    assert_eq!(d.invulnerable_save.as_deref(), Some("4+"));
+    assert_eq!(d.leads, ["Brotherhood Terminator Squad", "Paladin Squad"]);
+    assert_eq!(d.unit_composition, ["1 Brother-Captain"]);
+    // The `Storm Bolter` group: min 1, max 1 of four weapons.
+    assert_eq!(
+        d.wargear_options,
+        ["Storm Bolter (1): Storm bolter, Incinerator, Psycannon, Psilencer"]
+    );
+    // `Sustained Hits` and `Precision` are the Psilencer's keywords, not abilities; the
+    // Warlord and the enhancements linked into the unit are not the datasheet.
+    let ab: Vec<(&str, &str)> = d
+        .abilities
+        .iter()
+        .map(|a| (a.name.as_str(), a.group.as_str()))
+        .collect();
+    assert_eq!(
+        ab,
+        [
+            ("Leader", "datasheet"),
+            ("Hammerhand", "datasheet"),
+            ("Eye of Judgement", "datasheet"),
+            ("Leader", "core"),
+            ("Deep Strike", "core"),
+            ("Gate of Infinity", "faction")
+        ]
+    );
+    assert!(!d.keywords.iter().any(|k| k == "Warlord"));
+
+    // Tyranids, `Tyranids.cat` lines 4266-4400: a cost per model (50 for each of 1-3
+    // Biovores), Deadly Demise with the `1` its link appends.
+    let d = sheet(&ex, "Biovores");
+    assert_eq!(points(d), [(1, 50), (3, 150)]);
+    assert_eq!(d.unit_composition, ["1-3 Biovore"]);
+    // Its `Wargear` group has no `max`: both weapons are every Biovore's, no option.
+    assert!(d.wargear_options.is_empty());
+    assert_eq!(
+        model(d),
+        [(
+            Some("Biovore"),
+            vec![
+                Some("5\""),
+                Some("6"),
+                Some("3+"),
+                Some("5"),
+                Some("8+"),
+                Some("1")
+            ]
+        )]
+    );
+    assert_eq!(d.weapons.len(), 2);
+    assert_eq!(
+        weapon_line(d, "Spore mine launcher"),
+        (
+            Ranged,
+            line(["48\"", "D3", "4+", "6", "-1", "2"]),
+            ["Blast", "Devastating Wounds", "Heavy", "Indirect Fire"]
+                .map(String::from)
+                .to_vec()
+        )
+    );
+    assert_eq!(
+        weapon_line(d, "Chitin-barbed limbs"),
+        (Melee, line(["Melee", "2", "4+", "5", "0", "1"]), vec![])
+    );
+    assert_eq!(
+        sorted(&d.keywords),
+        ["Biovore", "Great Devourer", "Infantry"]
+    );
+    assert_eq!(d.faction_keywords, ["Tyranids"]);
+    let dd = d
+        .abilities
+        .iter()
+        .find(|a| a.name == "Deadly Demise")
+        .expect("Deadly Demise");
+    assert_eq!(
+        (dd.group.as_str(), dd.parameter.as_deref()),
+        ("core", Some("1"))
+    );
+
+    // Tyranids, `Tyranids.cat` lines 9192-9240 and 9335: the spawned unit's reference
+    // datasheet, hidden unless the army has Biovores; no points cost of its own.
+    let d = sheet(&ex, "Spore Mines (Biovore)");
+    assert_eq!(d.id, "10e:tyranids:spore-mines-biovore");
+    assert!(d.points.is_empty());
+    assert!(d.weapons.is_empty());
+    assert_eq!(d.unit_composition, ["1-3 Spore Mine"]);
+    assert_eq!(
+        model(d),
+        [(
+            Some("Spore Mine"),
+            vec![
+                Some("4\""),
+                Some("1"),
+                Some("7+"),
+                Some("1"),
+                Some("8+"),
+                Some("0")
+            ]
+        )]
+    );
+    assert_eq!(
+        sorted(&d.keywords),
+        ["Beast", "Fly", "Great Devourer", "Reference", "Spore Mines"]
+    );
+    let ab: Vec<&str> = d.abilities.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(
+        ab,
+        ["Floating Death", "Bio-minefield", "Deep Strike", "Synapse"]
+    );
+
+    // Chaos Daemons, `Chaos - Chaos Daemons Library.cat` lines 12794-13060: a Legends unit;
+    // its conditional T/M modifiers (an allegiance chosen) and the conditional 4+ save are not
+    // applied; the Warp Rifts rule it links is hidden until its detachment is chosen.
+    let d = sheet(&ex, "Giant Chaos Spawn");
+    assert!(d.legends);
+    assert_eq!(d.weapons.len(), 1);
+    assert_eq!(
+        weapon_line(d, "Churning fangs and claws"),
+        (
+            Melee,
+            line(["Melee", "D6+6", "3+", "10", "-1", "2"]),
+            vec![]
+        )
+    );
+    assert_eq!(d.invulnerable_save.as_deref(), Some("5+"));
+    assert_eq!(d.unit_composition, ["1 Giant Chaos Spawn"]);
+    let fnp = d
+        .abilities
+        .iter()
+        .find(|a| a.name == "Feel No Pain")
+        .expect("Feel No Pain");
+    assert_eq!(fnp.parameter.as_deref(), Some("5+"));
+    assert!(!d.abilities.iter().any(|a| a.name == "Warp Rifts"));
+
+    // Tyranids, `Tyranids.cat` lines 3524-3730: 45 points, `set 90` above 11 models; 1
+    // Nodebeast (2 once there are 20 Neurogaunts: a modifier of its max constraint) and 10-20
+    // Neurogaunts: the bands are 11 and 22 models.
+    let d = sheet(&ex, "Neurogaunts");
+    assert_eq!(points(d), [(11, 45), (22, 90)]);
+    assert_eq!(
+        d.unit_composition,
+        ["1-2 Neurogaunt Nodebeast", "10-20 Neurogaunt"]
+    );
+
+    // Astra Militarum, `Imperium - Astra Militarum - Library.cat` lines 2597-2640: a unit
+    // composition group choosing one of two compositions (1 Sergeant and 9 Shock Troopers, or
+    // 2 and 18) is one line, and one choice for the points.
+    let d = sheet(&ex, "Cadian Shock Troops");
+    assert_eq!(points(d), [(10, 65), (20, 120)]);
+    assert_eq!(d.unit_composition.len(), 1);
+    let alts: Vec<&str> = d.unit_composition[0].split(" or ").collect();
+    assert_eq!(alts.len(), 2);
+    assert!(alts[0].starts_with("1 Shock Trooper Sergeant, 6-9 Shock Trooper, 0-1 Shock Trooper w/ Vox Caster, 0-2 models:"), "{}", alts[0]);
+    assert!(alts[1].starts_with("2 Shock Trooper Sergeant, 12-18 Shock Trooper, 0-2 Shock Trooper w/ Vox Caster, 0-4 models:"), "{}", alts[1]);
+
+    // Astra Militarum, lines 2073-2260: the Cadian Commander's own categories (`Character`,
+    // `Officer`) beyond the unit's; the Leader text's one unit.
+    let d = sheet(&ex, "Cadian Command Squad");
+    assert!(d.keywords.iter().any(|k| k == "Officer"));
+    let mk: Vec<(&str, Vec<&str>)> = d
+        .model_keywords
+        .iter()
+        .map(|m| {
+            (
+                m.model.as_str(),
+                m.keywords.iter().map(String::as_str).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(mk, [("Cadian Commander", vec!["Officer"])]);
+    assert_eq!(d.leads, ["Cadian Shock Troops"]);
+    assert_eq!(
+        sheet(&ex, "Cadian Castellan").leads,
+        ["Cadian Shock Troops", "Kasrkin"]
+    );
+}
+
+#[test]
+fn corpus_enhancements_and_detachments_read_by_hand() {
+    let Some(ex) = corpus() else { return };
+    let enh: Vec<&Enhancement> = ex.iter().flat_map(|e| &e.enhancements).collect();
+    let find = |id: &str| {
+        enh.iter()
+            .find(|e| e.id == id)
+            .unwrap_or_else(|| panic!("no enhancement {id}"))
+    };
+    // `Imperium - Grey Knights.cat` line 9538: in the `Warpbane Task Force Enhancements`
+    // subgroup, 10 points.
+    let e = find("10e:grey-knights:warpbane-task-force:paragon-of-sanctity");
+    assert_eq!(e.name.as_deref(), Some("Paragon of Sanctity"));
+    assert_eq!(e.points, Some(10));
+    assert_eq!(e.detachment.as_deref(), Some("Warpbane Task Force"));
+    assert!(e
+        .text
+        .starts_with("**^^Grey Knights^^** model only. Once per battle"));
+    assert_eq!(e.sources[0].line, 9538);
+    // `Chaos - Chaos Daemons Library.cat` line 15554: directly in `Enhancements`, hidden until
+    // the Daemonic Incursion detachment (line 349) is chosen; 20 points.
+    let e = find("10e:chaos-daemons:daemonic-incursion:argath-the-king-of-blades");
+    assert_eq!(e.name.as_deref(), Some("A'rgath, the King of Blades"));
+    assert_eq!(e.points, Some(20));
+    assert_eq!(e.faction.as_deref(), Some("Chaos Daemons"));
+    // The game system's Boarding Actions enhancements are no faction's.
+    assert!(!enh
+        .iter()
+        .any(|e| e.name.as_deref() == Some("Expert Breacher")));
+
+    // `Library - Tyranids.cat` line 6537: the Invasion Fleet detachment and its rule.
+    let dets: Vec<&Detachment> = ex.iter().flat_map(|e| &e.detachments).collect();
+    let d = dets
+        .iter()
+        .find(|d| d.id == "10e:tyranids:invasion-fleet")
+        .expect("Invasion Fleet");
+    assert_eq!(d.rules, ["10e:tyranids/detachment:hyper-adaptions"]);
+    assert_eq!(d.enhancements.len(), 4);
+    let r = ex
+        .iter()
+        .flat_map(|e| &e.rules)
+        .find(|r| r.id == "10e:tyranids/detachment:hyper-adaptions")
+        .expect("Hyper Adaptions");
+    assert_eq!(r.kind, "detachment");
+    assert_eq!(r.occurrences[0].line, 6542);
+    assert!(r.text.starts_with(
+        "At the start of the first battle round, select one of the following Hyper-adaptations"
+    ));
+}
+
+/// A hand-written catalogue: a squad whose leader model has its own keywords and whose
+/// nodebeast count grows by a modifier of its `max` constraint; a Leader; the detachment
+/// choice with its rule; enhancements in a detachment's subgroup and behind a `set hidden`
+/// modifier waiting for a detachment.
+const ARMY: &str = r#"<?xml version="1.0"?>
+<catalogue id="cat-x" name="Xenos - Test" revision="7" gameSystemId="sys-1" gameSystemRevision="1" library="false">
+  <entryLinks>
+    <entryLink id="l1" name="Swarm" targetId="u-swarm" type="selectionEntry"/>
+    <entryLink id="l2" name="Prime" targetId="u-prime" type="selectionEntry"/>
+    <entryLink id="l3" name="Detachment" targetId="det" type="selectionEntry"/>
+  </entryLinks>
+  <sharedSelectionEntries>
+    <selectionEntry id="u-swarm" name="Swarm" type="unit">
+      <costs><cost name="pts" typeId="pts-1" value="40"/></costs>
+      <modifiers>
+        <modifier type="set" value="80" field="pts-1">
+          <conditions><condition type="greaterThan" value="11" field="selections" scope="u-swarm" childId="model"/></conditions>
+        </modifier>
+      </modifiers>
+      <categoryLinks>
+        <categoryLink id="c1" name="Infantry" targetId="cat-inf"/>
+        <categoryLink id="c2" name="Faction: Test" targetId="cat-f"/>
+      </categoryLinks>
+      <infoGroups>
+        <infoGroup id="ig" name="Frenzy">
+          <profiles>
+            <profile id="p-fr" name="Frenzy" typeName="Abilities">
+              <characteristics><characteristic name="Description">Melee weapons of this unit have [LETHAL HITS].</characteristic></characteristics>
+            </profile>
+          </profiles>
+          <infoLinks><infoLink id="il1" name="Lethal Hits" type="rule" targetId="r-lh"/></infoLinks>
+        </infoGroup>
+      </infoGroups>
+      <selectionEntries>
+        <selectionEntry id="m-node" name="Node" type="model">
+          <constraints>
+            <constraint type="min" value="1" field="selections" scope="parent" id="k1"/>
+            <constraint type="max" value="1" field="selections" scope="parent" id="k2"/>
+          </constraints>
+          <modifiers>
+            <modifier type="increment" value="1" field="k2">
+              <conditions><condition type="atLeast" value="20" field="selections" scope="unit" childId="m-gaunt"/></conditions>
+            </modifier>
+          </modifiers>
+          <categoryLinks>
+            <categoryLink id="c3" name="Infantry" targetId="cat-inf"/>
+            <categoryLink id="c4" name="Synapse" targetId="cat-syn"/>
+          </categoryLinks>
+        </selectionEntry>
+        <selectionEntry id="m-gaunt" name="Gaunt" type="model">
+          <constraints>
+            <constraint type="min" value="10" field="selections" scope="parent" id="k3"/>
+            <constraint type="max" value="20" field="selections" scope="parent" id="k4"/>
+          </constraints>
+          <categoryLinks><categoryLink id="c5" name="Infantry" targetId="cat-inf"/></categoryLinks>
+        </selectionEntry>
+      </selectionEntries>
+    </selectionEntry>
+    <selectionEntry id="u-prime" name="Prime" type="model">
+      <costs><cost name="pts" typeId="pts-1" value="65"/></costs>
+      <modifiers><modifier type="add" value="cat-char" field="category"/><modifier type="add" value="cat-fly" field="category"><conditions><condition type="atLeast" value="1" field="selections" scope="force" childId="d-fleet"/></conditions></modifier></modifiers>
+      <profiles>
+        <profile id="p-lead" name="Leader" typeName="Abilities">
+          <characteristics><characteristic name="Description">This model can be attached to the following units:
+■ Swarm
+- **^^Warriors^^**
+
+You can attach it even if … (not a unit).</characteristic></characteristics>
+        </profile>
+      </profiles>
+      <entryLinks><entryLink id="l4" name="Enhancements" targetId="g-enh" type="selectionEntryGroup"/></entryLinks>
+    </selectionEntry>
+    <selectionEntry id="det" name="Detachment" type="upgrade">
+      <selectionEntryGroups>
+        <selectionEntryGroup id="g-det" name="Detachment">
+          <selectionEntries>
+            <selectionEntry id="d-fleet" name="Invasion Fleet" type="upgrade">
+              <rules><rule id="r-hyper" name="Hyper Adaptations"><description>Select one adaptation.</description></rule></rules>
+            </selectionEntry>
+            <selectionEntry id="d-crusher" name="Crusher Stampede" type="upgrade"/>
+          </selectionEntries>
+        </selectionEntryGroup>
+      </selectionEntryGroups>
+    </selectionEntry>
+  </sharedSelectionEntries>
+  <sharedSelectionEntryGroups>
+    <selectionEntryGroup id="g-enh" name="Enhancements">
+      <selectionEntryGroups>
+        <selectionEntryGroup id="g-fleet" name="Invasion Fleet Enhancements">
+          <selectionEntries>
+            <selectionEntry id="e1" name="Alien Cunning" type="upgrade">
+              <profiles><profile id="pe1" name="Alien Cunning" typeName="Abilities"><characteristics><characteristic name="Description">Redeploy up to three units.</characteristic></characteristics></profile></profiles>
+              <costs><cost name="pts" typeId="pts-1" value="30"/><cost name="Crusade: Experience" typeId="xp-1" value="0"/></costs>
+            </selectionEntry>
+          </selectionEntries>
+        </selectionEntryGroup>
+      </selectionEntryGroups>
+      <selectionEntries>
+        <selectionEntry id="e2" name="Monstrous Nemesis (Aura)" type="upgrade">
+          <modifiers>
+            <modifier type="set" value="true" field="hidden">
+              <conditions><condition type="lessThan" value="1" field="selections" scope="force" childId="d-crusher"/></conditions>
+            </modifier>
+          </modifiers>
+          <profiles><profile id="pe2" name="Monstrous Nemesis" typeName="Abilities"><characteristics><characteristic name="Description">Re-roll Wound rolls.</characteristic></characteristics></profile></profiles>
+          <costs><cost name="pts" typeId="pts-1" value="25"/></costs>
+        </selectionEntry>
+        <selectionEntry id="e3" name="Relic of the Crusade" type="upgrade">
+          <profiles><profile id="pe3" name="Relic" typeName="Abilities"><characteristics><characteristic name="Description">Crusade only.</characteristic></characteristics></profile></profiles>
+          <costs><cost name="pts" typeId="pts-1" value="0"/><cost name="Crusade: Experience" typeId="xp-1" value="2"/></costs>
+        </selectionEntry>
+      </selectionEntries>
+    </selectionEntryGroup>
+  </sharedSelectionEntryGroups>
+  <categoryEntries><categoryEntry id="cat-char" name="Character"/><categoryEntry id="cat-fly" name="Fly"/></categoryEntries>
+</catalogue>
+"#;
+
+#[test]
+fn composition_model_keywords_leaders_and_glossary_rules() {
+    let ex = read(&[
+        ("x/game.gst", GST.as_bytes()),
+        ("x/army.cat", ARMY.as_bytes()),
+        ("x/necrons.cat", NECRONS.as_bytes()),
+    ]);
+    let d = sheet(&ex, "Swarm");
+    // 1 Node (2 from 20 Gaunts) and 10-20 Gaunts: 11-22 models; 40 points, 80 above 11.
+    assert_eq!(d.unit_composition, ["1-2 Node", "10-20 Gaunt"]);
+    assert_eq!(points(d), [(11, 40), (22, 80)]);
+    // The Node's own category joins the unit's keywords and is its model keyword.
+    assert_eq!(d.keywords, ["Infantry", "Synapse"]);
+    assert_eq!(d.faction_keywords, ["Test"]);
+    assert_eq!(d.model_keywords.len(), 1);
+    assert_eq!(d.model_keywords[0].model, "Node");
+    assert_eq!(d.model_keywords[0].keywords, ["Synapse"]);
+    // `Lethal Hits`, linked for the ability's text, is a weapon ability (the Necrons fixture
+    // has it as a weapon keyword): glossary, not an ability of the unit.
+    let ab: Vec<&str> = d.abilities.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(ab, ["Frenzy"]);
+    let p = sheet(&ex, "Prime");
+    assert_eq!(p.leads, ["Swarm", "Warriors"]);
+    // An unconditional `add` category modifier is a keyword; a conditional one is not.
+    assert_eq!(p.keywords, ["Character"]);
+    assert_eq!(p.unit_composition, ["1 Prime"]);
+    // The enhancement group linked into the Prime is not its datasheet.
+    assert_eq!(points(p), [(1, 65)]);
+    assert!(p.abilities.iter().all(|a| a.name == "Leader"));
+}
+
+#[test]
+fn enhancements_detachments_and_their_rules() {
+    let ex = read(&[
+        ("x/game.gst", GST.as_bytes()),
+        ("x/army.cat", ARMY.as_bytes()),
+    ]);
+    type Row<'a> = (&'a str, Option<&'a str>, Option<u32>, &'a str, u32);
+    let enh: Vec<Row> = ex
+        .iter()
+        .flat_map(|e| &e.enhancements)
+        .map(|e| {
+            (
+                e.id.as_str(),
+                e.detachment.as_deref(),
+                e.points,
+                e.text.as_str(),
+                e.sources[0].line,
+            )
+        })
+        .collect();
+    // The subgroup names the first's detachment, the hidden-until condition the second's; the
+    // name is as printed, `(Aura)` included; the Crusade relic is not an enhancement.
+    assert_eq!(
+        enh,
+        [
+            (
+                "10e:test:crusher-stampede:monstrous-nemesis-aura",
+                Some("Crusher Stampede"),
+                Some(25),
+                "Re-roll Wound rolls.",
+                95
+            ),
+            (
+                "10e:test:invasion-fleet:alien-cunning",
+                Some("Invasion Fleet"),
+                Some(30),
+                "Redeploy up to three units.",
+                87
+            ),
+        ]
+    );
+    let dets: Vec<(&str, Vec<&str>, Vec<&str>)> = ex
+        .iter()
+        .flat_map(|e| &e.detachments)
+        .map(|d| {
+            (
+                d.name.as_str(),
+                d.rules.iter().map(String::as_str).collect(),
+                d.enhancements.iter().map(String::as_str).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        dets,
+        [
+            (
+                "Invasion Fleet",
+                vec!["10e:test/detachment:hyper-adaptations"],
+                vec!["10e:test:invasion-fleet:alien-cunning"]
+            ),
+            (
+                "Crusher Stampede",
+                vec![],
+                vec!["10e:test:crusher-stampede:monstrous-nemesis-aura"]
+            ),
+        ]
+    );
+    let rule = ex
+        .iter()
+        .flat_map(|e| &e.rules)
+        .find(|r| r.kind == "detachment")
+        .expect("the detachment rule");
+    assert_eq!(rule.name.as_deref(), Some("Hyper Adaptations"));
+    assert_eq!(rule.text, "Select one adaptation.");
+    assert_eq!(rule.faction.as_deref(), Some("Test"));
+    // The revision each file carries, read from its root element alone.
+    let h = bsdata::header(ARMY.as_bytes()).expect("header");
+    assert_eq!(
+        (
+            h.root.as_str(),
+            h.revision,
+            h.game_system_revision,
+            h.library
+        ),
+        ("catalogue", Some(7), Some(1), false)
+    );
+    assert_eq!(
+        bsdata::header(GST.as_bytes()).map(|h| (h.root, h.revision)),
+        Some(("gameSystem".to_string(), Some(1)))
+    );
+    assert_eq!(bsdata::header(b"no xml here"), None);
+}
+
+#[test]
+fn leader_texts_list_units_in_every_spelling() {
+    use bsdata::unit::leads_in;
+    assert_eq!(
+        leads_in("This model can be attached to the following units: **^^Cadian Shock Troops^^**, **^^Kasrkin^^**"),
+        ["Cadian Shock Troops", "Kasrkin"]
+    );
+    assert_eq!(
+        leads_in(
+            "This model can be attached to the following unit:\n- **^^Catachan Jungle Fighters**^^"
+        ),
+        ["Catachan Jungle Fighters"]
+    );
+    assert_eq!(
+        leads_in("This model can be attached to the following units:\n■ BLOODLETTERS\n■ FLESH HOUNDS\nWhile this model is leading a unit, …"),
+        ["BLOODLETTERS", "FLESH HOUNDS"]
+    );
+    assert!(leads_in("While this model is leading a unit, add 1 to Hit rolls.").is_empty());
+}
+
+/// `bytes` as the one file `name` of a zip archive (deflated), as BattleScribe writes
+/// `.catz`/`.gstz`.
+fn zipped(name: &str, bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let opts = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    w.start_file(name, opts).expect("start_file");
+    w.write_all(bytes).expect("write");
+    w.finish().expect("finish").into_inner()
+}
+
+#[test]
+fn zipped_battlescribe_data_is_unzipped_and_read() {
+    let gstz = zipped("game.gst", GST.as_bytes());
+    let catz = zipped("necrons.cat", NECRONS.as_bytes());
+    assert!(bsdata::is_zipped("bs/necrons.catz", &catz));
+    assert_eq!(bsdata::unzip(&catz).as_deref(), Ok(NECRONS.as_bytes()));
+    let ds = util::ingest_in_memory(&[
+        ("bs/game.gstz", gstz.as_slice()),
+        ("bs/necrons.catz", catz.as_slice()),
+    ]);
+    for i in &ds.manifest.inputs {
+        assert_eq!(i.status, InputStatus::Ok, "{}", i.file);
+    }
+    let ids: Vec<&str> = ds.datasheets.iter().map(|d| d.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "10e:necrons:ctan-shard-of-the-nightbringer",
+            "10e:necrons:scarabs",
+            "10e:necrons:warriors"
+        ]
+    );
+    // Provenance: the zipped file, and the line in the XML inside it.
+    let d = &ds.datasheets[0];
+    assert_eq!(d.sources[0].file, "bs/necrons.catz");
+    assert_eq!(d.sources[0].line, 15);
+    // A damaged zip beside them is not read: it keeps its S007, and B007 says why.
+    let mut cut = catz.clone();
+    cut.truncate(cut.len() / 2);
+    let ds = util::ingest_in_memory(&[
+        ("bs/game.gstz", gstz.as_slice()),
+        ("bs/necrons.catz", cut.as_slice()),
+    ]);
+    let status = |f: &str| {
+        ds.manifest
+            .inputs
+            .iter()
+            .find(|i| i.file == f)
+            .map(|i| i.status)
+    };
+    assert_eq!(status("bs/necrons.catz"), Some(InputStatus::Skipped));
+    assert_eq!(status("bs/game.gstz"), Some(InputStatus::Ok));
+    let codes: Vec<(&str, Option<&str>)> = ds
+        .diagnostics
+        .iter()
+        .map(|d| (d.code.as_str(), d.file.as_deref()))
+        .collect();
+    assert!(
+        codes.contains(&("S007", Some("bs/necrons.catz"))),
+        "{codes:?}"
+    );
+    assert!(
+        codes.contains(&("B007", Some("bs/necrons.catz"))),
+        "{codes:?}"
+    );
+    assert!(ds.datasheets.is_empty());
+}
+
+#[test]
+fn a_points_increment_repeated_per_count_of_one_model() {
+    // 100 points, +20 for every 5 Marines (the Sergeant is not counted): 1 + 4 Marines is 100,
+    // 1 + 9 Marines is 120 (per 5 models of the unit it would be 140).
+    let cat = r#"<catalogue id="c" name="Imperium - Test" gameSystemId="sys-1" library="false">
+  <selectionEntries>
+    <selectionEntry id="u" name="Tactical Squad" type="unit">
+      <costs><cost name="pts" typeId="pts-1" value="100"/></costs>
+      <modifiers>
+        <modifier type="increment" value="20" field="pts-1">
+          <repeats><repeat value="5" repeats="1" field="selections" scope="u" childId="mar" roundUp="false"/></repeats>
+        </modifier>
+      </modifiers>
+      <selectionEntries>
+        <selectionEntry id="sgt" name="Sergeant" type="model">
+          <constraints>
+            <constraint type="min" value="1" field="selections" scope="parent" id="k1"/>
+            <constraint type="max" value="1" field="selections" scope="parent" id="k2"/>
+          </constraints>
+        </selectionEntry>
+        <selectionEntry id="mar" name="Marine" type="model">
+          <constraints>
+            <constraint type="min" value="4" field="selections" scope="parent" id="k3"/>
+            <constraint type="max" value="9" field="selections" scope="parent" id="k4"/>
+          </constraints>
+        </selectionEntry>
+      </selectionEntries>
+    </selectionEntry>
+  </selectionEntries>
+</catalogue>"#;
+    let ex = read(&[("x/game.gst", GST.as_bytes()), ("x/t.cat", cat.as_bytes())]);
+    let d = sheet(&ex, "Tactical Squad");
+    assert_eq!(points(d), [(5, 100), (10, 120)]);
+    assert_eq!(d.unit_composition, ["1 Sergeant", "4-9 Marine"]);
+}
+
+#[test]
+fn a_points_band_in_a_condition_group() {
+    // 100 points for 5; `set 180` when 6-10 models (an `and` group); `set 250` from 11; a price
+    // behind a roster condition in an `or` group is not applied.
+    let cat = r#"<catalogue id="c" name="Imperium - Test" gameSystemId="sys-1" library="false">
+  <selectionEntries>
+    <selectionEntry id="u" name="Horde" type="unit">
+      <costs><cost name="pts" typeId="pts-1" value="100"/></costs>
+      <modifiers>
+        <modifier type="set" value="180" field="pts-1">
+          <conditionGroups><conditionGroup type="and"><conditions>
+            <condition type="atLeast" value="6" field="selections" scope="u" childId="model"/>
+            <condition type="atMost" value="10" field="selections" scope="u" childId="model"/>
+          </conditions></conditionGroup></conditionGroups>
+        </modifier>
+        <modifier type="set" value="250" field="pts-1">
+          <conditions><condition type="atLeast" value="11" field="selections" scope="u" childId="model"/></conditions>
+        </modifier>
+        <modifier type="set" value="1" field="pts-1">
+          <conditionGroups><conditionGroup type="or"><conditions>
+            <condition type="atLeast" value="1" field="selections" scope="force" childId="boarding"/>
+            <condition type="atLeast" value="1" field="selections" scope="u" childId="model"/>
+          </conditions></conditionGroup></conditionGroups>
+        </modifier>
+      </modifiers>
+      <selectionEntries>
+        <selectionEntry id="m" name="Boy" type="model">
+          <constraints>
+            <constraint type="min" value="5" field="selections" scope="parent" id="k1"/>
+            <constraint type="max" value="15" field="selections" scope="parent" id="k2"/>
+          </constraints>
+        </selectionEntry>
+      </selectionEntries>
+    </selectionEntry>
+  </selectionEntries>
+</catalogue>"#;
+    let ex = read(&[("x/game.gst", GST.as_bytes()), ("x/t.cat", cat.as_bytes())]);
+    assert_eq!(
+        points(sheet(&ex, "Horde")),
+        [(5, 100), (10, 180), (15, 250)]
+    );
 }

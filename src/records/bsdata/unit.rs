@@ -65,6 +65,7 @@ pub fn datasheets(store: &Store) -> Built {
     let mut built = Built::default();
     let mut seen: HashSet<(Option<String>, At)> = HashSet::new();
     let mut unknown_types: HashSet<(usize, String)> = HashSet::new();
+    let weapon_keywords = weapon_keywords(store);
     for (fi, f) in store.files.iter().enumerate() {
         if f.kind == Kind::GameSystem {
             continue;
@@ -107,11 +108,14 @@ pub fn datasheets(store: &Store) -> Built {
             if !seen.insert((faction.clone(), target)) {
                 continue;
             }
-            let ds = Walk::new(store, faction.clone(), own.clone(), &mut unknown_types).datasheet(
-                target,
-                link,
-                &mut built.diagnostics,
-            );
+            let ds = Walk::new(
+                store,
+                faction.clone(),
+                own.clone(),
+                &mut unknown_types,
+                &weapon_keywords,
+            )
+            .datasheet(target, link, &mut built.diagnostics);
             built.datasheets.push((target.0, ds));
         }
         if crucible > 0 {
@@ -126,6 +130,50 @@ pub fn datasheets(store: &Store) -> Built {
         }
     }
     built
+}
+
+/// The keywords of every weapon profile of the store (its `Keywords` characteristic, when
+/// the profile has a weapon's characteristics), folded for comparison.
+fn weapon_keywords(store: &Store) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for f in &store.files {
+        let t = &f.tree;
+        for (p, n) in t.nodes.iter().enumerate() {
+            if n.tag != "profile" {
+                continue;
+            }
+            let chars: Vec<usize> = t.items(p, "characteristics", "characteristic").collect();
+            let names: Vec<String> = chars
+                .iter()
+                .map(|&c| {
+                    t.node(c)
+                        .attr("name")
+                        .unwrap_or("")
+                        .trim()
+                        .to_ascii_lowercase()
+                })
+                .collect();
+            if !is_weapon(&names) {
+                continue;
+            }
+            for &c in &chars {
+                let cn = t.node(c);
+                if cn
+                    .attr("name")
+                    .is_some_and(|n| n.trim().eq_ignore_ascii_case("keywords"))
+                {
+                    out.extend(
+                        cn.text
+                            .split(',')
+                            .map(str::trim)
+                            .filter(|k| !k.is_empty() && *k != "-")
+                            .map(crate::text::fold::fold_for_compare),
+                    );
+                }
+            }
+        }
+    }
+    out
 }
 
 /// How an item of the walk counts models.
@@ -148,6 +196,11 @@ struct Item {
     cost: f64,
     /// The ids of its element and of the link that reached it (conditions name them).
     ids: Vec<String>,
+    /// Its element's name (a model's, for the unit composition).
+    name: String,
+    /// Modifiers of its `max` selections constraint (`increment` by 1 when the unit has 20
+    /// Neurogaunts), each evaluated once the unit's model counts are known.
+    max_mods: Vec<At>,
 }
 
 /// One container being read: the element and the link that reached it (both add children).
@@ -159,6 +212,9 @@ struct Frame {
     in_option: bool,
     /// Targets on the path from the root (cycle detection).
     path: Vec<At>,
+    /// The model entry this container belongs to, when it is inside one (wargear options name
+    /// it).
+    model: Option<String>,
 }
 
 struct Walk<'s, 'u> {
@@ -174,6 +230,11 @@ struct Walk<'s, 'u> {
     diags: Vec<Diagnostic>,
     /// Ids of the faction's catalogues (the army's primary catalogue is one of them).
     own: HashSet<String>,
+    /// The keywords of the unit's own entry (a model's beyond these are its own).
+    base_keywords: Vec<String>,
+    /// Every weapon keyword of the store's weapon profiles, folded: a rule so named is a
+    /// weapon ability, glossary wherever it is linked (an ability's text that grants it).
+    all_weapon_keywords: &'u HashSet<String>,
 }
 
 /// Lower-cased characteristic names a weapon has.
@@ -210,6 +271,7 @@ impl<'s, 'u> Walk<'s, 'u> {
         faction: Option<String>,
         own: HashSet<String>,
         unknown_types: &'u mut HashSet<(usize, String)>,
+        all_weapon_keywords: &'u HashSet<String>,
     ) -> Self {
         Walk {
             store,
@@ -222,6 +284,8 @@ impl<'s, 'u> Walk<'s, 'u> {
             pts_type: None,
             diags: Vec::new(),
             own,
+            base_keywords: Vec::new(),
+            all_weapon_keywords,
         }
     }
 
@@ -268,6 +332,7 @@ impl<'s, 'u> Walk<'s, 'u> {
         parts.extend(link);
         self.pts_type = self.pts_type_of(&parts);
         self.keywords(&parts);
+        self.base_keywords = self.ds.keywords.clone();
         let root_kind = if node.attr("type") == Some("model") {
             ItemKind::Model
         } else {
@@ -280,12 +345,15 @@ impl<'s, 'u> Walk<'s, 'u> {
             max: Some(1),
             cost: 0.0,
             ids: Vec::new(),
+            name: node.attr("name").unwrap_or("").trim().to_string(),
+            max_mods: Vec::new(),
         });
         let mut stack = vec![Frame {
             parts: parts.clone(),
             item: 0,
             in_option: false,
             path: vec![target],
+            model: None,
         }];
         while let Some(frame) = stack.pop() {
             let mut pushed = Vec::new();
@@ -296,7 +364,10 @@ impl<'s, 'u> Walk<'s, 'u> {
             stack.extend(pushed.into_iter().rev());
         }
         self.finish_abilities();
+        self.shared_model_keywords();
+        self.apply_max_mods();
         self.points(&parts);
+        self.composition();
         diags.append(&mut self.diags);
         self.ds
     }
@@ -327,37 +398,132 @@ impl<'s, 'u> Walk<'s, 'u> {
         None
     }
 
-    fn keywords(&mut self, parts: &[At]) {
+    /// The names of the categories an entry links (`Faction: X` included), hidden categories
+    /// (the data's bookkeeping, `Khorne non-Battleline`) left out.
+    fn categories(&self, parts: &[At]) -> Vec<String> {
+        let mut out = Vec::new();
         for &(fi, n) in parts {
             let t = self.tree(fi);
             for c in t.items(n, "categoryLinks", "categoryLink") {
                 let c = t.node(c);
                 let target = c.attr("targetId").and_then(|id| self.store.resolve(id));
-                if target.is_some_and(|at| self.store.node(at).attr("hidden") == Some("true")) {
-                    // A hidden category is the data's own bookkeeping (`Khorne non-Battleline`),
-                    // not a keyword the datasheet prints.
+                if c.attr("hidden") == Some("true")
+                    || target.is_some_and(|at| self.store.node(at).attr("hidden") == Some("true"))
+                {
                     continue;
                 }
                 let name = match c.attr("name").map(str::trim).filter(|s| !s.is_empty()) {
                     Some(n) => n.to_string(),
-                    None => match c.attr("targetId").and_then(|id| self.store.resolve(id)) {
+                    None => match target {
                         Some(at) => self.store.node(at).attr("name").unwrap_or("").to_string(),
                         None => continue,
                     },
                 };
-                if let Some(f) = name.strip_prefix("Faction:") {
-                    let f = f.trim().to_string();
-                    if !f.is_empty() && !self.ds.faction_keywords.contains(&f) {
-                        self.ds.faction_keywords.push(f);
-                    }
-                } else if !self
-                    .ds
-                    .keywords
+                out.push(name);
+            }
+            // Unconditional `add`/`remove` category modifiers of the entry itself.
+            for m in t.items(n, "modifiers", "modifier") {
+                let mn = t.node(m);
+                if mn.attr("field") != Some("category") || !unconditional(t, m) {
+                    continue;
+                }
+                let Some(at) = mn.attr("value").and_then(|id| self.store.resolve(id)) else {
+                    continue;
+                };
+                let cat = self.store.node(at);
+                if cat.tag != "categoryEntry" || cat.attr("hidden") == Some("true") {
+                    continue;
+                }
+                let name = cat.attr("name").unwrap_or("").trim().to_string();
+                match mn.attr("type") {
+                    Some("add") if !name.is_empty() && !out.contains(&name) => out.push(name),
+                    Some("remove") => out.retain(|x| *x != name),
+                    _ => {}
+                }
+            }
+        }
+        out
+    }
+
+    fn keywords(&mut self, parts: &[At]) {
+        for name in self.categories(parts) {
+            if let Some(f) = name.strip_prefix("Faction:") {
+                let f = f.trim().to_string();
+                if !f.is_empty() && !self.ds.faction_keywords.contains(&f) {
+                    self.ds.faction_keywords.push(f);
+                }
+            } else if !self
+                .ds
+                .keywords
+                .iter()
+                .any(|k| k.eq_ignore_ascii_case(&name))
+            {
+                self.ds.keywords.push(name);
+            }
+        }
+    }
+
+    /// A keyword every model of the unit links is the unit's, not one model's.
+    fn shared_model_keywords(&mut self) {
+        let models: HashSet<&str> = self
+            .items
+            .iter()
+            .skip(1)
+            .filter(|i| i.kind == ItemKind::Model)
+            .map(|i| i.name.as_str())
+            .collect();
+        if models.len() < 2 || self.ds.model_keywords.len() < models.len() {
+            if models.len() == 1 {
+                self.ds.model_keywords.clear();
+            }
+            return;
+        }
+        let first = self.ds.model_keywords[0].keywords.clone();
+        let shared: Vec<String> = first
+            .into_iter()
+            .filter(|k| {
+                self.ds
+                    .model_keywords
+                    .iter()
+                    .all(|m| m.keywords.contains(k))
+            })
+            .collect();
+        for m in &mut self.ds.model_keywords {
+            m.keywords.retain(|k| !shared.contains(k));
+        }
+        self.ds.model_keywords.retain(|m| !m.keywords.is_empty());
+    }
+
+    /// The keywords a model entry of the unit links beyond the unit's own (`Cadian Commander`:
+    /// `Officer`): they join the unit's keywords and the model's `model_keywords`.
+    fn model_keywords(&mut self, model: &str, parts: &[At]) {
+        for name in self.categories(parts) {
+            if name.starts_with("Faction:")
+                || self
+                    .base_keywords
                     .iter()
                     .any(|k| k.eq_ignore_ascii_case(&name))
-                {
-                    self.ds.keywords.push(name);
+            {
+                continue;
+            }
+            if !self
+                .ds
+                .keywords
+                .iter()
+                .any(|k| k.eq_ignore_ascii_case(&name))
+            {
+                self.ds.keywords.push(name.clone());
+            }
+            match self.ds.model_keywords.iter_mut().find(|m| m.model == model) {
+                Some(m) => {
+                    if !m.keywords.contains(&name) {
+                        m.keywords.push(name)
+                    }
                 }
+                None => self.ds.model_keywords.push(ModelKeywords {
+                    model: model.to_string(),
+                    keywords: vec![name],
+                }),
             }
         }
     }
@@ -518,13 +684,19 @@ impl<'s, 'u> Walk<'s, 'u> {
             // An option with a points cost (an enhancement): not the datasheet, not its points.
             return None;
         }
+        if tn.tag == "selectionEntryGroup" && !frame.in_option {
+            self.wargear_option(&parts, frame.model.as_deref());
+        }
         let item = if counted {
             let kind = match (tn.tag.as_ref(), tn.attr("type")) {
                 ("selectionEntryGroup", _) => ItemKind::Group,
                 (_, Some("model")) => ItemKind::Model,
                 _ => ItemKind::Entry,
             };
-            let (min, max) = self.constraints(&parts);
+            let (min, max, max_mods) = self.constraints(&parts);
+            if kind == ItemKind::Model {
+                self.model_keywords(tn.attr("name").unwrap_or("").trim(), &parts);
+            }
             let ids = parts
                 .iter()
                 .filter_map(|&at| self.store.node(at).attr("id").map(str::to_string))
@@ -536,6 +708,8 @@ impl<'s, 'u> Walk<'s, 'u> {
                 max,
                 cost: pts,
                 ids,
+                name: tn.attr("name").unwrap_or("").trim().to_string(),
+                max_mods,
             });
             let id = self.items.len() - 1;
             self.items[frame.item].children.push(id);
@@ -545,17 +719,105 @@ impl<'s, 'u> Walk<'s, 'u> {
         };
         let mut path = frame.path.clone();
         path.push(target);
+        let model = if tn.tag == "selectionEntry" && tn.attr("type") == Some("model") {
+            tn.attr("name").map(|n| n.trim().to_string())
+        } else {
+            frame.model.clone()
+        };
         Some(Frame {
             parts,
             item,
             in_option: frame.in_option || is_upgrade,
             path,
+            model,
         })
     }
 
-    /// `min`/`max` selections constraints on the parent scope (the link's win).
-    fn constraints(&self, parts: &[At]) -> (Option<u32>, Option<u32>) {
+    /// A wargear option: a group (reached from the unit or a model, not from inside another
+    /// option) whose `max` constraint allows fewer than the two or more wargear entries it
+    /// offers, each a weapon or piece of wargear without
+    /// a points or Crusade cost: `Storm Bolter (1): Storm bolter, Incinerator, Psycannon,
+    /// Psilencer` — the model it belongs to (`Cadian Commander › Chainsword (1): …`), the group's
+    /// name, the number of choices its constraints allow, the choices.
+    fn wargear_option(&mut self, parts: &[At], model: Option<&str>) {
+        let mut choices: Vec<String> = Vec::new();
+        for &(fi, g) in parts {
+            let t = self.tree(fi);
+            let mut kids: Vec<(At, Option<At>)> = t
+                .items(g, "selectionEntries", "selectionEntry")
+                .map(|e| ((fi, e), None))
+                .collect();
+            for l in t.items(g, "entryLinks", "entryLink") {
+                if let Some(target) = t
+                    .node(l)
+                    .attr("targetId")
+                    .and_then(|i| self.store.resolve(i))
+                {
+                    kids.push((target, Some((fi, l))));
+                }
+            }
+            for (e, link) in kids {
+                let en = self.store.node(e);
+                if en.tag != "selectionEntry" || en.attr("type") != Some("upgrade") {
+                    continue;
+                }
+                let mut at = vec![e];
+                at.extend(link);
+                let shown = at.iter().all(|&(f, n)| {
+                    let tt = self.tree(f);
+                    tt.node(n).attr("hidden") != Some("true") && !default_hidden(tt, n, &self.own)
+                });
+                let costless = at.iter().all(|&(f, n)| {
+                    let tt = self.tree(f);
+                    tt.items(n, "costs", "cost")
+                        .all(|c| num(tt.node(c).attr("value")).unwrap_or(0.0) == 0.0)
+                });
+                // A piece of wargear: it has a profile of its own (a weapon, an ability).
+                let has_profile = at.iter().any(|&(f, n)| {
+                    let tt = self.tree(f);
+                    tt.items(n, "profiles", "profile").next().is_some()
+                        || tt
+                            .items(n, "infoLinks", "infoLink")
+                            .any(|l| tt.node(l).attr("type") == Some("profile"))
+                });
+                let name = link
+                    .and_then(|l| self.store.node(l).attr("name"))
+                    .or(en.attr("name"))
+                    .unwrap_or("")
+                    .trim()
+                    .to_string();
+                if shown && costless && has_profile && !name.is_empty() && !choices.contains(&name)
+                {
+                    choices.push(name);
+                }
+            }
+        }
+        let (min, max, _) = self.constraints(parts);
+        // A choice: fewer may be taken than are offered (a group of wargear every model has
+        // is its equipment, not an option).
+        if choices.len() < 2 || max.map_or(true, |m| m as usize >= choices.len()) {
+            return;
+        }
+        let group = self.store.node(parts[0]).attr("name").unwrap_or("").trim();
+        let range = match (min, max) {
+            (lo, Some(hi)) => format!(" ({})", count_range(lo.unwrap_or(0).min(hi), Some(hi))),
+            (Some(lo), None) => format!(" ({lo}+)"),
+            (None, None) => String::new(),
+        };
+        let line = match model {
+            Some(m) => format!("{m} › {group}{range}: {}", choices.join(", ")),
+            None => format!("{group}{range}: {}", choices.join(", ")),
+        };
+        if !self.ds.wargear_options.contains(&line) {
+            self.ds.wargear_options.push(line);
+        }
+    }
+
+    /// `min`/`max` selections constraints on the parent scope (the link's win), and the
+    /// modifiers of the `max` constraint.
+    fn constraints(&self, parts: &[At]) -> (Option<u32>, Option<u32>, Vec<At>) {
         let (mut min, mut max) = (None, None);
+        let mut max_ids: Vec<&str> = Vec::new();
         // Target first, then the link: the link's constraints replace the target's.
         for &(fi, n) in parts {
             let t = self.tree(fi);
@@ -567,12 +829,198 @@ impl<'s, 'u> Walk<'s, 'u> {
                 let v = num(c.attr("value")).map(|v| v.max(0.0) as u32);
                 match c.attr("type") {
                     Some("min") => min = v,
-                    Some("max") => max = v,
+                    Some("max") => {
+                        max = v;
+                        max_ids.extend(c.attr("id"));
+                    }
                     _ => {}
                 }
             }
         }
-        (min, max)
+        let mut mods = Vec::new();
+        for &(fi, n) in parts {
+            let t = self.tree(fi);
+            let mut stack: Vec<usize> = vec![n];
+            while let Some(x) = stack.pop() {
+                for m in t.items(x, "modifiers", "modifier") {
+                    if t.node(m)
+                        .attr("field")
+                        .is_some_and(|f| max_ids.contains(&f))
+                    {
+                        mods.push((fi, m));
+                    }
+                }
+                stack.extend(t.items(x, "modifierGroups", "modifierGroup"));
+            }
+        }
+        (min, max, mods)
+    }
+
+    /// Applies the modifiers of the models' `max` constraints whose conditions are on model
+    /// counts and hold when every model is at its largest count (the unit at its largest size).
+    fn apply_max_mods(&mut self) {
+        if self.items.iter().all(|i| i.max_mods.is_empty()) {
+            return;
+        }
+        let ranges = self.ranges();
+        let models: HashSet<String> = self
+            .items
+            .iter()
+            .filter(|i| i.kind == ItemKind::Model)
+            .flat_map(|i| i.ids.iter().cloned())
+            .collect();
+        let model_refs: HashSet<&str> = models.iter().map(String::as_str).collect();
+        let largest = |id: &Option<String>| -> Option<u32> {
+            match id {
+                None => ranges[0].1,
+                Some(id) => self
+                    .items
+                    .iter()
+                    .position(|i| i.kind == ItemKind::Model && i.ids.contains(id))
+                    .and_then(|j| ranges[j].1),
+            }
+        };
+        let mut changes: Vec<(usize, String, u32)> = Vec::new();
+        for (i, it) in self.items.iter().enumerate() {
+            for &(fi, m) in &it.max_mods {
+                let t = self.tree(fi);
+                let mn = t.node(m);
+                let Some(value) = num(mn.attr("value")).map(|v| v.max(0.0) as u32) else {
+                    continue;
+                };
+                let grouped = |x: usize| {
+                    t.items(x, "conditionGroups", "conditionGroup")
+                        .next()
+                        .is_some()
+                        || t.items(x, "repeats", "repeat").next().is_some()
+                };
+                if grouped(m) {
+                    continue;
+                }
+                let conds: Option<Vec<_>> = t
+                    .items(m, "conditions", "condition")
+                    .map(|c| model_count_condition(t, c, &model_refs))
+                    .collect();
+                let Some(conds) = conds else { continue };
+                let holds_all = conds
+                    .iter()
+                    .all(|(k, v, id)| largest(id).is_some_and(|n| holds(k, *v, n)));
+                if holds_all {
+                    changes.push((i, mn.attr("type").unwrap_or("").to_string(), value));
+                }
+            }
+        }
+        for (i, kind, value) in changes {
+            let it = &mut self.items[i];
+            it.max = match (kind.as_str(), it.max) {
+                ("set", _) => Some(value),
+                ("increment", Some(m)) => Some(m + value),
+                ("decrement", Some(m)) => Some(m.saturating_sub(value)),
+                (_, m) => m,
+            };
+        }
+    }
+
+    /// The unit composition: one line per model, `1 Cadian Commander`, `2-5 Zoanthrope` (the
+    /// counts its constraints allow); a group that bounds several kinds of model together is
+    /// one line, `4-9 models: 0-9 Grey Knight, 0-2 Grey Knight with Heavy Weapon`; a group
+    /// that chooses one of several compositions is one line, the alternatives joined by ` or `.
+    fn composition(&mut self) {
+        let ranges = self.ranges();
+        let mut lines = Vec::new();
+        if self
+            .items
+            .first()
+            .is_some_and(|r| r.kind == ItemKind::Model)
+        {
+            lines.extend(self.model_line(0, ranges[0].0, ranges[0].1));
+        }
+        lines.extend(self.composition_of(&ranges, &self.items[0].children, true));
+        self.ds.unit_composition = lines;
+    }
+
+    fn model_line(&self, i: usize, lo: u32, hi: Option<u32>) -> Option<String> {
+        let name = strip_legends(&self.items[i].name).0;
+        if name.is_empty() || hi == Some(0) {
+            return None;
+        }
+        Some(format!("{} {name}", count_range(lo, hi)))
+    }
+
+    /// The composition lines of `items` (an explicit stack); `choices`: a choice group's
+    /// alternatives are read with this function once more (no deeper: a choice inside an
+    /// alternative lists its models).
+    fn composition_of(
+        &self,
+        ranges: &[(u32, Option<u32>, bool)],
+        items: &[usize],
+        choices: bool,
+    ) -> Vec<String> {
+        let mut lines = Vec::new();
+        let mut stack: Vec<usize> = items.iter().rev().copied().collect();
+        while let Some(x) = stack.pop() {
+            let it = &self.items[x];
+            if !ranges[x].2 {
+                continue;
+            }
+            let all_models = it
+                .children
+                .iter()
+                .filter(|&&c| ranges[c].2)
+                .all(|&c| self.items[c].kind == ItemKind::Model);
+            match it.kind {
+                ItemKind::Model => lines.extend(self.model_line(x, ranges[x].0, ranges[x].1)),
+                ItemKind::Group if choices && is_choice(&self.items, ranges, x) => {
+                    let alts: Vec<String> = it
+                        .children
+                        .iter()
+                        .filter(|&&c| ranges[c].2)
+                        .map(|&c| {
+                            let kids = match self.items[c].kind {
+                                ItemKind::Model => vec![c],
+                                _ => self.items[c].children.clone(),
+                            };
+                            self.composition_of(ranges, &kids, false).join(", ")
+                        })
+                        .filter(|a| !a.is_empty())
+                        .collect();
+                    if !alts.is_empty() {
+                        lines.push(alts.join(" or "));
+                    }
+                }
+                ItemKind::Group if (it.min.is_some() || it.max.is_some()) && all_models => {
+                    // A group that bounds the count of its models together (`4-9 Grey Knights`
+                    // of two kinds): its range, then each model's, capped by the group's.
+                    let (lo, hi, _) = ranges[x];
+                    let kids: Vec<String> = it
+                        .children
+                        .iter()
+                        .filter(|&&c| ranges[c].2)
+                        .filter_map(|&c| {
+                            let (clo, chi, _) = ranges[c];
+                            let chi = match (chi, hi) {
+                                (Some(a), Some(b)) => Some(a.min(b)),
+                                (a, b) => a.or(b),
+                            };
+                            self.model_line(c, clo, chi)
+                        })
+                        .collect();
+                    match kids.as_slice() {
+                        [] => {}
+                        [_] if it.children.len() == 1 => {
+                            lines.extend(self.model_line(it.children[0], lo, hi));
+                        }
+                        _ => lines.push(format!(
+                            "{} models: {}",
+                            count_range(lo, hi),
+                            kids.join(", ")
+                        )),
+                    }
+                }
+                _ => stack.extend(it.children.iter().rev().copied()),
+            }
+        }
+        lines
     }
 
     /// The value an unconditional `append`/`set` modifier on `name` gives a link (`D6`).
@@ -752,6 +1200,13 @@ impl<'s, 'u> Walk<'s, 'u> {
             }
             return;
         }
+        if lower == "leader" && !in_option {
+            for unit in leads_in(&text) {
+                if !self.ds.leads.contains(&unit) {
+                    self.ds.leads.push(unit);
+                }
+            }
+        }
         let group = if in_option {
             "wargear".to_string()
         } else if type_name == "Abilities" || type_name.is_empty() {
@@ -787,6 +1242,7 @@ impl<'s, 'u> Walk<'s, 'u> {
             .iter()
             .flat_map(|w| w.keywords.iter())
             .map(|k| crate::text::fold::fold_for_compare(k))
+            .chain(self.all_weapon_keywords.iter().cloned())
             .collect();
         let links = std::mem::take(&mut self.rule_links);
         for (name, param, system, at) in links {
@@ -822,6 +1278,41 @@ impl<'s, 'u> Walk<'s, 'u> {
             &ids::faction_scope(self.ds.faction.as_deref()),
         );
     }
+}
+
+/// The units a `Leader` ability's text names: the list after `can be attached to the following
+/// unit(s):`, one per bullet line (`■`, `-`, `•`) or separated by commas, the markup
+/// (`**^^Kasrkin^^**`) removed; the list ends at the first line that is neither.
+pub fn leads_in(text: &str) -> Vec<String> {
+    let lower = text.to_lowercase();
+    let Some(at) = lower.find("attached to") else {
+        return Vec::new();
+    };
+    let Some(colon) = text[at..].find(':').map(|c| at + c + 1) else {
+        return Vec::new();
+    };
+    let clean = |s: &str| -> String {
+        s.replace(['*', '^'], "")
+            .trim()
+            .trim_end_matches(['.', ';'])
+            .trim()
+            .to_string()
+    };
+    let mut out: Vec<String> = Vec::new();
+    for (i, line) in text[colon..].lines().enumerate() {
+        let l = line.trim();
+        let bullet = l
+            .strip_prefix(['■', '-', '•', '*'])
+            .filter(|_| !l.starts_with("**"));
+        let items: Vec<&str> = match bullet {
+            Some(rest) => vec![rest],
+            None if l.is_empty() && out.is_empty() => continue,
+            None if i == 0 || out.is_empty() => l.split(',').collect(),
+            None => break,
+        };
+        out.extend(items.into_iter().map(clean).filter(|s| !s.is_empty()));
+    }
+    out
 }
 
 /// A weapon's name as the datasheet prints it: BattleScribe marks each profile of a weapon with
@@ -983,7 +1474,28 @@ fn name_and_tags(name: &str) -> (String, Vec<String>) {
     (t.to_string(), Vec::new())
 }
 
-/// A condition on the unit's model count, or `None` when it depends on anything else.
+/// `4`, `2-5`, `1+`: a count or a range of counts.
+fn count_range(lo: u32, hi: Option<u32>) -> String {
+    match hi {
+        Some(h) if h == lo => format!("{lo}"),
+        Some(h) => format!("{lo}-{h}"),
+        None => format!("{lo}+"),
+    }
+}
+
+/// Whether group item `i` chooses one of several compositions: at most one selection, none of
+/// its counted children a model itself.
+fn is_choice(items: &[Item], ranges: &[(u32, Option<u32>, bool)], i: usize) -> bool {
+    let it = &items[i];
+    it.kind == ItemKind::Group
+        && it.max == Some(1)
+        && it
+            .children
+            .iter()
+            .filter(|&&c| ranges[c].2)
+            .all(|&c| items[c].kind != ItemKind::Model)
+}
+
 /// A condition on the unit's model count (`childId="model"`) or on the count of one of its
 /// models (`childId` = that model entry's id), or `None` when it depends on anything else.
 fn model_count_condition(
@@ -1013,14 +1525,21 @@ fn holds(kind: &str, v: u32, count: u32) -> bool {
     }
 }
 
+/// A condition on a model count: (`atLeast`…, value, the model entry's id or the unit's).
+type CountCondition = (String, u32, Option<String>);
+
 /// A points modifier keyed on the model count.
 struct PointsRule {
     kind: String,
     value: f64,
     /// Every condition must hold (model-count conditions only).
-    conditions: Vec<(String, u32, Option<String>)>,
-    /// `increment` per `per` models, `repeats` times each.
-    repeat: Option<(u32, u32)>,
+    conditions: Vec<CountCondition>,
+    /// Condition groups (one level: `or` when the flag is set, else `and`) of model-count
+    /// conditions; every group must hold.
+    groups: Vec<(bool, Vec<CountCondition>)>,
+    /// `increment` per `per` models (of the unit, or of one of its models), `repeats` times
+    /// each.
+    repeat: Option<(u32, u32, Option<String>)>,
 }
 
 impl Walk<'_, '_> {
@@ -1058,6 +1577,7 @@ impl Walk<'_, '_> {
             .flat_map(|i| i.ids.iter().map(String::as_str))
             .collect();
         let mut conditions = Vec::new();
+        let mut groups = Vec::new();
         let mut repeat = None;
         // The modifier's and its enclosing groups' conditions.
         let mut at = Some(m);
@@ -1066,23 +1586,34 @@ impl Walk<'_, '_> {
             if !matches!(node.tag.as_ref(), "modifier" | "modifierGroup") {
                 break;
             }
-            if t.items(x, "conditionGroups", "conditionGroup")
-                .next()
-                .is_some()
-            {
-                return None;
+            for g in t.items(x, "conditionGroups", "conditionGroup") {
+                if t.items(g, "conditionGroups", "conditionGroup")
+                    .next()
+                    .is_some()
+                {
+                    // Nested groups: not a plain count band; not applied.
+                    return None;
+                }
+                let conds: Option<Vec<_>> = t
+                    .items(g, "conditions", "condition")
+                    .map(|c| model_count_condition(t, c, &models))
+                    .collect();
+                groups.push((t.node(g).attr("type") == Some("or"), conds?));
             }
             for c in t.items(x, "conditions", "condition") {
                 conditions.push(model_count_condition(t, c, &models)?);
             }
             for r in t.items(x, "repeats", "repeat") {
                 let rn = t.node(r);
-                if rn.attr("field") != Some("selections") || rn.attr("childId") != Some("model") {
+                let child = rn.attr("childId")?;
+                if rn.attr("field") != Some("selections")
+                    || (child != "model" && !models.contains(child))
+                {
                     return None;
                 }
                 let per = num(rn.attr("value"))?.max(1.0) as u32;
                 let times = num(rn.attr("repeats")).unwrap_or(1.0).max(0.0) as u32;
-                repeat = Some((per, times));
+                repeat = Some((per, times, (child != "model").then(|| child.to_string())));
             }
             at = node
                 .parent
@@ -1093,6 +1624,7 @@ impl Walk<'_, '_> {
             kind: mn.attr("type")?.to_string(),
             value: num(mn.attr("value"))?,
             conditions,
+            groups,
             repeat,
         })
     }
@@ -1118,13 +1650,7 @@ impl Walk<'_, '_> {
                     (lo, hi, true)
                 }
                 ItemKind::Group => {
-                    let choice = it.max == Some(1)
-                        && it
-                            .children
-                            .iter()
-                            .filter(|&&c| r[c].2)
-                            .all(|&c| self.items[c].kind != ItemKind::Model);
-                    if choice {
+                    if is_choice(&self.items, &r, i) {
                         // One of several compositions.
                         let lo = if it.min.unwrap_or(0) >= 1 {
                             kids.iter().map(|k| k.0).min().unwrap_or(0)
@@ -1213,11 +1739,19 @@ impl Walk<'_, '_> {
                             .sum(),
                     ),
                 };
-                if !r.conditions.iter().all(|(k, n, id)| holds(k, *n, of(id))) {
+                let ok = |(k, n, id): &CountCondition| holds(k, *n, of(id));
+                let groups_hold = r.groups.iter().all(|(or, cs)| {
+                    if *or {
+                        cs.iter().any(ok)
+                    } else {
+                        cs.iter().all(ok)
+                    }
+                });
+                if !r.conditions.iter().all(ok) || !groups_hold {
                     continue;
                 }
-                let times = match r.repeat {
-                    Some((per, reps)) => f64::from(count / per * reps),
+                let times = match &r.repeat {
+                    Some((per, reps, id)) => f64::from(of(id) / per * reps),
                     None => 1.0,
                 };
                 match r.kind.as_str() {
