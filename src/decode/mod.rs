@@ -79,10 +79,11 @@ pub fn sniff(bytes: &[u8], path: &str) -> Sniffed {
         if head.starts_with(magic) {
             let lower = path.to_ascii_lowercase();
             if magic.starts_with(b"PK") && (lower.ends_with(".catz") || lower.ends_with(".gstz")) {
-                // BattleScribe's zipped data: no record source unzips it (yet).
+                // BattleScribe's zipped data: the bsdata record source unzips it; this is only
+                // seen when that failed (its B007 says why).
                 return found(
                     Format::Media,
-                    Some("zipped BattleScribe data (.catz/.gstz); unzip it to read it"),
+                    Some("zipped BattleScribe data (.catz/.gstz) that could not be unzipped"),
                 );
             }
             return found(Format::Media, Some(what));
