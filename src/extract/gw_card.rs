@@ -26,7 +26,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::ids;
 use crate::ir::{Block, BlockKind, Document};
 use crate::model::*;
-use crate::source::{BBox, Location, Provenance};
+use crate::source::{BBox, Location, PageSize, Provenance};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -48,6 +48,8 @@ struct Para {
     page: u32,
     line: u32,
     bbox: BBox,
+    /// The page's size.
+    page_size: Option<PageSize>,
     /// Font size of its first line (the height of that line's box).
     size: f32,
 }
@@ -83,6 +85,7 @@ fn paragraphs(blocks: &[&Block]) -> Vec<Para> {
             page,
             line: b.line(),
             bbox,
+            page_size: b.span.page_size,
             size: bbox.0[3] - bbox.0[1],
         });
     }
@@ -170,19 +173,16 @@ pub fn extract(doc: &Document, out: &mut Extracted) {
     faction_pages(doc, edition, faction.as_deref(), &other, out);
 }
 
-/// Where a sub-record of a card was read: its paragraph's line, page and box.
+/// Where a sub-record of a card was read: its paragraph's line, page, box and page size.
 fn location(doc: &Document, p: &Para) -> Location {
-    Location {
-        page: Some(p.page),
-        bbox: Some(p.bbox),
-        ..Location::at_line(doc.file.clone(), p.line)
-    }
+    provenance(doc, p).location()
 }
 
 fn provenance(doc: &Document, p: &Para) -> Provenance {
     Provenance {
         page: Some(p.page),
         bbox: Some(p.bbox),
+        page_size: p.page_size,
         ..Provenance::at_line(doc.file.clone(), p.line, doc.sha256.clone())
     }
 }
@@ -251,8 +251,8 @@ struct CardReader<'a> {
     group: String,
     /// The size of ability text: a smaller paragraph in that column is a weapon footnote.
     ability_size: f32,
-    /// Per page: the union of the boxes read.
-    boxes: Vec<(u32, u32, BBox)>,
+    /// Per page: the first paragraph read there and the union of the boxes read.
+    boxes: Vec<(&'a Para, BBox)>,
 }
 
 impl<'a> CardReader<'a> {
@@ -274,9 +274,9 @@ impl<'a> CardReader<'a> {
     fn next(&mut self) -> Option<&'a Para> {
         let p = self.paras.get(self.i)?;
         self.i += 1;
-        match self.boxes.iter_mut().find(|(pg, _, _)| *pg == p.page) {
-            Some((_, _, b)) => *b = b.union(p.bbox),
-            None => self.boxes.push((p.page, p.line, p.bbox)),
+        match self.boxes.iter_mut().find(|(q, _)| q.page == p.page) {
+            Some((_, b)) => *b = b.union(p.bbox),
+            None => self.boxes.push((p, p.bbox)),
         }
         Some(p)
     }
@@ -539,11 +539,10 @@ impl<'a> CardReader<'a> {
                 .faction_of_keyword(k)
                 .map(str::to_string)
         });
-        for (page, line, bbox) in self.boxes {
+        for (p, bbox) in self.boxes {
             ds.sources.push(Provenance {
-                page: Some(page),
                 bbox: Some(bbox),
-                ..Provenance::at_line(self.doc.file.clone(), line, self.doc.sha256.clone())
+                ..provenance(self.doc, p)
             });
         }
         ds
@@ -931,9 +930,8 @@ impl<'a> PageReader<'a> {
     fn rule(&mut self, e: Entry, out: &mut Extracted) {
         let edition = self.edition;
         let at = Location {
-            page: Some(e.p.page),
             bbox: Some(e.bbox),
-            ..Location::at_line(self.doc.file.clone(), e.p.line)
+            ..location(self.doc, e.p)
         };
         let (kind, id) = if self.mode == Mode::Army {
             ("army", ids::army_rule(edition, &self.scope, &e.name))

@@ -15,6 +15,26 @@ fn pdf(pages: &[&str], fonts: &[(&str, &str)]) -> Vec<u8> {
 
 /// [`pdf`] with extra objects (numbered from 3 + fonts) and extra resource entries.
 fn pdf_with(pages: &[&str], fonts: &[(&str, &str)], extra: &[&str], resources: &str) -> Vec<u8> {
+    pdf_boxes(
+        pages,
+        fonts,
+        extra,
+        resources,
+        "/MediaBox [0 0 600 400]",
+        "",
+    )
+}
+
+/// [`pdf_with`] with the page dictionaries' box entries (`page_attrs`) and further entries of
+/// the page tree's root (`tree_attrs`, inherited by every page).
+fn pdf_boxes(
+    pages: &[&str],
+    fonts: &[(&str, &str)],
+    extra: &[&str],
+    resources: &str,
+    page_attrs: &str,
+    tree_attrs: &str,
+) -> Vec<u8> {
     let mut objects: Vec<String> = Vec::new();
     // 1: catalog, 2: pages, then fonts, extra objects, then (page, content) pairs.
     let font_base = 3;
@@ -24,7 +44,7 @@ fn pdf_with(pages: &[&str], fonts: &[(&str, &str)], extra: &[&str], resources: &
         .collect();
     objects.push("<< /Type /Catalog /Pages 2 0 R >>".into());
     objects.push(format!(
-        "<< /Type /Pages /Kids [{}] /Count {} >>",
+        "<< /Type /Pages /Kids [{}] /Count {} {tree_attrs} >>",
         kids.join(" "),
         pages.len()
     ));
@@ -41,7 +61,7 @@ fn pdf_with(pages: &[&str], fonts: &[(&str, &str)], extra: &[&str], resources: &
     }
     for (i, content) in pages.iter().enumerate() {
         objects.push(format!(
-            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 600 400] /Resources << /Font << {} >> {resources} >> /Contents {} 0 R >>",
+            "<< /Type /Page /Parent 2 0 R {page_attrs} /Resources << /Font << {} >> {resources} >> /Contents {} 0 R >>",
             font_refs.join(" "),
             page_base + 2 * i + 1
         ));
@@ -104,6 +124,52 @@ fn a_text_layer_becomes_blocks_with_page_and_box() {
     assert!(
         b[2] > 72.0 + 50.0,
         "width from the font's widths or default: {b:?}"
+    );
+}
+
+/// Every block carries its page's size: the CropBox (else MediaBox) width and height and the
+/// inherited `/Rotate`; boxes are moved to the CropBox's lower-left corner.
+#[test]
+fn blocks_carry_the_page_size_and_boxes_from_the_crop_box_origin() {
+    use cogitator::source::PageSize;
+    let page = "BT /F1 12 Tf 72 300 Td (Hello) Tj ET";
+    let bytes = pdf_boxes(
+        &[page, page],
+        &[("F1", HELVETICA)],
+        &[],
+        "",
+        "/MediaBox [0 0 600 400] /CropBox [10 20 590 380]",
+        "/Rotate -270",
+    );
+    let (doc, codes) = decoded(bytes);
+    let doc = doc.expect("a document");
+    assert!(codes.is_empty(), "{codes:?}");
+    assert_eq!(doc.blocks.len(), 2);
+    let size = PageSize {
+        width: 580.0,
+        height: 360.0,
+        rotate: 90,
+    };
+    for b in &doc.blocks {
+        assert_eq!(b.span.page_size, Some(size));
+        let x0 = b.span.bbox.expect("a box").0[0];
+        assert!((x0 - 62.0).abs() < 0.5, "72 - 10: {x0}");
+    }
+    // No CropBox and no /Rotate: the MediaBox, not rotated (and `rotate` is not written).
+    let (doc, _) = decoded(pdf(&[page], &[("F1", HELVETICA)]));
+    let span = doc.expect("a document").blocks[0].span;
+    assert_eq!(
+        span.page_size,
+        Some(PageSize {
+            width: 600.0,
+            height: 400.0,
+            rotate: 0
+        })
+    );
+    let json = serde_json::to_string(&span).unwrap_or_default();
+    assert!(
+        json.contains(r#""page_size":{"width":600.0,"height":400.0}"#),
+        "{json}"
     );
 }
 
@@ -419,6 +485,68 @@ fn faction_pack_golden_values() {
         && s.target.is_some()
         && s.effect.as_deref().is_some_and(|e| !e.ends_with('2'))));
     assert_eq!(d.manifest.inputs.len(), 1);
+}
+
+/// Every place a record of the pack names (record sources, sub-records' `at`, rule
+/// occurrences) carries its page's size, read by hand off the file (`/MediaBox` = `/CropBox`,
+/// `/Rotate 0` on all 42 pages: pages 1 and 4 are A4, 595.276 × 841.89; pages 2–3, the
+/// detachment and stratagems, 609.449 × 793.701; the cards 5–42 538.583 × 357.165), and its
+/// box lies on the page.
+#[test]
+fn faction_pack_locations_carry_their_page_size() {
+    let Some(bytes) = pack() else { return };
+    let d = pack_dataset(&bytes);
+    let size = |page: u64| match page {
+        1 | 4 => (595.276, 841.89),
+        2 | 3 => (609.449, 793.701),
+        _ => (538.583, 357.165),
+    };
+    let all = serde_json::to_value((
+        &d.datasheets,
+        &d.stratagems,
+        &d.enhancements,
+        &d.detachments,
+        &d.rules,
+    ))
+    .unwrap_or_default();
+    let mut stack = vec![&all];
+    let (mut places, mut pages) = (0, std::collections::BTreeSet::new());
+    while let Some(v) = stack.pop() {
+        match v {
+            serde_json::Value::Array(a) => stack.extend(a),
+            serde_json::Value::Object(o) => {
+                if let Some(page) = o.get("page").and_then(|p| p.as_u64()) {
+                    places += 1;
+                    pages.insert(page);
+                    let ps = &o["page_size"];
+                    let (w, h) = (ps["width"].as_f64(), ps["height"].as_f64());
+                    let (ew, eh) = size(page);
+                    assert!(
+                        w.is_some_and(|w| (w - ew).abs() < 1e-3)
+                            && h.is_some_and(|h| (h - eh).abs() < 1e-3)
+                            && ps.get("rotate").is_none(),
+                        "page {page}: {ps}"
+                    );
+                    let b: Vec<f64> = o["bbox"]
+                        .as_array()
+                        .map(|a| a.iter().filter_map(|x| x.as_f64()).collect())
+                        .unwrap_or_default();
+                    assert!(
+                        b.len() == 4 && b[0] >= 0.0 && b[1] >= 0.0 && b[2] <= ew && b[3] <= eh,
+                        "page {page}: box {b:?} off the page {ew} × {eh}"
+                    );
+                }
+                stack.extend(o.values());
+            }
+            _ => {}
+        }
+    }
+    assert!(places > 300, "{places} places");
+    // The detachment page, the stratagems and every card page are among them.
+    assert!(
+        [2, 3, 5, 6, 41, 42].iter().all(|p| pages.contains(p)),
+        "{pages:?}"
+    );
 }
 
 /// No replacement character, non-breaking hyphen or control character reaches a record.
