@@ -281,8 +281,9 @@ impl<'a> CardReader<'a> {
         Some(p)
     }
 
-    /// Profile row: header, then one values row per model (a unit of several profiles
-    /// names each model in a cell before or after its values).
+    /// Profile row: header, then one values row per model. A unit of several profiles names
+    /// each model beside its values: in a cell of the row, or in a line of its own (smaller
+    /// type on another baseline, read before or after the row) level with it.
     fn profile(&mut self, p: &Para) -> bool {
         let header = p.kind == BlockKind::TableRow
             && p.cells.len() >= 6
@@ -291,32 +292,65 @@ impl<'a> CardReader<'a> {
         if !header {
             return false;
         }
-        while let Some(v) = self
-            .paras
-            .get(self.i)
-            .filter(|v| v.kind == BlockKind::TableRow)
-        {
-            if !self.profile_row(v) {
-                break;
+        // The rows and the name lines between them, up to anything else.
+        let window: Vec<&Para> = self.paras[self.i..]
+            .iter()
+            .take_while(|v| profile_cells(v).is_some() || model_label(v))
+            .collect();
+        let rows: Vec<&Para> = window
+            .iter()
+            .copied()
+            .filter(|v| profile_cells(v).is_some())
+            .collect();
+        // Each name line goes to the row it is level with.
+        let level_row = |l: &Para| {
+            let mid = (l.bbox.0[1] + l.bbox.0[3]) / 2.0;
+            rows.iter()
+                .position(|r| mid >= r.bbox.0[1] && mid <= r.bbox.0[3])
+        };
+        let taken = window
+            .iter()
+            .take_while(|v| profile_cells(v).is_some() || level_row(v).is_some())
+            .count();
+        let mut names: Vec<Vec<&Para>> = vec![Vec::new(); rows.len()];
+        for l in &window[..taken] {
+            if let Some(k) = level_row(l).filter(|_| profile_cells(l).is_none()) {
+                names[k].push(l);
             }
-            self.i += 1;
         }
+        for (row, labels) in rows.iter().zip(names) {
+            if window[..taken].iter().any(|v| std::ptr::eq(*v, *row)) {
+                self.profile_row(row, &labels);
+            }
+        }
+        self.i += taken;
         true
     }
 
-    /// One values row of the profile; `false` when the row is not one.
-    fn profile_row(&mut self, v: &Para) -> bool {
-        let cells: Vec<&str> = v.cells.iter().map(String::as_str).collect();
-        let is_move = |c: &str| c.ends_with('"') || c == "-";
-        let (model, vals): (Vec<&str>, &[&str]) = if cells.len() >= 6 && is_move(cells[0]) {
-            (cells[6..].to_vec(), &cells[..6])
-        } else if cells.len() > 6 && is_move(cells[cells.len() - 6]) {
-            (cells[..cells.len() - 6].to_vec(), &cells[cells.len() - 6..])
-        } else {
-            return false;
+    /// One values row of the profile, with the name lines printed beside it (a line above the
+    /// row's middle before a name cell of the row, one below after it).
+    fn profile_row(&mut self, v: &Para, labels: &[&Para]) {
+        let Some((model, vals)) = profile_cells(v) else {
+            return;
         };
-        let model = (!model.is_empty()).then(|| model.join(" "));
-        let mut mp = ModelProfile::new(self.edition, model, location(self.doc, v));
+        let mut at = location(self.doc, v);
+        let mid = (v.bbox.0[1] + v.bbox.0[3]) / 2.0;
+        let mut name: Vec<&str> = Vec::new();
+        let (above, below): (Vec<&Para>, Vec<&Para>) = labels
+            .iter()
+            .partition(|l| (l.bbox.0[1] + l.bbox.0[3]) / 2.0 > mid);
+        name.extend(above.iter().map(|l| l.text.as_str()));
+        name.extend(model);
+        name.extend(below.iter().map(|l| l.text.as_str()));
+        for l in labels {
+            at.bbox = at.bbox.map(|b| b.union(l.bbox));
+        }
+        let name = name.join(" ");
+        let name = (!name.is_empty()).then(|| match text::is_upper(&name) {
+            true => title(&name),
+            false => name,
+        });
+        let mut mp = ModelProfile::new(self.edition, name, at);
         for (k, f) in ProfileKind::Model.fields(self.edition).iter().enumerate() {
             mp.set(
                 f,
@@ -326,7 +360,6 @@ impl<'a> CardReader<'a> {
             );
         }
         self.ds.models.push(mp);
-        true
     }
 
     /// `RANGED WEAPONS` / `MELEE WEAPONS` table header.
@@ -554,6 +587,35 @@ fn push_text(s: &mut String, t: &str) {
         s.push_str("\n\n");
     }
     s.push_str(t);
+}
+
+/// A values row of the profile: the model's name cells (before or after) and the six values.
+fn profile_cells(v: &Para) -> Option<(Vec<&str>, Vec<&str>)> {
+    if v.kind != BlockKind::TableRow {
+        return None;
+    }
+    let cells: Vec<&str> = v.cells.iter().map(String::as_str).collect();
+    let is_move = |c: &str| c.ends_with('"') || c == "-";
+    if cells.len() >= 6 && is_move(cells[0]) {
+        Some((cells[6..].to_vec(), cells[..6].to_vec()))
+    } else if cells.len() > 6 && is_move(cells[cells.len() - 6]) {
+        let (name, vals) = cells.split_at(cells.len() - 6);
+        Some((name.to_vec(), vals.to_vec()))
+    } else {
+        None
+    }
+}
+
+/// A line that can name a model beside its profile row: short text, no label (`KEYWORDS:`),
+/// not a box of its own (`INVULNERABLE SAVE`).
+fn model_label(v: &Para) -> bool {
+    let t = v.text.as_str();
+    matches!(v.kind, BlockKind::Paragraph | BlockKind::Heading)
+        && !t.is_empty()
+        && t.chars().count() <= 48
+        && !t.contains(':')
+        && !t.chars().any(|c| c.is_ascii_digit())
+        && !t.to_uppercase().starts_with("INVULNERABLE")
 }
 
 /// `1 model | 70` or `10 models | 200 pts`.

@@ -947,6 +947,74 @@ fn card_template_on_hand_built_pages() {
         && r.occurrences[0].page == Some(1)));
 }
 
+/// A card of two profiles, each model named to the right of its values in smaller type on a
+/// baseline of its own (level with the row's middle, as Games Workshop's cards print them;
+/// one name wrapped onto two lines), and a profile named in a cell of its row.
+#[test]
+fn multi_model_cards_name_each_profile() {
+    let line =
+        |y: f32, size: f32, x: u32, t: &str| format!("BT /F1 {size} Tf {x} {y} Td ({t}) Tj ET ");
+    let values = |y: u32, vals: &[&str]| {
+        let mut s = format!("BT /F1 14 Tf 30 {y} Td ({})  Tj", vals[0]);
+        for v in &vals[1..] {
+            s.push_str(&format!(" 40 0 Td ({v}) Tj"));
+        }
+        s + " ET "
+    };
+    let card = [
+        line(360.0, 15.0, 20, "WOLF LORD AND WOLVES"),
+        values(340, &["M", "T", "SV", "W", "LD", "OC"]).replace("/F1 14 Tf", "/F1 6 Tf"),
+        // The name lines come first in the stream: reading order is by position.
+        line(323.5, 7.0, 300, "WOLF LORD"),
+        line(307.0, 7.0, 300, "FENRISIAN"),
+        line(299.0, 7.0, 300, "WOLF"),
+        values(320, &["6\\\"", "4", "3+", "5", "6+", "1"]),
+        values(300, &["10\\\"", "4", "6+", "1", "7+", "0"]),
+        line(280.0, 9.0, 40, "ABILITIES"),
+        line(
+            268.0,
+            7.5,
+            40,
+            "Pack Hunter: Each time this unit fights, re-roll a Hit roll of 1.",
+        ),
+        line(
+            40.0,
+            8.5,
+            30,
+            "KEYWORDS: Infantry, Character, Imperium, Wolf Lord",
+        ),
+        line(40.0, 8.5, 480, "FACTION KEYWORDS:"),
+        line(31.0, 8.5, 480, "Adeptus Astartes, Space Wolves"),
+    ]
+    .concat();
+    let d = crate::util::ingest_in_memory(&[("card.pdf", pdf(&[&card], &[("F1", HELVETICA)]))]);
+    assert_eq!(d.datasheets.len(), 1, "{:?}", d.diagnostics);
+    let models: Vec<(Option<&str>, Vec<&str>)> = d.datasheets[0]
+        .models
+        .iter()
+        .map(|m| (m.name.as_deref(), profile_values(m)))
+        .collect();
+    assert_eq!(
+        models,
+        [
+            (Some("Wolf Lord"), vec!["6\"", "4", "3+", "5", "6+", "1"]),
+            (
+                Some("Fenrisian Wolf"),
+                vec!["10\"", "4", "6+", "1", "7+", "0"]
+            ),
+        ]
+    );
+    // The profile's box holds its values and its name.
+    let b = d.datasheets[0].models[1].at.bbox.expect("a box").0;
+    assert!(b[0] < 31.0 && b[2] > 300.0, "{b:?}");
+    let ab: Vec<&str> = d.datasheets[0]
+        .abilities
+        .iter()
+        .map(|a| a.name.as_str())
+        .collect();
+    assert_eq!(ab, ["Pack Hunter"]);
+}
+
 /// A page of more units than any real page (6,000 separate words on a grid) is read row by
 /// row, not cut column by column (the cut is quadratic in the worst case).
 #[test]
