@@ -636,8 +636,13 @@ fn segments_of(row: Vec<Ch>) -> Vec<Segment> {
             continue;
         }
         if c.text.trim().is_empty() {
-            // A space marks a word break; it moves the column-gap reference only when it
-            // follows the text closely (a space drawn at the next column's edge does not).
+            // A space marks a word break, unless it lies within the glyph before it (drawn,
+            // then overprinted by moving back: `* ` `T` over a second space, `This`); it
+            // moves the column-gap reference only when it follows the text closely (a space
+            // drawn at the next column's edge does not).
+            if c.x1 <= last_x1 + 0.01 * c.size {
+                continue;
+            }
             space = true;
             if c.x0 - last_x1 <= (0.8 * c.size).max(5.0) {
                 last_x1 = last_x1.max(c.x1);

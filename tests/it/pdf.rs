@@ -173,6 +173,21 @@ fn blocks_carry_the_page_size_and_boxes_from_the_crop_box_origin() {
     );
 }
 
+/// A space drawn and then overprinted (the text moves back over it and draws the next letter
+/// there, as the pack's `** This model…` note does) is no word break.
+#[test]
+fn an_overprinted_space_is_no_word_break() {
+    // Spaces 250 units wide, every other glyph 600: the second space lies within the `T`.
+    let font = format!(
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding /FirstChar 32 /LastChar 126 /Widths [250 {}] >>",
+        "600 ".repeat(94)
+    );
+    let page = "BT /F1 12 Tf 72 300 Td [(**  ) 260 (This model)] TJ ET";
+    let (doc, codes) = decoded(pdf(&[page], &[("F1", &font)]));
+    assert!(codes.is_empty(), "{codes:?}");
+    assert_eq!(texts(&doc.expect("a document")), ["** This model"]);
+}
+
 #[test]
 fn stream_order_is_not_reading_order_and_table_cells_stay_in_rows() {
     // Drawn bottom line first, right column before left; a three-value table row.
@@ -549,12 +564,17 @@ fn faction_pack_locations_carry_their_page_size() {
     );
 }
 
-/// No replacement character, non-breaking hyphen or control character reaches a record.
+/// No text-layer artefact reaches a record: every string of every record (names, text, ids,
+/// keywords, values) is free of control characters other than the paragraph breaks (`\n`;
+/// the text layer's U+0007/U+0008 after `KEYWORDS:` and bullets), U+FFFD (dot leaders),
+/// U+2011/U+2010 (non-breaking hyphens), soft hyphens, ligature code points, private-use
+/// glyphs, a drop cap split from its word (`Y our`) and letter-spaced capitals
+/// (`W A R H A M M E R`).
 #[test]
 fn faction_pack_records_carry_no_text_layer_artifacts() {
     let Some(bytes) = pack() else { return };
     let d = pack_dataset(&bytes);
-    let json = serde_json::to_string(&(
+    let all = serde_json::to_value((
         &d.datasheets,
         &d.stratagems,
         &d.enhancements,
@@ -562,9 +582,37 @@ fn faction_pack_records_carry_no_text_layer_artifacts() {
         &d.rules,
     ))
     .unwrap_or_default();
-    for bad in ['\u{FFFD}', '\u{2011}', '\u{7}', '\u{8}', '\u{AD}'] {
-        assert!(!json.contains(bad), "U+{:04X} in a record", bad as u32);
+    let drop_cap = regex::Regex::new(r"(^|\s)[B-HJ-Z] [a-z]").expect("regex");
+    let spaced = regex::Regex::new(r"\b[A-Z] [A-Z] [A-Z]\b").expect("regex");
+    let mut stack = vec![&all];
+    let mut strings = 0;
+    while let Some(v) = stack.pop() {
+        match v {
+            serde_json::Value::Array(a) => stack.extend(a),
+            serde_json::Value::Object(o) => stack.extend(o.values()),
+            serde_json::Value::String(t) => {
+                strings += 1;
+                let bad = t.chars().find(|&c| {
+                    (c.is_control() && c != '\n')
+                        || matches!(c, '\u{FFFD}' | '\u{2010}' | '\u{2011}' | '\u{AD}')
+                        || ('\u{FB00}'..='\u{FB06}').contains(&c)
+                        || ('\u{E000}'..='\u{F8FF}').contains(&c)
+                });
+                assert!(
+                    bad.is_none(),
+                    "U+{:04X} in {t:?}",
+                    bad.map_or(0, |c| c as u32)
+                );
+                assert!(
+                    !drop_cap.is_match(t),
+                    "a drop cap split from its word: {t:?}"
+                );
+                assert!(!spaced.is_match(t), "letter-spaced capitals: {t:?}");
+            }
+            _ => {}
+        }
     }
+    assert!(strings > 2000, "{strings} strings");
     assert!(d.quarantine.is_empty(), "{:?}", d.quarantine.first());
     let errors: Vec<_> = d
         .diagnostics
