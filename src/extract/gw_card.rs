@@ -12,8 +12,8 @@
 //! line, flavor, `WHEN:`/`TARGET:`/`EFFECT:`/`RESTRICTIONS:` and an `nCP` box (in the faction
 //! pack's gutter, placed by the decoder within the card's lines). A *detachment page* is the
 //! detachment's name, `DETACHMENT RULE` with the rule's name, flavor and text, `RESTRICTIONS`
-//! (no contract field: not read),
-//! and `ENHANCEMENTS` (name, flavor, text, points when printed). An `ARMY RULES` heading
+//! (the army the detachment allows: the end of its rule's text, under a `RESTRICTIONS` line, as
+//! Wahapedia's export prints it), and `ENHANCEMENTS` (name, flavor, text, points when printed). An `ARMY RULES` heading
 //! starts named army rules.
 //!
 //! Every record carries file, page and box (`Provenance.page`/`bbox`, the union of the boxes
@@ -746,6 +746,7 @@ fn faction_pages(
         detachments: Vec::new(),
         mode: Mode::None,
         last_heading: None,
+        restrictions: None,
     };
     let mut i = 0;
     while i < paras.len() {
@@ -756,6 +757,7 @@ fn faction_pages(
         let upper = paras[i].text.to_uppercase();
         r.page_title(i, &upper);
         if r.heading(&upper) {
+            r.restrictions = (r.mode == Mode::Restrictions).then_some((paras[i].page, false));
             i += 1;
             continue;
         }
@@ -763,8 +765,7 @@ fn faction_pages(
             i = end;
             continue;
         }
-        // A detachment's RESTRICTIONS box has no field in the contract (and is not part of
-        // its rule's text, which the other sources print without it): not read.
+        r.restriction(&paras[i], out);
         i += 1;
     }
     out.detachments.extend(r.detachments);
@@ -782,6 +783,8 @@ struct PageReader<'a> {
     mode: Mode,
     /// The last big heading: the detachment a `DETACHMENT RULE` heading belongs to.
     last_heading: Option<&'a Para>,
+    /// In a `RESTRICTIONS` box: its page, and whether its heading is in the rule's text yet.
+    restrictions: Option<(u32, bool)>,
 }
 
 /// An entry of a detachment page or army rules: its name, flavor, text, box.
@@ -888,6 +891,33 @@ impl<'a> PageReader<'a> {
             _ => return false,
         };
         true
+    }
+
+    /// A paragraph of a detachment's `RESTRICTIONS` box (the army it allows): part of its
+    /// rule's text after a `RESTRICTIONS` line, as Wahapedia prints it; the rule's box grows
+    /// to hold it.
+    fn restriction(&mut self, p: &Para, out: &mut Extracted) {
+        let Some((page, started)) = self.restrictions.as_mut() else {
+            return;
+        };
+        if self.mode != Mode::Restrictions || *page != p.page || is_page_number(p) {
+            return;
+        }
+        let Some(id) = self.detachments.last().and_then(|d| d.rules.last()) else {
+            return;
+        };
+        let Some(rule) = out.rules.iter_mut().rev().find(|r| &r.id == id) else {
+            return;
+        };
+        if !*started {
+            rule.text.push_str("\n\nRESTRICTIONS");
+            *started = true;
+        }
+        rule.text.push_str("\n\n");
+        rule.text.push_str(&p.text);
+        if let Some(b) = rule.occurrences.last_mut().and_then(|o| o.bbox.as_mut()) {
+            *b = b.union(p.bbox);
+        }
     }
 
     /// The detachment a `DETACHMENT RULE` heading starts: the last big heading before it.

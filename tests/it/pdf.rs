@@ -464,6 +464,23 @@ fn faction_pack_golden_values() {
         det.rules,
         ["10e:space-marines/detachment:the-great-wolf-watches"]
     );
+    // The rule's text ends with the RESTRICTIONS box below it (its drop cap `Y` joined to
+    // `our`; the keywords in the small capitals the page prints), as Wahapedia prints it.
+    let rule = d
+        .rules
+        .iter()
+        .find(|r| r.id == det.rules[0])
+        .expect("the detachment rule");
+    assert!(
+        rule.text
+            .starts_with("At the end of your opponent’s Charge phase, each ")
+            && rule.text.ends_with(
+                "in those units.\n\nRESTRICTIONS\n\nYour army can include SPACE WOLVES units, \
+                 but it cannot include any ADEPTUS ASTARTES units drawn from any other Chapter."
+            ),
+        "{:?}",
+        rule.text
+    );
     let mut enh: Vec<&str> = d
         .enhancements
         .iter()
@@ -849,10 +866,13 @@ fn card_template_on_hand_built_pages() {
         line(580, 12.0, 100, "HUNTERS"),
         line(560, 8.0, 100, "Old wolves hunt well."),
         line(540, 8.0, 100, "Add 1 to Hit rolls."),
-        line(500, 12.0, 100, "ENHANCEMENTS"),
-        row(480, 12.0, 100, &["FANG", "15 pts"]),
-        line(460, 8.0, 100, "A fang of a wolf."),
-        line(440, 8.0, 100, "INFANTRY model only. Add 1 to Wound rolls."),
+        line(522, 12.0, 100, "RESTRICTIONS"),
+        line(510, 8.0, 100, "Your army cannot include"),
+        line(501, 8.0, 100, "Grey Knights."),
+        line(480, 12.0, 350, "ENHANCEMENTS"),
+        row(470, 12.0, 350, &["FANG", "15 pts"]),
+        line(460, 8.0, 350, "A fang of a wolf."),
+        line(440, 8.0, 350, "INFANTRY model only. Add 1 to Wound rolls."),
     ]
     .concat();
     // The CP box sits in the gutter left of the card; the type line's dash is WinAnsi 0x96.
@@ -863,6 +883,7 @@ fn card_template_on_hand_built_pages() {
         line(670, 7.5, 190, "WHEN: Your Command phase."),
         line(661, 7.5, 190, "TARGET: One unit from your army."),
         line(652, 7.5, 190, "EFFECT: It howls."),
+        line(643, 7.5, 190, "RESTRICTIONS: Once per battle."),
     ]
     .concat();
     let front = [
@@ -980,6 +1001,7 @@ fn card_template_on_hand_built_pages() {
         ),
         ("Howl", Some(1), Some("Battle Tactic"), Some("It howls."))
     );
+    assert_eq!(s.restrictions.as_deref(), Some("Once per battle."));
     assert_eq!(s.sources[0].page, Some(2));
     assert_eq!(d.enhancements.len(), 1);
     let e = &d.enhancements[0];
@@ -990,7 +1012,8 @@ fn card_template_on_hand_built_pages() {
         d.detachments[0].rules,
         ["10e:space-marines/detachment:hunters"]
     );
-    assert!(d.rules.iter().any(|r| r.text == "Add 1 to Hit rolls."
+    assert!(d.rules.iter().any(|r| r.text
+        == "Add 1 to Hit rolls.\n\nRESTRICTIONS\n\nYour army cannot include Grey Knights."
         && r.flavor.as_deref() == Some("Old wolves hunt well.")
         && r.occurrences[0].page == Some(1)));
 }
