@@ -444,6 +444,11 @@ impl<'a> CardReader<'a> {
             return true;
         }
         let (section, group) = match upper {
+            // The badge of a Legends datasheet (letter-spaced on the card, joined by the decoder).
+            "WARHAMMER LEGENDS" => {
+                self.ds.legends = true;
+                return true;
+            }
             "ABILITIES" => (Section::Abilities, Some("datasheet")),
             "WARGEAR ABILITIES" => (Section::Abilities, Some("wargear")),
             "WARGEAR OPTIONS" => (Section::Wargear, None),

@@ -456,6 +456,8 @@ fn faction_pack_golden_values() {
         profile_values(&stormfang.models[0]),
         ["20+\"", "10", "3+", "14", "6+", "0"]
     );
+    // Every card carries the `WARHAMMER LEGENDS` badge (letter-spaced) on both its pages.
+    assert!(d.datasheets.iter().all(|x| x.legends));
     // Page 2: the detachment, its rule and four enhancements (no points printed).
     assert_eq!(d.detachments.len(), 1);
     let det = &d.detachments[0];
@@ -988,6 +990,7 @@ fn card_template_on_hand_built_pages() {
         ]
     );
     assert_eq!(wolf.keywords, ["Infantry", "Imperium", "Grey Wolf"]);
+    assert!(!wolf.legends, "no WARHAMMER LEGENDS badge");
     assert_eq!(wolf.unit_composition, ["5 Grey Wolves"]);
     assert!(wolf.wargear_options.is_empty(), "■ None is no option");
     assert_eq!(d.stratagems.len(), 1);
