@@ -276,7 +276,14 @@ impl<'a> CardReader<'a> {
         self.i += 1;
         match self.boxes.iter_mut().find(|(q, _)| q.page == p.page) {
             Some((_, b)) => *b = b.union(p.bbox),
-            None => self.boxes.push((p, p.bbox)),
+            None => {
+                // A new page (the card's back) starts outside any section: what it prints
+                // before its first box (flavor text) does not continue the front's last one.
+                if !self.boxes.is_empty() {
+                    self.section = Section::None;
+                }
+                self.boxes.push((p, p.bbox));
+            }
         }
         Some(p)
     }
@@ -520,6 +527,9 @@ impl<'a> CardReader<'a> {
                     ds.leads.push(t.to_string());
                 }
             }
+            // A footnote of the weapon table set below the column (smaller than the
+            // abilities' text) ends no box.
+            Section::Damaged | Section::Named if p.size < 0.85 * self.ability_size => {}
             Section::Damaged => {
                 if let Some(d) = ds.damaged.as_mut() {
                     push_text(&mut d.text, t);

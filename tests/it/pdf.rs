@@ -456,6 +456,31 @@ fn faction_pack_golden_values() {
         profile_values(&stormfang.models[0]),
         ["20+\"", "10", "3+", "14", "6+", "0"]
     );
+    // Pages 25–26: the DAMAGED box ends where the box ends, not with the weapon table's
+    // footnote set below it (`Before selecting targets…`, smaller type) nor with the flavor
+    // text at the top of the card's back.
+    let stormwolf = ds(&d, "10e:space-marines:stormwolf");
+    assert_eq!(
+        stormwolf.damaged.as_ref().map(|x| x.text.as_str()),
+        Some(
+            "While this model has 1-5 wounds remaining, each time this model makes an attack, \
+             subtract 1 from the Hit roll."
+        )
+    );
+    // Pages 31–32: the front's last ability does not run on into the back's flavor text.
+    let battle_leader = ds(
+        &d,
+        "10e:space-marines:wolf-guard-battle-leader-on-thunderwolf",
+    );
+    let shield = battle_leader
+        .abilities
+        .iter()
+        .find(|a| a.name == "Storm Shield")
+        .expect("Storm Shield");
+    assert_eq!(
+        shield.text.as_deref(),
+        Some("The bearer has a 4+ invulnerable save.")
+    );
     // Every card carries the `WARHAMMER LEGENDS` badge (letter-spaced) on both its pages.
     assert!(d.datasheets.iter().all(|x| x.legends));
     // Page 2: the detachment, its rule and four enhancements (no points printed).
@@ -931,6 +956,8 @@ fn card_template_on_hand_built_pages() {
     .concat();
     let back = [
         line(360, 15.0, 20, "GREY WOLF"),
+        // Flavor text before the back's boxes: no field, and not the front's last ability.
+        line(330, 7.5, 30, "Grey wolves roam the ice plains."),
         line(300, 9.0, 30, "WARGEAR OPTIONS"),
         line(288, 7.5, 30, "\\225 None"),
         line(300, 9.0, 480, "UNIT COMPOSITION"),
