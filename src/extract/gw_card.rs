@@ -55,41 +55,99 @@ struct Para {
 }
 
 /// Joins wrapped lines: a paragraph or list-item line followed, without a gap, by a paragraph
-/// line in the same column continues it. Table rows and headings stand alone.
+/// line in the same column continues it. Table rows and headings stand alone. A stratagem's
+/// CP box that the layout puts among a paragraph's lines (it sits in the gutter level with one
+/// of them: a line of its own, or a cell beside that line) is held back until the paragraph
+/// ends, so the lines after it still continue the paragraph.
 fn paragraphs(blocks: &[&Block]) -> Vec<Para> {
     let mut out: Vec<Para> = Vec::new();
+    let mut held: Option<Para> = None;
     for b in blocks {
-        let page = b.span.page.unwrap_or(0);
-        let bbox = b.span.bbox.unwrap_or_default();
-        let continues = b.kind == BlockKind::Paragraph
-            && !b.blank_before
-            && !starts_new(&b.text)
-            && out.last().is_some_and(|p| {
-                matches!(p.kind, BlockKind::Paragraph | BlockKind::ListItem) && p.page == page
-            });
-        if continues {
-            if let Some(p) = out.last_mut() {
-                if !p.text.ends_with('-') {
-                    p.text.push(' ');
-                }
-                p.text.push_str(b.text.trim());
-                p.bbox = p.bbox.union(bbox);
+        let p = para(b);
+        let cp_cell = (b.kind == BlockKind::TableRow && b.cells.len() == 2)
+            .then(|| b.cells.iter().position(|c| CP.is_match(c.trim())))
+            .flatten();
+        let text_para = |t: &str, p: &Para| Para {
+            kind: BlockKind::Paragraph,
+            text: t.trim().to_string(),
+            cells: Vec::new(),
+            ..p.clone()
+        };
+        let (cp, rest) = match cp_cell {
+            Some(k) => (
+                text_para(&b.cells[k], &p),
+                Some(text_para(&b.cells[1 - k], &p)),
+            ),
+            None if p.kind != BlockKind::TableRow && CP.is_match(&p.text) => (p, None),
+            None => {
+                push_line(&mut out, &mut held, p, b.blank_before);
                 continue;
             }
+        };
+        let holds = held.is_none()
+            && out.last().is_some_and(|l| {
+                l.kind == BlockKind::Paragraph
+                    && l.page == cp.page
+                    && !STRATAGEM_TYPE.is_match(&l.text)
+            });
+        if holds {
+            held = Some(cp);
+        } else {
+            out.extend(held.take());
+            out.push(cp);
         }
-        out.push(Para {
-            kind: b.kind,
-            text: b.text.trim().to_string(),
-            cells: b.cells.clone(),
-            level: b.level,
-            page,
-            line: b.line(),
-            bbox,
-            page_size: b.span.page_size,
-            size: bbox.0[3] - bbox.0[1],
-        });
+        if let Some(r) = rest {
+            push_line(&mut out, &mut held, r, true);
+        }
     }
+    out.extend(held.take());
     out
+}
+
+/// One block as a paragraph of its own.
+fn para(b: &Block) -> Para {
+    let bbox = b.span.bbox.unwrap_or_default();
+    Para {
+        kind: b.kind,
+        text: b.text.trim().to_string(),
+        cells: b.cells.clone(),
+        level: b.level,
+        page: b.span.page.unwrap_or(0),
+        line: b.line(),
+        bbox,
+        page_size: b.span.page_size,
+        size: bbox.0[3] - bbox.0[1],
+    }
+}
+
+/// Adds a line: the continuation of the last paragraph, or a paragraph of its own (after the
+/// CP box held back, if any). After a held box, the gap to the paragraph's last line decides,
+/// not the jump from the box in the gutter.
+fn push_line(out: &mut Vec<Para>, held: &mut Option<Para>, p: Para, blank_before: bool) {
+    let joined = match (held.as_ref(), out.last()) {
+        (Some(_), Some(l)) => {
+            let h = p.size.max(1.0);
+            let gap = l.bbox.0[1] - p.bbox.0[3];
+            gap < 0.5 * h && gap > -h
+        }
+        _ => !blank_before,
+    };
+    let continues = p.kind == BlockKind::Paragraph
+        && joined
+        && !starts_new(&p.text)
+        && out.last().is_some_and(|l| {
+            matches!(l.kind, BlockKind::Paragraph | BlockKind::ListItem) && l.page == p.page
+        });
+    if let Some(l) = out.last_mut().filter(|_| continues) {
+        if !l.text.ends_with('-') {
+            l.text.push(' ');
+        }
+        l.text.push_str(&p.text);
+        l.bbox = l.bbox.union(p.bbox);
+        return;
+    }
+    out.extend(held.take());
+    out.push(p);
 }
 
 /// A line that starts a field of its own even without a gap before it.

@@ -539,6 +539,32 @@ fn faction_pack_golden_values() {
         Some("Your opponent’s Shooting phase or the Fight phase, just after an enemy unit has selected its targets.")
     );
     assert_eq!(aoc.sources[0].page, Some(3));
+    // The CP box in the gutter, level with a line inside a paragraph, does not split it.
+    let strat = |name: &str| {
+        d.stratagems
+            .iter()
+            .find(|s| s.name == name)
+            .unwrap_or_else(|| panic!("{name}"))
+    };
+    assert_eq!(
+        strat("Chilling Howl").flavor.as_deref(),
+        Some(
+            "Raising their feral voices as one, the elite champions of Fenris give voice to a \
+             predatory howl fit to freeze the marrow of the bravest warriors."
+        )
+    );
+    assert_eq!(
+        strat("Preytaker’s Eye").target.as_deref(),
+        Some(
+            "One ADEPTUS ASTARTES INFANTRY unit from your army that has not been selected to \
+             shoot or fight this phase."
+        )
+    );
+    assert!(d
+        .stratagems
+        .iter()
+        .flat_map(|s| [&s.flavor, &s.when, &s.target, &s.effect])
+        .all(|t| !t.as_deref().unwrap_or("").contains('\n')));
     assert!(d.stratagems.iter().all(|s| s.cp == Some(1)
         && s.when.is_some()
         && s.target.is_some()
@@ -906,11 +932,13 @@ fn card_template_on_hand_built_pages() {
     let stratagem = [
         line(700, 10.0, 190, "HOWL"),
         line(688, 6.0, 190, "WOLF PACK \\226 BATTLE TACTIC STRATAGEM"),
-        line(660, 10.0, 150, "1CP"),
+        // The CP box level with the second line of the wrapped TARGET: a cell of that line.
+        line(652, 10.0, 150, "1CP"),
         line(670, 7.5, 190, "WHEN: Your Command phase."),
-        line(661, 7.5, 190, "TARGET: One unit from your army."),
-        line(652, 7.5, 190, "EFFECT: It howls."),
-        line(643, 7.5, 190, "RESTRICTIONS: Once per battle."),
+        line(661, 7.5, 190, "TARGET: One unit"),
+        line(652, 7.5, 190, "from your army that howls."),
+        line(643, 7.5, 190, "EFFECT: It howls."),
+        line(634, 7.5, 190, "RESTRICTIONS: Once per battle."),
     ]
     .concat();
     let front = [
@@ -1032,6 +1060,10 @@ fn card_template_on_hand_built_pages() {
         ("Howl", Some(1), Some("Battle Tactic"), Some("It howls."))
     );
     assert_eq!(s.restrictions.as_deref(), Some("Once per battle."));
+    assert_eq!(
+        s.target.as_deref(),
+        Some("One unit from your army that howls.")
+    );
     assert_eq!(s.sources[0].page, Some(2));
     assert_eq!(d.enhancements.len(), 1);
     let e = &d.enhancements[0];
