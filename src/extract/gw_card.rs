@@ -612,10 +612,17 @@ impl<'a> CardReader<'a> {
             return; // a footnote of the weapon table set below the abilities
         }
         self.ability_size = self.ability_size.max(p.size);
-        // A designer's note explains an ability; it is not one.
+        // A designer's note explains the ability above it; it is not one: the end of that
+        // ability's text (as Wahapedia's export prints it), its box grown to hold it.
         let t = p.text.as_str();
         let lower = t.to_lowercase();
         if lower.starts_with("designer’s note") || lower.starts_with("designer's note") {
+            if let Some(a) = self.ds.abilities.last_mut() {
+                push_text(a.text.get_or_insert_with(String::new), t);
+                if a.at.page == Some(p.page) {
+                    a.at.bbox = a.at.bbox.map(|b| b.union(p.bbox));
+                }
+            }
             return;
         }
         super::ten::read_ability(

@@ -431,6 +431,20 @@ fn faction_pack_golden_values() {
     assert!(rows.contains(&"Power weapon Melee 2 3+ 5 -2 1 []".to_string()));
     assert_eq!(fangs.weapons.len(), 14);
     assert!(fangs.abilities.iter().all(|a| !a.name.contains("Designer")));
+    // The designer's note below Armorium Cherub ends that ability's text.
+    let cherub = fangs
+        .abilities
+        .iter()
+        .find(|a| a.name == "Armorium Cherub")
+        .expect("Armorium Cherub");
+    assert_eq!(
+        cherub.text.as_deref(),
+        Some(
+            "Once per battle, after making a Hit roll for a model in this unit, you can change \
+             that roll to an unmodified 6.\n\nDesigner’s Note: Place an Armorium Cherub token \
+             next to the unit, removing it once this ability has been used."
+        )
+    );
     // Hounds of Morkai, page 11: `INVULNERABLE SAVE*` and its condition.
     let hounds = ds(&d, "10e:space-marines:hounds-of-morkai");
     assert_eq!(hounds.invulnerable_save.as_deref(), Some("6+"));
