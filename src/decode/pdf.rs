@@ -249,6 +249,10 @@ pub fn read_pages(bytes: &[u8]) -> Result<Vec<PageText>, String> {
             page,
         });
     }
+    if out.is_empty() {
+        // lopdf recovers what it can: a file cut short may load with no page left.
+        return Err("no page found (truncated file or broken page tree)".to_string());
+    }
     Ok(out)
 }
 
