@@ -120,7 +120,7 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 }
 
 /// Where a record came from: the file (relative), the 1-based line, and the file's sha256;
-/// for paged sources (PDF) also the 1-based page and the box on it.
+/// for paged sources (PDF) also the 1-based page, the box on it and the page's size.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Provenance {
     pub file: String,
@@ -130,6 +130,9 @@ pub struct Provenance {
     pub page: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bbox: Option<BBox>,
+    /// The page's size (absent in datasets written before it was recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_size: Option<PageSize>,
 }
 
 impl Provenance {
@@ -141,6 +144,17 @@ impl Provenance {
             sha256: sha256.into(),
             page: None,
             bbox: None,
+            page_size: None,
+        }
+    }
+
+    /// `file` at `span` (line, and page, box and page size when the span has them).
+    pub fn at(file: impl Into<String>, span: Span, sha256: impl Into<String>) -> Self {
+        Provenance {
+            page: span.page,
+            bbox: span.bbox,
+            page_size: span.page_size,
+            ..Provenance::at_line(file, span.line, sha256)
         }
     }
 
@@ -151,14 +165,15 @@ impl Provenance {
             line: self.line,
             page: self.page,
             bbox: self.bbox,
+            page_size: self.page_size,
         }
     }
 }
 
 /// Where a sub-record or a rule occurrence was read: the file (relative), the 1-based line,
-/// and for paged sources the page and the box on it. The file's hash is in the record's
-/// `sources` and the manifest. The default (empty file, line 0) is the location of a
-/// sub-record in a dataset written before sub-records carried one.
+/// and for paged sources the page, the box on it and the page's size. The file's hash is in
+/// the record's `sources` and the manifest. The default (empty file, line 0) is the location
+/// of a sub-record in a dataset written before sub-records carried one.
 #[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Location {
     pub file: String,
@@ -167,6 +182,9 @@ pub struct Location {
     pub page: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bbox: Option<BBox>,
+    /// The page's size (absent in datasets written before it was recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_size: Option<PageSize>,
 }
 
 impl Location {
@@ -177,16 +195,18 @@ impl Location {
             line,
             page: None,
             bbox: None,
+            page_size: None,
         }
     }
 
-    /// `file` at `span` (line, and page and box when the span has them).
+    /// `file` at `span` (line, and page, box and page size when the span has them).
     pub fn at(file: impl Into<String>, span: Span) -> Self {
         Location {
             file: file.into(),
             line: span.line,
             page: span.page,
             bbox: span.bbox,
+            page_size: span.page_size,
         }
     }
 }
@@ -240,8 +260,56 @@ impl Ord for BBox {
     }
 }
 
+/// A page's size in PDF points (its CropBox, else MediaBox: `width` × `height`) and the
+/// clockwise rotation a viewer shows it with (`/Rotate`: 0, 90, 180 or 270; written only when
+/// not 0). Boxes on the page ([`BBox`]) are in the page's unrotated space, origin at its
+/// lower-left corner, so `[0, 0, width, height]` is the whole page: to draw a box on a page
+/// shown rotated, rotate the box with it. Compared and hashed by bit pattern, like [`BBox`].
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
+pub struct PageSize {
+    pub width: f32,
+    pub height: f32,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rotate: u16,
+}
+
+fn is_zero(r: &u16) -> bool {
+    *r == 0
+}
+
+impl PageSize {
+    fn key(&self) -> (u32, u32, u16) {
+        (self.width.to_bits(), self.height.to_bits(), self.rotate)
+    }
+}
+
+impl PartialEq for PageSize {
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+impl Eq for PageSize {}
+impl std::hash::Hash for PageSize {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.key().hash(h)
+    }
+}
+impl PartialOrd for PageSize {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for PageSize {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.width
+            .total_cmp(&other.width)
+            .then(self.height.total_cmp(&other.height))
+            .then(self.rotate.cmp(&other.rotate))
+    }
+}
+
 /// A place in a source: a 1-based line (text, HTML, CSV row, XML element), and for paged
-/// formats (PDF) the 1-based page and the box on it.
+/// formats (PDF) the 1-based page, the box on it and the page's size.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct Span {
     pub line: u32,
@@ -249,6 +317,8 @@ pub struct Span {
     pub page: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bbox: Option<BBox>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_size: Option<PageSize>,
 }
 
 impl Span {
@@ -259,12 +329,13 @@ impl Span {
         }
     }
 
-    /// A place on a page: `line` counts the document's lines across pages.
-    pub fn on_page(line: u32, page: u32, bbox: BBox) -> Self {
+    /// A place on a page of `size`: `line` counts the document's lines across pages.
+    pub fn on_page(line: u32, page: u32, bbox: BBox, size: PageSize) -> Self {
         Span {
             line,
             page: Some(page),
             bbox: Some(bbox),
+            page_size: Some(size),
         }
     }
 }

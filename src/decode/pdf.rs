@@ -17,7 +17,7 @@ use super::pdf_content::{self, FontCache, Page};
 use super::pdf_font;
 use crate::diag::{Code, Diagnostic};
 use crate::ir::{Block, BlockKind, Document};
-use crate::source::{BBox, SourceFile, Span};
+use crate::source::{BBox, PageSize, SourceFile, Span};
 use lopdf::{Dictionary, Object, ObjectId};
 
 /// Deepest `[`/`<<` nesting accepted outside streams before lopdf parses the file (lopdf's
@@ -66,7 +66,7 @@ pub fn decode(src: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Document {
             });
             continue;
         }
-        blocks_of_page(&lines, p.number, &mut line_no, &mut doc.blocks);
+        blocks_of_page(&lines, p, &mut line_no, &mut doc.blocks);
     }
     if !without_text.is_empty() {
         let all = without_text.len() == pages.len();
@@ -101,8 +101,12 @@ const BULLETS: &[(char, u8)] = &[('■', 1), ('•', 1), ('●', 1), ('◦', 2),
 /// One page's lines → blocks: a line of several cells is a `TableRow`; a bulleted line a
 /// `ListItem`; a line set clearly larger than the page's body text a `Heading` (level by
 /// size); anything else a `Paragraph`. `blank_before` marks a vertical gap wider than half a
-/// line, or a jump to another column.
-fn blocks_of_page(lines: &[Line], page: u32, line_no: &mut u32, out: &mut Vec<Block>) {
+/// line, or a jump to another column. Boxes are moved to the page box's origin (its lower-left
+/// corner is `[0, 0]`) and carry the page's size.
+fn blocks_of_page(lines: &[Line], p: &PageText, line_no: &mut u32, out: &mut Vec<Block>) {
+    let page = p.number;
+    let size = p.size();
+    let [ox, oy, _, _] = p.bbox;
     // Body size: the size most characters are set in.
     let mut sizes: Vec<(i32, usize)> = Vec::new();
     for l in lines {
@@ -122,7 +126,13 @@ fn blocks_of_page(lines: &[Line], page: u32, line_no: &mut u32, out: &mut Vec<Bl
     for l in lines {
         *line_no += 1;
         let bbox = l.bbox();
-        let span = Span::on_page(*line_no, page, bbox);
+        let [x0, y0, x1, y1] = bbox.0;
+        let span = Span::on_page(
+            *line_no,
+            page,
+            BBox([x0 - ox, y0 - oy, x1 - ox, y1 - oy]),
+            size,
+        );
         let size = l.cells.iter().map(|c| c.size).fold(0.0, f32::max);
         let mut block = if l.cells.len() > 1 {
             let mut b = Block::row(l.cells.iter().map(|c| c.text.clone()).collect(), *line_no);
@@ -174,9 +184,23 @@ fn blocks_of_page(lines: &[Line], page: u32, line_no: &mut u32, out: &mut Vec<Bl
 #[derive(Debug, Default)]
 pub struct PageText {
     pub number: u32,
-    /// `[x0, y0, x1, y1]` of the page (CropBox, else MediaBox).
+    /// `[x0, y0, x1, y1]` of the page (CropBox, else MediaBox), in default user space.
     pub bbox: [f32; 4],
+    /// `/Rotate`, normalized to 0, 90, 180 or 270.
+    pub rotate: u16,
     pub page: Page,
+}
+
+impl PageText {
+    /// The page's size as records carry it.
+    pub fn size(&self) -> PageSize {
+        let [x0, y0, x1, y1] = self.bbox;
+        PageSize {
+            width: x1 - x0,
+            height: y1 - y0,
+            rotate: self.rotate,
+        }
+    }
 }
 
 /// Reads every page's glyphs. `Err` is the diagnostic message for a file lopdf cannot read.
@@ -202,6 +226,7 @@ pub fn read_pages(bytes: &[u8]) -> Result<Vec<PageText>, String> {
             continue;
         };
         let bbox = page_box(&doc, page_dict);
+        let rotate = page_rotation(&doc, page_dict);
         let resources = inherited(&doc, page_dict, b"Resources");
         let mut content = Vec::new();
         for cid in doc.get_page_contents(id) {
@@ -217,7 +242,16 @@ pub fn read_pages(bytes: &[u8]) -> Result<Vec<PageText>, String> {
             [1.0, 0.0, 0.0, 1.0, 0.0, 0.0],
             &mut cache,
         );
-        out.push(PageText { number, bbox, page });
+        out.push(PageText {
+            number,
+            bbox,
+            rotate,
+            page,
+        });
+    }
+    if out.is_empty() {
+        // lopdf recovers what it can: a file cut short may load with no page left.
+        return Err("no page found (truncated file or broken page tree)".to_string());
     }
     Ok(out)
 }
@@ -263,6 +297,26 @@ fn page_box(doc: &lopdf::Document, page: &Dictionary) -> [f32; 4] {
         }
     }
     [0.0, 0.0, 612.0, 792.0]
+}
+
+/// `/Rotate` (inherited): a multiple of 90 normalized to 0..360; anything else is 0.
+fn page_rotation(doc: &lopdf::Document, page: &Dictionary) -> u16 {
+    let mut d = page;
+    for _ in 0..32 {
+        if let Some(r) = pdf_font::get(doc, d, b"Rotate").and_then(pdf_font::num) {
+            let r = r.round() as i64;
+            return if r % 90 == 0 {
+                r.rem_euclid(360) as u16
+            } else {
+                0
+            };
+        }
+        match pdf_font::get(doc, d, b"Parent").and_then(|o| pdf_font::dict(doc, o)) {
+            Some(p) => d = p,
+            None => break,
+        }
+    }
+    0
 }
 
 /// The nesting limit when `[`/`<<` outside streams and strings nest deeper than it.
@@ -586,8 +640,13 @@ fn segments_of(row: Vec<Ch>) -> Vec<Segment> {
             continue;
         }
         if c.text.trim().is_empty() {
-            // A space marks a word break; it moves the column-gap reference only when it
-            // follows the text closely (a space drawn at the next column's edge does not).
+            // A space marks a word break, unless it lies within the glyph before it (drawn,
+            // then overprinted by moving back: `* ` `T` over a second space, `This`); it
+            // moves the column-gap reference only when it follows the text closely (a space
+            // drawn at the next column's edge does not).
+            if c.x1 <= last_x1 + 0.01 * c.size {
+                continue;
+            }
             space = true;
             if c.x0 - last_x1 <= (0.8 * c.size).max(5.0) {
                 last_x1 = last_x1.max(c.x1);

@@ -12,8 +12,8 @@
 //! line, flavor, `WHEN:`/`TARGET:`/`EFFECT:`/`RESTRICTIONS:` and an `nCP` box (in the faction
 //! pack's gutter, placed by the decoder within the card's lines). A *detachment page* is the
 //! detachment's name, `DETACHMENT RULE` with the rule's name, flavor and text, `RESTRICTIONS`
-//! (no contract field: not read),
-//! and `ENHANCEMENTS` (name, flavor, text, points when printed). An `ARMY RULES` heading
+//! (the army the detachment allows: the end of its rule's text, under a `RESTRICTIONS` line, as
+//! Wahapedia's export prints it), and `ENHANCEMENTS` (name, flavor, text, points when printed). An `ARMY RULES` heading
 //! starts named army rules.
 //!
 //! Every record carries file, page and box (`Provenance.page`/`bbox`, the union of the boxes
@@ -26,7 +26,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::ids;
 use crate::ir::{Block, BlockKind, Document};
 use crate::model::*;
-use crate::source::{BBox, Location, Provenance};
+use crate::source::{BBox, Location, PageSize, Provenance};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -48,45 +48,106 @@ struct Para {
     page: u32,
     line: u32,
     bbox: BBox,
+    /// The page's size.
+    page_size: Option<PageSize>,
     /// Font size of its first line (the height of that line's box).
     size: f32,
 }
 
 /// Joins wrapped lines: a paragraph or list-item line followed, without a gap, by a paragraph
-/// line in the same column continues it. Table rows and headings stand alone.
+/// line in the same column continues it. Table rows and headings stand alone. A stratagem's
+/// CP box that the layout puts among a paragraph's lines (it sits in the gutter level with one
+/// of them: a line of its own, or a cell beside that line) is held back until the paragraph
+/// ends, so the lines after it still continue the paragraph.
 fn paragraphs(blocks: &[&Block]) -> Vec<Para> {
     let mut out: Vec<Para> = Vec::new();
+    let mut held: Option<Para> = None;
     for b in blocks {
-        let page = b.span.page.unwrap_or(0);
-        let bbox = b.span.bbox.unwrap_or_default();
-        let continues = b.kind == BlockKind::Paragraph
-            && !b.blank_before
-            && !starts_new(&b.text)
-            && out.last().is_some_and(|p| {
-                matches!(p.kind, BlockKind::Paragraph | BlockKind::ListItem) && p.page == page
-            });
-        if continues {
-            if let Some(p) = out.last_mut() {
-                if !p.text.ends_with('-') {
-                    p.text.push(' ');
-                }
-                p.text.push_str(b.text.trim());
-                p.bbox = p.bbox.union(bbox);
+        let p = para(b);
+        let cp_cell = (b.kind == BlockKind::TableRow && b.cells.len() == 2)
+            .then(|| b.cells.iter().position(|c| CP.is_match(c.trim())))
+            .flatten();
+        let text_para = |t: &str, p: &Para| Para {
+            kind: BlockKind::Paragraph,
+            text: t.trim().to_string(),
+            cells: Vec::new(),
+            ..p.clone()
+        };
+        let (cp, rest) = match cp_cell {
+            Some(k) => (
+                text_para(&b.cells[k], &p),
+                Some(text_para(&b.cells[1 - k], &p)),
+            ),
+            None if p.kind != BlockKind::TableRow && CP.is_match(&p.text) => (p, None),
+            None => {
+                push_line(&mut out, &mut held, p, b.blank_before);
                 continue;
             }
+        };
+        let holds = held.is_none()
+            && out.last().is_some_and(|l| {
+                l.kind == BlockKind::Paragraph
+                    && l.page == cp.page
+                    && !STRATAGEM_TYPE.is_match(&l.text)
+            });
+        if holds {
+            held = Some(cp);
+        } else {
+            out.extend(held.take());
+            out.push(cp);
         }
-        out.push(Para {
-            kind: b.kind,
-            text: b.text.trim().to_string(),
-            cells: b.cells.clone(),
-            level: b.level,
-            page,
-            line: b.line(),
-            bbox,
-            size: bbox.0[3] - bbox.0[1],
-        });
+        if let Some(r) = rest {
+            push_line(&mut out, &mut held, r, true);
+        }
     }
+    out.extend(held.take());
     out
+}
+
+/// One block as a paragraph of its own.
+fn para(b: &Block) -> Para {
+    let bbox = b.span.bbox.unwrap_or_default();
+    Para {
+        kind: b.kind,
+        text: b.text.trim().to_string(),
+        cells: b.cells.clone(),
+        level: b.level,
+        page: b.span.page.unwrap_or(0),
+        line: b.line(),
+        bbox,
+        page_size: b.span.page_size,
+        size: bbox.0[3] - bbox.0[1],
+    }
+}
+
+/// Adds a line: the continuation of the last paragraph, or a paragraph of its own (after the
+/// CP box held back, if any). After a held box, the gap to the paragraph's last line decides,
+/// not the jump from the box in the gutter.
+fn push_line(out: &mut Vec<Para>, held: &mut Option<Para>, p: Para, blank_before: bool) {
+    let joined = match (held.as_ref(), out.last()) {
+        (Some(_), Some(l)) => {
+            let h = p.size.max(1.0);
+            let gap = l.bbox.0[1] - p.bbox.0[3];
+            gap < 0.5 * h && gap > -h
+        }
+        _ => !blank_before,
+    };
+    let continues = p.kind == BlockKind::Paragraph
+        && joined
+        && !starts_new(&p.text)
+        && out.last().is_some_and(|l| {
+            matches!(l.kind, BlockKind::Paragraph | BlockKind::ListItem) && l.page == p.page
+        });
+    if let Some(l) = out.last_mut().filter(|_| continues) {
+        if !l.text.ends_with('-') {
+            l.text.push(' ');
+        }
+        l.text.push_str(&p.text);
+        l.bbox = l.bbox.union(p.bbox);
+        return;
+    }
+    out.extend(held.take());
+    out.push(p);
 }
 
 /// A line that starts a field of its own even without a gap before it.
@@ -170,19 +231,16 @@ pub fn extract(doc: &Document, out: &mut Extracted) {
     faction_pages(doc, edition, faction.as_deref(), &other, out);
 }
 
-/// Where a sub-record of a card was read: its paragraph's line, page and box.
+/// Where a sub-record of a card was read: its paragraph's line, page, box and page size.
 fn location(doc: &Document, p: &Para) -> Location {
-    Location {
-        page: Some(p.page),
-        bbox: Some(p.bbox),
-        ..Location::at_line(doc.file.clone(), p.line)
-    }
+    provenance(doc, p).location()
 }
 
 fn provenance(doc: &Document, p: &Para) -> Provenance {
     Provenance {
         page: Some(p.page),
         bbox: Some(p.bbox),
+        page_size: p.page_size,
         ..Provenance::at_line(doc.file.clone(), p.line, doc.sha256.clone())
     }
 }
@@ -251,8 +309,8 @@ struct CardReader<'a> {
     group: String,
     /// The size of ability text: a smaller paragraph in that column is a weapon footnote.
     ability_size: f32,
-    /// Per page: the union of the boxes read.
-    boxes: Vec<(u32, u32, BBox)>,
+    /// Per page: the first paragraph read there and the union of the boxes read.
+    boxes: Vec<(&'a Para, BBox)>,
 }
 
 impl<'a> CardReader<'a> {
@@ -274,15 +332,23 @@ impl<'a> CardReader<'a> {
     fn next(&mut self) -> Option<&'a Para> {
         let p = self.paras.get(self.i)?;
         self.i += 1;
-        match self.boxes.iter_mut().find(|(pg, _, _)| *pg == p.page) {
-            Some((_, _, b)) => *b = b.union(p.bbox),
-            None => self.boxes.push((p.page, p.line, p.bbox)),
+        match self.boxes.iter_mut().find(|(q, _)| q.page == p.page) {
+            Some((_, b)) => *b = b.union(p.bbox),
+            None => {
+                // A new page (the card's back) starts outside any section: what it prints
+                // before its first box (flavor text) does not continue the front's last one.
+                if !self.boxes.is_empty() {
+                    self.section = Section::None;
+                }
+                self.boxes.push((p, p.bbox));
+            }
         }
         Some(p)
     }
 
-    /// Profile row: header, then one values row per model (a unit of several profiles
-    /// names each model in a cell before or after its values).
+    /// Profile row: header, then one values row per model. A unit of several profiles names
+    /// each model beside its values: in a cell of the row, or in a line of its own (smaller
+    /// type on another baseline, read before or after the row) level with it.
     fn profile(&mut self, p: &Para) -> bool {
         let header = p.kind == BlockKind::TableRow
             && p.cells.len() >= 6
@@ -291,32 +357,65 @@ impl<'a> CardReader<'a> {
         if !header {
             return false;
         }
-        while let Some(v) = self
-            .paras
-            .get(self.i)
-            .filter(|v| v.kind == BlockKind::TableRow)
-        {
-            if !self.profile_row(v) {
-                break;
+        // The rows and the name lines between them, up to anything else.
+        let window: Vec<&Para> = self.paras[self.i..]
+            .iter()
+            .take_while(|v| profile_cells(v).is_some() || model_label(v))
+            .collect();
+        let rows: Vec<&Para> = window
+            .iter()
+            .copied()
+            .filter(|v| profile_cells(v).is_some())
+            .collect();
+        // Each name line goes to the row it is level with.
+        let level_row = |l: &Para| {
+            let mid = (l.bbox.0[1] + l.bbox.0[3]) / 2.0;
+            rows.iter()
+                .position(|r| mid >= r.bbox.0[1] && mid <= r.bbox.0[3])
+        };
+        let taken = window
+            .iter()
+            .take_while(|v| profile_cells(v).is_some() || level_row(v).is_some())
+            .count();
+        let mut names: Vec<Vec<&Para>> = vec![Vec::new(); rows.len()];
+        for l in &window[..taken] {
+            if let Some(k) = level_row(l).filter(|_| profile_cells(l).is_none()) {
+                names[k].push(l);
             }
-            self.i += 1;
         }
+        for (row, labels) in rows.iter().zip(names) {
+            if window[..taken].iter().any(|v| std::ptr::eq(*v, *row)) {
+                self.profile_row(row, &labels);
+            }
+        }
+        self.i += taken;
         true
     }
 
-    /// One values row of the profile; `false` when the row is not one.
-    fn profile_row(&mut self, v: &Para) -> bool {
-        let cells: Vec<&str> = v.cells.iter().map(String::as_str).collect();
-        let is_move = |c: &str| c.ends_with('"') || c == "-";
-        let (model, vals): (Vec<&str>, &[&str]) = if cells.len() >= 6 && is_move(cells[0]) {
-            (cells[6..].to_vec(), &cells[..6])
-        } else if cells.len() > 6 && is_move(cells[cells.len() - 6]) {
-            (cells[..cells.len() - 6].to_vec(), &cells[cells.len() - 6..])
-        } else {
-            return false;
+    /// One values row of the profile, with the name lines printed beside it (a line above the
+    /// row's middle before a name cell of the row, one below after it).
+    fn profile_row(&mut self, v: &Para, labels: &[&Para]) {
+        let Some((model, vals)) = profile_cells(v) else {
+            return;
         };
-        let model = (!model.is_empty()).then(|| model.join(" "));
-        let mut mp = ModelProfile::new(self.edition, model, location(self.doc, v));
+        let mut at = location(self.doc, v);
+        let mid = (v.bbox.0[1] + v.bbox.0[3]) / 2.0;
+        let mut name: Vec<&str> = Vec::new();
+        let (above, below): (Vec<&Para>, Vec<&Para>) = labels
+            .iter()
+            .partition(|l| (l.bbox.0[1] + l.bbox.0[3]) / 2.0 > mid);
+        name.extend(above.iter().map(|l| l.text.as_str()));
+        name.extend(model);
+        name.extend(below.iter().map(|l| l.text.as_str()));
+        for l in labels {
+            at.bbox = at.bbox.map(|b| b.union(l.bbox));
+        }
+        let name = name.join(" ");
+        let name = (!name.is_empty()).then(|| match text::is_upper(&name) {
+            true => title(&name),
+            false => name,
+        });
+        let mut mp = ModelProfile::new(self.edition, name, at);
         for (k, f) in ProfileKind::Model.fields(self.edition).iter().enumerate() {
             mp.set(
                 f,
@@ -326,7 +425,6 @@ impl<'a> CardReader<'a> {
             );
         }
         self.ds.models.push(mp);
-        true
     }
 
     /// `RANGED WEAPONS` / `MELEE WEAPONS` table header.
@@ -411,6 +509,11 @@ impl<'a> CardReader<'a> {
             return true;
         }
         let (section, group) = match upper {
+            // The badge of a Legends datasheet (letter-spaced on the card, joined by the decoder).
+            "WARHAMMER LEGENDS" => {
+                self.ds.legends = true;
+                return true;
+            }
             "ABILITIES" => (Section::Abilities, Some("datasheet")),
             "WARGEAR ABILITIES" => (Section::Abilities, Some("wargear")),
             "WARGEAR OPTIONS" => (Section::Wargear, None),
@@ -482,6 +585,9 @@ impl<'a> CardReader<'a> {
                     ds.leads.push(t.to_string());
                 }
             }
+            // A footnote of the weapon table set below the column (smaller than the
+            // abilities' text) ends no box.
+            Section::Damaged | Section::Named if p.size < 0.85 * self.ability_size => {}
             Section::Damaged => {
                 if let Some(d) = ds.damaged.as_mut() {
                     push_text(&mut d.text, t);
@@ -506,10 +612,17 @@ impl<'a> CardReader<'a> {
             return; // a footnote of the weapon table set below the abilities
         }
         self.ability_size = self.ability_size.max(p.size);
-        // A designer's note explains an ability; it is not one.
+        // A designer's note explains the ability above it; it is not one: the end of that
+        // ability's text (as Wahapedia's export prints it), its box grown to hold it.
         let t = p.text.as_str();
         let lower = t.to_lowercase();
         if lower.starts_with("designer’s note") || lower.starts_with("designer's note") {
+            if let Some(a) = self.ds.abilities.last_mut() {
+                push_text(a.text.get_or_insert_with(String::new), t);
+                if a.at.page == Some(p.page) {
+                    a.at.bbox = a.at.bbox.map(|b| b.union(p.bbox));
+                }
+            }
             return;
         }
         super::ten::read_ability(
@@ -539,11 +652,10 @@ impl<'a> CardReader<'a> {
                 .faction_of_keyword(k)
                 .map(str::to_string)
         });
-        for (page, line, bbox) in self.boxes {
+        for (p, bbox) in self.boxes {
             ds.sources.push(Provenance {
-                page: Some(page),
                 bbox: Some(bbox),
-                ..Provenance::at_line(self.doc.file.clone(), line, self.doc.sha256.clone())
+                ..provenance(self.doc, p)
             });
         }
         ds
@@ -555,6 +667,35 @@ fn push_text(s: &mut String, t: &str) {
         s.push_str("\n\n");
     }
     s.push_str(t);
+}
+
+/// A values row of the profile: the model's name cells (before or after) and the six values.
+fn profile_cells(v: &Para) -> Option<(Vec<&str>, Vec<&str>)> {
+    if v.kind != BlockKind::TableRow {
+        return None;
+    }
+    let cells: Vec<&str> = v.cells.iter().map(String::as_str).collect();
+    let is_move = |c: &str| c.ends_with('"') || c == "-";
+    if cells.len() >= 6 && is_move(cells[0]) {
+        Some((cells[6..].to_vec(), cells[..6].to_vec()))
+    } else if cells.len() > 6 && is_move(cells[cells.len() - 6]) {
+        let (name, vals) = cells.split_at(cells.len() - 6);
+        Some((name.to_vec(), vals.to_vec()))
+    } else {
+        None
+    }
+}
+
+/// A line that can name a model beside its profile row: short text, no label (`KEYWORDS:`),
+/// not a box of its own (`INVULNERABLE SAVE`).
+fn model_label(v: &Para) -> bool {
+    let t = v.text.as_str();
+    matches!(v.kind, BlockKind::Paragraph | BlockKind::Heading)
+        && !t.is_empty()
+        && t.chars().count() <= 48
+        && !t.contains(':')
+        && !t.chars().any(|c| c.is_ascii_digit())
+        && !t.to_uppercase().starts_with("INVULNERABLE")
 }
 
 /// `1 model | 70` or `10 models | 200 pts`.
@@ -685,6 +826,7 @@ fn faction_pages(
         detachments: Vec::new(),
         mode: Mode::None,
         last_heading: None,
+        restrictions: None,
     };
     let mut i = 0;
     while i < paras.len() {
@@ -695,6 +837,7 @@ fn faction_pages(
         let upper = paras[i].text.to_uppercase();
         r.page_title(i, &upper);
         if r.heading(&upper) {
+            r.restrictions = (r.mode == Mode::Restrictions).then_some((paras[i].page, false));
             i += 1;
             continue;
         }
@@ -702,8 +845,7 @@ fn faction_pages(
             i = end;
             continue;
         }
-        // A detachment's RESTRICTIONS box has no field in the contract (and is not part of
-        // its rule's text, which the other sources print without it): not read.
+        r.restriction(&paras[i], out);
         i += 1;
     }
     out.detachments.extend(r.detachments);
@@ -721,6 +863,8 @@ struct PageReader<'a> {
     mode: Mode,
     /// The last big heading: the detachment a `DETACHMENT RULE` heading belongs to.
     last_heading: Option<&'a Para>,
+    /// In a `RESTRICTIONS` box: its page, and whether its heading is in the rule's text yet.
+    restrictions: Option<(u32, bool)>,
 }
 
 /// An entry of a detachment page or army rules: its name, flavor, text, box.
@@ -829,6 +973,33 @@ impl<'a> PageReader<'a> {
         true
     }
 
+    /// A paragraph of a detachment's `RESTRICTIONS` box (the army it allows): part of its
+    /// rule's text after a `RESTRICTIONS` line, as Wahapedia prints it; the rule's box grows
+    /// to hold it.
+    fn restriction(&mut self, p: &Para, out: &mut Extracted) {
+        let Some((page, started)) = self.restrictions.as_mut() else {
+            return;
+        };
+        if self.mode != Mode::Restrictions || *page != p.page || is_page_number(p) {
+            return;
+        }
+        let Some(id) = self.detachments.last().and_then(|d| d.rules.last()) else {
+            return;
+        };
+        let Some(rule) = out.rules.iter_mut().rev().find(|r| &r.id == id) else {
+            return;
+        };
+        if !*started {
+            rule.text.push_str("\n\nRESTRICTIONS");
+            *started = true;
+        }
+        rule.text.push_str("\n\n");
+        rule.text.push_str(&p.text);
+        if let Some(b) = rule.occurrences.last_mut().and_then(|o| o.bbox.as_mut()) {
+            *b = b.union(p.bbox);
+        }
+    }
+
     /// The detachment a `DETACHMENT RULE` heading starts: the last big heading before it.
     fn detachment(&mut self) {
         let Some(h) = self.last_heading else {
@@ -931,9 +1102,8 @@ impl<'a> PageReader<'a> {
     fn rule(&mut self, e: Entry, out: &mut Extracted) {
         let edition = self.edition;
         let at = Location {
-            page: Some(e.p.page),
             bbox: Some(e.bbox),
-            ..Location::at_line(self.doc.file.clone(), e.p.line)
+            ..location(self.doc, e.p)
         };
         let (kind, id) = if self.mode == Mode::Army {
             ("army", ids::army_rule(edition, &self.scope, &e.name))

@@ -573,7 +573,7 @@ fn ingest_summary_pluralizes_and_lists_skipped_inputs() {
         skipped,
         [
             "  skipped      a-blob.cat (binary): S003 binary content (NUL bytes or control characters), skipped",
-            "  skipped      b.pdf (pdf): S015 not a readable PDF (failed parsing cross reference table: invalid start value)",
+            "  skipped      b.pdf (pdf): S015 not a readable PDF (failed parsing cross reference table)",
             "  skipped      blobs/ (22 binary files): S003 binary content (NUL bytes or control characters), skipped",
         ],
         "{}",

@@ -15,6 +15,26 @@ fn pdf(pages: &[&str], fonts: &[(&str, &str)]) -> Vec<u8> {
 
 /// [`pdf`] with extra objects (numbered from 3 + fonts) and extra resource entries.
 fn pdf_with(pages: &[&str], fonts: &[(&str, &str)], extra: &[&str], resources: &str) -> Vec<u8> {
+    pdf_boxes(
+        pages,
+        fonts,
+        extra,
+        resources,
+        "/MediaBox [0 0 600 400]",
+        "",
+    )
+}
+
+/// [`pdf_with`] with the page dictionaries' box entries (`page_attrs`) and further entries of
+/// the page tree's root (`tree_attrs`, inherited by every page).
+fn pdf_boxes(
+    pages: &[&str],
+    fonts: &[(&str, &str)],
+    extra: &[&str],
+    resources: &str,
+    page_attrs: &str,
+    tree_attrs: &str,
+) -> Vec<u8> {
     let mut objects: Vec<String> = Vec::new();
     // 1: catalog, 2: pages, then fonts, extra objects, then (page, content) pairs.
     let font_base = 3;
@@ -24,7 +44,7 @@ fn pdf_with(pages: &[&str], fonts: &[(&str, &str)], extra: &[&str], resources: &
         .collect();
     objects.push("<< /Type /Catalog /Pages 2 0 R >>".into());
     objects.push(format!(
-        "<< /Type /Pages /Kids [{}] /Count {} >>",
+        "<< /Type /Pages /Kids [{}] /Count {} {tree_attrs} >>",
         kids.join(" "),
         pages.len()
     ));
@@ -41,7 +61,7 @@ fn pdf_with(pages: &[&str], fonts: &[(&str, &str)], extra: &[&str], resources: &
     }
     for (i, content) in pages.iter().enumerate() {
         objects.push(format!(
-            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 600 400] /Resources << /Font << {} >> {resources} >> /Contents {} 0 R >>",
+            "<< /Type /Page /Parent 2 0 R {page_attrs} /Resources << /Font << {} >> {resources} >> /Contents {} 0 R >>",
             font_refs.join(" "),
             page_base + 2 * i + 1
         ));
@@ -105,6 +125,67 @@ fn a_text_layer_becomes_blocks_with_page_and_box() {
         b[2] > 72.0 + 50.0,
         "width from the font's widths or default: {b:?}"
     );
+}
+
+/// Every block carries its page's size: the CropBox (else MediaBox) width and height and the
+/// inherited `/Rotate`; boxes are moved to the CropBox's lower-left corner.
+#[test]
+fn blocks_carry_the_page_size_and_boxes_from_the_crop_box_origin() {
+    use cogitator::source::PageSize;
+    let page = "BT /F1 12 Tf 72 300 Td (Hello) Tj ET";
+    let bytes = pdf_boxes(
+        &[page, page],
+        &[("F1", HELVETICA)],
+        &[],
+        "",
+        "/MediaBox [0 0 600 400] /CropBox [10 20 590 380]",
+        "/Rotate -270",
+    );
+    let (doc, codes) = decoded(bytes);
+    let doc = doc.expect("a document");
+    assert!(codes.is_empty(), "{codes:?}");
+    assert_eq!(doc.blocks.len(), 2);
+    let size = PageSize {
+        width: 580.0,
+        height: 360.0,
+        rotate: 90,
+    };
+    for b in &doc.blocks {
+        assert_eq!(b.span.page_size, Some(size));
+        let x0 = b.span.bbox.expect("a box").0[0];
+        assert!((x0 - 62.0).abs() < 0.5, "72 - 10: {x0}");
+    }
+    // No CropBox and no /Rotate: the MediaBox, not rotated (and `rotate` is not written).
+    let (doc, _) = decoded(pdf(&[page], &[("F1", HELVETICA)]));
+    let span = doc.expect("a document").blocks[0].span;
+    assert_eq!(
+        span.page_size,
+        Some(PageSize {
+            width: 600.0,
+            height: 400.0,
+            rotate: 0
+        })
+    );
+    let json = serde_json::to_string(&span).unwrap_or_default();
+    assert!(
+        json.contains(r#""page_size":{"width":600.0,"height":400.0}"#),
+        "{json}"
+    );
+}
+
+/// A space drawn and then overprinted (the text moves back over it and draws the next letter
+/// there, as the pack's `** This model…` note does) is no word break.
+#[test]
+fn an_overprinted_space_is_no_word_break() {
+    // Spaces 250 units wide, every other glyph 600: the second space lies within the `T`.
+    let font = format!(
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding /FirstChar 32 /LastChar 126 /Widths [250 {}] >>",
+        "600 ".repeat(94)
+    );
+    let page = "BT /F1 12 Tf 72 300 Td [(**  ) 260 (This model)] TJ ET";
+    let (doc, codes) = decoded(pdf(&[page], &[("F1", &font)]));
+    assert!(codes.is_empty(), "{codes:?}");
+    assert_eq!(texts(&doc.expect("a document")), ["** This model"]);
 }
 
 #[test]
@@ -350,6 +431,20 @@ fn faction_pack_golden_values() {
     assert!(rows.contains(&"Power weapon Melee 2 3+ 5 -2 1 []".to_string()));
     assert_eq!(fangs.weapons.len(), 14);
     assert!(fangs.abilities.iter().all(|a| !a.name.contains("Designer")));
+    // The designer's note below Armorium Cherub ends that ability's text.
+    let cherub = fangs
+        .abilities
+        .iter()
+        .find(|a| a.name == "Armorium Cherub")
+        .expect("Armorium Cherub");
+    assert_eq!(
+        cherub.text.as_deref(),
+        Some(
+            "Once per battle, after making a Hit roll for a model in this unit, you can change \
+             that roll to an unmodified 6.\n\nDesigner’s Note: Place an Armorium Cherub token \
+             next to the unit, removing it once this ability has been used."
+        )
+    );
     // Hounds of Morkai, page 11: `INVULNERABLE SAVE*` and its condition.
     let hounds = ds(&d, "10e:space-marines:hounds-of-morkai");
     assert_eq!(hounds.invulnerable_save.as_deref(), Some("6+"));
@@ -375,6 +470,33 @@ fn faction_pack_golden_values() {
         profile_values(&stormfang.models[0]),
         ["20+\"", "10", "3+", "14", "6+", "0"]
     );
+    // Pages 25–26: the DAMAGED box ends where the box ends, not with the weapon table's
+    // footnote set below it (`Before selecting targets…`, smaller type) nor with the flavor
+    // text at the top of the card's back.
+    let stormwolf = ds(&d, "10e:space-marines:stormwolf");
+    assert_eq!(
+        stormwolf.damaged.as_ref().map(|x| x.text.as_str()),
+        Some(
+            "While this model has 1-5 wounds remaining, each time this model makes an attack, \
+             subtract 1 from the Hit roll."
+        )
+    );
+    // Pages 31–32: the front's last ability does not run on into the back's flavor text.
+    let battle_leader = ds(
+        &d,
+        "10e:space-marines:wolf-guard-battle-leader-on-thunderwolf",
+    );
+    let shield = battle_leader
+        .abilities
+        .iter()
+        .find(|a| a.name == "Storm Shield")
+        .expect("Storm Shield");
+    assert_eq!(
+        shield.text.as_deref(),
+        Some("The bearer has a 4+ invulnerable save.")
+    );
+    // Every card carries the `WARHAMMER LEGENDS` badge (letter-spaced) on both its pages.
+    assert!(d.datasheets.iter().all(|x| x.legends));
     // Page 2: the detachment, its rule and four enhancements (no points printed).
     assert_eq!(d.detachments.len(), 1);
     let det = &d.detachments[0];
@@ -382,6 +504,23 @@ fn faction_pack_golden_values() {
     assert_eq!(
         det.rules,
         ["10e:space-marines/detachment:the-great-wolf-watches"]
+    );
+    // The rule's text ends with the RESTRICTIONS box below it (its drop cap `Y` joined to
+    // `our`; the keywords in the small capitals the page prints), as Wahapedia prints it.
+    let rule = d
+        .rules
+        .iter()
+        .find(|r| r.id == det.rules[0])
+        .expect("the detachment rule");
+    assert!(
+        rule.text
+            .starts_with("At the end of your opponent’s Charge phase, each ")
+            && rule.text.ends_with(
+                "in those units.\n\nRESTRICTIONS\n\nYour army can include SPACE WOLVES units, \
+                 but it cannot include any ADEPTUS ASTARTES units drawn from any other Chapter."
+            ),
+        "{:?}",
+        rule.text
     );
     let mut enh: Vec<&str> = d
         .enhancements
@@ -414,6 +553,32 @@ fn faction_pack_golden_values() {
         Some("Your opponent’s Shooting phase or the Fight phase, just after an enemy unit has selected its targets.")
     );
     assert_eq!(aoc.sources[0].page, Some(3));
+    // The CP box in the gutter, level with a line inside a paragraph, does not split it.
+    let strat = |name: &str| {
+        d.stratagems
+            .iter()
+            .find(|s| s.name == name)
+            .unwrap_or_else(|| panic!("{name}"))
+    };
+    assert_eq!(
+        strat("Chilling Howl").flavor.as_deref(),
+        Some(
+            "Raising their feral voices as one, the elite champions of Fenris give voice to a \
+             predatory howl fit to freeze the marrow of the bravest warriors."
+        )
+    );
+    assert_eq!(
+        strat("Preytaker’s Eye").target.as_deref(),
+        Some(
+            "One ADEPTUS ASTARTES INFANTRY unit from your army that has not been selected to \
+             shoot or fight this phase."
+        )
+    );
+    assert!(d
+        .stratagems
+        .iter()
+        .flat_map(|s| [&s.flavor, &s.when, &s.target, &s.effect])
+        .all(|t| !t.as_deref().unwrap_or("").contains('\n')));
     assert!(d.stratagems.iter().all(|s| s.cp == Some(1)
         && s.when.is_some()
         && s.target.is_some()
@@ -421,12 +586,21 @@ fn faction_pack_golden_values() {
     assert_eq!(d.manifest.inputs.len(), 1);
 }
 
-/// No replacement character, non-breaking hyphen or control character reaches a record.
+/// Every place a record of the pack names (record sources, sub-records' `at`, rule
+/// occurrences) carries its page's size, read by hand off the file (`/MediaBox` = `/CropBox`,
+/// `/Rotate 0` on all 42 pages: pages 1 and 4 are A4, 595.276 × 841.89; pages 2–3, the
+/// detachment and stratagems, 609.449 × 793.701; the cards 5–42 538.583 × 357.165), and its
+/// box lies on the page.
 #[test]
-fn faction_pack_records_carry_no_text_layer_artifacts() {
+fn faction_pack_locations_carry_their_page_size() {
     let Some(bytes) = pack() else { return };
     let d = pack_dataset(&bytes);
-    let json = serde_json::to_string(&(
+    let size = |page: u64| match page {
+        1 | 4 => (595.276, 841.89),
+        2 | 3 => (609.449, 793.701),
+        _ => (538.583, 357.165),
+    };
+    let all = serde_json::to_value((
         &d.datasheets,
         &d.stratagems,
         &d.enhancements,
@@ -434,9 +608,95 @@ fn faction_pack_records_carry_no_text_layer_artifacts() {
         &d.rules,
     ))
     .unwrap_or_default();
-    for bad in ['\u{FFFD}', '\u{2011}', '\u{7}', '\u{8}', '\u{AD}'] {
-        assert!(!json.contains(bad), "U+{:04X} in a record", bad as u32);
+    let mut stack = vec![&all];
+    let (mut places, mut pages) = (0, std::collections::BTreeSet::new());
+    while let Some(v) = stack.pop() {
+        match v {
+            serde_json::Value::Array(a) => stack.extend(a),
+            serde_json::Value::Object(o) => {
+                if let Some(page) = o.get("page").and_then(|p| p.as_u64()) {
+                    places += 1;
+                    pages.insert(page);
+                    let ps = &o["page_size"];
+                    let (w, h) = (ps["width"].as_f64(), ps["height"].as_f64());
+                    let (ew, eh) = size(page);
+                    assert!(
+                        w.is_some_and(|w| (w - ew).abs() < 1e-3)
+                            && h.is_some_and(|h| (h - eh).abs() < 1e-3)
+                            && ps.get("rotate").is_none(),
+                        "page {page}: {ps}"
+                    );
+                    let b: Vec<f64> = o["bbox"]
+                        .as_array()
+                        .map(|a| a.iter().filter_map(|x| x.as_f64()).collect())
+                        .unwrap_or_default();
+                    assert!(
+                        b.len() == 4 && b[0] >= 0.0 && b[1] >= 0.0 && b[2] <= ew && b[3] <= eh,
+                        "page {page}: box {b:?} off the page {ew} × {eh}"
+                    );
+                }
+                stack.extend(o.values());
+            }
+            _ => {}
+        }
     }
+    assert!(places > 300, "{places} places");
+    // The detachment page, the stratagems and every card page are among them.
+    assert!(
+        [2, 3, 5, 6, 41, 42].iter().all(|p| pages.contains(p)),
+        "{pages:?}"
+    );
+}
+
+/// No text-layer artefact reaches a record: every string of every record (names, text, ids,
+/// keywords, values) is free of control characters other than the paragraph breaks (`\n`;
+/// the text layer's U+0007/U+0008 after `KEYWORDS:` and bullets), U+FFFD (dot leaders),
+/// U+2011/U+2010 (non-breaking hyphens), soft hyphens, ligature code points, private-use
+/// glyphs, a drop cap split from its word (`Y our`) and letter-spaced capitals
+/// (`W A R H A M M E R`).
+#[test]
+fn faction_pack_records_carry_no_text_layer_artifacts() {
+    let Some(bytes) = pack() else { return };
+    let d = pack_dataset(&bytes);
+    let all = serde_json::to_value((
+        &d.datasheets,
+        &d.stratagems,
+        &d.enhancements,
+        &d.detachments,
+        &d.rules,
+    ))
+    .unwrap_or_default();
+    let drop_cap = regex::Regex::new(r"(^|\s)[B-HJ-Z] [a-z]").expect("regex");
+    let spaced = regex::Regex::new(r"\b[A-Z] [A-Z] [A-Z]\b").expect("regex");
+    let mut stack = vec![&all];
+    let mut strings = 0;
+    while let Some(v) = stack.pop() {
+        match v {
+            serde_json::Value::Array(a) => stack.extend(a),
+            serde_json::Value::Object(o) => stack.extend(o.values()),
+            serde_json::Value::String(t) => {
+                strings += 1;
+                let bad = t.chars().find(|&c| {
+                    (c.is_control() && c != '\n')
+                        || matches!(c, '\u{FFFD}' | '\u{2010}' | '\u{2011}' | '\u{AD}')
+                        || ('\u{FB00}'..='\u{FB06}').contains(&c)
+                        || ('\u{E000}'..='\u{F8FF}').contains(&c)
+                });
+                assert!(
+                    bad.is_none(),
+                    "U+{:04X} in {t:?}",
+                    bad.map_or(0, |c| c as u32)
+                );
+                assert!(
+                    !drop_cap.is_match(t),
+                    "a drop cap split from its word: {t:?}"
+                );
+                assert!(!spaced.is_match(t), "letter-spaced capitals: {t:?}");
+            }
+            _ => {}
+        }
+    }
+    assert!(strings > 2000, "{strings} strings");
     assert!(d.quarantine.is_empty(), "{:?}", d.quarantine.first());
     let errors: Vec<_> = d
         .diagnostics
@@ -673,20 +933,26 @@ fn card_template_on_hand_built_pages() {
         line(580, 12.0, 100, "HUNTERS"),
         line(560, 8.0, 100, "Old wolves hunt well."),
         line(540, 8.0, 100, "Add 1 to Hit rolls."),
-        line(500, 12.0, 100, "ENHANCEMENTS"),
-        row(480, 12.0, 100, &["FANG", "15 pts"]),
-        line(460, 8.0, 100, "A fang of a wolf."),
-        line(440, 8.0, 100, "INFANTRY model only. Add 1 to Wound rolls."),
+        line(522, 12.0, 100, "RESTRICTIONS"),
+        line(510, 8.0, 100, "Your army cannot include"),
+        line(501, 8.0, 100, "Grey Knights."),
+        line(480, 12.0, 350, "ENHANCEMENTS"),
+        row(470, 12.0, 350, &["FANG", "15 pts"]),
+        line(460, 8.0, 350, "A fang of a wolf."),
+        line(440, 8.0, 350, "INFANTRY model only. Add 1 to Wound rolls."),
     ]
     .concat();
     // The CP box sits in the gutter left of the card; the type line's dash is WinAnsi 0x96.
     let stratagem = [
         line(700, 10.0, 190, "HOWL"),
         line(688, 6.0, 190, "WOLF PACK \\226 BATTLE TACTIC STRATAGEM"),
-        line(660, 10.0, 150, "1CP"),
+        // The CP box level with the second line of the wrapped TARGET: a cell of that line.
+        line(652, 10.0, 150, "1CP"),
         line(670, 7.5, 190, "WHEN: Your Command phase."),
-        line(661, 7.5, 190, "TARGET: One unit from your army."),
-        line(652, 7.5, 190, "EFFECT: It howls."),
+        line(661, 7.5, 190, "TARGET: One unit"),
+        line(652, 7.5, 190, "from your army that howls."),
+        line(643, 7.5, 190, "EFFECT: It howls."),
+        line(634, 7.5, 190, "RESTRICTIONS: Once per battle."),
     ]
     .concat();
     let front = [
@@ -732,6 +998,8 @@ fn card_template_on_hand_built_pages() {
     .concat();
     let back = [
         line(360, 15.0, 20, "GREY WOLF"),
+        // Flavor text before the back's boxes: no field, and not the front's last ability.
+        line(330, 7.5, 30, "Grey wolves roam the ice plains."),
         line(300, 9.0, 30, "WARGEAR OPTIONS"),
         line(288, 7.5, 30, "\\225 None"),
         line(300, 9.0, 480, "UNIT COMPOSITION"),
@@ -791,6 +1059,7 @@ fn card_template_on_hand_built_pages() {
         ]
     );
     assert_eq!(wolf.keywords, ["Infantry", "Imperium", "Grey Wolf"]);
+    assert!(!wolf.legends, "no WARHAMMER LEGENDS badge");
     assert_eq!(wolf.unit_composition, ["5 Grey Wolves"]);
     assert!(wolf.wargear_options.is_empty(), "■ None is no option");
     assert_eq!(d.stratagems.len(), 1);
@@ -804,6 +1073,11 @@ fn card_template_on_hand_built_pages() {
         ),
         ("Howl", Some(1), Some("Battle Tactic"), Some("It howls."))
     );
+    assert_eq!(s.restrictions.as_deref(), Some("Once per battle."));
+    assert_eq!(
+        s.target.as_deref(),
+        Some("One unit from your army that howls.")
+    );
     assert_eq!(s.sources[0].page, Some(2));
     assert_eq!(d.enhancements.len(), 1);
     let e = &d.enhancements[0];
@@ -814,9 +1088,78 @@ fn card_template_on_hand_built_pages() {
         d.detachments[0].rules,
         ["10e:space-marines/detachment:hunters"]
     );
-    assert!(d.rules.iter().any(|r| r.text == "Add 1 to Hit rolls."
+    assert!(d.rules.iter().any(|r| r.text
+        == "Add 1 to Hit rolls.\n\nRESTRICTIONS\n\nYour army cannot include Grey Knights."
         && r.flavor.as_deref() == Some("Old wolves hunt well.")
         && r.occurrences[0].page == Some(1)));
+}
+
+/// A card of two profiles, each model named to the right of its values in smaller type on a
+/// baseline of its own (level with the row's middle, as Games Workshop's cards print them;
+/// one name wrapped onto two lines), and a profile named in a cell of its row.
+#[test]
+fn multi_model_cards_name_each_profile() {
+    let line =
+        |y: f32, size: f32, x: u32, t: &str| format!("BT /F1 {size} Tf {x} {y} Td ({t}) Tj ET ");
+    let values = |y: u32, vals: &[&str]| {
+        let mut s = format!("BT /F1 14 Tf 30 {y} Td ({})  Tj", vals[0]);
+        for v in &vals[1..] {
+            s.push_str(&format!(" 40 0 Td ({v}) Tj"));
+        }
+        s + " ET "
+    };
+    let card = [
+        line(360.0, 15.0, 20, "WOLF LORD AND WOLVES"),
+        values(340, &["M", "T", "SV", "W", "LD", "OC"]).replace("/F1 14 Tf", "/F1 6 Tf"),
+        // The name lines come first in the stream: reading order is by position.
+        line(323.5, 7.0, 300, "WOLF LORD"),
+        line(307.0, 7.0, 300, "FENRISIAN"),
+        line(299.0, 7.0, 300, "WOLF"),
+        values(320, &["6\\\"", "4", "3+", "5", "6+", "1"]),
+        values(300, &["10\\\"", "4", "6+", "1", "7+", "0"]),
+        line(280.0, 9.0, 40, "ABILITIES"),
+        line(
+            268.0,
+            7.5,
+            40,
+            "Pack Hunter: Each time this unit fights, re-roll a Hit roll of 1.",
+        ),
+        line(
+            40.0,
+            8.5,
+            30,
+            "KEYWORDS: Infantry, Character, Imperium, Wolf Lord",
+        ),
+        line(40.0, 8.5, 480, "FACTION KEYWORDS:"),
+        line(31.0, 8.5, 480, "Adeptus Astartes, Space Wolves"),
+    ]
+    .concat();
+    let d = crate::util::ingest_in_memory(&[("card.pdf", pdf(&[&card], &[("F1", HELVETICA)]))]);
+    assert_eq!(d.datasheets.len(), 1, "{:?}", d.diagnostics);
+    let models: Vec<(Option<&str>, Vec<&str>)> = d.datasheets[0]
+        .models
+        .iter()
+        .map(|m| (m.name.as_deref(), profile_values(m)))
+        .collect();
+    assert_eq!(
+        models,
+        [
+            (Some("Wolf Lord"), vec!["6\"", "4", "3+", "5", "6+", "1"]),
+            (
+                Some("Fenrisian Wolf"),
+                vec!["10\"", "4", "6+", "1", "7+", "0"]
+            ),
+        ]
+    );
+    // The profile's box holds its values and its name.
+    let b = d.datasheets[0].models[1].at.bbox.expect("a box").0;
+    assert!(b[0] < 31.0 && b[2] > 300.0, "{b:?}");
+    let ab: Vec<&str> = d.datasheets[0]
+        .abilities
+        .iter()
+        .map(|a| a.name.as_str())
+        .collect();
+    assert_eq!(ab, ["Pack Hunter"]);
 }
 
 /// A page of more units than any real page (6,000 separate words on a grid) is read row by

@@ -387,12 +387,17 @@ fn full_datasheet() -> Datasheet {
         special_rules: vec![NamedText {
             name: "SUPREME COMMANDER".into(),
             text: "t".into(),
-            // A paged source's location: page and box too.
+            // A paged source's location: page, box and page size too.
             at: Location {
                 file: "x.pdf".into(),
                 line: 40,
                 page: Some(3),
                 bbox: Some(BBox([56.0, 400.5, 300.0, 420.0])),
+                page_size: Some(cogitator::source::PageSize {
+                    width: 538.583,
+                    height: 357.165,
+                    rotate: 90,
+                }),
             },
         }],
         leads: vec!["Strike Squad".into()],
