@@ -511,11 +511,32 @@ pub fn read(group: &Group) -> Vec<Extracted> {
     out.into_values().collect()
 }
 
-/// The text of a rule element: its `description`, trimmed (BattleScribe's line breaks kept).
+/// The text of a rule element: its `description`, trimmed (BattleScribe's line breaks kept),
+/// its markup made plain ([`plain_text`]).
 pub fn rule_text(t: &Tree, rule: NodeId) -> String {
     t.child(rule, "description")
-        .map(|d| t.node(d).text.trim().to_string())
+        .map(|d| plain_text(t.node(d).text.trim()))
         .unwrap_or_default()
+}
+
+/// BattleScribe's text markup made plain, as the printed card and Wahapedia show the text:
+/// `^^Tyranids^^` (small capitals: a keyword) in capitals, `TYRANIDS`; `**` (bold) markers
+/// dropped. Nothing else changes: a lone `*` (a footnote star) stays, and when the `^^` do not
+/// pair up, the small-capitals markers stay visible as the source slip they are.
+pub fn plain_text(text: &str) -> String {
+    let text = text.replace("**", "");
+    if !text.contains("^^") || text.matches("^^").count() % 2 == 1 {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len());
+    for (i, part) in text.split("^^").enumerate() {
+        if i % 2 == 1 {
+            out.push_str(&part.to_uppercase());
+        } else {
+            out.push_str(part);
+        }
+    }
+    out
 }
 
 /// A game system's rules: shared rules as `special_rule`, unit-type category rules as

@@ -1186,9 +1186,10 @@ fn corpus_enhancements_and_detachments_read_by_hand() {
     assert_eq!(e.name.as_deref(), Some("Paragon of Sanctity"));
     assert_eq!(e.points, Some(10));
     assert_eq!(e.detachment.as_deref(), Some("Warpbane Task Force"));
+    // The XML prints `**^^Grey Knights^^** model only.`: bold small capitals, a keyword.
     assert!(e
         .text
-        .starts_with("**^^Grey Knights^^** model only. Once per battle"));
+        .starts_with("GREY KNIGHTS model only. Once per battle"));
     assert_eq!(e.sources[0].line, 9538);
     // `Chaos - Chaos Daemons Library.cat` line 15554: directly in `Enhancements`, hidden until
     // the Daemonic Incursion detachment (line 349) is chosen; 20 points.
@@ -1630,4 +1631,54 @@ fn a_points_band_in_a_condition_group() {
         points(sheet(&ex, "Horde")),
         [(5, 100), (10, 180), (15, 250)]
     );
+}
+
+/// BattleScribe's markup is made plain the way the printed card shows it: `^^…^^` small
+/// capitals (a keyword) in capitals, `**` bold markers dropped; an unpaired `^^` stays visible.
+#[test]
+fn battlescribe_markup_is_made_plain() {
+    use cogitator::records::bsdata::plain_text;
+    assert_eq!(
+        plain_text("**^^Tyranids^^** model only."),
+        "TYRANIDS model only."
+    );
+    // Misnested, as `Library - Tyranids.cat` has it: still one keyword.
+    assert_eq!(
+        plain_text("- **^^Catachan Jungle Fighters**^^"),
+        "- CATACHAN JUNGLE FIGHTERS"
+    );
+    assert_eq!(
+        plain_text("an enemy ^^Character ^^unit"),
+        "an enemy CHARACTER unit"
+    );
+    assert_eq!(plain_text("**[LETHAL HITS]**"), "[LETHAL HITS]");
+    assert_eq!(plain_text("a ^^Character unit"), "a ^^Character unit");
+    assert_eq!(plain_text("4+* (see below)"), "4+* (see below)");
+}
+
+/// Leaders keep the units' names as printed (the markup is made plain after they are read).
+#[test]
+fn leader_links_keep_the_printed_names_and_ability_text_is_plain() {
+    let Some(ex) = corpus() else { return };
+    let all_text: Vec<&str> = ex
+        .iter()
+        .flat_map(|e| e.datasheets.iter())
+        .flat_map(|d| d.abilities.iter().filter_map(|a| a.text.as_deref()))
+        .chain(
+            ex.iter()
+                .flat_map(|e| e.enhancements.iter())
+                .map(|e| e.text.as_str()),
+        )
+        .collect();
+    assert!(all_text.len() > 500, "{}", all_text.len());
+    assert!(all_text.iter().all(|t| !t.contains("**^^")), "markup left");
+    let leads: Vec<&String> = ex
+        .iter()
+        .flat_map(|e| e.datasheets.iter())
+        .flat_map(|d| d.leads.iter())
+        .collect();
+    // `Imperium - Astra Militarum - Library.cat` prints `**^^Cadian Shock Troops^^**` in its
+    // Leader abilities (Chaos Daemons print `■ BLOODLETTERS`: capitals as printed).
+    assert!(leads.iter().any(|l| l.as_str() == "Cadian Shock Troops"));
+    assert!(!leads.iter().any(|l| l.as_str() == "CADIAN SHOCK TROOPS"));
 }

@@ -65,7 +65,7 @@ fn entry_text(t: &Tree, e: usize) -> Option<(String, u32)> {
     for p in t.items(e, "profiles", "profile") {
         let chars: Vec<usize> = t.items(p, "characteristics", "characteristic").collect();
         if let [c] = chars.as_slice() {
-            let text = t.node(*c).text.trim().to_string();
+            let text = super::plain_text(t.node(*c).text.trim());
             if !text.is_empty() {
                 return Some((text, t.node(p).line));
             }

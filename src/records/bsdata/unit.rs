@@ -1179,6 +1179,15 @@ impl<'s, 'u> Walk<'s, 'u> {
         at: Location,
     ) {
         let lower = name.to_ascii_lowercase();
+        if lower == "leader" && !in_option {
+            // The units' names as printed, before the markup is made plain (capitals).
+            for unit in leads_in(&text) {
+                if !self.ds.leads.contains(&unit) {
+                    self.ds.leads.push(unit);
+                }
+            }
+        }
+        let text = super::plain_text(&text);
         if lower.starts_with("invulnerable save") {
             if self.ds.invulnerable_save.is_none() {
                 let value = roll_in(&name).or_else(|| roll_in(&text));
@@ -1199,13 +1208,6 @@ impl<'s, 'u> Walk<'s, 'u> {
                 });
             }
             return;
-        }
-        if lower == "leader" && !in_option {
-            for unit in leads_in(&text) {
-                if !self.ds.leads.contains(&unit) {
-                    self.ds.leads.push(unit);
-                }
-            }
         }
         let group = if in_option {
             "wargear".to_string()
