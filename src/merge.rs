@@ -15,8 +15,9 @@
 //! | datasheet | `id`, `edition` | first | never | the merge key |
 //! | datasheet | `sources` | union | never | provenance: every source that printed the unit |
 //! | datasheet | `points`, `power_rating`, `models` (profiles), `weapons`, `keywords` (case-folded), `abilities` (names, case-folded) | newer non-null | when both have a value | a datasheet is one publication's print: the newer faction pack replaces the whole record; a source that does not print the part at all (a Legends card without points) neither erases nor contradicts it (*absent*, not a disagreement) |
+//! | datasheet | `weapons` printed elsewhere | the reading that prints them | never | a card whose wargear footnote sends the reader to another card for some weapons' profiles (`weapons_printed_elsewhere`) does not print them: before anything is compared, each reading gets those weapons from the other (*absent*, as a whole part is) |
 //! | datasheet | `invulnerable_save` | newer | on any difference, a missing value included | the whole-record rule; no invulnerable save is a value |
-//! | datasheet | every other field (`name`, `faction`, `base_size`, `invulnerable_save_condition`, `wargear_options`, `unit_composition`, `equipment`, `damaged`, `special_rules`, `leads`, `model_keywords`, `faction_keywords`, `stratagems`, `legends`) | newer | never | the same whole-record rule; these are printed differently by every source (wording, order, links): reporting them would add 141 `X110`s over the HTML corpus and the export, mostly the export's faction keywords and datasheet stratagem lists |
+//! | datasheet | every other field (`name`, `faction`, `base_size`, `invulnerable_save_condition`, `wargear_options`, `unit_composition`, `equipment`, `damaged`, `special_rules`, `leads`, `model_keywords`, `faction_keywords`, `stratagems`, `legends`, `weapons_printed_elsewhere`) | newer | never | the same whole-record rule; these are printed differently by every source (wording, order, links): reporting them would add 141 `X110`s over the HTML corpus and the export, mostly the export's faction keywords and datasheet stratagem lists |
 //! | stratagem | `id`, `edition`, `name`, `group` | first | never | the merge key (the id is group + name; the spelling of the first source is kept) |
 //! | stratagem | `cp`, `category` | newer non-null | when both have a value | the cost and category change between faction packs; a source that lacks them does not erase them |
 //! | stratagem | `flavor`, `when`, `target`, `effect`, `restrictions` | first non-null | never | a record's text may be printed in another file than its header; older pages print it without labels; datasheet pages print variants of one stratagem's text (`That ADEPTUS ASTARTES unit.` / `That unit.`: 127 such differences over the HTML corpus and the export, not yet reported) |
@@ -138,6 +139,7 @@ pub const DATASHEET: &[FieldRule] = &[
             "faction_keywords",
             "stratagems",
             "legends",
+            "weapons_printed_elsewhere",
         ],
         wins: Wins::Newer,
         report: Report::Never,
@@ -242,11 +244,40 @@ pub trait Mergeable: Serialize + DeserializeOwned + Clone {
     /// The record's `sources` (a union in every table): merging moves them aside instead of
     /// serializing a list that grows with every page that repeats the record.
     fn sources_mut(&mut self) -> &mut Vec<Provenance>;
+    /// The record with the parts it says are printed elsewhere taken from `other` (a
+    /// datasheet's weapons printed on another card); `None` when there is nothing to take.
+    fn with_parts_from(&self, _other: &Self) -> Option<Self> {
+        None
+    }
 }
 
 impl Mergeable for Datasheet {
     fn sources_mut(&mut self) -> &mut Vec<Provenance> {
         &mut self.sources
+    }
+    /// Each weapon of `other` that this datasheet says is printed elsewhere and does not print
+    /// itself, after this datasheet's last weapon of the same type (with its own `at`).
+    fn with_parts_from(&self, other: &Self) -> Option<Self> {
+        use crate::reconcile::matching::{name_key, printed_elsewhere};
+        if self.weapons_printed_elsewhere.is_empty() {
+            return None;
+        }
+        let have: BTreeSet<String> = self.weapons.iter().map(|w| name_key(&w.name)).collect();
+        let mut filled = self.clone();
+        let mut added = false;
+        for w in &other.weapons {
+            if !printed_elsewhere(self, &w.name) || have.contains(&name_key(&w.name)) {
+                continue;
+            }
+            let at = filled
+                .weapons
+                .iter()
+                .rposition(|x| x.kind == w.kind)
+                .map_or(filled.weapons.len(), |i| i + 1);
+            filled.weapons.insert(at, w.clone());
+            added = true;
+        }
+        added.then_some(filled)
     }
     const KIND: RecordKind = RecordKind::Datasheet;
     fn id(&self) -> &str {
@@ -346,6 +377,10 @@ pub struct Conflict {
 /// order) merged in by the table of `T`; `other_newer` says whether `other` is from a newer
 /// publication. Returns the merged record and the conflicts.
 pub fn merge_pair<T: Mergeable>(kept: &T, other: &T, other_newer: bool) -> (T, Vec<Conflict>) {
+    // Parts a reading says another prints are taken from it before anything is compared.
+    let filled = (kept.with_parts_from(other), other.with_parts_from(kept));
+    let kept = filled.0.as_ref().unwrap_or(kept);
+    let other = filled.1.as_ref().unwrap_or(other);
     let (Ok(Value::Object(mut a)), Ok(Value::Object(b))) =
         (serde_json::to_value(kept), serde_json::to_value(other))
     else {
@@ -662,6 +697,71 @@ mod tests {
         d
     }
 
+    /// A card that sends some guns to another card for their profiles takes them from the
+    /// reading that prints them, in either order, newer or not; a gun it prints itself stays
+    /// its own, and a gun it does not name is not taken.
+    #[test]
+    fn weapons_printed_elsewhere_are_taken_from_the_reading_that_prints_them() {
+        use crate::model::{WeaponProfile, WeaponType};
+        use crate::source::Location;
+        let mut card = sheet("pack.pdf", 3);
+        card.weapons_printed_elsewhere = vec!["plasma gun".into(), "bio-plasma".into()];
+        let mut export = sheet("w.csv", 9);
+        for (name, kind) in [
+            ("Plasma gun – standard", WeaponType::Ranged),
+            ("Plasma gun – supercharge", WeaponType::Ranged),
+            ("Plasma guns of doom", WeaponType::Ranged),
+            ("Claws", WeaponType::Melee),
+        ] {
+            let at = Location::at_line("w.csv", 9);
+            export.weapons.push(WeaponProfile::new(
+                crate::model::Edition::Tenth,
+                name.into(),
+                kind,
+                at,
+            ));
+        }
+        for (a, b, newer) in [
+            (&card, &export, true),
+            (&export, &card, true),
+            (&card, &export, false),
+        ] {
+            let (m, c) = merge_pair(a, b, newer);
+            let names: Vec<(&str, &str)> = m
+                .weapons
+                .iter()
+                .map(|w| (w.name.as_str(), w.at.file.as_str()))
+                .collect();
+            // The card's reading (kept or taken) has its own Bio-plasma and the export's two
+            // plasma gun profiles; the export's reading has everything of its own.
+            assert!(
+                names.contains(&("Plasma gun – standard", "w.csv")),
+                "{names:?}"
+            );
+            assert!(
+                names.contains(&("Plasma gun – supercharge", "w.csv")),
+                "{names:?}"
+            );
+            let from_card = m.weapons_printed_elsewhere == card.weapons_printed_elsewhere;
+            if from_card {
+                assert!(!names
+                    .iter()
+                    .any(|(n, _)| *n == "Plasma guns of doom" || *n == "Claws"));
+                assert_eq!(names.len(), 3, "{names:?}");
+            }
+            if from_card {
+                assert!(names.contains(&("Bio-plasma", "pack.pdf")), "{names:?}");
+            }
+            // The guns sent elsewhere are no difference: the one conflict is the export's
+            // Plasma guns of doom and Claws, which the card neither prints nor names.
+            assert_eq!(c.len(), 1, "{c:?}");
+            assert!(
+                c[0].kept.contains("Claws") != c[0].other.contains("Claws"),
+                "{c:?}"
+            );
+        }
+    }
+
     /// Locations are provenance: two readings that differ only where they were read are no
     /// conflict, and the merged sub-records keep the location of the reading they come from.
     #[test]
@@ -690,10 +790,12 @@ mod tests {
         let samples: Vec<(RecordKind, Value)> = vec![
             (
                 RecordKind::Datasheet,
-                // `power_rating` is serialized only when present
+                // `power_rating`, `legends`, `weapons_printed_elsewhere`: serialized only when
+                // present
                 serde_json::to_value(Datasheet {
                     power_rating: Some(5),
                     legends: true,
+                    weapons_printed_elsewhere: vec!["flamer".into()],
                     ..Datasheet::empty(crate::model::Edition::Tenth)
                 })
                 .unwrap(),

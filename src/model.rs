@@ -374,6 +374,13 @@ pub struct Datasheet {
     /// Written only when true; absent reads as false.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub legends: bool,
+    /// Weapons the wargear options list whose profiles the datasheet does not print (a
+    /// footnote sends the reader to another card: `* The profiles for these weapons can be
+    /// found on the Space Wolves Armoury card.`), names as printed. Such a weapon is *absent*
+    /// from this reading, not missing from the unit: the merge takes its profile from another
+    /// source that prints it. Written only when not empty; absent reads as empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub weapons_printed_elsewhere: Vec<String>,
 }
 
 impl Datasheet {
@@ -404,6 +411,7 @@ impl Datasheet {
             stratagems: Vec::new(),
             power_rating: None,
             legends: false,
+            weapons_printed_elsewhere: Vec::new(),
         }
     }
 }

@@ -42,6 +42,10 @@ pub struct Vocabulary {
     /// faction each names, as the other sources scope ids by it (`ADEPTUS ASTARTES` → Space
     /// Marines).
     pub faction_keywords: &'static [(&'static str, &'static str)],
+    /// What a wargear footnote says (lower case) when the weapons it marks have their profiles
+    /// printed on another card, not on this one (`* The profiles for these weapons can be found
+    /// on the Space Wolves Armoury card.`).
+    pub profiles_printed_elsewhere: &'static [&'static str],
 }
 
 impl Vocabulary {
@@ -151,6 +155,11 @@ pub static TENTH: Vocabulary = Vocabulary {
         ("world eaters", "World Eaters"),
         ("emperor's children", "Emperor's Children"),
         ("agents of the imperium", "Agents of the Imperium"),
+    ],
+    profiles_printed_elsewhere: &[
+        "profiles for these weapons",
+        "profile for this weapon",
+        "profiles for this weapon",
     ],
 };
 

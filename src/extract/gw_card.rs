@@ -638,6 +638,10 @@ impl<'a> CardReader<'a> {
         let mut ds = self.ds;
         // Named boxes with nothing in them are badges (`WARHAMMER LEGENDS`), not rules.
         ds.special_rules.retain(|r| !r.text.is_empty());
+        if let Some(vocab) = crate::vocab::of(ds.edition) {
+            ds.weapons_printed_elsewhere =
+                super::wargear::weapons_printed_elsewhere(&ds.wargear_options, vocab);
+        }
         // The name as the keywords spell it when they are not in capitals, else the printed
         // upper-case name in title case (`Wolf Guard Pack Leader in Terminator Armour`).
         let display = ds

@@ -22,6 +22,7 @@ pub mod system;
 pub mod ten;
 pub mod text;
 pub mod wahapedia;
+pub mod wargear;
 
 /// Records read from one document, before normalization and merging.
 #[derive(Debug, Clone, Default)]

@@ -21,6 +21,11 @@
 //! whose names share their first word, are one weapon (`Master-crafted bolter` /
 //! `Master-crafted boltgun`) when each is the other's only such candidate: a `naming`
 //! difference.
+//!
+//! **Weapons printed elsewhere** ([`printed_elsewhere`]). A weapon is one of those a
+//! datasheet's `weapons_printed_elsewhere` names when its [`name_key`] is that name's, or that
+//! name's followed by a profile (` - standard`): the card lists `1 plasma gun`, the Armoury
+//! card prints `Plasma gun – standard` and `Plasma gun – supercharge`.
 
 use crate::model::{Datasheet, WeaponProfile};
 use crate::text::fold::fold_for_compare;
@@ -49,6 +54,20 @@ pub fn name_key(s: &str) -> String {
         .map(singular)
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// Whether `weapon` is one of the weapons `ds` says are printed on another card.
+pub fn printed_elsewhere(ds: &Datasheet, weapon: &str) -> bool {
+    if ds.weapons_printed_elsewhere.is_empty() {
+        return false;
+    }
+    let w = name_key(weapon);
+    ds.weapons_printed_elsewhere.iter().any(|r| {
+        let r = name_key(r);
+        w == r
+            || w.strip_prefix(&r)
+                .is_some_and(|rest| rest.starts_with(" - "))
+    })
 }
 
 /// A word of four letters or more without its English plural ending: `-ies` → `-y`,

@@ -31,7 +31,8 @@
 //!   BattleScribe `revision`) and they differ (the note says which);
 //! - `data_error` too when no date explains it (a source without one, or the same);
 //! - `absent` (listed apart, not a difference): the source does not print the field at all
-//!   (no points, no weapons, no keywords…): it neither agrees nor disagrees.
+//!   (no points, no weapons, no keywords…, or a weapon its card sends to another card for the
+//!   profile: `weapons_printed_elsewhere`): it neither agrees nor disagrees.
 //!
 //! For each field the report gives the emitted value (the merged datasheet's) and the merge
 //! policy's reason (`merge::DATASHEET`'s row, and the reading the newer-wins fields come from).
@@ -351,6 +352,8 @@ struct View {
     prints: BTreeSet<&'static str>,
     /// The words of its keywords and ability names (split/joined spellings).
     words: BTreeMap<&'static str, BTreeSet<String>>,
+    /// The keys of the weapons it says are printed on another card (`name_key`).
+    elsewhere: Vec<String>,
 }
 
 fn top_of(path: &str) -> &'static str {
@@ -436,6 +439,11 @@ fn view(d: &Datasheet, model_keys: &[String], weapon_alias: &BTreeMap<String, St
     if !d.weapons.is_empty() {
         v.prints.insert("weapons");
     }
+    v.elsewhere = d
+        .weapons_printed_elsewhere
+        .iter()
+        .map(|w| name_key(w))
+        .collect();
     for w in &d.weapons {
         let k = name_key(&w.name);
         let k = weapon_alias.get(&k).cloned().unwrap_or(k);
@@ -527,6 +535,19 @@ fn value_at(v: &View, path: &str) -> Value {
     }
     if let Some((e, l)) = v.checks.get(path) {
         return Value::One(e.clone(), l.clone());
+    }
+    // A weapon the reading sends to another card for its profile: not printed here.
+    if let (Some(item), false) = (split_path(path).1, v.elsewhere.is_empty()) {
+        if top == "weapons"
+            && v.elsewhere.iter().any(|r| {
+                item == r.as_str()
+                    || item
+                        .strip_prefix(r.as_str())
+                        .is_some_and(|x| x.starts_with(" - "))
+            })
+        {
+            return Value::Absent;
+        }
     }
     if path.contains("].") {
         return Value::Skip;

@@ -753,31 +753,60 @@ fn faction_pack_against_wahapedia_export() {
         let expected = x.id != "10e:space-marines:wolf-scouts";
         assert_eq!(in_export, expected, "{}: export source", x.id);
     }
-    // Every X110 naming the PDF, by (unit, field), with why it differs.
-    let explained = |msg: &str| -> bool {
-        // The Legends cards print no points (points are in the Munitorum Field Manual).
-        msg.contains(" points: (none) (pdf/")
-            // Long Fangs' card sends the pack leader's extra guns to the Armoury card.
-            || msg.starts_with("Long Fangs weapons: (none) (pdf/")
-            // The export's Wolf Scouts is the newer codex unit (PHOBOS, two profiles), not
-            // this Legends card.
-            || msg.starts_with("Wolf Scouts ")
-    };
-    let unexplained: Vec<&str> = d
+    // No field differs any more: the points the cards do not print are absent (not a
+    // difference), and the guns Long Fangs' card sends to the Armoury card are taken from the
+    // export (which prints them) instead of being a difference.
+    let differences: Vec<&str> = d
         .diagnostics
         .iter()
         .filter(|x| x.code == "X110" && x.message.contains("(pdf/"))
         .map(|x| x.message.as_str())
-        .filter(|m| !explained(m))
         .collect();
-    assert!(unexplained.is_empty(), "{unexplained:#?}");
-    let differing = d
-        .diagnostics
-        .iter()
-        .filter(|x| x.code == "X110" && x.message.contains("(pdf/"))
-        .filter(|x| !x.message.contains(" points: "))
-        .count();
-    assert!(differing <= 6, "{differing} non-points differences");
+    assert!(differences.is_empty(), "{differences:#?}");
+    // Long Fangs, page 18: `1 heavy flamer*` and the Pack Leader's list under `… one of the
+    // following:*` (flamer, grav-gun, meltagun, plasma gun, plasma pistol), footnote `* The
+    // profiles for these weapons can be found on the Space Wolves Armoury card.`
+    let lf = ds(&d, "10e:space-marines:long-fangs");
+    assert_eq!(
+        lf.weapons_printed_elsewhere,
+        [
+            "heavy flamer",
+            "flamer",
+            "grav-gun",
+            "meltagun",
+            "plasma gun",
+            "plasma pistol"
+        ]
+    );
+    let from = |name: &str| {
+        lf.weapons
+            .iter()
+            .find(|w| w.name == name)
+            .map(|w| (weapon_row(w), w.at.file.clone()))
+    };
+    // Each taken with the export's profile and location; the card's own guns stay the card's.
+    let (row, file) = from("Meltagun").expect("Meltagun from the export");
+    assert_eq!(row, "Meltagun 12\" 1 3+ 9 -4 D6 [MELTA 2]");
+    assert!(file.starts_with("wahapedia-csv/"), "{file}");
+    for w in [
+        "Flamer",
+        "Heavy flamer",
+        "Grav-gun",
+        "Plasma gun – standard",
+        "Plasma pistol – supercharge",
+    ] {
+        assert!(
+            from(w).is_some_and(|(_, f)| f.starts_with("wahapedia-csv/")),
+            "{w}"
+        );
+    }
+    let (_, file) = from("Heavy bolter").expect("the card's Heavy bolter");
+    assert_eq!(file, PACK);
+    assert_eq!(
+        lf.weapons.len(),
+        22,
+        "14 from the card, 8 profiles from the export"
+    );
 }
 
 /// Word recall against `pdftotext -layout`, where poppler-utils is installed. Skipped with a

@@ -410,6 +410,7 @@ fn full_datasheet() -> Datasheet {
         stratagems: vec!["10e:core:command-re-roll".into()],
         power_rating: Some(7),
         legends: true,
+        weapons_printed_elsewhere: vec!["plasma gun".into()],
     }
 }
 
