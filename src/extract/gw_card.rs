@@ -845,6 +845,11 @@ fn faction_pages(
             i += 1;
             continue;
         }
+        // A CP box is a stratagem's, wherever reading order puts it (`stratagem` finds it).
+        if paras[i].kind != BlockKind::TableRow && CP.is_match(paras[i].text.trim()) {
+            i += 1;
+            continue;
+        }
         if let Some(end) = r.named_entry(i, out) {
             i = end;
             continue;
@@ -930,7 +935,16 @@ impl<'a> PageReader<'a> {
             restrictions: None,
             sources: Vec::new(),
         };
-        let bbox = stratagem_body(&mut s, &paras[i + 2..end], p.bbox.union(paras[i + 1].bbox));
+        let before = i
+            .checked_sub(1)
+            .map(|k| &paras[k])
+            .filter(|b| b.page == p.page);
+        let bbox = stratagem_body(
+            &mut s,
+            before,
+            &paras[i + 2..end],
+            p.bbox.union(paras[i + 1].bbox),
+        );
         s.sources.push(Provenance {
             bbox: Some(bbox),
             ..provenance(self.doc, p)
@@ -1174,22 +1188,37 @@ impl<'a> PageReader<'a> {
 }
 
 /// Reads a stratagem's body into it: the CP box, flavor, and the labelled text. Returns the
-/// union of `bbox` and the body's boxes.
-fn stratagem_body(s: &mut Stratagem, body: &[Para], mut bbox: BBox) -> BBox {
+/// union of `bbox` (its name and type line) and the boxes read. The CP box is the one, among
+/// the body's and the box just before the name (`before`: a box level with the name comes
+/// first in reading order), whose middle is level with the stratagem's text: a box outside
+/// it is a neighbour's (the cards sit in columns with their boxes in the gutter).
+fn stratagem_body(s: &mut Stratagem, before: Option<&Para>, body: &[Para], mut bbox: BBox) -> BBox {
     let mut lines: Vec<&str> = Vec::new();
     let mut flavor: Vec<&str> = Vec::new();
+    let mut boxes: Vec<(u32, BBox)> = Vec::new();
+    let mut cp_box = |t: &str, b: &Para| match CP.captures(t.trim()).map(|c| c[1].parse()) {
+        Some(Ok(n)) => {
+            boxes.push((n, b.bbox));
+            true
+        }
+        Some(Err(_)) => true,
+        None => false,
+    };
+    if let Some(b) = before.filter(|b| b.kind != BlockKind::TableRow) {
+        cp_box(&b.text, b);
+    }
     for b in body.iter().filter(|b| !is_page_number(b)) {
-        bbox = bbox.union(b.bbox);
         // The CP box, alone or on the baseline of a text line (then a cell).
         let cells: Vec<&str> = match b.kind {
             BlockKind::TableRow => b.cells.iter().map(String::as_str).collect(),
             _ => vec![b.text.as_str()],
         };
+        let mut text = false;
         for cell in cells {
-            if let Some(cp) = CP.captures(cell.trim()) {
-                s.cp = cp[1].parse().ok();
+            if cp_box(cell, b) {
                 continue;
             }
+            text = true;
             let labelled = ["WHEN:", "TARGET:", "EFFECT:", "RESTRICTIONS:"]
                 .iter()
                 .any(|l| cell.starts_with(l));
@@ -1199,6 +1228,17 @@ fn stratagem_body(s: &mut Stratagem, body: &[Para], mut bbox: BBox) -> BBox {
                 lines.push(cell);
             }
         }
+        if text {
+            bbox = bbox.union(b.bbox);
+        }
+    }
+    let [_, y0, _, y1] = bbox.0;
+    if let Some((n, b)) = boxes.into_iter().find(|(_, b)| {
+        let mid = (b.0[1] + b.0[3]) / 2.0;
+        (y0..=y1).contains(&mid)
+    }) {
+        s.cp = Some(n);
+        bbox = bbox.union(b);
     }
     if !flavor.is_empty() {
         s.flavor = Some(flavor.join("\n\n"));

@@ -942,20 +942,27 @@ fn word_recall_counts_a_multiset() {
     assert_eq!(word_recall("a b", "a"), 0.5);
 }
 
+/// One text line of a hand-built page: `t` at (`x`, `y`) in Helvetica (`F1`) of `size`.
+fn text_line(y: u32, size: f32, x: u32, t: &str) -> String {
+    format!("BT /F1 {size} Tf {x} {y} Td ({t}) Tj ET ")
+}
+
+/// A table row of a hand-built page: the first cell at `x0`, the second 150 points right of
+/// it, each next one 40 further.
+fn text_row(y: u32, size: f32, x0: u32, cells: &[&str]) -> String {
+    let mut s = format!("BT /F1 {size} Tf {x0} {y} Td ({}) Tj", cells[0]);
+    for (k, c) in cells[1..].iter().enumerate() {
+        let dx = if k == 0 { 150 } else { 40 };
+        s.push_str(&format!(" {dx} 0 Td ({c}) Tj"));
+    }
+    s + " ET "
+}
+
 /// A hand-built faction pack: a detachment page, a stratagem page and a two-page card, laid
 /// out as Games Workshop's template (positions, not stream order, give the reading).
 #[test]
 fn card_template_on_hand_built_pages() {
-    let row = |y: u32, size: f32, x0: u32, cells: &[&str]| -> String {
-        let mut s = format!("BT /F1 {size} Tf {x0} {y} Td ({}) Tj", cells[0]);
-        for (k, c) in cells[1..].iter().enumerate() {
-            let dx = if k == 0 { 150 } else { 40 };
-            s.push_str(&format!(" {dx} 0 Td ({c}) Tj"));
-        }
-        s + " ET "
-    };
-    let line =
-        |y: u32, size: f32, x: u32, t: &str| format!("BT /F1 {size} Tf {x} {y} Td ({t}) Tj ET ");
+    let (row, line) = (text_row, text_line);
     let detachment = [
         line(700, 30.0, 100, "WOLF PACK"),
         line(600, 12.0, 100, "DETACHMENT RULE"),
@@ -1211,4 +1218,262 @@ fn a_page_of_thousands_of_cells_is_read_row_by_row() {
     let doc = doc.expect("a document");
     assert_eq!(doc.blocks.len(), 100);
     assert!(doc.blocks.iter().all(|b| b.cells.len() == 60));
+}
+
+/// A hand-built pack of two detachments (each with its rule, the second with an enhancement),
+/// a stratagem page listing one stratagem of each, and a vehicle's two-page card: DAMAGED box,
+/// invulnerable save, a TRANSPORT box on the back, a core ability with its parameter. Laid
+/// out as Games Workshop's template, the card's parts in the stream in another order.
+#[test]
+fn two_detachments_and_a_vehicle_card() {
+    let (row, line) = (text_row, text_line);
+    let first = [
+        line(700, 30.0, 100, "WOLF PACK"),
+        line(600, 12.0, 100, "DETACHMENT RULE"),
+        line(580, 12.0, 100, "HUNTERS"),
+        line(560, 8.0, 100, "Add 1 to Hit rolls."),
+    ]
+    .concat();
+    let second = [
+        line(700, 30.0, 100, "ICE HUNTERS"),
+        line(600, 12.0, 100, "DETACHMENT RULE"),
+        line(580, 12.0, 100, "COLD BLOOD"),
+        line(560, 8.0, 100, "Add 1 to Wound rolls."),
+        line(480, 12.0, 350, "ENHANCEMENTS"),
+        row(470, 12.0, 350, &["FROST FANG", "20 pts"]),
+        line(
+            460,
+            8.0,
+            350,
+            "CHARACTER model only. Add 1 to the bearer's Attacks.",
+        ),
+    ]
+    .concat();
+    let stratagems = [
+        line(700, 10.0, 190, "HOWL"),
+        line(688, 6.0, 190, "WOLF PACK \\226 BATTLE TACTIC STRATAGEM"),
+        line(700, 10.0, 150, "1CP"),
+        line(670, 7.5, 190, "WHEN: Your Command phase."),
+        line(661, 7.5, 190, "TARGET: One unit from your army."),
+        line(652, 7.5, 190, "EFFECT: It howls."),
+        line(500, 10.0, 190, "CHILL"),
+        line(488, 6.0, 190, "ICE HUNTERS \\226 STRATEGIC PLOY STRATAGEM"),
+        line(500, 10.0, 150, "2CP"),
+        line(470, 7.5, 190, "WHEN: Any phase."),
+        line(461, 7.5, 190, "TARGET: One VEHICLE unit from your army."),
+        line(452, 7.5, 190, "EFFECT: It is cold."),
+    ]
+    .concat();
+    let front = [
+        // The abilities column first in the stream.
+        line(280, 9.0, 480, "ABILITIES"),
+        line(268, 7.5, 480, "CORE: Deadly Demise D3"),
+        line(250, 7.5, 480, "Frost Engine: Each time this model"),
+        line(241, 7.5, 480, "shoots, re-roll a Wound roll of 1."),
+        line(200, 9.0, 480, "DAMAGED: 1-5 WOUNDS REMAINING"),
+        line(188, 7.5, 480, "While this model has 1-5 wounds"),
+        line(179, 7.5, 480, "remaining, subtract 1 from Hit rolls."),
+        line(360, 15.0, 20, "WOLF TANK"),
+        row(340, 6.0, 30, &["M", "T", "SV", "W", "LD", "OC"]).replace(" 150 0 Td", " 40 0 Td"),
+        row(320, 14.0, 30, &["10\\\"", "10", "3+", "12", "6+", "3"])
+            .replace(" 150 0 Td", " 40 0 Td"),
+        row(340, 9.0, 300, &["INVULNERABLE SAVE"]),
+        row(340, 14.0, 420, &["5+"]),
+        row(
+            280,
+            9.0,
+            40,
+            &["RANGED WEAPONS", "RANGE", "A", "BS", "S", "AP", "D"],
+        ),
+        row(
+            268,
+            7.5,
+            40,
+            &[
+                "Twin lascannon [TWIN-LINKED]",
+                "48\\\"",
+                "1",
+                "3+",
+                "12",
+                "-3",
+                "D6+1",
+            ],
+        ),
+        row(
+            240,
+            9.0,
+            40,
+            &["MELEE WEAPONS", "RANGE", "A", "WS", "S", "AP", "D"],
+        ),
+        row(
+            228,
+            7.5,
+            40,
+            &["Armoured tracks", "Melee", "6", "4+", "7", "0", "1"],
+        ),
+        line(
+            40,
+            8.5,
+            30,
+            "KEYWORDS: Vehicle, Transport, Imperium, Wolf Tank",
+        ),
+        line(40, 8.5, 480, "FACTION KEYWORDS:"),
+        line(31, 8.5, 480, "Adeptus Astartes, Space Wolves"),
+    ]
+    .concat();
+    let back = [
+        line(360, 15.0, 20, "WOLF TANK"),
+        line(300, 9.0, 30, "WARGEAR OPTIONS"),
+        line(288, 7.5, 30, "\\225 None"),
+        line(300, 9.0, 480, "UNIT COMPOSITION"),
+        line(288, 7.5, 480, "\\225 1 Wolf Tank"),
+        line(
+            276,
+            7.5,
+            480,
+            "This model is equipped with: twin lascannon; armoured tracks.",
+        ),
+        line(240, 9.0, 480, "TRANSPORT"),
+        line(228, 7.5, 480, "This model has a transport capacity of 10"),
+        line(219, 7.5, 480, "ADEPTUS ASTARTES INFANTRY models."),
+        line(
+            40,
+            8.5,
+            30,
+            "KEYWORDS: Vehicle, Transport, Imperium, Wolf Tank",
+        ),
+        line(40, 8.5, 480, "FACTION KEYWORDS:"),
+        line(31, 8.5, 480, "Adeptus Astartes, Space Wolves"),
+    ]
+    .concat();
+    let bytes = pdf(
+        &[&first, &second, &stratagems, &front, &back],
+        &[("F1", HELVETICA)],
+    );
+    let d = crate::util::ingest_in_memory(&[("pack.pdf", bytes)]);
+    assert!(d.quarantine.is_empty(), "{:?}", d.quarantine);
+    let dets: Vec<(&str, &[String], &[String])> = d
+        .detachments
+        .iter()
+        .map(|x| {
+            (
+                x.name.as_str(),
+                x.rules.as_slice(),
+                x.enhancements.as_slice(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        dets,
+        [
+            (
+                "Ice Hunters",
+                &["10e:space-marines/detachment:cold-blood".to_string()][..],
+                &["10e:space-marines:ice-hunters:frost-fang".to_string()][..]
+            ),
+            (
+                "Wolf Pack",
+                &["10e:space-marines/detachment:hunters".to_string()][..],
+                &[][..]
+            ),
+        ]
+    );
+    // Each CP box is level with its own stratagem's name, left of it: it is read first, and
+    // is neither the previous stratagem's cost nor an enhancement of the page before.
+    let strats: Vec<(&str, Option<u32>, Option<&str>, Option<&str>, Option<&str>)> = d
+        .stratagems
+        .iter()
+        .map(|s| {
+            (
+                s.name.as_str(),
+                s.cp,
+                s.group.as_deref(),
+                s.target.as_deref(),
+                s.effect.as_deref(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        strats,
+        [
+            (
+                "Chill",
+                Some(2),
+                Some("Ice Hunters"),
+                Some("One VEHICLE unit from your army."),
+                Some("It is cold.")
+            ),
+            (
+                "Howl",
+                Some(1),
+                Some("Wolf Pack"),
+                Some("One unit from your army."),
+                Some("It howls.")
+            ),
+        ]
+    );
+    assert_eq!(d.enhancements.len(), 1, "{:?}", d.enhancements);
+    assert_eq!(d.datasheets.len(), 1, "{:?}", d.diagnostics);
+    let t = &d.datasheets[0];
+    assert_eq!(t.id, "10e:space-marines:wolf-tank");
+    assert_eq!(
+        profile_values(&t.models[0]),
+        ["10\"", "10", "3+", "12", "6+", "3"]
+    );
+    assert_eq!(t.invulnerable_save.as_deref(), Some("5+"));
+    let rows: Vec<String> = t.weapons.iter().map(weapon_row).collect();
+    assert_eq!(
+        rows,
+        [
+            "Twin lascannon 48\" 1 3+ 12 -3 D6+1 [TWIN-LINKED]",
+            "Armoured tracks Melee 6 4+ 7 0 1 []"
+        ]
+    );
+    let ab: Vec<(&str, Option<&str>, Option<&str>)> = t
+        .abilities
+        .iter()
+        .map(|a| (a.name.as_str(), a.parameter.as_deref(), a.text.as_deref()))
+        .collect();
+    assert_eq!(
+        ab,
+        [
+            ("Deadly Demise", Some("D3"), None),
+            (
+                "Frost Engine",
+                None,
+                Some("Each time this model shoots, re-roll a Wound roll of 1.")
+            )
+        ]
+    );
+    let damaged = t.damaged.as_ref().expect("the DAMAGED box");
+    assert_eq!(
+        (damaged.name.as_str(), damaged.text.as_str()),
+        (
+            "DAMAGED: 1-5 WOUNDS REMAINING",
+            "While this model has 1-5 wounds remaining, subtract 1 from Hit rolls."
+        )
+    );
+    assert_eq!(damaged.at.page, Some(4));
+    let named: Vec<(&str, &str, Option<u32>)> = t
+        .special_rules
+        .iter()
+        .map(|r| (r.name.as_str(), r.text.as_str(), r.at.page))
+        .collect();
+    assert_eq!(
+        named,
+        [(
+            "TRANSPORT",
+            "This model has a transport capacity of 10 ADEPTUS ASTARTES INFANTRY models.",
+            Some(5)
+        )]
+    );
+    assert_eq!(t.unit_composition, ["1 Wolf Tank"]);
+    assert_eq!(
+        t.equipment,
+        ["This model is equipped with: twin lascannon; armoured tracks."]
+    );
+    assert_eq!(
+        t.keywords,
+        ["Vehicle", "Transport", "Imperium", "Wolf Tank"]
+    );
 }
