@@ -1222,7 +1222,7 @@ fn abilities(ours: &Datasheet, export: &Export, theirs: &ExportDatasheet, pair: 
     }
     // The export keeps a transport's capacity in `Datasheets.csv`'s `transport` column, not
     // among the abilities; our TRANSPORT block agrees with it when that column is filled.
-    if theirs.transport {
+    if !theirs.transport.is_empty() {
         uncompared.insert(ability_key("Transport"));
     }
     // `Scouts 6"` of ours against `Scouts` with parameter `6"`: one disagreement (the parameter

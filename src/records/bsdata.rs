@@ -521,10 +521,19 @@ pub fn rule_text(t: &Tree, rule: NodeId) -> String {
 
 /// BattleScribe's text markup made plain, as the printed card and Wahapedia show the text:
 /// `^^Tyranids^^` (small capitals: a keyword) in capitals, `TYRANIDS`; `**` (bold) markers
-/// dropped. Nothing else changes: a lone `*` (a footnote star) stays, and when the `^^` do not
-/// pair up, the small-capitals markers stay visible as the source slip they are.
+/// dropped; a non-breaking, narrow or thin space (`Astra Militarum\u{a0}Infantry`) is a space,
+/// as the document decoders read it. Nothing else changes: a lone `*` (a footnote star) stays,
+/// and when the `^^` do not pair up, the small-capitals markers stay visible as the source
+/// slip they are.
 pub fn plain_text(text: &str) -> String {
-    let text = text.replace("**", "");
+    let text: String = text
+        .replace("**", "")
+        .chars()
+        .map(|c| match c {
+            '\u{a0}' | '\u{2007}' | '\u{2009}' | '\u{202f}' => ' ',
+            c => c,
+        })
+        .collect();
     if !text.contains("^^") || text.matches("^^").count() % 2 == 1 {
         return text;
     }

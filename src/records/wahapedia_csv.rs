@@ -170,8 +170,9 @@ pub struct ExportDatasheet {
     pub faction_id: String,
     /// The publication that prints it (`source_id`, a `Source.csv` id), if the row names one.
     pub source_id: Option<String>,
-    /// The `transport` column is filled (the datasheet's TRANSPORT block).
-    pub transport: bool,
+    /// The `transport` column as stored (HTML; empty when the unit is no transport): the
+    /// datasheet's TRANSPORT block.
+    pub transport: String,
     /// The export's `virtual` flag (a datasheet that only exists as a reference).
     pub virtual_: bool,
     /// `loadout` as stored (HTML): `<b>Every model is equipped with:</b> guardian spear.`
@@ -459,7 +460,7 @@ impl Export {
                 name,
                 faction_id: r.text("faction_id").unwrap_or_default(),
                 source_id: r.text("source_id").filter(|s| !s.is_empty()),
-                transport: r.text("transport").is_some_and(|s| !s.is_empty()),
+                transport: r.raw("transport").unwrap_or("").trim().to_string(),
                 virtual_: r.text("virtual").as_deref() == Some("true"),
                 loadout: r.raw("loadout").unwrap_or("").to_string(),
                 damaged_w: r.value("damaged_w"),

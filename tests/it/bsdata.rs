@@ -367,6 +367,56 @@ fn corpus() -> Option<Vec<Extracted>> {
     Some(read(&refs))
 }
 
+/// A `Transport` profile (or, on the Banehammer, an `Abilities` profile named `Transport`) is
+/// the TRANSPORT block: a named box in `special_rules` with the element's line, its markup
+/// made plain; not an ability.
+#[test]
+fn a_transport_profile_is_the_transport_block() {
+    let Some(ex) = corpus() else { return };
+    let transport = |name: &str| -> Vec<(String, String, u32)> {
+        sheet(&ex, name)
+            .special_rules
+            .iter()
+            .filter(|r| r.name == "TRANSPORT")
+            .map(|r| (r.text.clone(), r.at.file.clone(), r.at.line))
+            .collect()
+    };
+    // `Imperium - Grey Knights.cat` line 3275: `This model has a transport capacity of 12
+    // ^^**Grey Knights Infantry^^** models. It cannot transport ^^**Terminator^^** models.`
+    assert_eq!(
+        transport("Rhino"),
+        [(
+            "This model has a transport capacity of 12 GREY KNIGHTS INFANTRY models. It cannot \
+             transport TERMINATOR models."
+                .to_string(),
+            "wh40k-10e/Imperium - Grey Knights.cat".to_string(),
+            3275
+        )]
+    );
+    // `Imperium - Astra Militarum - Library.cat` line 927, an Abilities profile: the source's
+    // `**^^Astra Militarum Infantry models^^**` slip (`models` inside the keyword) kept.
+    let b = transport("Banehammer");
+    assert_eq!(b.len(), 1, "{b:?}");
+    assert!(
+        b[0].0.starts_with("This model has a transport capacity of 26 ASTRA MILITARUM INFANTRY MODELS. Each OGRYN model"),
+        "{b:?}"
+    );
+    assert_eq!(b[0].2, 927);
+    assert!(sheet(&ex, "Banehammer")
+        .abilities
+        .iter()
+        .all(|a| !a.name.eq_ignore_ascii_case("transport")));
+    // The profile at line 22689, its capacity (line 22691) with non-breaking spaces beside
+    // spaces (`Militarum\u{a0} Infantry`): one space.
+    let a = transport("Aquila Lander");
+    assert_eq!(a.len(), 1, "{a:?}");
+    assert!(
+        a[0].0.starts_with("This model has a transport capacity of 12 Astra Militarum Infantry models. Each Heavy Weapons Team model and Veteran"),
+        "{a:?}"
+    );
+    assert_eq!(a[0].2, 22689);
+}
+
 #[test]
 fn corpus_datasheets_read_by_hand() {
     let Some(ex) = corpus() else { return };
@@ -1654,6 +1704,12 @@ fn battlescribe_markup_is_made_plain() {
     assert_eq!(plain_text("**[LETHAL HITS]**"), "[LETHAL HITS]");
     assert_eq!(plain_text("a ^^Character unit"), "a ^^Character unit");
     assert_eq!(plain_text("4+* (see below)"), "4+* (see below)");
+    // Non-breaking and thin spaces, as `Imperium - Astra Militarum - Library.cat` has them in
+    // its transports' capacity, are spaces.
+    assert_eq!(
+        plain_text("12 Astra Militarum\u{a0}Infantry models and\u{202f}2\u{2009}more"),
+        "12 Astra Militarum Infantry models and 2 more"
+    );
 }
 
 /// Leaders keep the units' names as printed (the markup is made plain after they are read).

@@ -561,3 +561,41 @@ fn export_datasheets_of_one_name_have_distinct_ids_and_no_conflicts() {
     let x110 = ds.diagnostics.iter().filter(|d| d.code == "X110").count();
     assert_eq!(x110, 0, "one export, no datasheet read twice");
 }
+
+/// The `transport` column of `Datasheets.csv` is the TRANSPORT block the pages print: a named
+/// box in `special_rules`, its keyword markup made plain, located at the datasheet's row.
+#[test]
+fn the_transport_column_is_the_transport_block() {
+    let Some(ds) = real_export() else { return };
+    // Datasheets.csv line 166, Chimera (AM): `This model has a transport capacity of 12 <span
+    // …><span class="kwb">ASTRA</span> <span class="kwb">MILITARUM</span> <span
+    // class="kwb">INFANTRY</span></span> models. Each …OGRYN… model takes up the space of 3
+    // models. It cannot transport …ARTILLERY… models.`
+    let c = sheet(&ds, "10e:astra-militarum:chimera");
+    let t: Vec<(&str, &str, &str, u32)> = c
+        .special_rules
+        .iter()
+        .filter(|r| r.name == "TRANSPORT")
+        .map(|r| {
+            (
+                r.name.as_str(),
+                r.text.as_str(),
+                r.at.file.as_str(),
+                r.at.line,
+            )
+        })
+        .collect();
+    assert_eq!(
+        t,
+        [(
+            "TRANSPORT",
+            "This model has a transport capacity of 12 ASTRA MILITARUM INFANTRY models. Each \
+             OGRYN model takes up the space of 3 models. It cannot transport ARTILLERY models.",
+            "Datasheets.csv",
+            166
+        )]
+    );
+    // Be'lakor (line 404) carries nothing in that column: no TRANSPORT block.
+    let b = sheet(&ds, "10e:chaos-daemons:belakor");
+    assert!(b.special_rules.iter().all(|r| r.name != "TRANSPORT"));
+}

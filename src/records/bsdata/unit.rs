@@ -1146,7 +1146,13 @@ impl<'s, 'u> Walk<'s, 'u> {
             return;
         }
         if type_name == "Transport" {
-            // Transport capacity: the contract has no field for it.
+            // The TRANSPORT block, among the named boxes as the cards and Wahapedia print it.
+            let text: Vec<&str> = chars
+                .iter()
+                .map(|c| c.2.trim())
+                .filter(|t| !t.is_empty())
+                .collect();
+            self.transport(super::plain_text(&text.join("\n\n")), at);
             return;
         }
         if chars.len() > 1 && type_name != "Abilities" {
@@ -1168,6 +1174,19 @@ impl<'s, 'u> Walk<'s, 'u> {
         }
         let text = chars.first().map(|c| c.2.clone()).unwrap_or_default();
         self.ability(name, text, &type_name, in_option, at);
+    }
+
+    /// The TRANSPORT block (a `Transport` profile's capacity), among the named boxes as the
+    /// cards and Wahapedia print it; once per text.
+    fn transport(&mut self, text: String, at: Location) {
+        let known = |r: &NamedText| r.name == "TRANSPORT" && r.text == text;
+        if !text.is_empty() && !self.ds.special_rules.iter().any(known) {
+            self.ds.special_rules.push(NamedText {
+                name: "TRANSPORT".to_string(),
+                text,
+                at,
+            });
+        }
     }
 
     fn ability(
@@ -1197,6 +1216,11 @@ impl<'s, 'u> Walk<'s, 'u> {
                     self.ds.invulnerable_save_condition = Some(text).filter(|t| !t.is_empty());
                 }
             }
+            return;
+        }
+        // An `Abilities` profile named `Transport` (the Banehammer's) is the TRANSPORT block.
+        if lower == "transport" && !in_option {
+            self.transport(text, at);
             return;
         }
         if lower.starts_with("damaged:") {

@@ -448,6 +448,16 @@ impl<'e> Builder<'e> {
             });
         }
 
+        // The `transport` column is the TRANSPORT block the pages print among the named boxes.
+        let transport = paragraphs(&d.transport);
+        if !transport.is_empty() {
+            ds.special_rules.push(NamedText {
+                name: "TRANSPORT".to_string(),
+                text: transport,
+                at: self.location(DATASHEETS, d.line),
+            });
+        }
+
         let leaders = &ex.more.leaders;
         for l in leaders.iter().filter(|l| l.from == d.id) {
             if let Some(n) = self.datasheet_names.get(l.to.as_str()) {
