@@ -1380,7 +1380,14 @@ fn two_detachments_and_a_vehicle_card() {
     );
     // Each CP box is level with its own stratagem's name, left of it: it is read first, and
     // is neither the previous stratagem's cost nor an enhancement of the page before.
-    let strats: Vec<(&str, Option<u32>, Option<&str>, Option<&str>, Option<&str>)> = d
+    type Row<'a> = (
+        &'a str,
+        Option<u32>,
+        Option<&'a str>,
+        Option<&'a str>,
+        Option<&'a str>,
+    );
+    let strats: Vec<Row> = d
         .stratagems
         .iter()
         .map(|s| {
