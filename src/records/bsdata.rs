@@ -10,10 +10,11 @@
 //! and root `entryLinks`, a library's included) whose resolved type is `unit` or `model` (a
 //! `model` root is a one-model unit). Root `upgrade` entries (detachment choice, show/hide
 //! options) are not datasheets; `… [Crucible]` roots are Crusade characters (counted, `B006`);
-//! roots of the game system itself are not a faction's. The faction is the name of the catalogue
-//! whose root list holds the entry, without its grand-alliance prefix and its `Library` tag
-//! (`Imperium - Grey Knights` → `Grey Knights`, `Chaos - Chaos Daemons Library` → `Chaos
-//! Daemons`, `Library - Tyranids` → `Tyranids`). A unit is emitted once per faction.
+//! roots of the game system itself are not a faction's. The faction is read from the name of
+//! the catalogue whose root list holds the entry ([`faction_of_catalogue`]: through the
+//! edition's vocabulary, else the last part without its `Library` tag: `Imperium - Grey
+//! Knights` → `Grey Knights`, `Imperium - Adeptus Astartes - Space Wolves` → `Space Marines`,
+//! `Chaos - Chaos Daemons Library` → `Chaos Daemons`). A unit is emitted once per faction.
 //!
 //! **Matching rule** (so a unit merges with the same unit read from Wahapedia's pages and
 //! export): the id is `ids::datasheet(edition, faction, name)` with the name as BattleScribe
@@ -232,22 +233,41 @@ fn edition_of_system(name: &str) -> Edition {
     }
 }
 
-/// A catalogue's faction name: its last ` - ` part with `Library` removed
+/// A catalogue's faction name. Its ` - ` parts, each with `Library` removed, are read from
+/// the last: the first that the edition's vocabulary knows as a faction keyword or a faction
+/// gives that faction, as the other sources scope ids by it (`Imperium - Adeptus Astartes -
+/// Space Wolves` → `Space Marines`, as Wahapedia files Space Wolves; `Aeldari - Drukhari` →
+/// `Drukhari`; `Aeldari - Craftworlds` → `Aeldari`); when none is known, the last part
 /// (`Imperium - Astra Militarum - Library` → `Astra Militarum`, `Library - Tyranids` →
 /// `Tyranids`, `Chaos - Chaos Daemons Library` → `Chaos Daemons`).
-pub fn faction_of_catalogue(name: &str) -> Option<String> {
+pub fn faction_of_catalogue(name: &str, edition: Edition) -> Option<String> {
     let parts: Vec<&str> = name
         .split(" - ")
-        .map(str::trim)
+        .map(|p| {
+            let p = p.trim();
+            p.strip_suffix(" Library")
+                .or_else(|| p.strip_prefix("Library "))
+                .unwrap_or(p)
+                .trim()
+        })
         .filter(|p| !p.eq_ignore_ascii_case("library") && !p.is_empty())
         .collect();
-    let last = parts.last()?;
-    let cleaned = last
-        .strip_suffix(" Library")
-        .or_else(|| last.strip_prefix("Library "))
-        .unwrap_or(last)
-        .trim();
-    (!cleaned.is_empty()).then(|| cleaned.to_string())
+    if let Some(vocab) = crate::vocab::of(edition) {
+        let fold = crate::text::fold::fold_for_compare;
+        for part in parts.iter().rev() {
+            if let Some(f) = vocab.faction_of_keyword(part) {
+                return Some(f.to_string());
+            }
+            if let Some((_, f)) = vocab
+                .faction_keywords
+                .iter()
+                .find(|(_, f)| fold(f) == fold(part))
+            {
+                return Some(f.to_string());
+            }
+        }
+    }
+    parts.last().map(|p| p.to_string())
 }
 
 /// The faction of a catalogue's records. A library's is that of a catalogue of the folder that
@@ -256,7 +276,7 @@ pub fn faction_of_catalogue(name: &str) -> Option<String> {
 /// ([`faction_of_catalogue`]).
 pub fn faction_of_file(store: &Store, fi: usize) -> Option<String> {
     let f = &store.files[fi];
-    let own = faction_of_catalogue(&f.name);
+    let own = faction_of_catalogue(&f.name, f.edition);
     if f.kind != Kind::Library {
         return own;
     }
@@ -276,7 +296,7 @@ pub fn faction_of_file(store: &Store, fi: usize) -> Option<String> {
         if !links {
             continue;
         }
-        if let Some(theirs) = faction_of_catalogue(&g.name) {
+        if let Some(theirs) = faction_of_catalogue(&g.name, g.edition) {
             if words(&theirs).iter().any(|w| own_words.contains(w)) {
                 return Some(theirs);
             }

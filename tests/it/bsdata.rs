@@ -1738,3 +1738,58 @@ fn leader_links_keep_the_printed_names_and_ability_text_is_plain() {
     assert!(leads.iter().any(|l| l.as_str() == "Cadian Shock Troops"));
     assert!(!leads.iter().any(|l| l.as_str() == "CADIAN SHOCK TROOPS"));
 }
+
+/// A catalogue's faction is the one the other sources scope ids by: read through the edition's
+/// vocabulary from the last part of its name, else that last part (BSData's own catalogue
+/// names; no file of the corpus has the first four).
+#[test]
+fn a_catalogue_is_filed_under_the_faction_the_other_sources_use() {
+    use cogitator::model::Edition::{HorusHeresy2, Tenth};
+    let f = |n: &str| bsdata::faction_of_catalogue(n, Tenth);
+    assert_eq!(
+        f("Imperium - Adeptus Astartes - Space Wolves").as_deref(),
+        Some("Space Marines")
+    );
+    assert_eq!(f("Aeldari - Drukhari").as_deref(), Some("Drukhari"));
+    assert_eq!(f("Aeldari - Craftworlds").as_deref(), Some("Aeldari"));
+    assert_eq!(
+        f("Chaos - Chaos Knights Library").as_deref(),
+        Some("Chaos Knights")
+    );
+    assert_eq!(
+        f("Imperium - Astra Militarum - Library").as_deref(),
+        Some("Astra Militarum")
+    );
+    assert_eq!(f("Library - Tyranids").as_deref(), Some("Tyranids"));
+    assert_eq!(
+        f("Chaos - Chaos Daemons Library").as_deref(),
+        Some("Chaos Daemons")
+    );
+    // A name the vocabulary does not know stays as printed; an edition without one too.
+    assert_eq!(f("Xenos - Hrud").as_deref(), Some("Hrud"));
+    assert_eq!(
+        bsdata::faction_of_catalogue("Legiones Astartes - Space Wolves", HorusHeresy2).as_deref(),
+        Some("Space Wolves")
+    );
+    assert_eq!(f("Library"), None);
+
+    // Through the reader: the hand-written Necrons catalogue renamed as a chapter's gives its
+    // units the Space Marines scope, as Wahapedia's pages and the faction pack cards do.
+    let renamed = NECRONS.replace(
+        "name=\"Xenos - Necrons\"",
+        "name=\"Imperium - Adeptus Astartes - Space Wolves\"",
+    );
+    let ex = read(&[
+        ("x/game.gst", GST.as_bytes()),
+        ("x/wolves.cat", renamed.as_bytes()),
+    ]);
+    let ids: Vec<&str> = sheets(&ex).iter().map(|d| d.id.as_str()).collect();
+    assert!(!ids.is_empty());
+    assert!(
+        ids.iter().all(|i| i.starts_with("10e:space-marines:")),
+        "{ids:?}"
+    );
+    assert!(sheets(&ex)
+        .iter()
+        .all(|d| d.faction.as_deref() == Some("Space Marines")));
+}
