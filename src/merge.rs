@@ -14,10 +14,10 @@
 //! | --- | --- | --- | --- | --- |
 //! | datasheet | `id`, `edition` | first | never | the merge key |
 //! | datasheet | `sources` | union | never | provenance: every source that printed the unit |
-//! | datasheet | `points`, `power_rating`, `models` (profiles), `weapons`, `keywords` (case-folded), `abilities` (names, case-folded) | newer non-null | when both have a value | a datasheet is one publication's print: the newer faction pack replaces the whole record; a source that does not print the part at all (a Legends card without points) neither erases nor contradicts it (*absent*, not a disagreement) |
+//! | datasheet | `points`, `power_rating`, `models` (profiles), `weapons`, `keywords` (case-folded), `abilities` (names, case-folded), `legends` (a source that prints no Legends mark does not unmark it) | newer non-null | when both have a value | a datasheet is one publication's print: the newer faction pack replaces the whole record; a source that does not print the part at all (a Legends card without points) neither erases nor contradicts it (*absent*, not a disagreement) |
 //! | datasheet | `weapons` printed elsewhere | the reading that prints them | never | a card whose wargear footnote sends the reader to another card for some weapons' profiles (`weapons_printed_elsewhere`) does not print them: before anything is compared, each reading gets those weapons from the other (*absent*, as a whole part is) |
 //! | datasheet | `invulnerable_save` | newer | on any difference, a missing value included | the whole-record rule; no invulnerable save is a value |
-//! | datasheet | every other field (`name`, `faction`, `base_size`, `invulnerable_save_condition`, `wargear_options`, `unit_composition`, `equipment`, `damaged`, `special_rules`, `leads`, `model_keywords`, `faction_keywords`, `stratagems`, `legends`, `weapons_printed_elsewhere`) | newer | never | the same whole-record rule; these are printed differently by every source (wording, order, links): reporting them would add 141 `X110`s over the HTML corpus and the export, mostly the export's faction keywords and datasheet stratagem lists |
+//! | datasheet | every other field (`name`, `faction`, `base_size`, `invulnerable_save_condition`, `wargear_options`, `unit_composition`, `equipment`, `damaged`, `special_rules`, `leads`, `model_keywords`, `faction_keywords`, `stratagems`, `weapons_printed_elsewhere`) | newer | never | the same whole-record rule; these are printed differently by every source (wording, order, links): reporting them would add 141 `X110`s over the HTML corpus and the export, mostly the export's faction keywords and datasheet stratagem lists |
 //! | stratagem | `id`, `edition`, `name`, `group` | first | never | the merge key (the id is group + name; the spelling of the first source is kept) |
 //! | stratagem | `cp`, `category` | newer non-null | when both have a value | the cost and category change between faction packs; a source that lacks them does not erase them |
 //! | stratagem | `flavor`, `when`, `target`, `effect`, `restrictions` | first non-null | never | a record's text may be printed in another file than its header; older pages print it without labels; datasheet pages print variants of one stratagem's text (`That ADEPTUS ASTARTES unit.` / `That unit.`: 127 such differences over the HTML corpus and the export, not yet reported) |
@@ -109,6 +109,7 @@ pub const DATASHEET: &[FieldRule] = &[
             "weapons",
             "keywords",
             "abilities",
+            "legends",
         ],
         wins: Wins::NewerNonNull,
         report: Report::BothPresent,
@@ -138,7 +139,6 @@ pub const DATASHEET: &[FieldRule] = &[
             "model_keywords",
             "faction_keywords",
             "stratagems",
-            "legends",
             "weapons_printed_elsewhere",
         ],
         wins: Wins::Newer,

@@ -370,8 +370,9 @@ pub struct Datasheet {
     /// The unit's Power Rating (9th edition `POWER 7`); absent in editions without one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub power_rating: Option<u32>,
-    /// A Legends datasheet (BattleScribe's `… [Legends]`, the tag removed from the name).
-    /// Written only when true; absent reads as false.
+    /// A Legends datasheet (BattleScribe's `… [Legends]`, the tag removed from the name; a
+    /// card's `WARHAMMER LEGENDS` badge; the export's datasheet of a Warhammer Legends
+    /// publication). Written only when true; absent reads as false.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub legends: bool,
     /// Weapons the wargear options list whose profiles the datasheet does not print (a

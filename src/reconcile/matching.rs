@@ -8,7 +8,10 @@
 //! is a run of whole words at the start or the end of `U`'s name (names compared by
 //! [`name_key`]), and the words left over (the *qualifier*) are, together, one of `U`'s own
 //! keywords (BattleScribe's `Khorne Soul Grinder`, keyword `Khorne`, matches the export's
-//! `Soul Grinder`). A `U` with two or more such `T` is ambiguous and matches none (reported).
+//! `Soul Grinder`). A *publication twin* matches too: `T` has `U`'s name and `U`'s id followed
+//! by a publication (`~space-wolves-warhammer-legends`: a source printing that name in two
+//! publications tells them apart so), and both are Legends or neither is (a faction pack card
+//! with the `WARHAMMER LEGENDS` badge is the export's Legends publication's datasheet). A `U` with two or more such `T` is ambiguous and matches none (reported).
 //! Every match is reported. One `U` of a source for a `T` is another reading of `T` (its id is
 //! `T`'s; the merge policy applies as for any reading). Two or more `U` of one source for one
 //! `T` are *variants*: the dataset keeps one datasheet, `T`, with every variant's sources; the
@@ -107,7 +110,8 @@ pub struct UnitMatch {
     pub from: String,
     pub from_name: String,
     pub source: String,
-    /// The words of `U`'s name that are not `T`'s (one of `U`'s keywords).
+    /// The words of `U`'s name that are not `T`'s (one of `U`'s keywords); for a publication
+    /// twin, `~` and `T`'s publication.
     pub qualifier: String,
     /// One of two or more `U` of one source matching the same `T`.
     pub variant: bool,
@@ -156,6 +160,7 @@ pub fn match_units(readings: &[Candidate<'_>]) -> UnitMatches {
         faction: Option<&'a str>,
         edition: crate::model::Edition,
         keywords: BTreeSet<String>,
+        legends: bool,
     }
     let mut units: BTreeMap<&str, Unit<'_>> = BTreeMap::new();
     for r in readings {
@@ -167,7 +172,9 @@ pub fn match_units(readings: &[Candidate<'_>]) -> UnitMatches {
             faction: d.faction.as_deref(),
             edition: d.edition,
             keywords: BTreeSet::new(),
+            legends: false,
         });
+        u.legends |= d.legends;
         u.sources.insert(r.source);
         u.keywords.extend(d.keywords.iter().map(|k| name_key(k)));
     }
@@ -186,8 +193,22 @@ pub fn match_units(readings: &[Candidate<'_>]) -> UnitMatches {
                 || t.sources.contains(source)
                 || t.faction != u.faction
                 || t.edition != u.edition
-                || t.key.len() >= u.key.len()
-                || !(u.key.starts_with(&t.key) || u.key.ends_with(&t.key))
+            {
+                continue;
+            }
+            // A publication twin: the same name, the id with a publication (`~…`), Legends or
+            // not alike.
+            if t.key == u.key {
+                if let Some(publication) = tid
+                    .strip_prefix(*uid)
+                    .and_then(|rest| rest.strip_prefix('~'))
+                    .filter(|_| t.legends == u.legends)
+                {
+                    cands.push((tid, format!("~{publication}")));
+                }
+                continue;
+            }
+            if t.key.len() >= u.key.len() || !(u.key.starts_with(&t.key) || u.key.ends_with(&t.key))
             {
                 continue;
             }

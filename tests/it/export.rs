@@ -599,3 +599,20 @@ fn the_transport_column_is_the_transport_block() {
     let b = sheet(&ds, "10e:chaos-daemons:belakor");
     assert!(b.special_rules.iter().all(|r| r.name != "TRANSPORT"));
 }
+
+/// A datasheet of a Warhammer Legends publication (`Source.csv`: `Space Wolves (Warhammer
+/// Legends)`, `Legends: Tyranids`) is a Legends datasheet; one of the codex is not.
+#[test]
+fn datasheets_of_a_legends_publication_are_legends() {
+    let Some(ds) = real_export() else { return };
+    // Datasheets.csv: 000000310|Wolf Scouts|SM|000000360 and 000004182|Wolf Scouts|SM|000000036;
+    // Source.csv: 000000360 `Space Wolves (Warhammer Legends)`, 000000036 `Space Wolves`.
+    let old = sheet(
+        &ds,
+        "10e:space-marines:wolf-scouts~space-wolves-warhammer-legends",
+    );
+    assert!(old.legends);
+    let codex = sheet(&ds, "10e:space-marines:wolf-scouts~space-wolves");
+    assert!(!codex.legends);
+    assert!(!sheet(&ds, "10e:chaos-daemons:belakor").legends);
+}

@@ -481,6 +481,65 @@ fn names_that_must_not_match() {
     assert!(report.is_none(), "one source: no report");
 }
 
+/// A publication twin: a card with the Legends badge and no twin of its own id matches the one
+/// of the export's two same-named datasheets (told apart by publication in their ids) that is
+/// Legends too; not the other, and not when both or neither are Legends.
+#[test]
+fn a_legends_card_is_the_legends_publication_twin() {
+    const PDF: &str = "pack.pdf";
+    let scouts = |id: &str, file: &str, legends: bool| {
+        let mut d = sheet(id, "Wolf Scouts", "Space Marines", file);
+        d.legends = legends;
+        d
+    };
+    let plain = "10e:space-marines:wolf-scouts";
+    let codex = "10e:space-marines:wolf-scouts~space-wolves";
+    let old = "10e:space-marines:wolf-scouts~space-wolves-warhammer-legends";
+    let export = |legends_of_codex: bool| {
+        reading(
+            CSV,
+            None,
+            None,
+            vec![scouts(codex, CSV, legends_of_codex), scouts(old, CSV, true)],
+        )
+    };
+    let (merged, report) = run(vec![
+        reading(PDF, Some((1, 0)), None, vec![scouts(plain, PDF, true)]),
+        export(false),
+    ]);
+    let ids: Vec<&str> = merged.datasheets.iter().map(|d| d.id.as_str()).collect();
+    assert_eq!(ids, [codex, old], "the card merged into its twin");
+    let legends = merged
+        .datasheets
+        .iter()
+        .find(|d| d.id == old)
+        .expect("twin");
+    let files: Vec<&str> = legends.sources.iter().map(|s| s.file.as_str()).collect();
+    assert_eq!(files, [CSV, PDF]);
+    assert!(legends.legends);
+    let r = report.expect("two sources");
+    let m: Vec<(&str, &str, &str)> = r
+        .matches
+        .matches
+        .iter()
+        .map(|m| (m.from.as_str(), m.to.as_str(), m.qualifier.as_str()))
+        .collect();
+    assert_eq!(m, [(plain, old, "~space-wolves-warhammer-legends")]);
+
+    // Both twins Legends: ambiguous, nothing merges; a card without the badge: no twin.
+    let (merged, report) = run(vec![
+        reading(PDF, None, None, vec![scouts(plain, PDF, true)]),
+        export(true),
+    ]);
+    assert_eq!(merged.datasheets.len(), 3);
+    assert!(report.is_none_or(|r| r.matches.matches.is_empty()));
+    let (merged, _) = run(vec![
+        reading(PDF, None, None, vec![scouts(plain, PDF, false)]),
+        export(true),
+    ]);
+    assert_eq!(merged.datasheets.len(), 3);
+}
+
 /// The weapon rule: an unpaired weapon on each side with the same characteristics and names
 /// sharing their first word is one weapon, spelled differently; other characteristics keep
 /// them two.

@@ -242,12 +242,18 @@ impl<'e> Builder<'e> {
                 continue;
             }
             let faction = self.faction(Some(&d.faction_id), DATASHEETS, d.line);
-            let ds = self.datasheet(d, faction);
+            let mut ds = self.datasheet(d, faction);
             let publication = d
                 .source_id
                 .as_ref()
                 .and_then(|s| ex.more.publications.get(s))
                 .map(String::as_str);
+            // A datasheet of a Warhammer Legends publication (`Space Wolves (Warhammer
+            // Legends)`, `Legends: Tyranids`) is a Legends datasheet, as the cards' badge says.
+            ds.legends = publication.is_some_and(|p| {
+                p.split(|c: char| !c.is_alphanumeric())
+                    .any(|w| w.eq_ignore_ascii_case("legends"))
+            });
             sheets.push((ds, publication));
         }
         tell_apart_by_publication(&mut sheets);
