@@ -46,6 +46,9 @@ pub struct Vocabulary {
     /// printed on another card, not on this one (`* The profiles for these weapons can be found
     /// on the Space Wolves Armoury card.`).
     pub profiles_printed_elsewhere: &'static [&'static str],
+    /// The word that makes a publication a Warhammer Legends one (`Space Wolves (Warhammer
+    /// Legends)`, `Legends: Tyranids`): its datasheets are Legends datasheets.
+    pub legends_publication_word: &'static str,
 }
 
 impl Vocabulary {
@@ -61,6 +64,13 @@ impl Vocabulary {
     pub fn is_datasheet_section(&self, t: &str) -> bool {
         let u = t.trim().to_uppercase();
         self.datasheet_sections.contains(&u.as_str())
+    }
+
+    /// Whether a publication's name (`Space Wolves (Warhammer Legends)`) makes its datasheets
+    /// Legends datasheets: one of its words is [`Self::legends_publication_word`].
+    pub fn is_legends_publication(&self, name: &str) -> bool {
+        name.split(|c: char| !c.is_alphanumeric())
+            .any(|w| w.eq_ignore_ascii_case(self.legends_publication_word))
     }
 
     /// The faction a faction keyword names; `None` for a keyword the vocabulary does not know.
@@ -161,6 +171,7 @@ pub static TENTH: Vocabulary = Vocabulary {
         "profile for this weapon",
         "profiles for this weapon",
     ],
+    legends_publication_word: "legends",
 };
 
 /// The vocabulary of `edition`'s sources; `None` for an edition no extractor reads yet.
@@ -177,6 +188,10 @@ mod tests {
 
     #[test]
     fn stratagem_parts_by_label() {
+        assert!(TENTH.is_legends_publication("Space Wolves (Warhammer Legends)"));
+        assert!(TENTH.is_legends_publication("Legends: Tyranids"));
+        assert!(!TENTH.is_legends_publication("Space Wolves"));
+        assert!(!TENTH.is_legends_publication("Legendary Heroes"));
         assert_eq!(
             TENTH.stratagem_part("WHEN:  Your Shooting phase."),
             Some((StratagemPart::When, "Your Shooting phase."))

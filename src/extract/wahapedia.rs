@@ -512,6 +512,11 @@ fn finish_datasheet(doc: &Document, mut ds: Datasheet, first_line: u32, out: &mu
     };
     link_ability_rules(&mut ds.abilities, &faction_slug);
     ds.sources.push(provenance(doc, first_line));
+    // A page whose publication (its faction pack logo's title) is a Warhammer Legends one.
+    ds.legends = doc
+        .meta
+        .get("faction_pack")
+        .is_some_and(|t| vocab::of(ds.edition).is_some_and(|v| v.is_legends_publication(t)));
     out.datasheets.push(ds);
 }
 

@@ -536,3 +536,33 @@ fn invulnerable_save_condition_printed_after_its_frame() {
         Some("Ibram Gaunt only.")
     );
 }
+
+/// A page whose faction pack logo names a Warhammer Legends publication gives Legends
+/// datasheets; the same page citing the codex faction pack does not. (No page of the corpus
+/// cites a Legends pack: the Banehammer page, cut from the corpus at run time, with its logo's
+/// title changed.)
+#[test]
+fn a_page_of_a_legends_publication_gives_legends_datasheets() {
+    let Some(corpus) = crate::util::corpus() else {
+        return;
+    };
+    let path = corpus.join("wahapedia-html/grimlog/astra-militarum--Banehammer.html");
+    let Ok(page) = std::fs::read_to_string(&path) else {
+        panic!("{} is missing", path.display());
+    };
+    let codex = "Faction Pack. Astra Militarum (10th edition, version 1.1)";
+    assert!(page.contains(codex), "the page's logo title changed");
+    let legends = page.replace(
+        codex,
+        "Faction Pack. Astra Militarum (Warhammer Legends) (10th edition, version 1.0)",
+    );
+    for (text, expected) in [(page.as_str(), false), (legends.as_str(), true)] {
+        let d = crate::util::ingest_in_memory(&[("banehammer.html", text)]);
+        let b = d
+            .datasheets
+            .iter()
+            .find(|x| x.name.as_deref() == Some("Banehammer"))
+            .expect("the Banehammer datasheet");
+        assert_eq!(b.legends, expected);
+    }
+}

@@ -251,8 +251,7 @@ impl<'e> Builder<'e> {
             // A datasheet of a Warhammer Legends publication (`Space Wolves (Warhammer
             // Legends)`, `Legends: Tyranids`) is a Legends datasheet, as the cards' badge says.
             ds.legends = publication.is_some_and(|p| {
-                p.split(|c: char| !c.is_alphanumeric())
-                    .any(|w| w.eq_ignore_ascii_case("legends"))
+                crate::vocab::of(ds.edition).is_some_and(|v| v.is_legends_publication(p))
             });
             sheets.push((ds, publication));
         }
