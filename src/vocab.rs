@@ -1,6 +1,8 @@
 //! The words each edition's sources print to structure their text, in one place per edition:
 //! datasheet section headings, weapon-table labels, faction-page boilerplate headings,
-//! stratagem part labels. Readers match these words; they do not spell them.
+//! stratagem part labels, the faction keywords cards print, the words of a wargear footnote
+//! that sends weapons' profiles to another card, the word of a Legends publication's name.
+//! Readers match these words; they do not spell them.
 //!
 //! The weapon-ability vocabulary (`RAPID FIRE`, `ANTI-`, … and their aliases) is data in
 //! `schemas/keywords.yaml`, read by `normalize::keywords`; [`Vocabulary::weapon_abilities`]
@@ -71,6 +73,18 @@ impl Vocabulary {
     pub fn is_legends_publication(&self, name: &str) -> bool {
         name.split(|c: char| !c.is_alphanumeric())
             .any(|w| w.eq_ignore_ascii_case(self.legends_publication_word))
+    }
+
+    /// The faction `name` names, as a faction keyword the cards print (`Adeptus Astartes` →
+    /// Space Marines) or as the faction itself (`Chaos Daemons`); `None` when it is neither.
+    pub fn faction_named(&self, name: &str) -> Option<&'static str> {
+        let n = crate::text::fold::fold_for_compare(name);
+        self.faction_of_keyword(name).or_else(|| {
+            self.faction_keywords
+                .iter()
+                .find(|(_, f)| crate::text::fold::fold_for_compare(f) == n)
+                .map(|(_, f)| *f)
+        })
     }
 
     /// The faction a faction keyword names; `None` for a keyword the vocabulary does not know.
@@ -174,6 +188,12 @@ pub static TENTH: Vocabulary = Vocabulary {
     legends_publication_word: "legends",
 };
 
+/// Whether a publication's name makes its datasheets Legends datasheets in `edition`
+/// ([`Vocabulary::is_legends_publication`]; never in an edition without a vocabulary).
+pub fn legends_publication(edition: Edition, name: &str) -> bool {
+    of(edition).is_some_and(|v| v.is_legends_publication(name))
+}
+
 /// The vocabulary of `edition`'s sources; `None` for an edition no extractor reads yet.
 pub fn of(edition: Edition) -> Option<&'static Vocabulary> {
     match edition {
@@ -187,11 +207,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn stratagem_parts_by_label() {
+    fn legends_publications_by_word() {
         assert!(TENTH.is_legends_publication("Space Wolves (Warhammer Legends)"));
         assert!(TENTH.is_legends_publication("Legends: Tyranids"));
         assert!(!TENTH.is_legends_publication("Space Wolves"));
         assert!(!TENTH.is_legends_publication("Legendary Heroes"));
+    }
+
+    #[test]
+    fn stratagem_parts_by_label() {
         assert_eq!(
             TENTH.stratagem_part("WHEN:  Your Shooting phase."),
             Some((StratagemPart::When, "Your Shooting phase."))

@@ -256,67 +256,68 @@ pub fn read_pages(bytes: &[u8]) -> Result<Vec<PageText>, String> {
     Ok(out)
 }
 
-/// A page attribute, inherited from the page tree (bounded walk up `/Parent`).
-fn inherited<'d>(
+/// The first value `read` finds on the page dictionary or, inherited, on its ancestors in
+/// the page tree (at most 32 levels up).
+fn inherited_by<'d, T>(
     doc: &'d lopdf::Document,
     page: &'d Dictionary,
-    key: &[u8],
-) -> Option<&'d Dictionary> {
+    read: impl Fn(&'d Dictionary) -> Option<T>,
+) -> Option<T> {
     let mut d = page;
     for _ in 0..32 {
-        if let Some(r) = pdf_font::get(doc, d, key).and_then(|o| pdf_font::dict(doc, o)) {
-            return Some(r);
+        if let Some(v) = read(d) {
+            return Some(v);
         }
         d = pdf_font::get(doc, d, b"Parent").and_then(|o| pdf_font::dict(doc, o))?;
     }
     None
 }
 
+/// A dictionary entry of the page, inherited (`/Resources`).
+fn inherited<'d>(
+    doc: &'d lopdf::Document,
+    page: &'d Dictionary,
+    key: &[u8],
+) -> Option<&'d Dictionary> {
+    inherited_by(doc, page, |d| {
+        pdf_font::get(doc, d, key).and_then(|o| pdf_font::dict(doc, o))
+    })
+}
+
+/// The page's box: its CropBox, else its MediaBox (inherited), normalized to
+/// `[x0, y0, x1, y1]` with `x0 < x1`, `y0 < y1`; US Letter when neither is readable.
 fn page_box(doc: &lopdf::Document, page: &Dictionary) -> [f32; 4] {
-    let mut d = page;
-    for _ in 0..32 {
-        for key in [&b"CropBox"[..], b"MediaBox"] {
-            if let Some(Object::Array(a)) = pdf_font::get(doc, d, key) {
-                let v: Vec<f32> = a
-                    .iter()
-                    .filter_map(|o| pdf_font::deref(doc, o).and_then(pdf_font::num))
-                    .collect();
-                if v.len() == 4 {
-                    return [
-                        v[0].min(v[2]),
-                        v[1].min(v[3]),
-                        v[0].max(v[2]),
-                        v[1].max(v[3]),
-                    ];
-                }
-            }
-        }
-        match pdf_font::get(doc, d, b"Parent").and_then(|o| pdf_font::dict(doc, o)) {
-            Some(p) => d = p,
-            None => break,
-        }
-    }
-    [0.0, 0.0, 612.0, 792.0]
+    let read = |d: &Dictionary| {
+        [&b"CropBox"[..], b"MediaBox"].into_iter().find_map(|key| {
+            let Some(Object::Array(a)) = pdf_font::get(doc, d, key) else {
+                return None;
+            };
+            let v: Vec<f32> = a
+                .iter()
+                .filter_map(|o| pdf_font::deref(doc, o).and_then(pdf_font::num))
+                .collect();
+            (v.len() == 4).then(|| {
+                [
+                    v[0].min(v[2]),
+                    v[1].min(v[3]),
+                    v[0].max(v[2]),
+                    v[1].max(v[3]),
+                ]
+            })
+        })
+    };
+    inherited_by(doc, page, read).unwrap_or([0.0, 0.0, 612.0, 792.0])
 }
 
 /// `/Rotate` (inherited): a multiple of 90 normalized to 0..360; anything else is 0.
 fn page_rotation(doc: &lopdf::Document, page: &Dictionary) -> u16 {
-    let mut d = page;
-    for _ in 0..32 {
-        if let Some(r) = pdf_font::get(doc, d, b"Rotate").and_then(pdf_font::num) {
-            let r = r.round() as i64;
-            return if r % 90 == 0 {
-                r.rem_euclid(360) as u16
-            } else {
-                0
-            };
-        }
-        match pdf_font::get(doc, d, b"Parent").and_then(|o| pdf_font::dict(doc, o)) {
-            Some(p) => d = p,
-            None => break,
-        }
+    let r = inherited_by(doc, page, |d| {
+        pdf_font::get(doc, d, b"Rotate").and_then(pdf_font::num)
+    });
+    match r.map(|r| r.round() as i64) {
+        Some(r) if r % 90 == 0 => r.rem_euclid(360) as u16,
+        _ => 0,
     }
-    0
 }
 
 /// The nesting limit when `[`/`<<` outside streams and strings nest deeper than it.

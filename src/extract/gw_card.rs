@@ -368,11 +368,7 @@ impl<'a> CardReader<'a> {
             .filter(|v| profile_cells(v).is_some())
             .collect();
         // Each name line goes to the row it is level with.
-        let level_row = |l: &Para| {
-            let mid = (l.bbox.0[1] + l.bbox.0[3]) / 2.0;
-            rows.iter()
-                .position(|r| mid >= r.bbox.0[1] && mid <= r.bbox.0[3])
-        };
+        let level_row = |l: &Para| rows.iter().position(|r| level_with(l.bbox, r.bbox));
         let taken = window
             .iter()
             .take_while(|v| profile_cells(v).is_some() || level_row(v).is_some())
@@ -383,10 +379,13 @@ impl<'a> CardReader<'a> {
                 names[k].push(l);
             }
         }
-        for (row, labels) in rows.iter().zip(names) {
-            if window[..taken].iter().any(|v| std::ptr::eq(*v, *row)) {
-                self.profile_row(row, &labels);
-            }
+        // The rows read: those among the lines taken (the first ones, in reading order).
+        let read = window[..taken]
+            .iter()
+            .filter(|v| profile_cells(v).is_some())
+            .count();
+        for (row, labels) in rows.iter().zip(names).take(read) {
+            self.profile_row(row, &labels);
         }
         self.i += taken;
         true
@@ -399,11 +398,9 @@ impl<'a> CardReader<'a> {
             return;
         };
         let mut at = location(self.doc, v);
-        let mid = (v.bbox.0[1] + v.bbox.0[3]) / 2.0;
         let mut name: Vec<&str> = Vec::new();
-        let (above, below): (Vec<&Para>, Vec<&Para>) = labels
-            .iter()
-            .partition(|l| (l.bbox.0[1] + l.bbox.0[3]) / 2.0 > mid);
+        let (above, below): (Vec<&Para>, Vec<&Para>) =
+            labels.iter().partition(|l| mid_y(l.bbox) > mid_y(v.bbox));
         name.extend(above.iter().map(|l| l.text.as_str()));
         name.extend(model);
         name.extend(below.iter().map(|l| l.text.as_str()));
@@ -1232,11 +1229,7 @@ fn stratagem_body(s: &mut Stratagem, before: Option<&Para>, body: &[Para], mut b
             bbox = bbox.union(b.bbox);
         }
     }
-    let [_, y0, _, y1] = bbox.0;
-    if let Some((n, b)) = boxes.into_iter().find(|(_, b)| {
-        let mid = (b.0[1] + b.0[3]) / 2.0;
-        (y0..=y1).contains(&mid)
-    }) {
+    if let Some((n, b)) = boxes.into_iter().find(|(_, b)| level_with(*b, bbox)) {
         s.cp = Some(n);
         bbox = bbox.union(b);
     }
@@ -1245,6 +1238,16 @@ fn stratagem_body(s: &mut Stratagem, before: Option<&Para>, body: &[Para], mut b
     }
     super::glossary::stratagem_text(s, lines);
     bbox
+}
+
+/// The height of a box's vertical middle.
+fn mid_y(b: BBox) -> f32 {
+    (b.0[1] + b.0[3]) / 2.0
+}
+
+/// Whether box `a` is level with box `b`: `a`'s middle within `b`'s height.
+fn level_with(a: BBox, b: BBox) -> bool {
+    (b.0[1]..=b.0[3]).contains(&mid_y(a))
 }
 
 /// A page number at the foot of a page: a lone number.

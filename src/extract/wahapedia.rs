@@ -516,7 +516,7 @@ fn finish_datasheet(doc: &Document, mut ds: Datasheet, first_line: u32, out: &mu
     ds.legends = doc
         .meta
         .get("faction_pack")
-        .is_some_and(|t| vocab::of(ds.edition).is_some_and(|v| v.is_legends_publication(t)));
+        .is_some_and(|t| vocab::legends_publication(ds.edition, t));
     out.datasheets.push(ds);
 }
 

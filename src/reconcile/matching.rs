@@ -59,16 +59,21 @@ pub fn name_key(s: &str) -> String {
         .join(" ")
 }
 
-/// Whether `weapon` is one of the weapons `ds` says are printed on another card.
-pub fn printed_elsewhere(ds: &Datasheet, weapon: &str) -> bool {
-    if ds.weapons_printed_elsewhere.is_empty() {
-        return false;
-    }
-    let w = name_key(weapon);
-    ds.weapons_printed_elsewhere.iter().any(|r| {
-        let r = name_key(r);
-        w == r
-            || w.strip_prefix(&r)
+/// The [`name_key`]s of the weapons `ds` says are printed on another card.
+pub fn elsewhere_keys(ds: &Datasheet) -> Vec<String> {
+    ds.weapons_printed_elsewhere
+        .iter()
+        .map(|w| name_key(w))
+        .collect()
+}
+
+/// Whether the weapon keyed `weapon` ([`name_key`]) is one of those keyed `elsewhere`
+/// ([`elsewhere_keys`]): the same key, or that key and a profile (`plasma gun - standard`).
+pub fn printed_elsewhere(elsewhere: &[String], weapon: &str) -> bool {
+    elsewhere.iter().any(|r| {
+        weapon == r
+            || weapon
+                .strip_prefix(r.as_str())
                 .is_some_and(|rest| rest.starts_with(" - "))
     })
 }

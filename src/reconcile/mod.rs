@@ -439,11 +439,7 @@ fn view(d: &Datasheet, model_keys: &[String], weapon_alias: &BTreeMap<String, St
     if !d.weapons.is_empty() {
         v.prints.insert("weapons");
     }
-    v.elsewhere = d
-        .weapons_printed_elsewhere
-        .iter()
-        .map(|w| name_key(w))
-        .collect();
+    v.elsewhere = matching::elsewhere_keys(d);
     for w in &d.weapons {
         let k = name_key(&w.name);
         let k = weapon_alias.get(&k).cloned().unwrap_or(k);
@@ -537,17 +533,12 @@ fn value_at(v: &View, path: &str) -> Value {
         return Value::One(e.clone(), l.clone());
     }
     // A weapon the reading sends to another card for its profile: not printed here.
-    if let (Some(item), false) = (split_path(path).1, v.elsewhere.is_empty()) {
-        if top == "weapons"
-            && v.elsewhere.iter().any(|r| {
-                item == r.as_str()
-                    || item
-                        .strip_prefix(r.as_str())
-                        .is_some_and(|x| x.starts_with(" - "))
-            })
-        {
-            return Value::Absent;
-        }
+    if top == "weapons"
+        && split_path(path)
+            .1
+            .is_some_and(|item| matching::printed_elsewhere(&v.elsewhere, item))
+    {
+        return Value::Absent;
     }
     if path.contains("].") {
         return Value::Skip;

@@ -133,9 +133,6 @@ pub struct File {
     pub edition: Edition,
     /// The catalogue's or game system's `name` attribute.
     pub name: String,
-    /// Its `revision` attribute: the data's own version number, raised on every published
-    /// change (the files carry no date).
-    pub revision: Option<u32>,
 }
 
 /// What a BattleScribe file's root element says about it: which file it is and its version.
@@ -214,13 +211,34 @@ const TARGETS: &[&str] = &[
     "categoryEntry",
 ];
 
+/// An element of a file of a [`Store`]: (file index, node).
+pub type At = (usize, NodeId);
+
 impl Store {
-    pub fn node(&self, at: (usize, NodeId)) -> &tree::Node {
+    pub fn node(&self, at: At) -> &tree::Node {
         self.files[at.0].tree.node(at.1)
     }
 
-    pub fn resolve(&self, id: &str) -> Option<(usize, NodeId)> {
+    pub fn resolve(&self, id: &str) -> Option<At> {
         self.index.get(id).copied()
+    }
+
+    /// The entries an element offers: its `selectionEntries` and the `selectionEntry`s its
+    /// `entryLinks` reach, each with the link that reached it.
+    pub fn entries_of(&self, (fi, g): At) -> Vec<(At, Option<At>)> {
+        let t = &self.files[fi].tree;
+        let mut out: Vec<_> = t
+            .items(g, "selectionEntries", "selectionEntry")
+            .map(|e| ((fi, e), None))
+            .collect();
+        for l in t.items(g, "entryLinks", "entryLink") {
+            if let Some(target) = t.node(l).attr("targetId").and_then(|id| self.resolve(id)) {
+                if self.node(target).tag == "selectionEntry" {
+                    out.push((target, Some((fi, l))));
+                }
+            }
+        }
+        out
     }
 }
 
@@ -252,22 +270,9 @@ pub fn faction_of_catalogue(name: &str, edition: Edition) -> Option<String> {
         })
         .filter(|p| !p.eq_ignore_ascii_case("library") && !p.is_empty())
         .collect();
-    if let Some(vocab) = crate::vocab::of(edition) {
-        let fold = crate::text::fold::fold_for_compare;
-        for part in parts.iter().rev() {
-            if let Some(f) = vocab.faction_of_keyword(part) {
-                return Some(f.to_string());
-            }
-            if let Some((_, f)) = vocab
-                .faction_keywords
-                .iter()
-                .find(|(_, f)| fold(f) == fold(part))
-            {
-                return Some(f.to_string());
-            }
-        }
-    }
-    parts.last().map(|p| p.to_string())
+    let known = crate::vocab::of(edition)
+        .and_then(|v| parts.iter().rev().find_map(|part| v.faction_named(part)));
+    known.or(parts.last().copied()).map(str::to_string)
 }
 
 /// The faction of a catalogue's records. A library's is that of a catalogue of the folder that
@@ -368,7 +373,6 @@ pub fn load(group: &Group) -> (Store, BTreeMap<String, Vec<Diagnostic>>) {
             }
         };
         let name = r.attr("name").unwrap_or("").to_string();
-        let revision = r.attr("revision").and_then(|v| v.trim().parse().ok());
         let system = r.attr("gameSystemId").map(str::to_string);
         pending.push((
             File {
@@ -378,7 +382,6 @@ pub fn load(group: &Group) -> (Store, BTreeMap<String, Vec<Diagnostic>>) {
                 tree,
                 kind,
                 name,
-                revision,
             },
             system,
         ));
@@ -485,28 +488,25 @@ pub fn read(group: &Group) -> Vec<Extracted> {
             }
         }
     }
+    // Each record to the reading of the file it was read from.
+    fn file_them<T>(
+        out: &mut BTreeMap<String, Extracted>,
+        store: &Store,
+        records: Vec<(usize, T)>,
+        list: fn(&mut Extracted) -> &mut Vec<T>,
+    ) {
+        for (fi, r) in records {
+            if let Some(e) = out.get_mut(&store.files[fi].path) {
+                list(e).push(r);
+            }
+        }
+    }
     let built = unit::datasheets(&store);
-    for (fi, ds) in built.datasheets {
-        if let Some(e) = out.get_mut(&store.files[fi].path) {
-            e.datasheets.push(ds);
-        }
-    }
+    file_them(&mut out, &store, built.datasheets, |e| &mut e.datasheets);
     let army = army::read(&store);
-    for (fi, d) in army.detachments {
-        if let Some(e) = out.get_mut(&store.files[fi].path) {
-            e.detachments.push(d);
-        }
-    }
-    for (fi, r) in army.rules {
-        if let Some(e) = out.get_mut(&store.files[fi].path) {
-            e.rules.push(r);
-        }
-    }
-    for (fi, x) in army.enhancements {
-        if let Some(e) = out.get_mut(&store.files[fi].path) {
-            e.enhancements.push(x);
-        }
-    }
+    file_them(&mut out, &store, army.detachments, |e| &mut e.detachments);
+    file_them(&mut out, &store, army.rules, |e| &mut e.rules);
+    file_them(&mut out, &store, army.enhancements, |e| &mut e.enhancements);
     for d in built.diagnostics {
         let key = d.file.clone().unwrap_or_default();
         diags.entry(key).or_default().push(d);

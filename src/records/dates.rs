@@ -6,8 +6,6 @@
 //! error, never a guess from the folder or file name).
 
 use super::{file_name, Group};
-use quick_xml::events::Event;
-use quick_xml::Reader;
 use std::collections::BTreeMap;
 
 /// What each file of `group` is dated by, by path. Every file of an export shares its
@@ -46,26 +44,11 @@ pub fn last_update(bytes: &[u8]) -> Option<String> {
 }
 
 /// The `revision` attribute of an XML file's root element (BattleScribe `catalogue` and
-/// `gameSystem`), read from the first element only.
+/// `gameSystem`), read from the root element only ([`super::bsdata::header`]).
 pub fn revision(bytes: &[u8]) -> Option<String> {
-    let mut reader = Reader::from_reader(bytes);
-    let mut buf = Vec::new();
-    // The root is among the first events (declaration, comments); a bounded look.
-    for _ in 0..64 {
-        match reader.read_event_into(&mut buf) {
-            Ok(Event::Start(e)) | Ok(Event::Empty(e)) => {
-                return e
-                    .attributes()
-                    .flatten()
-                    .find(|a| a.key.as_ref() == b"revision")
-                    .map(|a| String::from_utf8_lossy(&a.value).trim().to_string())
-                    .filter(|v| !v.is_empty());
-            }
-            Ok(Event::Eof) | Err(_) => return None,
-            Ok(_) => buf.clear(),
-        }
-    }
-    None
+    super::bsdata::header(bytes)?
+        .revision
+        .map(|r| r.to_string())
 }
 
 #[cfg(test)]

@@ -21,10 +21,9 @@ use super::{Kind, Store};
 use crate::ids;
 use crate::model::{Detachment, Enhancement, Rule};
 use crate::source::{Location, Provenance};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
-/// An element of a file: (file index, node).
-type At = (usize, usize);
+use super::At;
 
 /// The army records of a store, each with the file it was read from.
 #[derive(Debug, Default)]
@@ -41,23 +40,6 @@ fn name_of(t: &Tree, n: usize) -> &str {
 fn is_group_named(t: &Tree, n: usize, names: &[&str]) -> bool {
     let node = t.node(n);
     node.tag == "selectionEntryGroup" && names.iter().any(|x| name_of(t, n).eq_ignore_ascii_case(x))
-}
-
-/// The entries a group offers: its `selectionEntries` and the entries its `entryLinks` reach.
-fn entries_of(store: &Store, (fi, g): At) -> Vec<(At, Option<At>)> {
-    let t = &store.files[fi].tree;
-    let mut out: Vec<(At, Option<At>)> = t
-        .items(g, "selectionEntries", "selectionEntry")
-        .map(|e| ((fi, e), None))
-        .collect();
-    for l in t.items(g, "entryLinks", "entryLink") {
-        if let Some(target) = t.node(l).attr("targetId").and_then(|id| store.resolve(id)) {
-            if store.node(target).tag == "selectionEntry" {
-                out.push((target, Some((fi, l))));
-            }
-        }
-    }
-    out
 }
 
 /// The text of an entry: its first single-text profile's, else its first rule's description.
@@ -112,221 +94,238 @@ fn hidden_until(t: &Tree, n: usize) -> Vec<String> {
 /// Reads the detachments, detachment rules and enhancements of every catalogue of the store.
 pub fn read(store: &Store) -> Army {
     let mut army = Army::default();
-    // Detachment entries by id → (name, faction), read first: enhancements name them.
-    let mut detachments: HashMap<String, (String, Option<String>)> = HashMap::new();
-    let mut det_index: BTreeMap<String, usize> = BTreeMap::new();
-    let mut seen_rules: HashSet<String> = HashSet::new();
-    for (fi, f) in store.files.iter().enumerate() {
-        if f.kind == Kind::GameSystem {
-            continue;
-        }
-        let faction = super::faction_of_file(store, fi);
-        let t = &f.tree;
-        for g in 0..t.nodes.len() {
-            if !is_group_named(t, g, &["Detachment", "Detachments"])
-                || t.node(g).attr("hidden") == Some("true")
-            {
-                continue;
-            }
-            for (e, link) in entries_of(store, (fi, g)) {
-                let et = &store.files[e.0].tree;
-                let en = et.node(e.1);
-                let hidden = en.attr("hidden") == Some("true")
-                    || link.is_some_and(|l| store.node(l).attr("hidden") == Some("true"));
-                if hidden || en.attr("type") != Some("upgrade") {
-                    continue;
-                }
-                let name = name_of(et, e.1).to_string();
-                if name.is_empty() {
-                    continue;
-                }
-                let id = ids::detachment(f.edition, faction.as_deref(), &name);
-                if let Some(eid) = en.attr("id") {
-                    detachments.insert(eid.to_string(), (name.clone(), faction.clone()));
-                }
-                if det_index.contains_key(&id) {
-                    continue;
-                }
-                let ef = &store.files[e.0];
-                let mut rules = Vec::new();
-                for r in et.items(e.1, "rules", "rule") {
-                    let rn = et.node(r);
-                    let rname = name_of(et, r);
-                    let text = super::rule_text(et, r);
-                    if rn.attr("hidden") == Some("true") || rname.is_empty() || text.is_empty() {
-                        continue;
-                    }
-                    let scope = ids::rule_scope("detachment", faction.as_deref());
-                    let rid = ids::rule(ef.edition, &scope, rname);
-                    rules.push(rid.clone());
-                    if seen_rules.insert(rid.clone()) {
-                        army.rules.push((
-                            e.0,
-                            Rule {
-                                id: rid,
-                                name: Some(rname.to_string()),
-                                kind: "detachment".to_string(),
-                                edition: ef.edition,
-                                faction: faction.clone(),
-                                flavor: None,
-                                text,
-                                bullets: Vec::new(),
-                                examples: Vec::new(),
-                                occurrences: vec![Location::at_line(ef.path.clone(), rn.line)],
-                                tables: Vec::new(),
-                                variants: Vec::new(),
-                            },
-                        ));
-                    }
-                }
-                det_index.insert(id.clone(), army.detachments.len());
-                army.detachments.push((
-                    e.0,
-                    Detachment {
-                        id,
-                        name,
-                        edition: ef.edition,
-                        faction: faction.clone(),
-                        rules,
-                        enhancements: Vec::new(),
-                        stratagems: Vec::new(),
-                        sources: vec![Provenance::at_line(
-                            ef.path.clone(),
-                            en.line,
-                            ef.sha256.clone(),
-                        )],
-                    },
-                ));
-            }
-        }
-    }
+    let detachments = detachments(store, &mut army);
+    enhancements(store, &detachments, &mut army);
+    army
+}
+
+/// Every group named one of `names` in a catalogue or library (not the game system), with the
+/// file's index and faction.
+fn groups_named<'s>(
+    store: &'s Store,
+    names: &'s [&'s str],
+) -> impl Iterator<Item = (usize, Option<String>, usize)> + 's {
+    store
+        .files
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.kind != Kind::GameSystem)
+        .flat_map(move |(fi, f)| {
+            let faction = super::faction_of_file(store, fi);
+            (0..f.tree.nodes.len())
+                .filter(move |&g| is_group_named(&f.tree, g, names))
+                .map(move |g| (fi, faction.clone(), g))
+        })
+}
+
+/// The detachments in `Detachment` groups and their rules, into `army`. Returns the
+/// detachment entries' names by entry id (enhancements name the detachment they wait for).
+fn detachments(store: &Store, army: &mut Army) -> HashMap<String, String> {
+    let mut names: HashMap<String, String> = HashMap::new();
     let mut seen: HashSet<String> = HashSet::new();
-    for (fi, f) in store.files.iter().enumerate() {
-        if f.kind == Kind::GameSystem {
+    let mut seen_rules: HashSet<String> = HashSet::new();
+    for (fi, faction, g) in groups_named(store, &["Detachment", "Detachments"]) {
+        let f = &store.files[fi];
+        if f.tree.node(g).attr("hidden") == Some("true") {
             continue;
         }
-        let faction = super::faction_of_file(store, fi);
-        let t = &f.tree;
-        for g in 0..t.nodes.len() {
-            if !is_group_named(t, g, &["Enhancements"]) {
+        for (e, link) in store.entries_of((fi, g)) {
+            let ef = &store.files[e.0];
+            let et = &ef.tree;
+            let en = et.node(e.1);
+            let hidden = en.attr("hidden") == Some("true")
+                || link.is_some_and(|l| store.node(l).attr("hidden") == Some("true"));
+            if hidden || en.attr("type") != Some("upgrade") {
                 continue;
             }
-            // Only the outermost `Enhancements` group (a nested one is read with it).
-            let mut up = t.node(g).parent;
-            let mut nested = false;
-            while let Some(p) = up {
-                nested |= is_group_named(t, p, &["Enhancements"]);
-                up = t.node(p).parent;
-            }
-            if nested {
+            let name = name_of(et, e.1).to_string();
+            if name.is_empty() {
                 continue;
             }
-            // (group, detachment from an enclosing group) with an explicit stack.
-            let mut stack: Vec<(At, Option<String>)> = vec![((fi, g), None)];
-            while let Some((grp, inherited)) = stack.pop() {
-                let gt = &store.files[grp.0].tree;
-                let own = detachment_waited(gt, grp.1, &detachments)
-                    .or_else(|| {
-                        name_of(gt, grp.1)
-                            .strip_suffix(" Enhancements")
-                            .map(|d| d.trim().to_string())
-                            .filter(|d| !d.is_empty())
-                    })
-                    .or(inherited);
-                for sub in gt.items(grp.1, "selectionEntryGroups", "selectionEntryGroup") {
-                    stack.push(((grp.0, sub), own.clone()));
+            let id = ids::detachment(f.edition, faction.as_deref(), &name);
+            if let Some(eid) = en.attr("id") {
+                names.insert(eid.to_string(), name.clone());
+            }
+            if !seen.insert(id.clone()) {
+                continue;
+            }
+            let mut rules = Vec::new();
+            for r in et.items(e.1, "rules", "rule") {
+                let rn = et.node(r);
+                let rname = name_of(et, r);
+                let text = super::rule_text(et, r);
+                if rn.attr("hidden") == Some("true") || rname.is_empty() || text.is_empty() {
+                    continue;
                 }
-                for l in gt.items(grp.1, "entryLinks", "entryLink") {
-                    if let Some(target) = gt.node(l).attr("targetId").and_then(|i| store.resolve(i))
-                    {
-                        // The game system's groups (Boarding Actions) are no faction's.
-                        if store.node(target).tag == "selectionEntryGroup"
-                            && store.files[target.0].kind != Kind::GameSystem
-                        {
-                            stack.push((target, own.clone()));
-                        }
-                    }
-                }
-                for (e, link) in entries_of(store, grp) {
-                    let ef = &store.files[e.0];
-                    let et = &ef.tree;
-                    let en = et.node(e.1);
-                    if ef.kind == Kind::GameSystem
-                        || en.attr("type") != Some("upgrade")
-                        || en.attr("hidden") == Some("true")
-                        || link.is_some_and(|l| store.node(l).attr("hidden") == Some("true"))
-                    {
-                        continue;
-                    }
-                    // As printed, tags included (`Omnissian Unguents (Aura)`, as the export).
-                    let name = name_of(et, e.1).to_string();
-                    let Some((text, _)) = entry_text(et, e.1) else {
-                        continue;
-                    };
-                    let mut points = None;
-                    let mut crusade = false;
-                    for c in et.items(e.1, "costs", "cost") {
-                        let c = et.node(c);
-                        let v = c.attr("value").and_then(|v| v.trim().parse::<f64>().ok());
-                        if c.attr("name")
-                            .is_some_and(|n| n.eq_ignore_ascii_case("pts"))
-                        {
-                            points = v.map(|v| v.max(0.0).round() as u32);
-                        } else if v.is_some_and(|v| v != 0.0) {
-                            crusade = true;
-                        }
-                    }
-                    if crusade || name.is_empty() {
-                        continue;
-                    }
-                    let detachment = detachment_waited(et, e.1, &detachments).or(own.clone());
-                    let id = ids::enhancement(
-                        ef.edition,
-                        faction.as_deref(),
-                        detachment.as_deref(),
-                        &name,
-                    );
-                    if !seen.insert(id.clone()) {
-                        continue;
-                    }
-                    if let Some(d) = &detachment {
-                        let did = ids::detachment(ef.edition, faction.as_deref(), d);
-                        if let Some(&k) = det_index.get(&did) {
-                            army.detachments[k].1.enhancements.push(id.clone());
-                        }
-                    }
-                    army.enhancements.push((
+                let scope = ids::rule_scope("detachment", faction.as_deref());
+                let rid = ids::rule(ef.edition, &scope, rname);
+                rules.push(rid.clone());
+                if seen_rules.insert(rid.clone()) {
+                    army.rules.push((
                         e.0,
-                        Enhancement {
-                            id,
-                            name: Some(name),
+                        Rule {
+                            id: rid,
+                            name: Some(rname.to_string()),
+                            kind: "detachment".to_string(),
                             edition: ef.edition,
                             faction: faction.clone(),
-                            detachment,
-                            points,
                             flavor: None,
                             text,
-                            sources: vec![Provenance::at_line(
-                                ef.path.clone(),
-                                en.line,
-                                ef.sha256.clone(),
-                            )],
+                            bullets: Vec::new(),
+                            examples: Vec::new(),
+                            occurrences: vec![Location::at_line(ef.path.clone(), rn.line)],
+                            tables: Vec::new(),
+                            variants: Vec::new(),
                         },
                     ));
                 }
             }
+            army.detachments.push((
+                e.0,
+                Detachment {
+                    id,
+                    name,
+                    edition: ef.edition,
+                    faction: faction.clone(),
+                    rules,
+                    enhancements: Vec::new(),
+                    stratagems: Vec::new(),
+                    sources: vec![Provenance::at_line(
+                        ef.path.clone(),
+                        en.line,
+                        ef.sha256.clone(),
+                    )],
+                },
+            ));
         }
     }
-    army
+    names
+}
+
+/// The enhancements of the outermost `Enhancements` groups (their subgroups and the groups
+/// their links reach, with an explicit stack), into `army`, each listed on its detachment.
+fn enhancements(store: &Store, detachments: &HashMap<String, String>, army: &mut Army) {
+    let mut seen: HashSet<String> = HashSet::new();
+    for (fi, faction, g) in groups_named(store, &["Enhancements"]) {
+        let t = &store.files[fi].tree;
+        // Only the outermost `Enhancements` group (a nested one is read with it).
+        let mut up = t.node(g).parent;
+        let mut nested = false;
+        while let Some(p) = up {
+            nested |= is_group_named(t, p, &["Enhancements"]);
+            up = t.node(p).parent;
+        }
+        if nested {
+            continue;
+        }
+        // (group, detachment from an enclosing group) with an explicit stack.
+        let mut stack: Vec<(At, Option<String>)> = vec![((fi, g), None)];
+        while let Some((grp, inherited)) = stack.pop() {
+            let gt = &store.files[grp.0].tree;
+            let own = detachment_waited(gt, grp.1, detachments)
+                .or_else(|| {
+                    name_of(gt, grp.1)
+                        .strip_suffix(" Enhancements")
+                        .map(|d| d.trim().to_string())
+                        .filter(|d| !d.is_empty())
+                })
+                .or(inherited);
+            for sub in gt.items(grp.1, "selectionEntryGroups", "selectionEntryGroup") {
+                stack.push(((grp.0, sub), own.clone()));
+            }
+            for l in gt.items(grp.1, "entryLinks", "entryLink") {
+                if let Some(target) = gt.node(l).attr("targetId").and_then(|i| store.resolve(i)) {
+                    // The game system's groups (Boarding Actions) are no faction's.
+                    if store.node(target).tag == "selectionEntryGroup"
+                        && store.files[target.0].kind != Kind::GameSystem
+                    {
+                        stack.push((target, own.clone()));
+                    }
+                }
+            }
+            for (e, link) in store.entries_of(grp) {
+                let hidden_link =
+                    link.is_some_and(|l| store.node(l).attr("hidden") == Some("true"));
+                let Some(en) =
+                    enhancement(store, e, faction.as_deref(), detachments, own.as_deref())
+                        .filter(|_| !hidden_link)
+                else {
+                    continue;
+                };
+                if !seen.insert(en.id.clone()) {
+                    continue;
+                }
+                if let Some(d) = &en.detachment {
+                    let did = ids::detachment(en.edition, faction.as_deref(), d);
+                    if let Some((_, det)) = army.detachments.iter_mut().find(|(_, x)| x.id == did) {
+                        det.enhancements.push(en.id.clone());
+                    }
+                }
+                army.enhancements.push((e.0, en));
+            }
+        }
+    }
+}
+
+/// The enhancement an entry is: a shown `upgrade` of a catalogue with a text and no cost but
+/// points; its detachment the one it waits for, else `group_detachment`.
+fn enhancement(
+    store: &Store,
+    e: At,
+    faction: Option<&str>,
+    detachments: &HashMap<String, String>,
+    group_detachment: Option<&str>,
+) -> Option<Enhancement> {
+    let ef = &store.files[e.0];
+    let et = &ef.tree;
+    let en = et.node(e.1);
+    if ef.kind == Kind::GameSystem
+        || en.attr("type") != Some("upgrade")
+        || en.attr("hidden") == Some("true")
+    {
+        return None;
+    }
+    // As printed, tags included (`Omnissian Unguents (Aura)`, as the export).
+    let name = name_of(et, e.1).to_string();
+    let (text, _) = entry_text(et, e.1)?;
+    let mut points = None;
+    for c in et.items(e.1, "costs", "cost") {
+        let c = et.node(c);
+        let v = c.attr("value").and_then(|v| v.trim().parse::<f64>().ok());
+        if c.attr("name")
+            .is_some_and(|n| n.eq_ignore_ascii_case("pts"))
+        {
+            points = v.map(|v| v.max(0.0).round() as u32);
+        } else if v.is_some_and(|v| v != 0.0) {
+            // A Crusade cost: not an enhancement.
+            return None;
+        }
+    }
+    if name.is_empty() {
+        return None;
+    }
+    let detachment =
+        detachment_waited(et, e.1, detachments).or_else(|| group_detachment.map(str::to_string));
+    Some(Enhancement {
+        id: ids::enhancement(ef.edition, faction, detachment.as_deref(), &name),
+        name: Some(name),
+        edition: ef.edition,
+        faction: faction.map(str::to_string),
+        detachment,
+        points,
+        flavor: None,
+        text,
+        sources: vec![Provenance::at_line(
+            ef.path.clone(),
+            en.line,
+            ef.sha256.clone(),
+        )],
+    })
 }
 
 /// The detachment a `set hidden` modifier of `n` waits for, when it names one.
-fn detachment_waited(
-    t: &Tree,
-    n: usize,
-    detachments: &HashMap<String, (String, Option<String>)>,
-) -> Option<String> {
+fn detachment_waited(t: &Tree, n: usize, detachments: &HashMap<String, String>) -> Option<String> {
     hidden_until(t, n)
         .iter()
-        .find_map(|id| detachments.get(id).map(|(name, _)| name.clone()))
+        .find_map(|id| detachments.get(id).cloned())
 }

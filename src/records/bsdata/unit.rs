@@ -39,8 +39,7 @@ use crate::model::*;
 use crate::source::{Location, Provenance};
 use std::collections::HashSet;
 
-/// An element of a file: (file index, node).
-type At = (usize, usize);
+use super::At;
 
 /// The datasheets of a store, each with the file it was read from, and diagnostics.
 #[derive(Debug, Default)]
@@ -162,13 +161,7 @@ fn weapon_keywords(store: &Store) -> HashSet<String> {
                     .attr("name")
                     .is_some_and(|n| n.trim().eq_ignore_ascii_case("keywords"))
                 {
-                    out.extend(
-                        cn.text
-                            .split(',')
-                            .map(str::trim)
-                            .filter(|k| !k.is_empty() && *k != "-")
-                            .map(crate::text::fold::fold_for_compare),
-                    );
+                    out.extend(keyword_list(&cn.text).map(crate::text::fold::fold_for_compare));
                 }
             }
         }
@@ -235,6 +228,25 @@ struct Walk<'s, 'u> {
     /// Every weapon keyword of the store's weapon profiles, folded: a rule so named is a
     /// weapon ability, glossary wherever it is linked (an ability's text that grants it).
     all_weapon_keywords: &'u HashSet<String>,
+}
+
+/// The modifiers of element `n` and of its modifier groups at any depth (an explicit stack),
+/// an element's own before its groups'.
+fn modifiers_of(t: &Tree, n: usize) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut stack: Vec<usize> = vec![n];
+    while let Some(x) = stack.pop() {
+        out.extend(t.items(x, "modifiers", "modifier"));
+        stack.extend(t.items(x, "modifierGroups", "modifierGroup"));
+    }
+    out
+}
+
+/// A weapon profile's `Keywords` characteristic as a list: comma-separated, `-` for none.
+fn keyword_list(s: &str) -> impl Iterator<Item = &str> {
+    s.split(',')
+        .map(str::trim)
+        .filter(|k| !k.is_empty() && *k != "-")
 }
 
 /// Lower-cased characteristic names a weapon has.
@@ -741,24 +753,10 @@ impl<'s, 'u> Walk<'s, 'u> {
     /// name, the number of choices its constraints allow, the choices.
     fn wargear_option(&mut self, parts: &[At], model: Option<&str>) {
         let mut choices: Vec<String> = Vec::new();
-        for &(fi, g) in parts {
-            let t = self.tree(fi);
-            let mut kids: Vec<(At, Option<At>)> = t
-                .items(g, "selectionEntries", "selectionEntry")
-                .map(|e| ((fi, e), None))
-                .collect();
-            for l in t.items(g, "entryLinks", "entryLink") {
-                if let Some(target) = t
-                    .node(l)
-                    .attr("targetId")
-                    .and_then(|i| self.store.resolve(i))
-                {
-                    kids.push((target, Some((fi, l))));
-                }
-            }
-            for (e, link) in kids {
+        for &part in parts {
+            for (e, link) in self.store.entries_of(part) {
                 let en = self.store.node(e);
-                if en.tag != "selectionEntry" || en.attr("type") != Some("upgrade") {
+                if en.attr("type") != Some("upgrade") {
                     continue;
                 }
                 let mut at = vec![e];
@@ -840,18 +838,16 @@ impl<'s, 'u> Walk<'s, 'u> {
         let mut mods = Vec::new();
         for &(fi, n) in parts {
             let t = self.tree(fi);
-            let mut stack: Vec<usize> = vec![n];
-            while let Some(x) = stack.pop() {
-                for m in t.items(x, "modifiers", "modifier") {
-                    if t.node(m)
-                        .attr("field")
-                        .is_some_and(|f| max_ids.contains(&f))
-                    {
-                        mods.push((fi, m));
-                    }
-                }
-                stack.extend(t.items(x, "modifierGroups", "modifierGroup"));
-            }
+            mods.extend(
+                modifiers_of(t, n)
+                    .into_iter()
+                    .filter(|&m| {
+                        t.node(m)
+                            .attr("field")
+                            .is_some_and(|f| max_ids.contains(&f))
+                    })
+                    .map(|m| (fi, m)),
+            );
         }
         (min, max, mods)
     }
@@ -1127,12 +1123,7 @@ impl<'s, 'u> Walk<'s, 'u> {
                 w.set(f, v);
             }
             if let Some(k) = get("keywords") {
-                w.keywords = k
-                    .split(',')
-                    .map(str::trim)
-                    .filter(|k| !k.is_empty() && *k != "-")
-                    .map(str::to_string)
-                    .collect();
+                w.keywords = keyword_list(&k).map(str::to_string).collect();
             }
             let same = |o: &WeaponProfile| {
                 o.name == w.name
@@ -1577,16 +1568,12 @@ impl Walk<'_, '_> {
         let mut out = Vec::new();
         for &(fi, n) in parts {
             let t = self.tree(fi);
-            // Modifiers directly on the root and in its modifier groups (any depth, a stack).
-            let mut stack: Vec<usize> = vec![n];
-            while let Some(x) = stack.pop() {
-                for m in t.items(x, "modifiers", "modifier") {
-                    if let Some(r) = self.points_rule(t, m, pts) {
-                        out.push(r);
-                    }
-                }
-                stack.extend(t.items(x, "modifierGroups", "modifierGroup"));
-            }
+            // Modifiers directly on the root and in its modifier groups.
+            out.extend(
+                modifiers_of(t, n)
+                    .into_iter()
+                    .filter_map(|m| self.points_rule(t, m, pts)),
+            );
         }
         out
     }

@@ -250,9 +250,8 @@ impl<'e> Builder<'e> {
                 .map(String::as_str);
             // A datasheet of a Warhammer Legends publication (`Space Wolves (Warhammer
             // Legends)`, `Legends: Tyranids`) is a Legends datasheet, as the cards' badge says.
-            ds.legends = publication.is_some_and(|p| {
-                crate::vocab::of(ds.edition).is_some_and(|v| v.is_legends_publication(p))
-            });
+            ds.legends =
+                publication.is_some_and(|p| crate::vocab::legends_publication(ds.edition, p));
             sheets.push((ds, publication));
         }
         tell_apart_by_publication(&mut sheets);
