@@ -91,6 +91,14 @@ codes! {
         "A page draws no text (a scan or a page that is only an image), so nothing on it is read; when no page has text the whole file yields no records. Text in images is not recognised (no OCR).\nExample: `packs/scan.pdf: warning[S016]: no text layer on page(s) 3 (images only); those pages are not read`";
     PdfUnmappedGlyphs = "S017", Info, "PDF glyphs without a Unicode mapping",
         "A font maps some character codes to no text: neither its `ToUnicode` CMap nor its encoding (base encoding and `/Differences` glyph names) names them. Those glyphs are dropped and counted, never guessed.\nExample: `packs/x.pdf: info[S017]: 12 glyph(s) with no Unicode mapping (no ToUnicode entry, no encoding name) dropped`";
+    InputPanicked = "S018", Error, "processing this input panicked; it was skipped",
+        "A bug in cogitator made a stage panic while it processed this input. The panic is caught per input (as rust-analyzer catches one per request), the input gives no records (status `failed`) and the run goes on with the others. Please report it with the input.\nExample: `raw/dump.txt: error[S018]: internal error while processing this input (extract: index out of bounds); it was skipped`";
+    NotARegularFile = "S019", Warning, "input is not a regular file",
+        "A path names a device (`/dev/zero`, `/dev/urandom`), a FIFO, a socket or another file that is not a regular file. Such a file has no size to check against `--max-file-size`, may never end or may block forever, so it is not opened. Status `skipped`.\nExample: `/dev/zero: warning[S019]: not a regular file (character device); skipped`";
+    BudgetExceeded = "S020", Error, "a per-input work budget was hit",
+        "Reading this input would take more work than its size justifies (bytes decompressed, glyphs, link resolutions, nesting, expanded ranges): the limit is a small multiple of the input's size or a fixed cap. Reading stops at the limit; what was read before it is kept and the input is `partial`.\nExample: `packs/x.pdf: error[S020]: decompressed content over the budget (256 MiB for a 1.2 MiB file); the rest of page 3 is not read`";
+    NotARulesSource = "S021", Warning, "text has no structure of a rules source",
+        "The text decoder found none of the structures a rules dump has (a weapon table, datasheet sections, a glossary of named rules, a 9th-edition or Horus Heresy summary), so the file (a LICENSE, a config file, notes, code) is skipped and gives no records. Status `skipped`.\nExample: `LICENSE: warning[S021]: no rules-source structure found (no weapon table, datasheet section or rule glossary); skipped`";
 
     // --- X: extract -------------------------------------------------------------------------
     DatasheetNameMissing = "X101", Warning, "datasheet has no unit name in the source",
