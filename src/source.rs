@@ -25,6 +25,9 @@ pub enum Format {
     Csv,
     /// JSON (for example a cogitator dataset).
     Json,
+    /// YAML (`.yaml`/`.yml`, or a `%YAML`/`---` document start): structured data no decoder reads
+    /// yet, never read as a text dump.
+    Yaml,
     /// PDF (`%PDF-`).
     Pdf,
     /// Text in UTF-16 (a byte-order mark says so).
@@ -46,6 +49,7 @@ impl Format {
             Format::Xml => "xml",
             Format::Csv => "csv",
             Format::Json => "json",
+            Format::Yaml => "yaml",
             Format::Pdf => "pdf",
             Format::Utf16 => "utf-16",
             Format::Media => "media",

@@ -125,6 +125,11 @@ pub fn sniff(bytes: &[u8], path: &str) -> Sniffed {
     {
         return found(Format::Json, None);
     }
+    // YAML by its name, or by its `%YAML` directive (a `---` line alone is Markdown front matter
+    // or a rule in a dump, so it is not enough).
+    if matches!(ext, "yaml" | "yml") || trimmed.starts_with(b"%YAML") {
+        return found(Format::Yaml, None);
+    }
     match ext {
         "md" | "markdown" => return found(Format::Markdown, None),
         "csv" | "tsv" => return found(Format::Csv, None),
@@ -368,6 +373,16 @@ mod tests {
             Format::Json
         );
         assert_eq!(format(b"[1, 2]", "a.txt"), Format::Json);
+        // Points data as YAML is structured data, never a text dump (it gave 228 rules).
+        assert_eq!(
+            format(b"name: Necrons\nversion: 1.1\n", "necrons.yaml"),
+            Format::Yaml
+        );
+        assert_eq!(format(b"%YAML 1.2\n---\na: 1\n", "points"), Format::Yaml);
+        assert_eq!(
+            format(b"---\ntitle: x\n---\n# Rules\n", "rules.md"),
+            Format::Markdown
+        );
     }
 
     #[test]

@@ -283,7 +283,8 @@ fn the_whole_corpus_gives_no_junk_records() {
             ),
             // The export's tables and the BattleScribe files, read by the record sources.
             "csv" | "xml" => assert_eq!(i.status, InputStatus::Ok, "{}", i.file),
-            // The faction pack, read by the PDF decoder and `extract::gw_card`.
+            // The faction pack, the index cards, the points and errata documents: read by the
+            // PDF decoder (the cards by `extract::gw_card`; the others give no records yet).
             "pdf" => assert_eq!(i.status, InputStatus::Ok, "{}", i.file),
             // The Tournament Companion, read by `extract::companion`.
             "markdown" => assert_eq!(i.status, InputStatus::Ok, "{}", i.file),
@@ -295,17 +296,30 @@ fn the_whole_corpus_gives_no_junk_records() {
     }
     let by_format = |f: &str| ds.manifest.inputs.iter().filter(|i| i.format == f).count();
     assert_eq!(by_format("csv"), 20, "the export's tables");
-    assert_eq!(by_format("xml"), 9, "the BattleScribe files");
-    assert_eq!(by_format("pdf"), 1);
+    assert_eq!(by_format("xml"), 9, "the BattleScribe XML files");
+    assert_eq!(
+        by_format("pdf"),
+        13,
+        "faction pack, 8 index cards, 2 points, 2 errata"
+    );
     assert_eq!(by_format("markdown"), 1);
-    // Only the HTML pages, the export, the BattleScribe files, the faction pack PDF and the
-    // Markdown rules document give records: the same counts as those alone.
+    // 11th-edition BattleScribe JSON (6) and the GW app's data (6): no reader yet.
+    assert_eq!(by_format("json"), 12);
+    // The 11th-edition points as YAML (31 files): structured data, never read as a text dump
+    // (they gave 2,038 nameless rules when they were).
+    assert_eq!(by_format("yaml"), 31);
+    assert_eq!(by_format("text"), 0);
+    // Only the HTML pages, the export, the BattleScribe files, the PDFs and the Markdown rules
+    // document give records: the same counts as those alone.
     let c = util::corpus().unwrap();
     let five = ingest(&[
         c.join("wahapedia-html"),
         c.join("wahapedia-csv"),
         c.join("bsdata"),
         c.join("pdf"),
+        c.join("pdf-index-cards"),
+        c.join("pdf-points"),
+        c.join("pdf-errata"),
         c.join("markdown"),
     ]);
     assert_eq!(ds.rules.len(), five.rules.len());
