@@ -1,6 +1,6 @@
 //! The output types: the records of the dataset, each carrying where it came from.
 //!
-//! These types *are* the output contract (v2) documented in `emit`, `README.md` and
+//! These types *are* the output contract (v2) documented in `emit`, `docs/contract.md` and
 //! `schemas/`. Contract v2: model and weapon profiles carry the characteristics of their
 //! datasheet's edition ([`Characteristics`], keyed by the names of
 //! `schemas/characteristics.yaml`, flattened into the profile's JSON object); a

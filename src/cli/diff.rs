@@ -9,7 +9,7 @@
 //! dataset that cannot be read, a policy with a mistake, at its line and column).
 //!
 //! Formats: `human` (grouped by record type and faction; colour only on a terminal and
-//! without `NO_COLOR`), `json` (schema `cogitator-diff/1`, documented in README.md, "Output formats"),
+//! without `NO_COLOR`), `json` (schema `cogitator-diff/1`, documented in docs/diff.md, "Output formats"),
 //! `markdown` (a PR comment: summary tables, the changes folded in `<details>`), `github`
 //! (GitHub Actions annotations `::warning file=…,line=…::…` at the NEW value's source;
 //! `::error` for a change that breaks the policy).

@@ -861,7 +861,7 @@ fn reconciliation_with_the_export_and_the_pages() {
             pct(vs_export.core()),
         ));
     }
-    // The figures of the README (94.2–97.5% of all checks): every remaining difference is a
+    // The figures of docs/bsdata.md (94.2–97.5% of all checks): every remaining difference is a
     // naming, version or one-side data difference; a reading error shows here.
     for (faction, n, merged, agree, core) in rows {
         assert!(
