@@ -28,6 +28,33 @@ pub(crate) fn write_stdout(args: std::fmt::Arguments<'_>) {
     }
 }
 
+/// Set once stderr is gone (`cogitator validate DIR 2>&1 | head -n 2`).
+static STDERR_CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// Writes to stderr, like [`write_stdout`]: a closed pipe stops the messages quietly, never
+/// panics (`errln!` does). Every subcommand reports through [`errln!`].
+pub(crate) fn write_stderr(args: std::fmt::Arguments<'_>) {
+    if STDERR_CLOSED.load(Ordering::Relaxed) {
+        return;
+    }
+    let mut stderr = std::io::stderr().lock();
+    if stderr
+        .write_fmt(args)
+        .and_then(|()| stderr.flush())
+        .is_err()
+    {
+        STDERR_CLOSED.store(true, Ordering::Relaxed);
+    }
+}
+
+/// `errln!` that survives a closed pipe.
+macro_rules! errln {
+    ($($t:tt)*) => {{
+        $crate::cli::write_stderr(format_args!($($t)*));
+        $crate::cli::write_stderr(format_args!("\n"));
+    }};
+}
+
 /// `print!` that survives a closed pipe.
 macro_rules! out {
     ($($t:tt)*) => { $crate::cli::write_stdout(format_args!($($t)*)) };
@@ -91,6 +118,7 @@ pub fn main() -> i32 {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { EXIT_USAGE } else { EXIT_OK };
+            // `e.print()` ignores a closed pipe; `--help | head` and the like exit quietly.
             let _ = e.print();
             return code;
         }
@@ -107,7 +135,7 @@ pub fn main() -> i32 {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            errln!("error: {e:#}");
             EXIT_USAGE
         }
     }
