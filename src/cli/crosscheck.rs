@@ -96,7 +96,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
                 report_path.as_ref().map(|p| p.display().to_string()).into(),
             );
         }
-        outln!("{}", serde_json::to_string(&v)?);
+        outln_raw!("{}", serde_json::to_string(&v)?);
     } else {
         out!("{}", s.render());
         outln!(

@@ -117,7 +117,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             "{}",
             human(&diff, verdict.as_ref(), names, args.all, color())
         ),
-        Format::Json => outln!("{}", json(&diff, verdict.as_ref(), names)?),
+        Format::Json => outln_raw!("{}", json(&diff, verdict.as_ref(), names)?),
         Format::Markdown => out!("{}", markdown(&diff, verdict.as_ref(), args.all)),
         Format::Github => out!(
             "{}",
@@ -131,7 +131,11 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
 }
 
 fn color() -> bool {
-    std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal()
+    let on = std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal();
+    if on {
+        super::allow_color(); // the terminal filter lets colour sequences (only) through
+    }
+    on
 }
 
 type Both = (LoadedDataset, LoadedDataset, String, String);

@@ -1035,7 +1035,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         if let serde_json::Value::Object(m) = o.to_json() {
             doc.extend(m);
         }
-        outln!(
+        outln_raw!(
             "{}",
             serde_json::to_string_pretty(&serde_json::Value::Object(doc))?
         );

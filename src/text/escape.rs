@@ -45,6 +45,46 @@ pub fn display(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// A whole rendered text for the terminal (a report, a table, a diff): like [`display`], but its
+/// own line breaks and tabs are kept. With `keep_sgr`, complete colour sequences (`ESC [`
+/// digits and `;` `m`, which can only change colours) are kept too: `diff` paints with them;
+/// every other escape sequence (cursor moves, titles, hyperlinks) is shown escaped. The one
+/// filter `cogitator`'s terminal writes pass through (`crate::cli`).
+pub fn terminal(s: &str, keep_sgr: bool) -> Cow<'_, str> {
+    let bad = |c: char| escaped(c) && c != '\n' && c != '\t';
+    if !s.chars().any(bad) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    let mut rest = s;
+    while let Some(c) = rest.chars().next() {
+        if keep_sgr && c == '\x1b' {
+            if let Some(len) = sgr_len(rest) {
+                out.push_str(&rest[..len]);
+                rest = &rest[len..];
+                continue;
+            }
+        }
+        if bad(c) {
+            out.push_str(&display(&rest[..c.len_utf8()]));
+        } else {
+            out.push(c);
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    Cow::Owned(out)
+}
+
+/// The length of a colour sequence (`ESC [ 1;31 m`) at the start of `s`.
+fn sgr_len(s: &str) -> Option<usize> {
+    let body = s.strip_prefix("\x1b[")?;
+    let n = body
+        .bytes()
+        .take_while(|b| b.is_ascii_digit() || *b == b';')
+        .count();
+    (body.as_bytes().get(n) == Some(&b'm')).then_some(2 + n + 1)
+}
+
 /// [`display`] of a path as `Path::display` would show it, with bytes that are not UTF-8 as
 /// `\xNN` (see [`os`]).
 pub fn path(p: &std::path::Path) -> String {
@@ -99,6 +139,19 @@ mod tests {
             Cow::Borrowed(_)
         ));
         assert_eq!(display("a\\b"), "a\\b");
+    }
+
+    #[test]
+    fn terminal_text_keeps_lines_and_only_colour_sequences() {
+        let s = "a\n\tb\x1b[1;31mred\x1b[0m\x1b]0;title\x07\x1b[2J";
+        assert_eq!(
+            terminal(s, true),
+            "a\n\tb\x1b[1;31mred\x1b[0m\\x1b]0;title\\x07\\x1b[2J"
+        );
+        assert_eq!(
+            terminal(s, false),
+            "a\n\tb\\x1b[1;31mred\\x1b[0m\\x1b]0;title\\x07\\x1b[2J"
+        );
     }
 
     #[cfg(unix)]

@@ -497,3 +497,55 @@ fn fifo_and_device_inputs_are_skipped_not_read() {
         assert!(r.stdout.contains("S019"), "{}", r.stdout);
     }
 }
+
+#[test]
+fn escape_codes_in_dataset_names_do_not_reach_the_terminal() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let old = tmp.path().join("old");
+    assert_eq!(ingest(&seed(), &old, &[]).code, 0);
+    let new = tmp.path().join("new");
+    assert_eq!(ingest(&seed(), &new, &[]).code, 0);
+    // A dataset (a pull request) whose datasheet is renamed with a terminal escape: a title
+    // change, a screen clear, an OSC hyperlink, a bell, a C1 CSI.
+    let path = new.join("datasheets.json");
+    let mut sheets: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&path).expect("read")).expect("json");
+    sheets[0]["name"] = "Evil\x1b]0;pwned\x07\x1b[2J\u{9b}31m".into();
+    sheets[0]["weapons"][0]["name"] = "gun\x1b[8mhidden".into();
+    std::fs::write(&path, serde_json::to_vec_pretty(&sheets).expect("json")).expect("write");
+    for format in ["human", "markdown", "github"] {
+        let r = cogitator(&[
+            "diff".as_ref(),
+            old.as_os_str(),
+            new.as_os_str(),
+            "--format".as_ref(),
+            format.as_ref(),
+        ]);
+        for (what, text) in [("stdout", &r.stdout), ("stderr", &r.stderr)] {
+            assert!(
+                !text.contains(['\x1b', '\x07', '\u{9b}']),
+                "{format} {what}: {text:?}"
+            );
+        }
+        assert!(r.stdout.contains("\\x1b"), "{format}: {}", r.stdout);
+    }
+    // JSON stays JSON (serde's escapes, not the terminal's).
+    let r = cogitator(&[
+        "diff".as_ref(),
+        old.as_os_str(),
+        new.as_os_str(),
+        "--format".as_ref(),
+        "json".as_ref(),
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("diff --format json");
+    assert!(v.to_string().contains("Evil\\u001b]0;pwned"), "{v}");
+    for cmd in ["lint", "validate"] {
+        let r = cogitator(&[cmd.as_ref(), new.as_os_str()]);
+        for text in [&r.stdout, &r.stderr] {
+            assert!(
+                !text.contains(['\x1b', '\x07', '\u{9b}']),
+                "{cmd}: {text:?}"
+            );
+        }
+    }
+}
