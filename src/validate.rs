@@ -273,36 +273,30 @@ fn conditions(ds: &Datasheet) -> Conditions {
     }
 }
 
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
 /// `datasheet,weapon,target,expected_damage,expected_models_destroyed`, one line per row in
-/// the given order, numbers with 4 decimals (deterministic output); fields quoted by the `csv`
-/// writer where needed.
+/// the given order, numbers with 4 decimals (deterministic output).
 pub fn expected_damage_csv(rows: &[ExpectedDamageRow]) -> String {
-    let mut w = csv::WriterBuilder::new()
-        .terminator(csv::Terminator::Any(b'\n'))
-        .from_writer(Vec::new());
-    let mut write = || -> csv::Result<()> {
-        w.write_record([
-            "datasheet",
-            "weapon",
-            "target",
-            "expected_damage",
-            "expected_models_destroyed",
-        ])?;
-        for r in rows {
-            w.write_record([
-                r.datasheet.as_str(),
-                r.weapon.as_str(),
-                r.target.as_str(),
-                &format!("{:.4}", r.expected_damage),
-                &format!("{:.4}", r.expected_models_destroyed),
-            ])?;
-        }
-        w.flush()?;
-        Ok(())
-    };
-    // Writing into memory cannot fail.
-    let _ = write();
-    String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+    let mut out =
+        String::from("datasheet,weapon,target,expected_damage,expected_models_destroyed\n");
+    for r in rows {
+        out.push_str(&format!(
+            "{},{},{},{:.4},{:.4}\n",
+            csv_field(&r.datasheet),
+            csv_field(&r.weapon),
+            csv_field(&r.target),
+            r.expected_damage,
+            r.expected_models_destroyed
+        ));
+    }
+    out
 }
 
 #[cfg(test)]
