@@ -20,19 +20,26 @@
 //! pure function of the dataset: the same dataset always gives byte-identical files.
 //!
 //! # What `--out DIR` may replace ([`prepare`])
-//! A path that does not exist, an empty directory, or a previous cogitator output
-//! ([`is_cogitator_output`]: the marker, or a `manifest.json` with `"tool": "cogitator"`, which
-//! is what older versions wrote). Any other directory is refused unless `force` is set. Always
-//! refused, `force` or not: a regular file, `.`/`..`/`/`, a directory containing the current
-//! directory, and a directory that is an input, contains an input or lies inside an input tree
-//! (canonical paths; a missing `DIR` is resolved through its nearest existing ancestor). A
-//! symbolic link is written through: the directory it points to is replaced, the link is kept.
+//! A path that does not exist, an empty directory, or a previous cogitator output holding
+//! nothing cogitator did not write ([`foreign_entries`]): every entry is a regular file or
+//! directory that its cogitator `manifest.json` lists in `files` (and a name cogitator writes,
+//! so a hand-made list cannot claim `src` or `.git`); for a manifest of a version before the
+//! list, or the marker alone, the names cogitator writes. A marker or a copied manifest does not
+//! make a directory replaceable: anything else in it is foreign, refused and named (escaped).
+//! `force` replaces a directory that is no output or holds foreign entries, after the CLI named
+//! them on stderr; an entry that appears during the run is refused even then. Always refused,
+//! `force` or not: a regular file, `.`/`..`/`/`, a directory holding `.git` (a checkout), a
+//! directory containing the current directory, and a directory that is an input, contains an
+//! input or lies inside an input tree (canonical paths; a missing `DIR` is resolved through its
+//! nearest existing ancestor). A symbolic link is written through: the directory it points to
+//! is replaced, the link is kept. The new tree takes the old directory's permissions.
 //! Every check, the recovery of leftovers and a write probe (creating the staging directory)
 //! happen before any input is read, and every error names the path.
 //!
 //! # Atomic write ([`commit`])
 //! The new tree is written into the sibling staging directory `.DIR.tmp-PID` (marker first),
-//! every file and directory fsynced, then exchanged with `DIR` in one step (Linux
+//! each file through [`write_atomic`] (the one way cogitator writes a file), every file and
+//! directory fsynced, then exchanged with `DIR` in one step (Linux
 //! `renameat2(RENAME_EXCHANGE)`); the old tree, now at the staging name, is removed afterwards.
 //! At every instant `DIR` is the complete old or the complete new dataset. Where the exchange is
 //! refused (another OS, a filesystem without it) the fallback renames the old tree aside to
