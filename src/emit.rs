@@ -184,11 +184,25 @@ fn manifest_files(dir: &Path) -> Option<Vec<String>> {
     )
 }
 
+/// A path a manifest's `files` may list: relative, no hidden part (the marker apart), a data or
+/// report file (`.json`, `.csv`, `.md`, `.txt`, `.yaml`). A hand-made or copied manifest cannot
+/// claim `.git`, `src/` or `main.rs`; a file a later version adds to the output is listed by its
+/// own manifest and needs no change here.
+fn plausible(rel: &str) -> bool {
+    if rel == MARKER_FILE {
+        return true;
+    }
+    let parts: Vec<&str> = rel.split('/').collect();
+    let ext_ok = [".json", ".csv", ".md", ".txt", ".yaml"]
+        .iter()
+        .any(|e| rel.ends_with(e));
+    ext_ok && parts.iter().all(|p| !p.is_empty() && !p.starts_with('.'))
+}
+
 /// A path cogitator writes in an output directory, whatever its version: the fixed files, the
 /// published schemas, the validation table, and the temporary files of [`write_atomic`] (of a
 /// staging directory cut short). What a manifest without a `files` list (older versions), or a
-/// marker alone, vouches for; a manifest's list is also held to it, so a hand-made manifest
-/// cannot claim `.git` or `src`.
+/// marker alone, vouches for.
 fn known_name(rel: &str) -> bool {
     const TOP: [&str; 12] = [
         "datasheets.json",
@@ -219,21 +233,25 @@ fn known_name(rel: &str) -> bool {
 /// The entries of `dir` that cogitator did not write (`/`-separated, a foreign directory
 /// named once with a trailing `/`, sorted), or `None` when `dir` is not a cogitator output at
 /// all (no marker, no cogitator manifest). What cogitator wrote is what the manifest's `files`
-/// lists (each also a [`known_name`]); for a manifest without the list or a marker alone, the
+/// lists (each also [`plausible`]); for a manifest without the list or a marker alone, the
 /// [`known_name`]s. Symbolic links, devices and the like are always foreign; symbolic links are
 /// never followed.
 pub fn foreign_entries(dir: &Path) -> Option<Vec<String>> {
-    let listed: Vec<String> = match manifest_files(dir) {
-        Some(list) if !list.is_empty() => list.into_iter().filter(|f| known_name(f)).collect(),
-        Some(_) => Vec::new(),
-        None if has_marker(dir) => Vec::new(),
+    let listed: std::collections::BTreeSet<String> = match manifest_files(dir) {
+        Some(list) => list.into_iter().filter(|f| plausible(f)).collect(),
+        None if has_marker(dir) => Default::default(),
         None => return None,
     };
+    // Every directory on the way to a listed file.
+    let listed_dirs: std::collections::BTreeSet<&str> = listed
+        .iter()
+        .flat_map(|l| l.match_indices('/').map(move |(i, _)| &l[..i]))
+        .collect();
     let ours = |rel: &str| -> bool {
         if listed.is_empty() {
             known_name(rel)
         } else {
-            listed.iter().any(|l| l == rel)
+            listed.contains(rel)
                 || (rel
                     .rsplit('/')
                     .next()
@@ -242,11 +260,10 @@ pub fn foreign_entries(dir: &Path) -> Option<Vec<String>> {
         }
     };
     let holds = |prefix: &str| -> bool {
-        let p = format!("{prefix}/");
         if listed.is_empty() {
             prefix == "schema" || prefix == "validation"
         } else {
-            listed.iter().any(|l| l.starts_with(&p))
+            listed_dirs.contains(prefix)
         }
     };
     let mut foreign = Vec::new();

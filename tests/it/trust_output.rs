@@ -111,10 +111,22 @@ fn copied_manifest_does_not_make_a_checkout_replaceable() {
             .as_deref(),
         Some("fn main() {}\n")
     );
+    // A hand-made manifest cannot claim a source file or a hidden one.
+    let mut m = manifest(&real);
+    m["files"] = serde_json::json!(["main.rs", ".cogitator-output", "manifest.json", ".env"]);
+    std::fs::write(checkout.join("manifest.json"), m.to_string()).expect("write");
+    std::fs::write(checkout.join(".env"), "SECRET=1").expect("write");
+    let r = ingest(&seed(), &checkout, &[]);
+    assert_eq!(r.code, 2, "hand-made list: {}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains("main.rs") && r.stderr.contains(".env"),
+        "{}",
+        r.stderr
+    );
     std::fs::remove_file(checkout.join("manifest.json")).expect("rm");
     let r = ingest(&seed(), &checkout, &[]);
     assert_eq!(r.code, 2, "marker alone: {}{}", r.stdout, r.stderr);
-    assert!(checkout.join("main.rs").is_file());
+    assert!(checkout.join("main.rs").is_file() && checkout.join(".env").is_file());
 }
 
 #[test]
