@@ -751,7 +751,8 @@ fn recover_leftovers(
     Ok(())
 }
 
-/// An empty directory, or one holding only the marker (a staging directory cut short).
+/// An empty directory, or one holding only the marker and temporary files of [`write_atomic`]
+/// (a staging directory cut short, possibly before its marker was renamed into place).
 fn only_marker(dir: &Path) -> bool {
     let Ok(entries) = fs::read_dir(dir) else {
         return false;
@@ -759,7 +760,12 @@ fn only_marker(dir: &Path) -> bool {
     let mut n = 0;
     for e in entries {
         match e {
-            Ok(e) if e.file_name() == MARKER_FILE => {}
+            Ok(e)
+                if e.file_name() == MARKER_FILE
+                    || (e.file_type().is_ok_and(|t| t.is_file())
+                        && e.file_name()
+                            .to_str()
+                            .is_some_and(|n| n.starts_with(TEMP_PREFIX))) => {}
             _ => n += 1,
         }
     }
@@ -857,17 +863,78 @@ pub fn write_atomic(root: &Path, rel: &str, bytes: &[u8]) -> anyhow::Result<Path
         Err(e) if e.kind() == io::ErrorKind::NotFound => {}
         Err(e) => return Err(e).with_context(|| format!("cannot inspect {}", escape::path(&path))),
     }
-    let mut tmp = tempfile::Builder::new()
-        .prefix(TEMP_PREFIX)
-        .tempfile_in(&dir)
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(TEMP_PREFIX);
+    // The mode `File::create` gives (0o666 less the umask), not tempfile's private 0o600: the
+    // dataset is meant to be read by others.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(fs::Permissions::from_mode(0o666));
+    }
+    // The directory pinned by a descriptor opened without following links (Linux): a directory
+    // swapped for a link after the checks above is refused, not written through.
+    let pinned = pin_dir(root, dirs).with_context(|| {
+        format!(
+            "refusing to write {}: a directory on the way changed into something else",
+            escape::path(&path)
+        )
+    })?;
+    let (write_dir, write_path) = match &pinned {
+        Some((_, fd_dir)) => (fd_dir.clone(), fd_dir.join(name)),
+        None => (dir.clone(), path.clone()),
+    };
+    let mut tmp = builder
+        .tempfile_in(&write_dir)
         .with_context(|| format!("cannot create a file in {}", escape::path(&dir)))?;
     tmp.write_all(bytes)
         .and_then(|()| tmp.as_file().sync_all())
         .with_context(|| format!("cannot write {}", escape::path(&path)))?;
-    tmp.persist(&path)
+    tmp.persist(&write_path)
         .map_err(|e| e.error)
         .with_context(|| format!("cannot write {}", escape::path(&path)))?;
+    drop(pinned);
     Ok(path)
+}
+
+/// `root/dirs…` opened part by part with `O_NOFOLLOW | O_DIRECTORY` (`root` itself may be a
+/// link), and its `/proc/self/fd/N` name, through which the file is created and renamed: the
+/// kernel resolves that name to the directory the descriptor holds, whatever the path names by
+/// then. `None` where `/proc` is not mounted (the checked path is used then).
+#[cfg(target_os = "linux")]
+fn pin_dir(root: &Path, dirs: &[&str]) -> io::Result<Option<(std::os::fd::OwnedFd, PathBuf)>> {
+    use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+    use std::os::unix::ffi::OsStrExt;
+    if !Path::new("/proc/self/fd").is_dir() {
+        return Ok(None);
+    }
+    let c = |p: &[u8]| std::ffi::CString::new(p).map_err(io::Error::other);
+    let flags = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC;
+    let croot = c(root.as_os_str().as_bytes())?;
+    // SAFETY: a valid NUL-terminated path; the descriptor returned is owned below.
+    let fd = unsafe { libc::open(croot.as_ptr(), flags) };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: `fd` was just opened and is owned by nobody else.
+    let mut dir = unsafe { OwnedFd::from_raw_fd(fd) };
+    for part in dirs {
+        let cpart = c(part.as_bytes())?;
+        // SAFETY: `dir` is an open directory and `cpart` a valid NUL-terminated name.
+        let fd = unsafe { libc::openat(dir.as_raw_fd(), cpart.as_ptr(), flags | libc::O_NOFOLLOW) };
+        if fd < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: as above.
+        dir = unsafe { OwnedFd::from_raw_fd(fd) };
+    }
+    let name = PathBuf::from(format!("/proc/self/fd/{}", dir.as_raw_fd()));
+    Ok(Some((dir, name)))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn pin_dir(_root: &Path, _dirs: &[&str]) -> io::Result<Option<((), PathBuf)>> {
+    Ok(None)
 }
 
 #[cfg(unix)]

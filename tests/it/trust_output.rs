@@ -285,8 +285,15 @@ fn write_atomic_refuses_links_and_replaces_by_rename() {
         std::fs::metadata(root.join("hard")).expect("meta").ino(),
         std::fs::metadata(&victim).expect("meta").ino()
     );
-    // Directories are made; nothing but the file is left.
+    // Directories are made; nothing but the file is left; its mode is `File::create`'s.
     write_atomic(&root, "a/b.csv", b"1").expect("write");
+    std::fs::File::create(tmp.path().join("reference")).expect("create");
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| std::fs::metadata(p).expect("meta").permissions().mode() & 0o777;
+    assert_eq!(
+        mode(&root.join("a/b.csv")),
+        mode(&tmp.path().join("reference"))
+    );
     assert_eq!(
         entries(&root.join("a")),
         BTreeSet::from(["b.csv".to_string()])
