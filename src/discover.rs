@@ -75,8 +75,10 @@ impl Input for OnDisk {
             )
             .in_file(&self.path));
         }
-        let bytes = std::fs::read(&self.abs).map_err(|e| {
-            Diagnostic::new(Code::SourceUnreadable, format!("cannot read: {e}")).in_file(&self.path)
+        let bytes = read_regular(&self.abs, self.max_file_size).map_err(|e| match e {
+            Unread::NotRegular(kind) => not_regular(&self.path, kind),
+            Unread::Io(e) => Diagnostic::new(Code::SourceUnreadable, format!("cannot read: {e}"))
+                .in_file(&self.path),
         })?;
         let src = SourceFile::new(self.path.clone(), bytes);
         if src.bytes.len() as u64 != self.len
@@ -169,8 +171,15 @@ pub fn discover_with(inputs: &[PathBuf], opts: &Options) -> std::io::Result<Disc
                     failed.push((rel, d));
                     walk.skip_current_dir();
                 }
-            } else if entry.file_type().is_file() && !skipped(entry.path()) {
-                files.push(entry.into_path());
+            } else if entry.file_type().is_file() {
+                if !skipped(entry.path()) {
+                    files.push(entry.into_path());
+                }
+            } else if !skipped(entry.path()) {
+                // A device, FIFO or socket (links are followed): never opened.
+                let rel = relative(&canonical(entry.path()), &root);
+                let d = not_regular(&rel, file_kind(&entry.file_type()));
+                failed.push((rel, d));
             }
         }
     }
@@ -188,6 +197,10 @@ pub fn discover_with(inputs: &[PathBuf], opts: &Options) -> std::io::Result<Disc
         .map(|path| {
             let rel = relative(path, &root);
             match std::fs::metadata(path) {
+                Ok(meta) if !meta.is_file() => {
+                    let d = not_regular(&rel, file_kind(&meta.file_type()));
+                    Err((rel, d))
+                }
                 Ok(meta) => Ok(OnDisk {
                     path: rel,
                     abs: path.clone(),
@@ -208,9 +221,13 @@ pub fn discover_with(inputs: &[PathBuf], opts: &Options) -> std::io::Result<Disc
         if sizes.get(&f.len).copied().unwrap_or(0) < 2 || f.too_large() {
             return;
         }
-        match std::fs::read(&f.abs) {
+        match read_regular(&f.abs, f.max_file_size) {
             Ok(bytes) => f.sha256 = Some(sha256_hex(&bytes)),
-            Err(e) => *r = Err(unreadable(f.path.clone(), e)),
+            Err(Unread::NotRegular(kind)) => {
+                let d = not_regular(&f.path, kind);
+                *r = Err((f.path.clone(), d));
+            }
+            Err(Unread::Io(e)) => *r = Err(unreadable(f.path.clone(), e)),
         }
     });
     read.sort_by(|a, b| key(a).cmp(key(b)));
@@ -261,6 +278,69 @@ fn walk_failure(e: &walkdir::Error, root: &Path) -> (String, Diagnostic) {
     };
     let d = d.in_file(&rel);
     (rel, d)
+}
+
+/// Why a file was not read by [`read_regular`].
+enum Unread {
+    /// Not a regular file (its kind: `FIFO`, `character device`, …).
+    NotRegular(&'static str),
+    Io(std::io::Error),
+}
+
+/// Reads a regular file, at most `max` bytes plus one (a file that grew past the limit reads
+/// as changed). The file is opened without blocking (`O_NONBLOCK`: a FIFO swapped in after
+/// discovery cannot hang the open) and its type is checked on the open descriptor, so a path
+/// replaced by a device or FIFO between the check and the open is never read.
+fn read_regular(path: &Path, max: u64) -> Result<Vec<u8>, Unread> {
+    use std::io::Read;
+    let mut opts = std::fs::OpenOptions::new();
+    opts.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = opts.open(path).map_err(Unread::Io)?;
+    let meta = file.metadata().map_err(Unread::Io)?;
+    if !meta.is_file() {
+        return Err(Unread::NotRegular(file_kind(&meta.file_type())));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len().min(max)).unwrap_or(0));
+    file.take(max.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(Unread::Io)?;
+    Ok(bytes)
+}
+
+/// What kind of file that is not a regular file `t` names.
+fn file_kind(t: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "FIFO";
+        } else if t.is_char_device() {
+            return "character device";
+        } else if t.is_block_device() {
+            return "block device";
+        } else if t.is_socket() {
+            return "socket";
+        }
+    }
+    if t.is_dir() {
+        "directory"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// `S019`: the path is not a regular file; not opened, status `skipped`.
+fn not_regular(rel: &str, kind: &str) -> Diagnostic {
+    Diagnostic::new(
+        Code::NotARegularFile,
+        format!("not a regular file ({kind}); skipped"),
+    )
+    .in_file(rel)
 }
 
 fn unreadable(rel: String, e: std::io::Error) -> (String, Diagnostic) {
@@ -330,7 +410,9 @@ fn common_ancestor(a: &Path, b: &Path) -> PathBuf {
 }
 
 /// `path` relative to `root`, `/`-separated. A path outside the root (a link out of the tree)
-/// keeps only its file name: output never carries an absolute path.
+/// keeps only its file name: output never carries an absolute path. A name that is not UTF-8
+/// keeps its bytes as `\xNN` (`crate::text::escape::os`), so two names that differ only there
+/// stay two inputs.
 fn relative(path: &Path, root: &Path) -> String {
     let rel = match path.strip_prefix(root) {
         Ok(rel) => rel,
@@ -338,7 +420,7 @@ fn relative(path: &Path, root: &Path) -> String {
     };
     let parts: Vec<String> = rel
         .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .map(|c| crate::text::escape::os(c.as_os_str()))
         .collect();
     parts.join("/")
 }

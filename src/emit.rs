@@ -20,19 +20,26 @@
 //! pure function of the dataset: the same dataset always gives byte-identical files.
 //!
 //! # What `--out DIR` may replace ([`prepare`])
-//! A path that does not exist, an empty directory, or a previous cogitator output
-//! ([`is_cogitator_output`]: the marker, or a `manifest.json` with `"tool": "cogitator"`, which
-//! is what older versions wrote). Any other directory is refused unless `force` is set. Always
-//! refused, `force` or not: a regular file, `.`/`..`/`/`, a directory containing the current
-//! directory, and a directory that is an input, contains an input or lies inside an input tree
-//! (canonical paths; a missing `DIR` is resolved through its nearest existing ancestor). A
-//! symbolic link is written through: the directory it points to is replaced, the link is kept.
+//! A path that does not exist, an empty directory, or a previous cogitator output holding
+//! nothing cogitator did not write ([`foreign_entries`]): every entry is a regular file or
+//! directory that its cogitator `manifest.json` lists in `files` (and a name cogitator writes,
+//! so a hand-made list cannot claim `src` or `.git`); for a manifest of a version before the
+//! list, or the marker alone, the names cogitator writes. A marker or a copied manifest does not
+//! make a directory replaceable: anything else in it is foreign, refused and named (escaped).
+//! `force` replaces a directory that is no output or holds foreign entries, after the CLI named
+//! them on stderr; an entry that appears during the run is refused even then. Always refused,
+//! `force` or not: a regular file, `.`/`..`/`/`, a directory holding `.git` (a checkout), a
+//! directory containing the current directory, and a directory that is an input, contains an
+//! input or lies inside an input tree (canonical paths; a missing `DIR` is resolved through its
+//! nearest existing ancestor). A symbolic link is written through: the directory it points to
+//! is replaced, the link is kept. The new tree takes the old directory's permissions.
 //! Every check, the recovery of leftovers and a write probe (creating the staging directory)
 //! happen before any input is read, and every error names the path.
 //!
 //! # Atomic write ([`commit`])
 //! The new tree is written into the sibling staging directory `.DIR.tmp-PID` (marker first),
-//! every file and directory fsynced, then exchanged with `DIR` in one step (Linux
+//! each file through [`write_atomic`] (the one way cogitator writes a file), every file and
+//! directory fsynced, then exchanged with `DIR` in one step (Linux
 //! `renameat2(RENAME_EXCHANGE)`); the old tree, now at the staging name, is removed afterwards.
 //! At every instant `DIR` is the complete old or the complete new dataset. Where the exchange is
 //! refused (another OS, a filesystem without it) the fallback renames the old tree aside to
@@ -54,6 +61,7 @@
 
 use crate::diag::{Code, Diagnostic};
 use crate::model::{Dataset, CONTRACT_VERSION};
+use crate::text::escape;
 use anyhow::{bail, Context};
 use serde::Serialize;
 use std::ffi::OsString;
@@ -81,7 +89,8 @@ pub fn to_json<T: Serialize + ?Sized>(value: &T) -> String {
 }
 
 /// Every file of the dataset as (relative path, contents), in a fixed order. The marker is not
-/// one of them: [`commit`] writes it.
+/// one of them: [`commit`] writes it. The manifest's `files` lists every path written, the
+/// marker and the manifest included: what the next run may replace.
 pub fn files(ds: &Dataset) -> Vec<(String, String)> {
     let mut out = vec![
         ("datasheets.json".to_string(), to_json(&ds.datasheets)),
@@ -91,27 +100,204 @@ pub fn files(ds: &Dataset) -> Vec<(String, String)> {
         ("detachments.json".to_string(), to_json(&ds.detachments)),
         ("quarantine.json".to_string(), to_json(&ds.quarantine)),
         ("diagnostics.json".to_string(), to_json(&ds.diagnostics)),
-        ("manifest.json".to_string(), to_json(&ds.manifest)),
     ];
     out.extend(ds.extra_files.iter().cloned());
+    let mut names: Vec<String> = out
+        .iter()
+        .map(|(p, _)| p.clone())
+        .chain([MANIFEST_FILE.to_string(), MARKER_FILE.to_string()])
+        .collect();
+    names.sort();
+    names.dedup();
+    let mut manifest = ds.manifest.clone();
+    manifest.files = names;
+    out.insert(7, (MANIFEST_FILE.to_string(), to_json(&manifest)));
     out
 }
 
+/// The manifest's file name.
+pub const MANIFEST_FILE: &str = "manifest.json";
+
+/// Reads a small regular file without following a symbolic link at its name (devices, FIFOs
+/// and links read as absent), at most `max` bytes.
+fn read_own_file(path: &Path, max: u64) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let meta = fs::symlink_metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > max {
+        return None;
+    }
+    let mut opts = fs::OpenOptions::new();
+    opts.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    let f = opts.open(path).ok()?;
+    if !f.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    f.take(max).read_to_end(&mut bytes).ok()?;
+    Some(bytes)
+}
+
+/// Largest manifest read back to decide what a directory holds.
+const MAX_MANIFEST: u64 = 256 * 1024 * 1024;
+
 /// True for a directory written by cogitator: it carries the marker, or its `manifest.json`
-/// names the tool (the outputs of versions before the marker).
+/// names the tool (the outputs of versions before the marker). Whether it may be replaced is
+/// [`foreign_entries`]' question: this only says it looks like an output (discovery does not
+/// read it as input).
 pub fn is_cogitator_output(dir: &Path) -> bool {
     if !dir.is_dir() {
         return false;
     }
-    if let Ok(text) = fs::read_to_string(dir.join(MARKER_FILE)) {
-        if text.starts_with("cogitator output") {
-            return true;
+    if has_marker(dir) {
+        return true;
+    }
+    manifest_files(dir).is_some()
+}
+
+fn has_marker(dir: &Path) -> bool {
+    read_own_file(&dir.join(MARKER_FILE), 64 * 1024)
+        .is_some_and(|b| b.starts_with(b"cogitator output"))
+}
+
+/// The files a cogitator `manifest.json` in `dir` lists (empty for the manifests of versions
+/// before the list); `None` when there is no such manifest.
+fn manifest_files(dir: &Path) -> Option<Vec<String>> {
+    let bytes = read_own_file(&dir.join(MANIFEST_FILE), MAX_MANIFEST)?;
+    let v = serde_json::from_slice::<serde_json::Value>(&bytes).ok()?;
+    if v.get("tool").and_then(|t| t.as_str()) != Some("cogitator") {
+        return None;
+    }
+    Some(
+        v.get("files")
+            .and_then(|f| f.as_array())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|x| x.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default(),
+    )
+}
+
+/// A path a manifest's `files` may list: relative, no hidden part (the marker apart), a data or
+/// report file (`.json`, `.csv`, `.md`, `.txt`, `.yaml`). A hand-made or copied manifest cannot
+/// claim `.git`, `src/` or `main.rs`; a file a later version adds to the output is listed by its
+/// own manifest and needs no change here.
+fn plausible(rel: &str) -> bool {
+    if rel == MARKER_FILE {
+        return true;
+    }
+    let parts: Vec<&str> = rel.split('/').collect();
+    let ext_ok = [".json", ".csv", ".md", ".txt", ".yaml"]
+        .iter()
+        .any(|e| rel.ends_with(e));
+    ext_ok && parts.iter().all(|p| !p.is_empty() && !p.starts_with('.'))
+}
+
+/// A path cogitator writes in an output directory, whatever its version: the fixed files, the
+/// published schemas, the validation table, and the temporary files of [`write_atomic`] (of a
+/// staging directory cut short). What a manifest without a `files` list (older versions), or a
+/// marker alone, vouches for.
+fn known_name(rel: &str) -> bool {
+    const TOP: [&str; 12] = [
+        "datasheets.json",
+        "rules.json",
+        "stratagems.json",
+        "enhancements.json",
+        "detachments.json",
+        "quarantine.json",
+        "diagnostics.json",
+        MANIFEST_FILE,
+        MARKER_FILE,
+        "rule-clusters.json",
+        "reconciliation.json",
+        "validation/expected-damage.csv",
+    ];
+    if TOP.contains(&rel) {
+        return true;
+    }
+    let (dir, name) = rel.rsplit_once('/').unwrap_or(("", rel));
+    if name.starts_with(TEMP_PREFIX) && (dir.is_empty() || dir == "schema" || dir == "validation") {
+        return true;
+    }
+    dir == "schema"
+        && (name.ends_with(".schema.json") || name.ends_with(".json"))
+        && !name.starts_with('.')
+}
+
+/// The entries of `dir` that cogitator did not write (`/`-separated, a foreign directory
+/// named once with a trailing `/`, sorted), or `None` when `dir` is not a cogitator output at
+/// all (no marker, no cogitator manifest). What cogitator wrote is what the manifest's `files`
+/// lists (each also [`plausible`]); for a manifest without the list or a marker alone, the
+/// [`known_name`]s. Symbolic links, devices and the like are always foreign; symbolic links are
+/// never followed.
+pub fn foreign_entries(dir: &Path) -> Option<Vec<String>> {
+    let listed: std::collections::BTreeSet<String> = match manifest_files(dir) {
+        Some(list) => list.into_iter().filter(|f| plausible(f)).collect(),
+        None if has_marker(dir) => Default::default(),
+        None => return None,
+    };
+    // Every directory on the way to a listed file.
+    let listed_dirs: std::collections::BTreeSet<&str> = listed
+        .iter()
+        .flat_map(|l| l.match_indices('/').map(move |(i, _)| &l[..i]))
+        .collect();
+    let ours = |rel: &str| -> bool {
+        if listed.is_empty() {
+            known_name(rel)
+        } else {
+            listed.contains(rel)
+                || (rel
+                    .rsplit('/')
+                    .next()
+                    .is_some_and(|n| n.starts_with(TEMP_PREFIX))
+                    && known_name(rel))
+        }
+    };
+    let holds = |prefix: &str| -> bool {
+        if listed.is_empty() {
+            prefix == "schema" || prefix == "validation"
+        } else {
+            listed_dirs.contains(prefix)
+        }
+    };
+    let mut foreign = Vec::new();
+    let mut stack: Vec<(PathBuf, String)> = vec![(dir.to_path_buf(), String::new())];
+    while let Some((path, prefix)) = stack.pop() {
+        let Ok(entries) = fs::read_dir(&path) else {
+            foreign.push(format!("{prefix}/"));
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let rel = match name.to_str() {
+                Some(n) if prefix.is_empty() => n.to_string(),
+                Some(n) => format!("{prefix}/{n}"),
+                None => {
+                    let n = crate::text::escape::os(&name);
+                    foreign.push(if prefix.is_empty() {
+                        n
+                    } else {
+                        format!("{prefix}/{n}")
+                    });
+                    continue;
+                }
+            };
+            match entry.file_type() {
+                Ok(t) if t.is_dir() && holds(&rel) => stack.push((entry.path(), rel)),
+                Ok(t) if t.is_dir() => foreign.push(format!("{rel}/")),
+                Ok(t) if t.is_file() && ours(&rel) => {}
+                _ => foreign.push(rel),
+            }
         }
     }
-    fs::read(dir.join("manifest.json"))
-        .ok()
-        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
-        .is_some_and(|v| v.get("tool").and_then(|t| t.as_str()) == Some("cogitator"))
+    foreign.sort();
+    Some(foreign)
 }
 
 /// What the output directory held when it was checked.
@@ -123,7 +309,8 @@ pub enum Replaces {
     Empty,
     /// A previous cogitator output.
     Previous,
-    /// A directory that is not a cogitator output, replaced because of `force`.
+    /// A directory that is not a cogitator output, or one holding entries cogitator did not
+    /// write ([`Target::foreign`]), replaced because of `force`.
     Forced,
 }
 
@@ -140,6 +327,9 @@ pub struct Target {
     tmp: PathBuf,
     force: bool,
     pub replaces: Replaces,
+    /// With [`Replaces::Forced`]: the entries cogitator did not write that the swap deletes
+    /// (escaped for the terminal; `*` for a directory that is no output at all).
+    pub foreign: Vec<String>,
     /// `S011` notes about leftovers of interrupted runs, recovered or left in place.
     pub notes: Vec<Diagnostic>,
 }
@@ -195,7 +385,7 @@ pub fn prepare(out: &Path, inputs: &[PathBuf], force: bool) -> anyhow::Result<Ta
     if parent.is_dir() {
         recover_leftovers(&parent, &name, &dir, &mut notes)?;
     }
-    let replaces = replaceable(&dir, out, force)?;
+    let (replaces, foreign) = replaceable(&dir, out, force)?;
     fs::create_dir_all(&parent)
         .with_context(|| format!("cannot create the parent of --out {}", parent.display()))?;
     let tmp = parent.join(leftover_name(&name, "tmp", std::process::id()));
@@ -205,7 +395,7 @@ pub fn prepare(out: &Path, inputs: &[PathBuf], force: bool) -> anyhow::Result<Ta
             tmp.display()
         )
     })?;
-    write_file(&tmp.join(MARKER_FILE), marker_contents().as_bytes())?;
+    write_atomic(&tmp, MARKER_FILE, marker_contents().as_bytes())?;
     Ok(Target {
         given: out.to_path_buf(),
         dir,
@@ -214,6 +404,7 @@ pub fn prepare(out: &Path, inputs: &[PathBuf], force: bool) -> anyhow::Result<Ta
         tmp,
         force,
         replaces,
+        foreign,
         notes,
     })
 }
@@ -243,22 +434,33 @@ fn swap_in(ds: &Dataset, target: &Target) -> anyhow::Result<Vec<Diagnostic>> {
     let tmp = &target.tmp;
     let mut dirs = vec![tmp.clone()];
     for (rel, contents) in files(ds) {
-        let path = tmp.join(&rel);
+        let path = write_atomic(tmp, &rel, contents.as_bytes())?;
         if let Some(d) = path.parent() {
             if !dirs.iter().any(|x| x == d) {
-                fs::create_dir_all(d).with_context(|| format!("cannot create {}", d.display()))?;
                 dirs.push(d.to_path_buf());
             }
         }
-        write_file(&path, contents.as_bytes())?;
         pause(delay);
     }
     for d in dirs.iter().rev() {
         sync_dir(d)?;
     }
-    // The directory may have changed while the pipeline ran: check it again.
-    replaceable(&target.dir, &target.given, target.force)?;
+    // The directory may have changed while the pipeline ran: check it again. With `force`,
+    // only the foreign entries announced before the run may go.
+    let (_, foreign) = replaceable(&target.dir, &target.given, target.force)?;
+    if let Some(new) = foreign.iter().find(|f| !target.foreign.contains(f)) {
+        bail!(
+            "refusing to replace --out {}: {new} appeared in it while cogitator was running; \
+             nothing was replaced",
+            escape::path(&target.given)
+        );
+    }
     let dir = &target.dir;
+    // The new tree takes the old directory's permissions (a 700 output stays 700).
+    if let Ok(meta) = fs::metadata(dir) {
+        fs::set_permissions(tmp, meta.permissions())
+            .with_context(|| format!("cannot set the permissions of {}", tmp.display()))?;
+    }
     let mut notes = Vec::new();
     if fs::symlink_metadata(dir).is_err() {
         fs::rename(tmp, dir)
@@ -377,12 +579,13 @@ fn resolve(out: &Path) -> anyhow::Result<PathBuf> {
     }
 }
 
-/// Whether `dir` may be replaced; the refusal names `given`.
-fn replaceable(dir: &Path, given: &Path, force: bool) -> anyhow::Result<Replaces> {
-    let shown = given.display();
+/// Whether `dir` may be replaced, and the foreign entries `force` lets go; the refusal names
+/// `given` and the foreign entries (at most [`MAX_NAMED`]).
+fn replaceable(dir: &Path, given: &Path, force: bool) -> anyhow::Result<(Replaces, Vec<String>)> {
+    let shown = escape::path(given);
     let meta = match fs::metadata(dir) {
         Ok(m) => m,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Replaces::Nothing),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((Replaces::Nothing, vec![])),
         Err(e) => return Err(e).with_context(|| format!("cannot inspect --out {shown}")),
     };
     if !meta.is_dir() {
@@ -391,24 +594,68 @@ fn replaceable(dir: &Path, given: &Path, force: bool) -> anyhow::Result<Replaces
              a new or empty directory"
         );
     }
+    if fs::symlink_metadata(dir.join(".git")).is_ok() {
+        bail!(
+            "refusing --out {shown}: it holds .git (a git checkout), which cogitator never \
+             replaces, --force or not; nothing was changed. Choose a new or empty directory"
+        );
+    }
     let empty = fs::read_dir(dir)
         .with_context(|| format!("cannot list --out {shown}"))?
         .next()
         .is_none();
     if empty {
-        Ok(Replaces::Empty)
-    } else if is_cogitator_output(dir) {
-        Ok(Replaces::Previous)
-    } else if force {
-        Ok(Replaces::Forced)
-    } else {
-        bail!(
+        return Ok((Replaces::Empty, vec![]));
+    }
+    let foreign = match foreign_entries(dir) {
+        Some(f) if f.is_empty() => return Ok((Replaces::Previous, vec![])),
+        Some(f) => f
+            .into_iter()
+            .map(|e| escape::display(&e).into_owned())
+            .collect(),
+        None if force => return Ok((Replaces::Forced, vec!["*".to_string()])),
+        None => bail!(
             "refusing to replace --out {shown}: it is not empty and not a previous cogitator \
              output (no {MARKER_FILE} marker, no manifest.json written by cogitator); nothing \
              was read or written. Choose a new or empty directory, or pass --force to replace \
              it and everything in it"
-        )
+        ),
+    };
+    if force {
+        return Ok((Replaces::Forced, foreign));
     }
+    bail!(
+        "refusing to replace --out {shown}: it is a previous cogitator output, but holds \
+         {} that cogitator did not write (its manifest.json does not list {}): {}; nothing \
+         was read or written. Move {} away, choose another directory, or pass --force to \
+         delete {} with the output",
+        if foreign.len() == 1 {
+            "an entry"
+        } else {
+            "entries"
+        },
+        if foreign.len() == 1 { "it" } else { "them" },
+        named(&foreign),
+        if foreign.len() == 1 { "it" } else { "them" },
+        if foreign.len() == 1 { "it" } else { "them" },
+    )
+}
+
+/// Foreign entries named in a message.
+pub const MAX_NAMED: usize = 20;
+
+/// `a, b, c` or `a, b, … and 5 more`.
+pub fn named(entries: &[String]) -> String {
+    let mut s = entries
+        .iter()
+        .take(MAX_NAMED)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if entries.len() > MAX_NAMED {
+        s.push_str(&format!(", … and {} more", entries.len() - MAX_NAMED));
+    }
+    s
 }
 
 fn leftover_name(name: &std::ffi::OsStr, kind: &str, pid: u32) -> OsString {
@@ -483,7 +730,7 @@ fn recover_leftovers(
         }
     }
     for (path, _) in found {
-        if is_cogitator_output(&path) || only_marker(&path) {
+        if only_marker(&path) || foreign_entries(&path).is_some_and(|f| f.is_empty()) {
             remove_marker_last(&path)
                 .with_context(|| format!("cannot remove leftover {}", path.display()))?;
             notes.push(Diagnostic::new(
@@ -504,7 +751,8 @@ fn recover_leftovers(
     Ok(())
 }
 
-/// An empty directory, or one holding only the marker (a staging directory cut short).
+/// An empty directory, or one holding only the marker and temporary files of [`write_atomic`]
+/// (a staging directory cut short, possibly before its marker was renamed into place).
 fn only_marker(dir: &Path) -> bool {
     let Ok(entries) = fs::read_dir(dir) else {
         return false;
@@ -512,7 +760,12 @@ fn only_marker(dir: &Path) -> bool {
     let mut n = 0;
     for e in entries {
         match e {
-            Ok(e) if e.file_name() == MARKER_FILE => {}
+            Ok(e)
+                if e.file_name() == MARKER_FILE
+                    || (e.file_type().is_ok_and(|t| t.is_file())
+                        && e.file_name()
+                            .to_str()
+                            .is_some_and(|n| n.starts_with(TEMP_PREFIX))) => {}
             _ => n += 1,
         }
     }
@@ -543,12 +796,145 @@ fn remove_marker_last(dir: &Path) -> io::Result<()> {
     fs::remove_dir(dir)
 }
 
-fn write_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let mut f =
-        fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
-    f.write_all(bytes)
-        .and_then(|()| f.sync_all())
-        .with_context(|| format!("cannot write {}", path.display()))
+/// The prefix of the temporary files of [`write_atomic`].
+pub const TEMP_PREFIX: &str = ".cogitator-tmp-";
+
+/// Writes `bytes` to `root/rel` (`rel` `/`-separated, without `.`, `..` or empty parts): the
+/// file is created exclusively (`O_EXCL`, a fresh name, so no link planted there is
+/// followed) in the target directory, written, synced, then renamed over `rel`. Refused, before
+/// anything is written: `rel` or a directory on the way below `root` that is a symbolic link
+/// (git stores links, so a dataset can ship one pointing anywhere) or not a regular file or
+/// directory. Missing directories below `root` are created; `root` itself may be a link (the
+/// user named it). Every file cogitator writes goes through here. Returns the path written.
+pub fn write_atomic(root: &Path, rel: &str, bytes: &[u8]) -> anyhow::Result<PathBuf> {
+    let parts: Vec<&str> = rel.split('/').collect();
+    if parts
+        .iter()
+        .any(|p| p.is_empty() || *p == "." || *p == "..")
+    {
+        bail!(
+            "cannot write {}: not a plain relative path",
+            escape::display(rel)
+        );
+    }
+    let (name, dirs) = parts.split_last().unwrap_or((&"", &[]));
+    let mut dir = root.to_path_buf();
+    for part in dirs {
+        dir.push(part);
+        match fs::symlink_metadata(&dir) {
+            Ok(m) if m.is_dir() => {}
+            Ok(m) if m.file_type().is_symlink() => bail!(
+                "refusing to write {}: {} is a symbolic link; cogitator writes only into \
+                 directories it can see are real ones. Remove the link",
+                escape::path(&root.join(rel)),
+                escape::path(&dir)
+            ),
+            Ok(_) => bail!(
+                "cannot write {}: {} is not a directory",
+                escape::path(&root.join(rel)),
+                escape::path(&dir)
+            ),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => match fs::create_dir(&dir) {
+                Ok(()) => {}
+                Err(e)
+                    if e.kind() == io::ErrorKind::AlreadyExists
+                        && fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir()) => {}
+                Err(e) => {
+                    return Err(e).with_context(|| format!("cannot create {}", escape::path(&dir)))
+                }
+            },
+            Err(e) => {
+                return Err(e).with_context(|| format!("cannot inspect {}", escape::path(&dir)))
+            }
+        }
+    }
+    let path = dir.join(name);
+    match fs::symlink_metadata(&path) {
+        Ok(m) if m.is_file() => {}
+        Ok(m) => bail!(
+            "refusing to write {}: it is {}, not a regular file; nothing was written. Remove it",
+            escape::path(&path),
+            if m.file_type().is_symlink() {
+                "a symbolic link"
+            } else {
+                "a directory or special file"
+            }
+        ),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e).with_context(|| format!("cannot inspect {}", escape::path(&path))),
+    }
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(TEMP_PREFIX);
+    // The mode `File::create` gives (0o666 less the umask), not tempfile's private 0o600: the
+    // dataset is meant to be read by others.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(fs::Permissions::from_mode(0o666));
+    }
+    // The directory pinned by a descriptor opened without following links (Linux): a directory
+    // swapped for a link after the checks above is refused, not written through.
+    let pinned = pin_dir(root, dirs).with_context(|| {
+        format!(
+            "refusing to write {}: a directory on the way changed into something else",
+            escape::path(&path)
+        )
+    })?;
+    let (write_dir, write_path) = match &pinned {
+        Some((_, fd_dir)) => (fd_dir.clone(), fd_dir.join(name)),
+        None => (dir.clone(), path.clone()),
+    };
+    let mut tmp = builder
+        .tempfile_in(&write_dir)
+        .with_context(|| format!("cannot create a file in {}", escape::path(&dir)))?;
+    tmp.write_all(bytes)
+        .and_then(|()| tmp.as_file().sync_all())
+        .with_context(|| format!("cannot write {}", escape::path(&path)))?;
+    tmp.persist(&write_path)
+        .map_err(|e| e.error)
+        .with_context(|| format!("cannot write {}", escape::path(&path)))?;
+    drop(pinned);
+    Ok(path)
+}
+
+/// `root/dirs…` opened part by part with `O_NOFOLLOW | O_DIRECTORY` (`root` itself may be a
+/// link), and its `/proc/self/fd/N` name, through which the file is created and renamed: the
+/// kernel resolves that name to the directory the descriptor holds, whatever the path names by
+/// then. `None` where `/proc` is not mounted (the checked path is used then).
+#[cfg(target_os = "linux")]
+fn pin_dir(root: &Path, dirs: &[&str]) -> io::Result<Option<(std::os::fd::OwnedFd, PathBuf)>> {
+    use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+    use std::os::unix::ffi::OsStrExt;
+    if !Path::new("/proc/self/fd").is_dir() {
+        return Ok(None);
+    }
+    let c = |p: &[u8]| std::ffi::CString::new(p).map_err(io::Error::other);
+    let flags = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC;
+    let croot = c(root.as_os_str().as_bytes())?;
+    // SAFETY: a valid NUL-terminated path; the descriptor returned is owned below.
+    let fd = unsafe { libc::open(croot.as_ptr(), flags) };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: `fd` was just opened and is owned by nobody else.
+    let mut dir = unsafe { OwnedFd::from_raw_fd(fd) };
+    for part in dirs {
+        let cpart = c(part.as_bytes())?;
+        // SAFETY: `dir` is an open directory and `cpart` a valid NUL-terminated name.
+        let fd = unsafe { libc::openat(dir.as_raw_fd(), cpart.as_ptr(), flags | libc::O_NOFOLLOW) };
+        if fd < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: as above.
+        dir = unsafe { OwnedFd::from_raw_fd(fd) };
+    }
+    let name = PathBuf::from(format!("/proc/self/fd/{}", dir.as_raw_fd()));
+    Ok(Some((dir, name)))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn pin_dir(_root: &Path, _dirs: &[&str]) -> io::Result<Option<((), PathBuf)>> {
+    Ok(None)
 }
 
 #[cfg(unix)]

@@ -585,6 +585,11 @@ pub struct Manifest {
     /// What each stage saw and produced.
     pub stages: StageCounts,
     pub diagnostics: DiagnosticCounts,
+    /// Every file written in the output directory, `/`-separated and sorted, this manifest and
+    /// the marker included: what the next run may replace (`crate::emit`). Filled by
+    /// `crate::emit::files`; absent from the manifests of older versions.
+    #[serde(default)]
+    pub files: Vec<String>,
 }
 
 /// Counts per stage: inputs discovered → decoded → blocks → records extracted → records

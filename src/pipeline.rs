@@ -441,6 +441,7 @@ fn assemble(
             warning,
             error,
         },
+        files: Vec::new(),
     };
     Dataset {
         datasheets,

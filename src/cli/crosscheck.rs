@@ -12,7 +12,6 @@
 //! report (refused with exit 2 before comparing).
 
 use crate::crosscheck::{crosscheck, Export};
-use anyhow::Context;
 use std::path::{Path, PathBuf};
 
 /// Default name of the report file, inside the dataset directory.
@@ -42,7 +41,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<i32> {
     if !(0.0..=100.0).contains(&args.min_agreement) {
-        eprintln!(
+        errln!(
             "--min-agreement must be a percentage (0 to 100), not {}",
             args.min_agreement
         );
@@ -55,10 +54,10 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     };
     if let Some(p) = &report_path {
         if let Some(why) = not_a_report(p) {
-            eprintln!(
+            errln!(
                 "error: refusing to overwrite {}: {why}; nothing was written. Choose another \
                  --report FILE, or remove it yourself",
-                p.display()
+                crate::text::escape::path(p)
             );
             return Ok(super::EXIT_USAGE);
         }
@@ -77,7 +76,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         write_report(p, &json)?;
     }
     let where_ = match &report_path {
-        Some(p) => format!("every disagreement is in {}", p.display()),
+        Some(p) => format!("every disagreement is in {}", crate::text::escape::path(p)),
         None => format!(
             "no report written (the default dataset {}/ is left as ingest wrote it); \
              pass --report FILE for every disagreement",
@@ -97,7 +96,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
                 report_path.as_ref().map(|p| p.display().to_string()).into(),
             );
         }
-        outln!("{}", serde_json::to_string(&v)?);
+        outln_raw!("{}", serde_json::to_string(&v)?);
     } else {
         out!("{}", s.render());
         outln!(
@@ -135,17 +134,19 @@ fn not_a_report(path: &Path) -> Option<String> {
     (!is_report).then(|| "it exists and is not a previous crosscheck report".into())
 }
 
-/// Writes the report through a sibling temporary file and a rename, so a reader never sees
-/// half a report.
+/// Writes the report through an exclusively created sibling temporary file and a rename
+/// (`crate::emit::write_atomic`), so a reader never sees half a report and no link planted at
+/// the report's name or its temporary name is followed.
 fn write_report(path: &Path, json: &str) -> anyhow::Result<()> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| REPORT_FILE.to_string());
-    let tmp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
-    std::fs::write(&tmp, json).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("cannot write {}", path.display())
-    })
+    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+        anyhow::bail!(
+            "cannot write the report to {}: not a file name in UTF-8",
+            crate::text::escape::path(path)
+        );
+    };
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    crate::emit::write_atomic(dir, name, json.as_bytes()).map(|_| ())
 }

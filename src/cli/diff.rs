@@ -70,7 +70,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             let text = match std::fs::read_to_string(g) {
                 Ok(t) => t,
                 Err(e) => {
-                    eprintln!("error: {g}: cannot read: {e}");
+                    errln!("error: {g}: cannot read: {e}");
                     return Ok(super::EXIT_USAGE);
                 }
             };
@@ -80,7 +80,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let policy = match policy.transpose() {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return Ok(super::EXIT_USAGE);
         }
     };
@@ -88,7 +88,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         .as_ref()
         .is_some_and(|p| p.fail_on.crosscheck_agreement_below.is_some());
     if needs_export && args.wahapedia_csv.is_none() {
-        eprintln!(
+        errln!(
             "error: the policy's crosscheck_agreement_below needs --wahapedia-csv DIR (Wahapedia's CSV export)"
         );
         return Ok(super::EXIT_USAGE);
@@ -96,7 +96,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let (old, new, old_name, new_name) = match read_both(&args) {
         Ok(x) => x,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            errln!("error: {e:#}");
             return Ok(super::EXIT_USAGE);
         }
     };
@@ -117,7 +117,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             "{}",
             human(&diff, verdict.as_ref(), names, args.all, color())
         ),
-        Format::Json => outln!("{}", json(&diff, verdict.as_ref(), names)?),
+        Format::Json => outln_raw!("{}", json(&diff, verdict.as_ref(), names)?),
         Format::Markdown => out!("{}", markdown(&diff, verdict.as_ref(), args.all)),
         Format::Github => out!(
             "{}",
@@ -131,7 +131,11 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
 }
 
 fn color() -> bool {
-    std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal()
+    let on = std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal();
+    if on {
+        super::allow_color(); // the terminal filter lets colour sequences (only) through
+    }
+    on
 }
 
 type Both = (LoadedDataset, LoadedDataset, String, String);
@@ -152,7 +156,11 @@ fn read_both(args: &Args) -> anyhow::Result<Both> {
         }
         Some(rev) => {
             let new_path = args.new.clone().unwrap_or_else(|| args.old.clone());
-            let tmp = TempDir::new()?;
+            // Created exclusively (mode 700, a fresh name), removed when dropped.
+            let tmp = tempfile::Builder::new()
+                .prefix("cogitator-diff-")
+                .tempdir()
+                .context("cannot create a temporary directory")?;
             git_extract(rev, &args.old, tmp.path())?;
             Ok((
                 read(tmp.path())?,
@@ -161,31 +169,6 @@ fn read_both(args: &Args) -> anyhow::Result<Both> {
                 new_path.display().to_string(),
             ))
         }
-    }
-}
-
-/// A directory under the system temp dir, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new() -> anyhow::Result<Self> {
-        let base = std::env::temp_dir();
-        for n in 0..1000u32 {
-            let p = base.join(format!("cogitator-diff-{}-{n}", std::process::id()));
-            if std::fs::create_dir(&p).is_ok() {
-                return Ok(TempDir(p));
-            }
-        }
-        anyhow::bail!("cannot create a temporary directory in {}", base.display())
-    }
-    fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 
@@ -219,7 +202,7 @@ fn git_extract(rev: &str, dir: &Path, to: &Path) -> anyhow::Result<()> {
                 String::from_utf8_lossy(&o.stderr).trim()
             );
         }
-        std::fs::write(to.join(name), &o.stdout)?;
+        crate::emit::write_atomic(to, name, &o.stdout)?;
     }
     Ok(())
 }

@@ -39,7 +39,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let ds = match DatasetDir::read(&args.dataset) {
         Ok(d) => d,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return Ok(super::EXIT_USAGE);
         }
     };
@@ -50,7 +50,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             Ok(super::EXIT_OK)
         }
         Err(m) => {
-            eprintln!("{m}");
+            errln!("{m}");
             Ok(super::EXIT_FINDINGS)
         }
     }

@@ -8,6 +8,7 @@
 
 use crate::diag::Severity;
 use crate::model::{Dataset, InputStatus};
+use crate::text::escape;
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -23,8 +24,8 @@ pub struct Args {
     /// previous cogitator output (see below). A symbolic link is written through.
     #[arg(long, value_name = "DIR", default_value = "output")]
     pub out: PathBuf,
-    /// Replace --out even when it is a non-empty directory that is not a cogitator output
-    /// (everything in it is deleted).
+    /// Replace --out even when it is not a cogitator output or holds entries cogitator did not
+    /// write (they are named on stderr, then deleted). Never a git checkout, `.`, or an input.
     #[arg(long)]
     pub force: bool,
     /// Print every warning and error diagnostic, not only the summary.
@@ -37,6 +38,22 @@ pub struct Args {
     /// suffix: `200M`).
     #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = parse_size)]
     pub max_file_size: u64,
+    /// What makes the exit code 1: `error` (an input failed or an error diagnostic exists),
+    /// `warning` (also any warning) or `never` (findings are reported, the exit code stays 0;
+    /// for CI jobs whose sources carry errors of their own). Usage and I/O errors still exit 2.
+    #[arg(long, value_name = "LEVEL", value_enum, default_value_t = FailOn::Error)]
+    pub fail_on: FailOn,
+}
+
+/// The `--fail-on` level: the least severe finding that makes `ingest` exit 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FailOn {
+    /// An input failed or an error diagnostic exists.
+    Error,
+    /// As `error`, or any warning diagnostic.
+    Warning,
+    /// Never: findings do not change the exit code.
+    Never,
 }
 
 /// `123`, `64K`, `64M`, `1G` (binary units; `KiB`, `MB` and the like read the same).
@@ -63,18 +80,24 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
 
 const AFTER_HELP: &str = "\
 The output directory (--out):
-  replaced only when it does not exist, is empty, or is a previous cogitator output;
-  any other directory is refused unless --force (which deletes everything in it).
-  Refused always: a file, `.`, the current directory, an input or a directory holding or
-  inside an input. A symbolic link is written through: its target is replaced, the link kept.
+  replaced only when it does not exist, is empty, or is a previous cogitator output holding
+  nothing but the files its manifest.json lists (an added NOTES.md is refused and named);
+  any other directory is refused unless --force (which names what it deletes, then deletes it).
+  Refused always: a file, `.`, the current directory, a git checkout (holds .git), an input
+  or a directory holding or inside an input. The directory's permissions are kept.
+  A symbolic link is written through: its target is replaced, the link kept.
   The swap is atomic: the directory holds the complete old or the complete new dataset at
   every instant; leftovers of an interrupted run (.DIR.tmp-*, .DIR.old-*) are recovered or
   removed by the next run (S011).
 
 Exit codes:
-  0  every input processed, no error diagnostic (warnings allowed)
-  1  findings: an input failed or an error diagnostic exists (the output is still written)
-  2  usage or fatal error (refused --out, unwritable output, missing input): nothing written";
+  0  every input processed, no error diagnostic (warnings allowed); with --fail-on never,
+     also when there are findings
+  1  findings: an input failed or an error diagnostic exists (the output is still written);
+     with --fail-on warning, also any warning
+  2  usage or fatal error (refused --out, unwritable output, missing input): nothing written
+A closed stdout or stderr (`cogitator ingest | head`) is not an error: output stops quietly
+and the exit code is the one above.";
 
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let paths = if args.paths.is_empty() {
@@ -84,19 +107,28 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     };
     for p in &paths {
         if !p.exists() {
-            eprintln!("error: input path not found: {}", p.display());
+            errln!("error: input path not found: {}", escape::path(p));
             return Ok(super::EXIT_USAGE);
         }
     }
     let target = crate::emit::prepare(&args.out, &paths, args.force)?;
     for d in &target.notes {
-        eprintln!("{d}");
+        errln!("{d}");
     }
     if target.replaces == crate::emit::Replaces::Forced {
-        eprintln!(
-            "warning: --force: {} is not a cogitator output; everything in it will be replaced",
-            args.out.display()
-        );
+        let shown = crate::text::escape::path(&args.out);
+        if target.foreign.iter().any(|f| f == "*") {
+            errln!(
+                "warning: --force: {shown} is not a cogitator output; everything in it will be \
+                 deleted"
+            );
+        } else {
+            errln!(
+                "warning: --force: these entries of {shown} were not written by cogitator and \
+                 will be deleted: {}",
+                crate::emit::named(&target.foreign)
+            );
+        }
     }
     let discover_opts = crate::discover::Options {
         max_file_size: args.max_file_size,
@@ -119,7 +151,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         b.finish_and_clear();
     }
     for d in crate::emit::commit(&dataset, target)? {
-        eprintln!("{d}");
+        errln!("{d}");
     }
     print_summary(&dataset, &args.out, args.verbose);
     let failed = dataset
@@ -127,11 +159,17 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         .inputs
         .iter()
         .any(|i| i.status == InputStatus::Failed);
-    if failed || dataset.manifest.diagnostics.error > 0 {
-        Ok(super::EXIT_FINDINGS)
+    let errors = failed || dataset.manifest.diagnostics.error > 0;
+    let fail = match args.fail_on {
+        FailOn::Error => errors,
+        FailOn::Warning => errors || dataset.manifest.diagnostics.warning > 0,
+        FailOn::Never => false,
+    };
+    Ok(if fail {
+        super::EXIT_FINDINGS
     } else {
-        Ok(super::EXIT_OK)
-    }
+        super::EXIT_OK
+    })
 }
 
 static BAR: std::sync::OnceLock<indicatif::ProgressBar> = std::sync::OnceLock::new();
@@ -246,7 +284,7 @@ fn print_summary(ds: &Dataset, out: &std::path::Path, verbose: bool) {
     }
     outln!(
         "  written to   {}/ (see manifest.json, diagnostics.json)",
-        out.display()
+        escape::path(out)
     );
 }
 
@@ -276,7 +314,7 @@ fn not_processed(ds: &Dataset, max: usize, all: bool) -> Vec<String> {
             .diagnostics
             .iter()
             .find(|d| d.severity >= Severity::Warning && d.file.as_deref() == Some(&i.file))
-            .map(|d| format!(": {} {}", d.code, d.message))
+            .map(|d| format!(": {} {}", d.code, escape::display(&d.message)))
             .unwrap_or_default();
         let key = (status, folder.to_string(), i.format.clone(), finding);
         match groups.last_mut() {
@@ -288,12 +326,16 @@ fn not_processed(ds: &Dataset, max: usize, all: bool) -> Vec<String> {
     for ((status, folder, format, finding), files) in &groups {
         if files.len() >= 3 {
             lines.push(format!(
-                "  {status:<12} {folder}/ ({} {format} files){finding}",
+                "  {status:<12} {}/ ({} {format} files){finding}",
+                escape::display(folder),
                 files.len()
             ));
         } else {
             for f in files {
-                lines.push(format!("  {status:<12} {f} ({format}){finding}"));
+                lines.push(format!(
+                    "  {status:<12} {} ({format}){finding}",
+                    escape::display(f)
+                ));
             }
         }
     }
@@ -363,7 +405,7 @@ fn reconciliation_lines(ds: &Dataset) -> Vec<String> {
         }
         out.push(format!(
             "    {:<20} {:>4}  {}",
-            f["faction"].as_str().unwrap_or("-"),
+            escape::display(f["faction"].as_str().unwrap_or("-")),
             f["datasheets"].as_u64().unwrap_or(0),
             parts.join(" · ")
         ));

@@ -59,7 +59,7 @@ fn lint_dir(dir: &std::path::Path) -> i32 {
     let dataset = match crate::dataset::DatasetDir::open(dir) {
         Ok(d) => d,
         Err(e) => {
-            eprintln!("{e}");
+            errln!("{e}");
             return super::EXIT_USAGE;
         }
     };
@@ -74,7 +74,7 @@ fn lint_dir(dir: &std::path::Path) -> i32 {
         outln!("{d}");
     }
     let [info, warning, error] = count_by_severity(&findings);
-    eprintln!(
+    errln!(
         "{}: {error} error(s), {warning} warning(s), {info} info",
         dir.display()
     );
@@ -98,7 +98,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     }
     if let Some(code) = args.explain {
         let Some(code) = Code::parse(&code) else {
-            eprintln!("unknown diagnostic code: {code} (see `cogitator lint --list`)");
+            errln!("unknown diagnostic code: {code} (see `cogitator lint --list`)");
             return Ok(super::EXIT_USAGE);
         };
         let info = code.info();
@@ -114,6 +114,6 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     if let Some(dir) = args.dataset {
         return Ok(lint_dir(&dir));
     }
-    eprintln!("nothing to do: give DATASET_DIR, --explain CODE, --list or --docs");
+    errln!("nothing to do: give DATASET_DIR, --explain CODE, --list or --docs");
     Ok(super::EXIT_USAGE)
 }

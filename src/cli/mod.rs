@@ -9,23 +9,76 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Set once stdout is gone (a closed pipe: `cogitator lint --docs | head`).
 static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+/// Set once stderr is gone (`cogitator validate DIR 2>&1 | head -n 2`).
+static STDERR_CLOSED: AtomicBool = AtomicBool::new(false);
+/// Set when the command paints its output (`diff` on a terminal): colour sequences pass.
+static COLOR: AtomicBool = AtomicBool::new(false);
 
-/// Writes to stdout. A closed pipe is not an error: output stops quietly, the command finishes
-/// its work and exits with its own code (after ripgrep, which exits quietly on EPIPE). Every
-/// subcommand prints through [`out!`] and [`outln!`], never `println!`, which panics there.
-pub(crate) fn write_stdout(args: std::fmt::Arguments<'_>) {
-    if STDOUT_CLOSED.load(Ordering::Relaxed) {
+/// Lets colour sequences (and only those) through the terminal filter from now on.
+pub(crate) fn allow_color() {
+    COLOR.store(true, Ordering::Relaxed);
+}
+
+/// Writes to stdout (`raw`: JSON, escaped by serde, written as it is) or stderr. Text passes
+/// through `crate::text::escape::terminal`: a name, id or message from an input cannot move
+/// the cursor, retitle the terminal or hide text, whatever the subcommand. A closed pipe is not
+/// an error: output stops quietly (no panic, unlike `println!`/`eprintln!`), the command
+/// finishes its work and exits with its own code (after ripgrep, which exits quietly on
+/// EPIPE). Every subcommand prints through [`out!`], [`outln!`] and [`errln!`].
+fn write_to(stderr: bool, raw: bool, args: std::fmt::Arguments<'_>) {
+    let closed = if stderr {
+        &STDERR_CLOSED
+    } else {
+        &STDOUT_CLOSED
+    };
+    if closed.load(Ordering::Relaxed) {
         return;
     }
-    let mut stdout = std::io::stdout().lock();
-    if stdout
-        .write_fmt(args)
-        .and_then(|()| stdout.flush())
-        .is_err()
-    {
-        // Broken pipe or any other failure of stdout: nothing more can be shown there.
-        STDOUT_CLOSED.store(true, Ordering::Relaxed);
+    let text = std::fmt::format(args);
+    let text = if raw {
+        std::borrow::Cow::Borrowed(text.as_str())
+    } else {
+        crate::text::escape::terminal(&text, COLOR.load(Ordering::Relaxed))
+    };
+    let ok = if stderr {
+        let mut e = std::io::stderr().lock();
+        e.write_all(text.as_bytes()).and_then(|()| e.flush())
+    } else {
+        let mut o = std::io::stdout().lock();
+        o.write_all(text.as_bytes()).and_then(|()| o.flush())
+    };
+    if ok.is_err() {
+        // Broken pipe or any other failure: nothing more can be shown there.
+        closed.store(true, Ordering::Relaxed);
     }
+}
+
+pub(crate) fn write_stdout(args: std::fmt::Arguments<'_>) {
+    write_to(false, false, args);
+}
+
+pub(crate) fn write_stdout_raw(args: std::fmt::Arguments<'_>) {
+    write_to(false, true, args);
+}
+
+pub(crate) fn write_stderr(args: std::fmt::Arguments<'_>) {
+    write_to(true, false, args);
+}
+
+/// `eprintln!` that survives a closed pipe, escaped.
+macro_rules! errln {
+    ($($t:tt)*) => {{
+        $crate::cli::write_stderr(format_args!($($t)*));
+        $crate::cli::write_stderr(format_args!("\n"));
+    }};
+}
+
+/// `println!` of JSON (escaped by serde): survives a closed pipe, written as it is.
+macro_rules! outln_raw {
+    ($($t:tt)*) => {{
+        $crate::cli::write_stdout_raw(format_args!($($t)*));
+        $crate::cli::write_stdout_raw(format_args!("\n"));
+    }};
 }
 
 /// `print!` that survives a closed pipe.
@@ -91,6 +144,7 @@ pub fn main() -> i32 {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { EXIT_USAGE } else { EXIT_OK };
+            // `e.print()` ignores a closed pipe; `--help | head` and the like exit quietly.
             let _ = e.print();
             return code;
         }
@@ -107,7 +161,7 @@ pub fn main() -> i32 {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            errln!("error: {e:#}");
             EXIT_USAGE
         }
     }

@@ -719,7 +719,7 @@ fn scenario(a: &Flags) -> anyhow::Result<(Scenario, Rows)> {
             weapon_from_profile(&patched).with_context(|| format!("weapon {:?}", wp.name))?;
         dataset_raw = raw;
         for k in unknown {
-            eprintln!("warning[V303]: unknown weapon keyword {k:?} ignored");
+            errln!("warning[V303]: unknown weapon keyword {k:?} ignored");
         }
         rows.push(
             "weapon",
@@ -1014,7 +1014,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let (sc, rows) = match scenario(&args) {
         Ok(sc) => sc,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            errln!("error: {e:#}");
             return Ok(super::EXIT_USAGE);
         }
     };
@@ -1025,7 +1025,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let o = match result {
         Ok(o) => o,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return Ok(super::EXIT_USAGE);
         }
     };
@@ -1035,7 +1035,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         if let serde_json::Value::Object(m) = o.to_json() {
             doc.extend(m);
         }
-        outln!(
+        outln_raw!(
             "{}",
             serde_json::to_string_pretty(&serde_json::Value::Object(doc))?
         );

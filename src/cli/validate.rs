@@ -31,14 +31,14 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     };
     let sheets = crate::dataset::DatasetDir::open(&args.dataset_dir)?.datasheets()?;
     let (rows, diags) = validate_datasheets(&sheets, &panel);
-    let out_dir = args.dataset_dir.join("validation");
-    std::fs::create_dir_all(&out_dir)
-        .with_context(|| format!("cannot create {}", out_dir.display()))?;
-    let csv = out_dir.join("expected-damage.csv");
-    std::fs::write(&csv, expected_damage_csv(&rows))
-        .with_context(|| format!("cannot write {}", csv.display()))?;
+    // Exclusively created, then renamed; refused through a symbolic link planted in the dataset.
+    let csv = crate::emit::write_atomic(
+        &args.dataset_dir,
+        "validation/expected-damage.csv",
+        expected_damage_csv(&rows).as_bytes(),
+    )?;
     for d in &diags {
-        eprintln!("{d}");
+        errln!("{d}");
     }
     let [info, warn, err] = count_by_severity(&diags);
     outln!(
@@ -47,7 +47,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         sheets.iter().map(|d| d.weapons.len()).sum::<usize>(),
         panel.len(),
         rows.len(),
-        csv.display()
+        crate::text::escape::path(&csv)
     );
     outln!("diagnostics: {err} errors, {warn} warnings, {info} info");
     let failed = diags.iter().any(|d| d.severity == Severity::Error);

@@ -76,14 +76,23 @@ impl Diagnostic {
     }
 }
 
+/// The human-readable form (`file:line: severity[code]: message`), for the terminal: the file
+/// and the message, which come from inputs, are escaped (`crate::text::escape::display`).
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use crate::text::escape::display;
         match (&self.file, self.line) {
-            (Some(file), Some(line)) => write!(f, "{file}:{line}: ")?,
-            (Some(file), None) => write!(f, "{file}: ")?,
+            (Some(file), Some(line)) => write!(f, "{}:{line}: ", display(file))?,
+            (Some(file), None) => write!(f, "{}: ", display(file))?,
             _ => {}
         }
-        write!(f, "{}[{}]: {}", self.severity, self.code, self.message)
+        write!(
+            f,
+            "{}[{}]: {}",
+            self.severity,
+            self.code,
+            display(&self.message)
+        )
     }
 }
 

@@ -197,11 +197,14 @@ fn interrupted_write_leaves_previous_output() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("output");
     let ds = run::<SourceFile>(&[], &[], &Options::default());
-    // A previous output (only those are replaced) with a stale file in it.
+    // A previous output (only those are replaced); one holding a file cogitator did not write
+    // is refused and the file kept (trust_output::previous_output_with_added_files_…).
     emit::write(&ds, &out).unwrap();
     std::fs::write(out.join("stale.txt"), "old").unwrap();
+    assert!(emit::write(&ds, &out).is_err());
+    assert!(out.join("stale.txt").exists());
+    std::fs::remove_file(out.join("stale.txt")).unwrap();
     emit::write(&ds, &out).unwrap();
-    assert!(!out.join("stale.txt").exists());
     assert!(out.join("manifest.json").exists());
     let leftovers: Vec<_> = std::fs::read_dir(tmp.path())
         .unwrap()

@@ -723,6 +723,7 @@ fn schema_drift() {
         rule_occurrences: 0,
         stages: StageCounts::default(),
         diagnostics: DiagnosticCounts::default(),
+        files: vec!["manifest.json".into()],
     };
     check_keys("manifest", &to_value(&manifest), "manifest");
     // Every record schema is exercised above (quarantine entries are built by normalize).
