@@ -29,5 +29,6 @@ mod seeds;
 mod simulate;
 mod simulate_cli;
 mod tidy;
+mod trust_explain;
 mod util;
 mod vocab;
