@@ -146,13 +146,24 @@ fn find(ds: &LoadedDataset, target: &str) -> Option<(Found, usize)> {
     Some((Found { kind, value, table }, n))
 }
 
-/// `weapons[Heavy venom cannon].S` as a path (`[…]` keys may hold dots).
+/// `weapons[Heavy venom cannon].S` as a path (`[…]` keys may hold dots and brackets), in one
+/// pass.
 pub fn parse_path(s: &str) -> Option<FieldPath> {
     let mut out = Vec::new();
     let mut rest = s;
     while !rest.is_empty() {
         if let Some(r) = rest.strip_prefix('[') {
-            let end = r.find(']')?;
+            // Brackets nest: `models[Medusa [Legends]].Sv`.
+            let mut depth = 0usize;
+            let end = r.char_indices().find_map(|(i, c)| {
+                match c {
+                    '[' => depth += 1,
+                    ']' if depth == 0 => return Some(i),
+                    ']' => depth -= 1,
+                    _ => {}
+                }
+                None
+            })?;
             let k = &r[..end];
             out.push(match k.parse::<usize>() {
                 Ok(i) if k.chars().all(|c| c.is_ascii_digit()) => Segment::Index(i),
@@ -275,7 +286,10 @@ pub fn explain(ds: &LoadedDataset, target: &str, inputs: &Path) -> Result<String
         // A characteristic is on its own line below the sub-record's start (a profile's
         // `M`, `T` … each on one), found in the verified text.
         let spot = match (&text, &walk.holder) {
-            (Ok(t), Some((h, f))) => value_spot(t, line, h, f),
+            (Ok(t), Some((h, f))) => {
+                let next = next_start(&rec.value, file, line);
+                value_spot(t, line..next.unwrap_or(u64::MAX), h, f)
+            }
             _ => None,
         };
         let _ = writeln!(
@@ -611,13 +625,19 @@ fn plain(l: &str) -> String {
 const SUB_RECORD_LINES: usize = 400;
 const VALUE_GAP_LINES: usize = 16;
 
-/// Where field `field` of sub-record `holder` is printed in `text`, below the sub-record's
-/// `line`: the sub-record's short values are found in their order (a profile prints `M`, `T`,
+/// Where field `field` of sub-record `holder` is printed in `text`, in `lines` (from the
+/// sub-record's `at` to where the next one starts): the sub-record's short values are found in their order (a profile prints `M`, `T`,
 /// `Sv` … in that order, one a line in a dump or a BattleScribe file, all on one line in some
 /// pages), each after the one before, so a value that also occurs earlier (`3+` for `Sv` and
 /// `Ld`) is found at its own place. The 1-based line and the character at which it starts in
 /// [`plain`]'s text of that line; `None` when the value is not printed there as it is stored.
-fn value_spot(text: &str, line: u64, holder: &Value, field: &str) -> Option<(u64, usize)> {
+fn value_spot(
+    text: &str,
+    lines: std::ops::Range<u64>,
+    holder: &Value,
+    field: &str,
+) -> Option<(u64, usize)> {
+    let line = lines.start;
     let short = |v: &Value| match v {
         Value::String(s) if !s.trim().is_empty() && s.chars().count() <= 40 => {
             Some(crate::text::fold::fold_value(s))
@@ -636,24 +656,54 @@ fn value_spot(text: &str, line: u64, holder: &Value, field: &str) -> Option<(u64
     let lines: Vec<Vec<char>> = text
         .lines()
         .skip(first)
-        .take(SUB_RECORD_LINES)
+        .take(SUB_RECORD_LINES.min(usize::try_from(lines.end - line).unwrap_or(usize::MAX)))
         .map(|l| plain(l).chars().map(fold_char).collect())
         .collect();
     let (mut at_line, mut at_col) = (0usize, 0usize);
     for (k, v) in &seq[..=end] {
         let v: Vec<char> = v.chars().collect();
-        let found = (at_line..lines.len().min(at_line + VALUE_GAP_LINES)).find_map(|i| {
-            let from = if i == at_line { at_col } else { 0 };
-            find_word(lines.get(i)?, &v, from).map(|c| (i, c))
+        let window = at_line..lines.len().min(at_line + VALUE_GAP_LINES);
+        // As stored, else as printed before normalization (`4` for `4+`, `20"+` for `20+"`).
+        let found = [false, true].into_iter().find_map(|loose| {
+            window.clone().find_map(|i| {
+                let from = if i == at_line { at_col } else { 0 };
+                find_cell(lines.get(i)?, &v, from, loose).map(|(c, e)| (i, c, e))
+            })
         });
         match found {
-            Some((i, c)) if *k == field => return Some((line + i as u64, c)),
-            Some((i, c)) => (at_line, at_col) = (i, c + v.len()),
+            Some((i, c, _)) if *k == field => return Some((line + i as u64, c)),
+            Some((i, _, e)) => (at_line, at_col) = (i, e),
             None if *k == field => return None,
             None => {}
         }
     }
     None
+}
+
+/// The first line after `line` where another sub-record of `rec` read from `file` starts:
+/// the values of the one at `line` are above it.
+fn next_start(rec: &Value, file: &str, line: u64) -> Option<u64> {
+    let mut next: Option<u64> = None;
+    let mut stack = vec![rec];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(o) => {
+                if let Some(at) = o.get("at") {
+                    if at.get("file").and_then(Value::as_str) == Some(file) {
+                        if let Some(l) =
+                            at.get("line").and_then(Value::as_u64).filter(|l| *l > line)
+                        {
+                            next = Some(next.map_or(l, |n| n.min(l)));
+                        }
+                    }
+                }
+                stack.extend(o.values());
+            }
+            Value::Array(a) => stack.extend(a),
+            _ => {}
+        }
+    }
+    next
 }
 
 /// One character folded as values are ([`crate::text::fold::fold_value`]), one for one.
@@ -664,16 +714,31 @@ fn fold_char(c: char) -> char {
     }
 }
 
-/// The first place at or after `from` where `word` stands in `hay` as a whole cell: nothing
-/// or a space (or `(`, `[`) before it, nothing or a space (or `,`, `)`, `]`) after it.
-fn find_word(hay: &[char], word: &[char], from: usize) -> Option<usize> {
-    if word.is_empty() || hay.len() < word.len() {
+/// The first place at or after `from` where `word` stands in `hay` as a whole cell (nothing
+/// or a space, `(`, `[` before it; nothing or a space, `,`, `)`, `]` after it): its start and
+/// end. `loose`: a one-word cell whose letters and digits are the word's (`4` for `4+`).
+fn find_cell(hay: &[char], word: &[char], from: usize, loose: bool) -> Option<(usize, usize)> {
+    let starts = |i: usize| i == 0 || matches!(hay.get(i - 1), Some(' ' | '(' | '['));
+    let ends = |i: usize| matches!(hay.get(i), None | Some(' ' | ',' | ')' | ']'));
+    if !loose {
+        if word.is_empty() || hay.len() < word.len() {
+            return None;
+        }
+        return (from..=hay.len() - word.len())
+            .find(|&i| {
+                hay.get(i..i + word.len()) == Some(word) && starts(i) && ends(i + word.len())
+            })
+            .map(|i| (i, i + word.len()));
+    }
+    let key =
+        |w: &[char]| -> Vec<char> { w.iter().copied().filter(|c| c.is_alphanumeric()).collect() };
+    let want = key(word);
+    if want.is_empty() || word.contains(&' ') {
         return None;
     }
-    (from..=hay.len() - word.len()).find(|&i| {
-        hay.get(i..i + word.len()) == Some(word)
-            && (i == 0 || matches!(hay.get(i - 1), Some(' ' | '(' | '[')))
-            && matches!(hay.get(i + word.len()), None | Some(' ' | ',' | ')' | ']'))
+    (from..hay.len()).filter(|&i| starts(i)).find_map(|i| {
+        let e = (i..=hay.len()).find(|&e| ends(e))?;
+        (e > i && key(hay.get(i..e)?) == want).then_some((i, e))
     })
 }
 

@@ -54,10 +54,14 @@ fn dataset(sources: Value) -> Value {
           {"name": "Heavy venom cannon", "type": "ranged", "range": "36\"", "A": "D3", "skill": "4+",
            "S": "9", "AP": "-2", "D": "3", "keywords": ["BLAST"], "at": {"file": "unit.html", "line": 1}},
           {"name": "Storm bolter", "type": "ranged", "range": "24\"", "A": "2", "skill": "4+",
-           "S": "4", "AP": "0", "D": "1", "keywords": ["RAPID FIRE 2"], "at": {"file": "unit.txt", "line": 3}}
+           "S": "4", "AP": "0", "D": "1", "keywords": ["RAPID FIRE 2"], "at": {"file": "unit.txt", "line": 3}},
+          {"name": "Bolt rifle", "type": "ranged", "range": "24\"", "A": "2", "skill": "4+",
+           "S": "4", "AP": "-1", "D": "1", "keywords": [], "at": {"file": "unit.txt", "line": 10}}
         ],
         "abilities": [{"name": "Enraged Reserves", "group": "datasheet", "tags": [], "parameter": null,
-                       "rule_id": null, "text": "Each time this unit makes a Charge move, it's fine."}],
+                       "rule_id": null, "text": "Each time this unit makes a Charge move, it's fine."},
+                      {"name": "Synapse [Aura]", "group": "faction", "tags": [], "parameter": null,
+                       "rule_id": null, "text": "Within 6\" of this unit."}],
         "wargear_options": [], "unit_composition": ["1-2 Carnifexes"], "equipment": [],
         "points": [{"models": 1, "points": 115}, {"models": 2, "points": 230}],
         "damaged": null, "special_rules": [], "leads": [],
@@ -191,8 +195,10 @@ fn profile_inputs(dir: &Path) -> Vec<(&'static str, String)> {
     let html = "<tr class=\"wTable\"><td>Heavy venom cannon [blast] 2 4 9</td><td>36&#34;</td>\
         <td>D3</td><td>4+</td><td>9</td><td>-2</td><td>3</td></tr>\n"
         .to_string();
+    // `BS 4` as printed, `4+` as stored; the next weapon prints `4+`.
     let txt =
-        "RANGED WEAPONS\nRANGE A BS S AP D\nStorm bolter [rapid fire 2]\n24\"\n2\n4+\n4\n0\n1\n"
+        "RANGED WEAPONS\nRANGE A BS S AP D\nStorm bolter [rapid fire 2]\n24\"\n2\n4\n4\n0\n1\n\
+        Bolt rifle\n24\"\n2\n4+\n4\n-1\n1\n"
             .to_string();
     let files = vec![("unit.cat", cat), ("unit.html", html), ("unit.txt", txt)];
     for (f, t) in &files {
@@ -239,11 +245,23 @@ fn explain_showed_the_profiles_first_lines_not_the_values_own() {
         ),
         (
             "weapons[Storm bolter].skill",
-            "unit.txt:6 (its weapon profile starts at line 3)\n      | 4+\n",
+            "unit.txt:6 (its weapon profile starts at line 3)\n      | 4\n",
+        ),
+        (
+            "weapons[Storm bolter].S",
+            "unit.txt:7 (its weapon profile starts at line 3)\n      | 4\n",
         ),
         (
             "weapons[Storm bolter].AP",
             "unit.txt:8 (its weapon profile starts at line 3)\n      | 0\n",
+        ),
+        (
+            "weapons[Storm bolter].D",
+            "unit.txt:9 (its weapon profile starts at line 3)\n      | 1\n",
+        ),
+        (
+            "weapons[Bolt rifle].AP",
+            "unit.txt:15 (its weapon profile starts at line 10)\n      | -1\n",
         ),
         (
             "weapons[Heavy venom cannon].range",
@@ -282,7 +300,8 @@ fn explain_showed_the_profiles_first_lines_not_the_values_own() {
 }
 
 /// `weapons[storm bolter]` did not find `Storm bolter`: names in a path (weapons, models,
-/// points tiers, abilities, fields) match ignoring case; an unknown name lists the nearest.
+/// points tiers, abilities, fields) match ignoring case; an unknown name lists the nearest. A
+/// name with brackets (`Medusa [Legends]`) is one key.
 #[test]
 fn explain_did_not_find_a_weapon_named_in_another_case() {
     let tmp = tempfile::tempdir().expect("tmp");
@@ -294,6 +313,7 @@ fn explain_did_not_find_a_weapon_named_in_another_case() {
         ("weapons[STORM BOLTER].s", "value: 4\n"),
         ("points[2 MODELS].points", "value: 230\n"),
         ("abilities[enraged reserves].group", "value: datasheet\n"),
+        ("abilities[synapse [aura]].group", "value: faction\n"),
         ("models[carnifex].ld", "value: 3+\n"),
     ] {
         let (code, out, err) = run(&format!("10e:tyranids:carnifexes.{path}"));
