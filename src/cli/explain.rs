@@ -17,6 +17,7 @@ use crate::dataset::{DatasetDir, LoadedDataset};
 use crate::diff::{FieldPath, Segment};
 use crate::merge::{FieldRule, DATASHEET, DETACHMENT, ENHANCEMENT, STRATAGEM};
 use serde_json::Value;
+use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
@@ -51,7 +52,11 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         }
         Err(m) => {
             errln!("{m}");
-            Ok(super::EXIT_FINDINGS)
+            Ok(if m.usage {
+                super::EXIT_USAGE
+            } else {
+                super::EXIT_FINDINGS
+            })
         }
     }
 }
@@ -63,28 +68,102 @@ struct Found {
     table: &'static [FieldRule],
 }
 
-fn find(ds: &LoadedDataset, id: &str) -> Option<Found> {
-    fn pick<T: serde::Serialize>(v: &[T], id: &str) -> Option<Value> {
-        v.iter()
-            .filter_map(|r| serde_json::to_value(r).ok())
-            .find(|v| v.get("id").and_then(Value::as_str) == Some(id))
+/// The record whose id is the longest prefix of `target` that ends at a `.`, a `[` or the
+/// end, and that prefix's length. One pass over the dataset's ids (each compared once with
+/// the start of `target`), so the work does not grow with the number of dots in `target`.
+fn find(ds: &LoadedDataset, target: &str) -> Option<(Found, usize)> {
+    fn best<'a, T: serde::Serialize + 'a>(
+        v: impl IntoIterator<Item = (&'a str, &'a T)>,
+        target: &str,
+        cur: &mut Option<(usize, Value)>,
+    ) -> bool {
+        let mut hit = false;
+        for (id, r) in v {
+            let fits = target.starts_with(id)
+                && matches!(target.as_bytes().get(id.len()), None | Some(b'.' | b'['));
+            if fits && cur.as_ref().map_or(true, |(n, _)| id.len() > *n) {
+                if let Ok(v) = serde_json::to_value(r) {
+                    *cur = Some((id.len(), v));
+                    hit = true;
+                }
+            }
+        }
+        hit
     }
-    let f = |kind, value, table| Found { kind, value, table };
-    pick(&ds.datasheets, id)
-        .map(|v| f("datasheet", v, DATASHEET))
-        .or_else(|| pick(&ds.stratagems, id).map(|v| f("stratagem", v, STRATAGEM)))
-        .or_else(|| pick(&ds.enhancements, id).map(|v| f("enhancement", v, ENHANCEMENT)))
-        .or_else(|| pick(&ds.detachments, id).map(|v| f("detachment", v, DETACHMENT)))
-        .or_else(|| pick(&ds.rules, id).map(|v| f("rule", v, &[])))
+    let mut cur = None;
+    let mut kind: Option<(&'static str, &'static [FieldRule])> = None;
+    let mut pick = |hit: bool, k: &'static str, t: &'static [FieldRule]| {
+        if hit {
+            kind = Some((k, t));
+        }
+    };
+    pick(
+        best(
+            ds.datasheets.iter().map(|r| (r.id.as_str(), r)),
+            target,
+            &mut cur,
+        ),
+        "datasheet",
+        DATASHEET,
+    );
+    pick(
+        best(
+            ds.stratagems.iter().map(|r| (r.id.as_str(), r)),
+            target,
+            &mut cur,
+        ),
+        "stratagem",
+        STRATAGEM,
+    );
+    pick(
+        best(
+            ds.enhancements.iter().map(|r| (r.id.as_str(), r)),
+            target,
+            &mut cur,
+        ),
+        "enhancement",
+        ENHANCEMENT,
+    );
+    pick(
+        best(
+            ds.detachments.iter().map(|r| (r.id.as_str(), r)),
+            target,
+            &mut cur,
+        ),
+        "detachment",
+        DETACHMENT,
+    );
+    pick(
+        best(
+            ds.rules.iter().map(|r| (r.id.as_str(), r)),
+            target,
+            &mut cur,
+        ),
+        "rule",
+        &[],
+    );
+    let ((kind, table), (n, value)) = (kind?, cur?);
+    Some((Found { kind, value, table }, n))
 }
 
-/// `weapons[Heavy venom cannon].S` as a path (`[…]` keys may hold dots).
+/// `weapons[Heavy venom cannon].S` as a path (`[…]` keys may hold dots and brackets), in one
+/// pass.
 pub fn parse_path(s: &str) -> Option<FieldPath> {
     let mut out = Vec::new();
     let mut rest = s;
     while !rest.is_empty() {
         if let Some(r) = rest.strip_prefix('[') {
-            let end = r.find(']')?;
+            // Brackets nest: `models[Medusa [Legends]].Sv`.
+            let mut depth = 0usize;
+            let end = r.char_indices().find_map(|(i, c)| {
+                match c {
+                    '[' => depth += 1,
+                    ']' if depth == 0 => return Some(i),
+                    ']' => depth -= 1,
+                    _ => {}
+                }
+                None
+            })?;
             let k = &r[..end];
             out.push(match k.parse::<usize>() {
                 Ok(i) if k.chars().all(|c| c.is_ascii_digit()) => Segment::Index(i),
@@ -104,25 +183,42 @@ pub fn parse_path(s: &str) -> Option<FieldPath> {
     Some(FieldPath(out))
 }
 
+/// Why `explain` gave no explanation: the id or field is not in the dataset (exit 1) or the
+/// target is not an id and field path at all (`usage`, exit 2).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    pub usage: bool,
+    pub message: String,
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+fn not_found(message: String) -> Failure {
+    Failure {
+        usage: false,
+        message,
+    }
+}
+
 /// Explains `target` (`ID` or `ID.FIELD…`) in `ds`; `Err` when it is not there.
-pub fn explain(ds: &LoadedDataset, target: &str, inputs: &Path) -> Result<String, String> {
+pub fn explain(ds: &LoadedDataset, target: &str, inputs: &Path) -> Result<String, Failure> {
     // The id is the longest prefix before a `.` or `[` that names a record.
-    let mut cuts: Vec<usize> = target
-        .char_indices()
-        .filter(|(_, c)| *c == '.' || *c == '[')
-        .map(|(i, _)| i)
-        .collect();
-    cuts.push(target.len());
-    let found = cuts
-        .iter()
-        .rev()
-        .find_map(|&i| find(ds, &target[..i]).map(|f| (f, &target[..i], &target[i..])));
-    let Some((rec, id, field)) = found else {
-        return Err(format!("{target}: no record with this id in the dataset"));
+    let Some((rec, cut)) = find(ds, target) else {
+        return Err(not_found(format!(
+            "{target}: no record with this id in the dataset"
+        )));
     };
-    let path = parse_path(field).ok_or_else(|| format!("{field}: not a field path"))?;
-    let value = crate::diff::dataset::element(&rec.value, &path.0, &rec.value)
-        .ok_or_else(|| format!("{id}: no field {field}"))?;
+    let (id, field) = target.split_at(cut);
+    let path = parse_path(field).ok_or_else(|| Failure {
+        usage: true,
+        message: format!("{field}: not a field path (FIELD, FIELD[NAME], FIELD[NAME].FIELD …)"),
+    })?;
+    let walk = walk(&rec.value, &path).map_err(|m| not_found(format!("{id}: {m}")))?;
+    let (path, value) = (walk.path, walk.value);
     let name = rec
         .value
         .get("name")
@@ -162,6 +258,7 @@ pub fn explain(ds: &LoadedDataset, target: &str, inputs: &Path) -> Result<String
         .iter()
         .filter_map(|s| s.get("file").and_then(Value::as_str).map(str::to_string))
         .collect();
+    let inputs = &Inputs::new(inputs, ds, &sources);
     let _ = writeln!(o, "\nsources ({}):", sources.len());
     for s in &sources {
         let (file, line) = (
@@ -177,20 +274,42 @@ pub fn explain(ds: &LoadedDataset, target: &str, inputs: &Path) -> Result<String
             s.get("sha256").and_then(Value::as_str),
         );
     }
-    let own_at = crate::diff::dataset::element(&rec.value, &path.0, &rec.value)
-        .and_then(|_| deepest(&rec.value, &path, "at"));
+    let own_at = walk.at;
     if let Some(at) = own_at {
         let (file, line) = (
             at.get("file").and_then(Value::as_str).unwrap_or("?"),
             at.get("line").and_then(Value::as_u64).unwrap_or(0),
         );
+        let text = inputs
+            .read(file, None)
+            .map(|b| String::from_utf8_lossy(&b).into_owned());
+        // A characteristic is on its own line below the sub-record's start (a profile's
+        // `M`, `T` … each on one), found in the verified text.
+        let spot = match (&text, &walk.holder) {
+            (Ok(t), Some((h, f))) => {
+                let next = next_start(&rec.value, file, line);
+                value_spot(t, line..next.unwrap_or(u64::MAX), h, f)
+            }
+            _ => None,
+        };
         let _ = writeln!(
             o,
-            "\nthe value's own location: {file}:{line}{}",
-            page_box(at)
+            "\nthe value's own location: {file}:{}{}{}",
+            spot.map_or(line, |s| s.0),
+            page_box(at),
+            match spot {
+                Some((l, _)) if l != line => format!(" (its {} starts at line {line})", walk.item),
+                _ => String::new(),
+            }
         );
-        excerpt(&mut o, inputs, file, line, None);
-    } else if let Some(l) = deepest(&rec.value, &path, "line").and_then(Value::as_u64) {
+        match (text, spot) {
+            (Ok(t), Some((l, c))) => show_at(&mut o, &t, l, c),
+            (Ok(t), None) => show(&mut o, &t, line),
+            (Err(why), _) => {
+                let _ = writeln!(o, "      (no excerpt: {why})");
+            }
+        }
+    } else if let Some(l) = walk.line.and_then(Value::as_u64) {
         let _ = writeln!(
             o,
             "\nthe value's own location: line {l} of the source its list was taken from (the \
@@ -361,39 +480,124 @@ fn page_box(s: &Value) -> String {
     o
 }
 
-/// Up to two lines of text from `line` of `inputs/file`, tags removed, each shortened.
-fn excerpt(o: &mut String, inputs: &Path, file: &str, line: u64, sha: Option<&str>) {
-    let path = inputs.join(file);
-    let Ok(bytes) = std::fs::read(&path) else {
-        let _ = writeln!(
-            o,
-            "      (no excerpt: {} not found; --inputs DIR)",
-            path.display()
-        );
-        return;
-    };
-    if let Some(sha) = sha {
-        if crate::source::sha256_hex(&bytes) != sha {
-            let _ = writeln!(o, "      (the file changed since it was ingested)");
+/// The source files under `--inputs`, read only as the dataset recorded them: a relative path
+/// resolved inside the root (no absolute path, `..` or symlink out of it), a regular file (no
+/// device or FIFO), at most the recorded size, with the recorded sha256.
+struct Inputs<'a> {
+    root: &'a Path,
+    /// The sha256 and size the dataset records for each file (sources, then the manifest).
+    known: BTreeMap<&'a str, (&'a str, Option<u64>)>,
+}
+
+impl<'a> Inputs<'a> {
+    fn new(root: &'a Path, ds: &'a LoadedDataset, sources: &[&'a Value]) -> Self {
+        let mut known = BTreeMap::new();
+        for i in ds.manifest.iter().flat_map(|m| &m.inputs) {
+            known.insert(i.file.as_str(), (i.sha256.as_str(), Some(i.bytes)));
         }
-    }
-    let text = String::from_utf8_lossy(&bytes);
-    let mut shown = 0;
-    for l in text.lines().skip(line.saturating_sub(1) as usize) {
-        let mut plain = String::new();
-        let mut in_tag = false;
-        for c in l.chars() {
-            match c {
-                '<' => in_tag = true,
-                '>' if in_tag => {
-                    in_tag = false;
-                    plain.push(' ');
-                }
-                c if !in_tag => plain.push(c),
-                _ => {}
+        for s in sources {
+            if let (Some(f), Some(h)) = (
+                s.get("file").and_then(Value::as_str),
+                s.get("sha256").and_then(Value::as_str),
+            ) {
+                let bytes = known.get(f).filter(|(m, _)| *m == h).and_then(|k| k.1);
+                known.insert(f, (h, bytes));
             }
         }
-        let plain = plain.split_whitespace().collect::<Vec<_>>().join(" ");
+        Inputs { root, known }
+    }
+
+    /// The bytes of `file`, or why they are not shown.
+    fn read(&self, file: &str, sha: Option<&str>) -> Result<Vec<u8>, String> {
+        let (sha, bytes) = match (sha, self.known.get(file)) {
+            (Some(h), Some((k, b))) => (h, if *k == h { *b } else { None }),
+            (Some(h), None) => (h, None),
+            (None, Some((k, b))) => (*k, *b),
+            (None, None) => return Err("the dataset records no sha256 for this file".into()),
+        };
+        let path = self.resolve(file)?;
+        let mut f = open_regular(&path)?;
+        let len = f.metadata().map_err(|_| "not readable".to_string())?.len();
+        if bytes.is_some_and(|b| b != len) {
+            return Err("the file changed since it was ingested (size differs)".into());
+        }
+        let cap = bytes.unwrap_or(crate::discover::DEFAULT_MAX_FILE_SIZE);
+        let mut buf = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::Read::take(&mut f, cap + 1), &mut buf)
+            .map_err(|_| "not readable".to_string())?;
+        if buf.len() as u64 > cap {
+            return Err("the file is larger than the dataset records".into());
+        }
+        if crate::source::sha256_hex(&buf) != sha {
+            return Err("the file changed since it was ingested (sha256 differs)".into());
+        }
+        Ok(buf)
+    }
+
+    /// `file` under the root, component by component: only plain names, and the real path
+    /// (symlinks followed) still inside the root.
+    fn resolve(&self, file: &str) -> Result<PathBuf, String> {
+        let outside = || "not a path inside --inputs".to_string();
+        let rel = Path::new(file);
+        if file.is_empty()
+            || file.contains('\0')
+            || !rel
+                .components()
+                .all(|c| matches!(c, std::path::Component::Normal(_)))
+            || file
+                .split('/')
+                .any(|c| c.is_empty() || c == "." || c == "..")
+        {
+            return Err(outside());
+        }
+        let root = self
+            .root
+            .canonicalize()
+            .map_err(|_| "--inputs DIR not found".to_string())?;
+        let real = root
+            .join(rel)
+            .canonicalize()
+            .map_err(|_| "not found; --inputs DIR".to_string())?;
+        if !real.starts_with(&root) {
+            return Err(outside());
+        }
+        Ok(real)
+    }
+}
+
+/// Opens `path` for reading without following a last symlink and without waiting on a FIFO,
+/// and only when it is a regular file.
+fn open_regular(path: &Path) -> Result<std::fs::File, String> {
+    let mut opts = std::fs::OpenOptions::new();
+    opts.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    let f = opts.open(path).map_err(|_| "not readable".to_string())?;
+    match f.metadata() {
+        Ok(m) if m.is_file() => Ok(f),
+        _ => Err("not a regular file".into()),
+    }
+}
+
+/// Up to two lines of text from `line` of `file` under `--inputs`, tags removed, each
+/// shortened; nothing from a file that is not the one the dataset was made from.
+fn excerpt(o: &mut String, inputs: &Inputs, file: &str, line: u64, sha: Option<&str>) {
+    match inputs.read(file, sha) {
+        Ok(b) => show(o, &String::from_utf8_lossy(&b), line),
+        Err(why) => {
+            let _ = writeln!(o, "      (no excerpt: {why})");
+        }
+    }
+}
+
+/// Up to two lines of rules text from `line` of `text` (markup and page scripts skipped).
+fn show(o: &mut String, text: &str, line: u64) {
+    let mut shown = 0;
+    for l in text.lines().skip(line.saturating_sub(1) as usize) {
+        let plain = plain(l);
         // Markup and page scripts are not the rules text.
         if plain.is_empty()
             || plain.contains(['{', '}', ';', '='])
@@ -411,10 +615,278 @@ fn excerpt(o: &mut String, inputs: &Path, file: &str, line: u64, sha: Option<&st
     }
 }
 
-/// The `field` of the deepest keyed element on `path` that has it (a sub-record's `at`).
-fn deepest<'a>(rec: &'a Value, path: &FieldPath, field: &str) -> Option<&'a Value> {
-    (1..=path.0.len())
-        .rev()
-        .filter(|n| matches!(path.0[n - 1], Segment::Key(_) | Segment::Index(_)))
-        .find_map(|n| crate::diff::dataset::element(rec, &path.0[..n], rec)?.get(field))
+/// The text of one source line (`explain`'s excerpts): [`crate::decode::line_text`].
+fn plain(l: &str) -> String {
+    crate::decode::line_text(l)
+}
+
+/// How far below a sub-record's `at` its values are looked for, and how far apart two of its
+/// consecutive values may be (lines).
+const SUB_RECORD_LINES: usize = 400;
+const VALUE_GAP_LINES: usize = 16;
+
+/// Where field `field` of sub-record `holder` is printed in `text`, in `lines` (from the
+/// sub-record's `at` to where the next one starts): the sub-record's short values are found in their order (a profile prints `M`, `T`,
+/// `Sv` … in that order, one a line in a dump or a BattleScribe file, all on one line in some
+/// pages), each after the one before, so a value that also occurs earlier (`3+` for `Sv` and
+/// `Ld`) is found at its own place. The 1-based line and the character at which it starts in
+/// [`plain`]'s text of that line; `None` when the value is not printed there as it is stored.
+fn value_spot(
+    text: &str,
+    lines: std::ops::Range<u64>,
+    holder: &Value,
+    field: &str,
+) -> Option<(u64, usize)> {
+    let line = lines.start;
+    let short = |v: &Value| match v {
+        Value::String(s) if !s.trim().is_empty() && s.chars().count() <= 40 => {
+            Some(crate::text::fold::fold_value(s))
+        }
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    };
+    let seq: Vec<(&str, String)> = holder
+        .as_object()?
+        .iter()
+        .filter(|(k, _)| !matches!(k.as_str(), "name" | "type" | "at" | "line"))
+        .filter_map(|(k, v)| Some((k.as_str(), short(v)?)))
+        .collect();
+    let end = seq.iter().position(|(k, _)| *k == field)?;
+    let first = usize::try_from(line.saturating_sub(1)).ok()?;
+    let lines: Vec<Vec<char>> = text
+        .lines()
+        .skip(first)
+        .take(SUB_RECORD_LINES.min(usize::try_from(lines.end - line).unwrap_or(usize::MAX)))
+        .map(|l| plain(l).chars().map(fold_char).collect())
+        .collect();
+    let (mut at_line, mut at_col) = (0usize, 0usize);
+    for (k, v) in &seq[..=end] {
+        let v: Vec<char> = v.chars().collect();
+        let window = at_line..lines.len().min(at_line + VALUE_GAP_LINES);
+        // As stored, else as printed before normalization (`4` for `4+`, `20"+` for `20+"`).
+        let found = [false, true].into_iter().find_map(|loose| {
+            window.clone().find_map(|i| {
+                let from = if i == at_line { at_col } else { 0 };
+                find_cell(lines.get(i)?, &v, from, loose).map(|(c, e)| (i, c, e))
+            })
+        });
+        match found {
+            Some((i, c, _)) if *k == field => return Some((line + i as u64, c)),
+            Some((i, _, e)) => (at_line, at_col) = (i, e),
+            None if *k == field => return None,
+            None => {}
+        }
+    }
+    None
+}
+
+/// The first line after `line` where another sub-record of `rec` read from `file` starts:
+/// the values of the one at `line` are above it.
+fn next_start(rec: &Value, file: &str, line: u64) -> Option<u64> {
+    let mut next: Option<u64> = None;
+    let mut stack = vec![rec];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(o) => {
+                if let Some(at) = o.get("at") {
+                    if at.get("file").and_then(Value::as_str) == Some(file) {
+                        if let Some(l) =
+                            at.get("line").and_then(Value::as_u64).filter(|l| *l > line)
+                        {
+                            next = Some(next.map_or(l, |n| n.min(l)));
+                        }
+                    }
+                }
+                stack.extend(o.values());
+            }
+            Value::Array(a) => stack.extend(a),
+            _ => {}
+        }
+    }
+    next
+}
+
+/// One character folded as values are ([`crate::text::fold::fold_value`]), one for one.
+fn fold_char(c: char) -> char {
+    match crate::text::fold::class(c) {
+        crate::text::fold::Class::Times => 'x',
+        _ => crate::text::fold::ascii(c),
+    }
+}
+
+/// The first place at or after `from` where `word` stands in `hay` as a whole cell (nothing
+/// or a space, `(`, `[` before it; nothing or a space, `,`, `)`, `]` after it): its start and
+/// end. `loose`: a one-word cell whose letters and digits are the word's (`4` for `4+`).
+fn find_cell(hay: &[char], word: &[char], from: usize, loose: bool) -> Option<(usize, usize)> {
+    let starts = |i: usize| i == 0 || matches!(hay.get(i - 1), Some(' ' | '(' | '['));
+    let ends = |i: usize| matches!(hay.get(i), None | Some(' ' | ',' | ')' | ']'));
+    if !loose {
+        if word.is_empty() || hay.len() < word.len() {
+            return None;
+        }
+        return (from..=hay.len() - word.len())
+            .find(|&i| {
+                hay.get(i..i + word.len()) == Some(word) && starts(i) && ends(i + word.len())
+            })
+            .map(|i| (i, i + word.len()));
+    }
+    let key =
+        |w: &[char]| -> Vec<char> { w.iter().copied().filter(|c| c.is_alphanumeric()).collect() };
+    let want = key(word);
+    if want.is_empty() || word.contains(&' ') {
+        return None;
+    }
+    (from..hay.len()).filter(|&i| starts(i)).find_map(|i| {
+        let e = (i..=hay.len()).find(|&e| ends(e))?;
+        (e > i && key(hay.get(i..e)?) == want).then_some((i, e))
+    })
+}
+
+/// The text of `line` around character `col` (the value's own line), shortened to about 160
+/// characters with the value in view.
+fn show_at(o: &mut String, text: &str, line: u64, col: usize) {
+    let Some(l) = usize::try_from(line.saturating_sub(1))
+        .ok()
+        .and_then(|n| text.lines().nth(n))
+    else {
+        return;
+    };
+    let chars: Vec<char> = plain(l).chars().collect();
+    let start = col.saturating_sub(60).min(chars.len());
+    let end = (start + 160).min(chars.len());
+    let _ = writeln!(
+        o,
+        "      | {}{}{}",
+        if start > 0 { "…" } else { "" },
+        chars
+            .get(start..end)
+            .unwrap_or(&[])
+            .iter()
+            .collect::<String>(),
+        if end < chars.len() { "…" } else { "" }
+    );
+}
+
+/// The value at a field path in a record, the path as the record spells it, and the deepest
+/// `at` and `line` of the sub-records on the way.
+struct Walk<'a> {
+    value: &'a Value,
+    path: FieldPath,
+    at: Option<&'a Value>,
+    line: Option<&'a Value>,
+    /// The object holding the last field of the path and that field (`M` of a model).
+    holder: Option<(&'a Value, String)>,
+    /// What the deepest keyed element is, for people (`weapon`, `model`, `entry`).
+    item: &'static str,
+}
+
+/// Follows `path` in `rec` once, segment by segment. A field or a sub-record's name (a weapon,
+/// a points tier, an ability) that is not spelled as in the record matches ignoring case when
+/// only one does; otherwise the error names the nearest ones.
+fn walk<'a>(rec: &'a Value, path: &FieldPath) -> Result<Walk<'a>, String> {
+    let mut w = Walk {
+        value: rec,
+        path: FieldPath(Vec::with_capacity(path.0.len())),
+        at: None,
+        line: None,
+        holder: None,
+        item: "entry",
+    };
+    for s in &path.0 {
+        let here = if w.path.0.is_empty() {
+            "the record".to_string()
+        } else {
+            w.path.to_string()
+        };
+        let seg = match s {
+            Segment::Field(f) => {
+                let o = w
+                    .value
+                    .as_object()
+                    .ok_or_else(|| format!("no field {f} in {here} (not an object)"))?;
+                let names: Vec<&str> = o.keys().map(String::as_str).collect();
+                let k = pick_name(&names, f).map_err(|m| format!("no field {f} in {here}{m}"))?;
+                w.holder = Some((w.value, k.to_string()));
+                w.value = o.get(k).ok_or_else(|| format!("no field {f} in {here}"))?;
+                Segment::Field(k.to_string())
+            }
+            Segment::Key(k) => {
+                let xs = w
+                    .value
+                    .as_array()
+                    .ok_or_else(|| format!("no [{k}] in {here} (not a list)"))?;
+                let (keys, _) = crate::diff::keys(xs, &[])
+                    .ok_or_else(|| format!("no [{k}] in {here} (not a list of named items)"))?;
+                let names: Vec<&str> = keys.iter().map(String::as_str).collect();
+                let name = pick_name(&names, k).map_err(|m| format!("no [{k}] in {here}{m}"))?;
+                let i = names.iter().position(|n| *n == name).unwrap_or(0);
+                w.value = xs.get(i).ok_or_else(|| format!("no [{k}] in {here}"))?;
+                Segment::Key(name.to_string())
+            }
+            Segment::Index(i) => {
+                w.value = w
+                    .value
+                    .as_array()
+                    .and_then(|a| a.get(*i))
+                    .ok_or_else(|| format!("no [{i}] in {here}"))?;
+                Segment::Index(*i)
+            }
+        };
+        if !matches!(seg, Segment::Field(_)) {
+            w.holder = None;
+            w.item = match w.path.0.last() {
+                Some(Segment::Field(f)) if f == "models" => "model profile",
+                Some(Segment::Field(f)) if f == "weapons" => "weapon profile",
+                _ => "entry",
+            };
+            w.at = w.value.get("at").or(w.at);
+            w.line = w.value.get("line").or(w.line);
+        }
+        w.path.0.push(seg);
+    }
+    Ok(w)
+}
+
+/// `wanted` among `names`: as spelled, else the one name equal ignoring case; `Err` says which
+/// names come nearest (`; nearest: Storm bolter, Bolt pistol`).
+fn pick_name<'n>(names: &[&'n str], wanted: &str) -> Result<&'n str, String> {
+    if let Some(n) = names.iter().find(|n| **n == wanted) {
+        return Ok(n);
+    }
+    let low = wanted.to_lowercase();
+    let same: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|n| n.to_lowercase() == low)
+        .collect();
+    match same[..] {
+        [one] => return Ok(one),
+        [_, _, ..] => {
+            return Err(format!(
+                "; several differ only in case: {}",
+                same.join(", ")
+            ))
+        }
+        [] => {}
+    }
+    let mut near: Vec<(f64, &str)> = names
+        .iter()
+        .map(|n| {
+            let l = n.to_lowercase();
+            let contains = !low.is_empty() && (l.contains(&low) || low.contains(&l));
+            let score = strsim::normalized_damerau_levenshtein(&l, &low);
+            (if contains { score + 1.0 } else { score }, *n)
+        })
+        .filter(|(score, _)| *score >= 0.4)
+        .collect();
+    near.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+    near.truncate(5);
+    Err(if near.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; nearest: {}",
+            near.iter().map(|(_, n)| *n).collect::<Vec<_>>().join(", ")
+        )
+    })
 }

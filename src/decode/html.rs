@@ -381,6 +381,10 @@ impl<'t> Locator<'t> {
     }
 }
 
+/// The markup of a profile's characteristic labels and values, where their rows are found.
+const CHAR_NAME: &str = "dsCharName";
+const CHAR_VALUE: &str = "dsCharValue";
+
 /// The first word of `text` long enough to find in the markup (letters and digits only, so
 /// entities and typography do not get in the way).
 fn needle(text: &str) -> &str {
@@ -973,6 +977,11 @@ impl<'t> Renderer<'t> {
             .cloned()
             .unwrap_or_default();
         let line = self.loc.find(needle(&first));
+        self.row_at(cells, class, line);
+    }
+
+    /// A row whose line is known.
+    fn row_at(&mut self, cells: Vec<String>, class: Option<ClassHint>, line: u32) {
         let mut b = Block::row(cells, line);
         b.region = self.region;
         b.class = class.or(self.class);
@@ -1024,8 +1033,13 @@ impl<'t> Renderer<'t> {
             let mut base = None;
             // An invulnerable save inside the profile block is rendered after the profile.
             let mut invuln = Vec::new();
+            // Whether the characteristics come before the model's name in the markup.
+            let mut chars_first = None;
             for d in el.descendants().filter_map(ElementRef::wrap) {
                 let fd = flags(&d);
+                if fd & (cls::DSCHARNAME | cls::DSCHARVALUE | cls::DSMODELNAME) != 0 {
+                    chars_first.get_or_insert(fd & cls::DSMODELNAME == 0);
+                }
                 if fd & cls::DSCHARNAME != 0 {
                     names.push(clean(&inline_text(d)));
                 } else if fd & cls::DSCHARVALUE != 0 {
@@ -1038,17 +1052,30 @@ impl<'t> Renderer<'t> {
                     invuln.push(d);
                 }
             }
+            // The rows are found at their own markup (their values are too short to search
+            // for), in the order of the page: some print the model's name after them.
+            let rows = |r: &mut Self| {
+                let n = (!names.is_empty()).then(|| r.loc.find(CHAR_NAME));
+                let v = (!values.is_empty()).then(|| r.loc.find(CHAR_VALUE));
+                (n, v)
+            };
+            let early = if chars_first == Some(true) {
+                Some(rows(self))
+            } else {
+                None
+            };
             if let Some(m) = model {
                 self.push(BlockKind::Paragraph, m, Some(ClassHint::DsModelName));
             }
             if let Some(b) = base {
                 self.push(BlockKind::Paragraph, b, Some(ClassHint::DsModelBase));
             }
-            if !names.is_empty() {
-                self.row(names, Some(ClassHint::DsCharName));
+            let (names_line, values_line) = early.unwrap_or_else(|| rows(self));
+            if let Some(line) = names_line {
+                self.row_at(names, Some(ClassHint::DsCharName), line);
             }
-            if !values.is_empty() {
-                self.row(values, Some(ClassHint::DsProfile));
+            if let Some(line) = values_line {
+                self.row_at(values, Some(ClassHint::DsProfile), line);
             }
             for d in invuln {
                 self.invuln(d);

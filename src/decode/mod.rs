@@ -304,6 +304,33 @@ pub fn decode(src: &SourceFile) -> Decoded {
     }
 }
 
+/// The text of one line of a markup source, for showing it (`cogitator explain`'s excerpts):
+/// tags removed (each a space), then entities decoded (`&quot;`, `&#34;`, `&nbsp;`; a line
+/// with an unknown one is left as it is), white space collapsed.
+pub fn line_text(l: &str) -> String {
+    let mut plain = String::new();
+    let mut in_tag = false;
+    for c in l.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => {
+                in_tag = false;
+                plain.push(' ');
+            }
+            c if !in_tag => plain.push(c),
+            _ => {}
+        }
+    }
+    let entity = |e: &str| match e {
+        "nbsp" => Some(" "),
+        e => quick_xml::escape::resolve_xml_entity(e),
+    };
+    let plain = quick_xml::escape::unescape_with(&plain, entity)
+        .map(|c| c.into_owned())
+        .unwrap_or(plain);
+    plain.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// UTF-8 text of `src` without a BOM, borrowed from its bytes when they are valid UTF-8 (a
 /// page is not held twice); invalid sequences replaced (a copy) and reported (`S004`).
 pub fn text_of<'s>(src: &'s SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Cow<'s, str> {
