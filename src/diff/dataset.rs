@@ -176,6 +176,11 @@ pub struct Entry {
     /// For a changed weapon profile: expected damage per reference target, old and new.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub damage: Vec<DamageDelta>,
+    /// A weapon keyword added or removed that the simulator does not model (its vocabulary,
+    /// `simulate::keyword`, does not know it): such a change has no weight (`damage` empty),
+    /// rather than a zero one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_modelled: Vec<String>,
     #[serde(skip)]
     pub field_path: FieldPath,
 }
@@ -862,6 +867,7 @@ fn push_changes(
             ),
             at: readings.locate(Side::New, &FieldPath::default()),
             damage: Vec::new(),
+            not_modelled: Vec::new(),
             field_path: FieldPath::default(),
         });
     }
@@ -886,9 +892,11 @@ fn push_changes(
             old: c.old,
             new: c.new,
             damage: Vec::new(),
+            not_modelled: Vec::new(),
             field_path: c.path,
         };
-        if e.meaning {
+        e.not_modelled = unmodelled_keyword(&e);
+        if e.meaning && e.not_modelled.is_empty() {
             if let Some(w) = e.weapon().map(str::to_string) {
                 let d = weights
                     .entry(w)
@@ -898,6 +906,23 @@ fn push_changes(
         }
         out.push(e);
     }
+}
+
+/// The weapon keyword a change adds or removes, when the simulator does not model it.
+fn unmodelled_keyword(e: &Entry) -> Vec<String> {
+    use crate::simulate::keyword::{Keyword, KeywordError};
+    let on_weapon_keywords = matches!(&e.field_path.0[..],
+        [Segment::Field(w), Segment::Key(_), Segment::Field(k)] if w == "weapons" && k == "keywords");
+    if !on_weapon_keywords {
+        return Vec::new();
+    }
+    [&e.old, &e.new]
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .filter(|k| matches!(Keyword::parse(k), Err(KeywordError::Unknown(_))))
+        .map(str::to_string)
+        .collect()
 }
 
 fn new_error_diagnostics(old: &[Diagnostic], new: &[Diagnostic]) -> Vec<DiagnosticChange> {

@@ -81,7 +81,8 @@ fn removed_weapon_is_one_change() {
     assert_eq!(c[0].path.to_string(), "weapons[Storm bolter]");
     assert_eq!(
         c[0].human("Carnifexes"),
-        "Carnifexes › weapons › Storm bolter: removed"
+        "Carnifexes › weapons › Storm bolter: removed (type ranged; range 24\"; A 2; skill 3+; \
+         S 4; AP 0; D 1; keywords RAPID FIRE 2)"
     );
 }
 

@@ -119,3 +119,217 @@ fn diff_of_5000_renamed_records_with_one_content_is_not_quadratic() {
     assert_eq!(d.summary.renamed, n);
     assert_eq!(d.summary.added + d.summary.removed, 0);
 }
+
+fn with_points(mut d: Value, tiers: &[(u32, u32)]) -> Value {
+    d["points"] = tiers
+        .iter()
+        .map(|(m, p)| json!({"models": m, "points": p}))
+        .collect();
+    d
+}
+
+fn diff_of(old: Vec<Value>, new: Vec<Value>) -> DatasetDiff {
+    diff_datasets(
+        &load(old),
+        &load(new),
+        &cogitator::validate::default_panel(),
+    )
+}
+
+fn humans(d: &DatasetDiff) -> Vec<String> {
+    d.changes.iter().map(|e| e.human.clone()).collect()
+}
+
+#[test]
+fn added_and_removed_points_tiers_show_their_values() {
+    let ds = datasheet("10e:tyranids:raveners", "Raveners", vec![weapon(1, 2)]);
+    let old = with_points(ds.clone(), &[(3, 75), (6, 150)]);
+    let new = with_points(ds, &[(3, 75), (5, 115)]);
+    assert_eq!(
+        humans(&diff_of(vec![old], vec![new])),
+        [
+            "Raveners › points › 5 models: added (115)",
+            "Raveners › points › 6 models: removed (150)",
+        ]
+    );
+}
+
+#[test]
+fn added_and_removed_records_and_weapons_show_their_values() {
+    let a = datasheet("10e:tyranids:a", "Alpha", vec![weapon(1, 2)]);
+    let mut b = datasheet("10e:tyranids:b", "Beta", vec![weapon(1, 2), weapon(2, 4)]);
+    b["models"][0]["T"] = json!("9");
+    b["keywords"] = json!(["MONSTER"]);
+    let h = humans(&diff_of(vec![], vec![b]));
+    assert_eq!(
+        h,
+        ["Beta: added (points 5 models 100; models Beta; weapons Gun 1, Gun 2; keywords MONSTER; \
+          faction_keywords TYRANIDS)"]
+    );
+    let h = humans(&diff_of(vec![a.clone()], vec![]));
+    assert!(
+        h[0].starts_with("Alpha: removed (points 5 models 100;"),
+        "{h:?}"
+    );
+    let mut c = a.clone();
+    c["weapons"] = json!([]);
+    let d = diff_of(vec![a], vec![c]);
+    assert_eq!(
+        humans(&d),
+        ["Alpha › weapons › Gun 1: removed (type ranged; range 24\"; A 2; skill 3+; S 4; AP 0; D 1)"]
+    );
+    // Bounded: a record of many weapons is cut, not printed whole.
+    let many = datasheet(
+        "10e:tyranids:m",
+        "Many",
+        (0..500).map(|i| weapon(i, 2)).collect(),
+    );
+    let d = diff_of(vec![], vec![many]);
+    assert!(
+        d.changes[0].human.chars().count() < 300,
+        "{}",
+        d.changes[0].human
+    );
+    assert!(d.changes[0].human.ends_with("…)"));
+}
+
+fn ability(text: &str) -> Value {
+    let mut d = datasheet("10e:tyranids:gaunts", "Gaunts", vec![]);
+    d["abilities"] = json!([{"name": "Swarm", "group": "datasheet", "tags": [], "parameter": null,
+                             "rule_id": null, "text": text}]);
+    d
+}
+
+#[test]
+fn a_one_word_change_in_a_long_text_shows_the_changed_words() {
+    let filler = "While this unit is within range of an objective marker you control, each time a \
+                  model in this unit makes an attack";
+    let old = format!(
+        "{filler}, you can re-roll Hit rolls of 1. {filler} that targets a \
+                       MONSTER, add 1 to the Strength characteristic of that attack."
+    );
+    let new = old.replacen("Hit rolls", "Wound rolls", 1);
+    assert!(old.len() > 200);
+    let d = diff_of(vec![ability(&old)], vec![ability(&new)]);
+    assert_eq!(
+        humans(&d),
+        ["Gaunts › abilities › Swarm › text: … you can re-roll [-Hit-] {+Wound+} rolls of 1. …"]
+    );
+    // A text rewritten whole stays bounded.
+    let other: String = (0..200).map(|i| format!("word{i} ")).collect();
+    let d = diff_of(vec![ability(&old)], vec![ability(&other)]);
+    let h = &d.changes[0].human;
+    assert!(h.chars().count() < 300, "{h}");
+    assert!(h.ends_with('…'));
+    // Short values keep the plain form.
+    let d = diff_of(vec![ability("Re-roll 1s.")], vec![ability("Re-roll 2s.")]);
+    assert_eq!(
+        humans(&d),
+        ["Gaunts › abilities › Swarm › text: Re-roll 1s. → Re-roll 2s."]
+    );
+}
+
+fn cogitator(args: &[&str]) -> (i32, String, String) {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_cogitator"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run cogitator");
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+fn write_dataset(dir: &std::path::Path, datasheets: Vec<Value>) {
+    std::fs::create_dir_all(dir).expect("mkdir");
+    for f in [
+        "stratagems",
+        "rules",
+        "enhancements",
+        "detachments",
+        "diagnostics",
+    ] {
+        std::fs::write(dir.join(format!("{f}.json")), "[]").expect("write");
+    }
+    let text = serde_json::to_string_pretty(&datasheets).expect("json");
+    std::fs::write(dir.join("datasheets.json"), text).expect("write");
+}
+
+#[test]
+fn one_change_and_one_violation_are_singular() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    let ds = datasheet("10e:tyranids:raveners", "Raveners", vec![]);
+    write_dataset(&a, vec![with_points(ds.clone(), &[(5, 100)])]);
+    write_dataset(&b, vec![with_points(ds, &[(5, 110)])]);
+    let policy = tmp.path().join("gate.yaml");
+    std::fs::write(&policy, "fail_on:\n  categories: [points]\n").expect("write");
+    let (p, g) = (policy.to_str().expect("utf-8"), "--gate");
+    let (x, y) = (a.to_str().expect("utf-8"), b.to_str().expect("utf-8"));
+    let (code, out, _) = cogitator(&["diff", x, y, g, p]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains(
+            ": 1 change of meaning (0 added, 0 removed, 0 renamed records; 0 became null)"
+        ),
+        "{out}"
+    );
+    assert!(out.contains(", 0 new error diagnostics\n"), "{out}");
+    assert!(
+        out.contains("gate: FAILED (1 violation, 0 accepted"),
+        "{out}"
+    );
+    let (_, md, _) = cogitator(&["diff", x, y, g, p, "--format", "markdown"]);
+    assert!(
+        md.contains("**Gate: FAILED ❌** (1 violation, 0 accepted"),
+        "{md}"
+    );
+    assert!(md.contains("1 change of meaning"), "{md}");
+    for text in [&out, &md] {
+        for wrong in [
+            "1 changes",
+            "1 violations",
+            "1 new error diagnostics",
+            "1 renamed records",
+        ] {
+            assert!(!text.contains(&format!(" {wrong}")), "{wrong}: {text}");
+        }
+    }
+}
+
+#[test]
+fn a_keyword_the_simulator_does_not_model_has_no_zero_weight() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    let mut w = weapon(1, 2);
+    let ds = |w: Value| datasheet("10e:tyranids:gaunts", "Gaunts", vec![w]);
+    write_dataset(&a, vec![ds(w.clone())]);
+    w["keywords"] = json!(["GRAVITIC BLAST 3"]);
+    write_dataset(&b, vec![ds(w.clone())]);
+    let (x, y) = (a.to_str().expect("utf-8"), b.to_str().expect("utf-8"));
+    let (_, out, _) = cogitator(&["diff", x, y]);
+    assert!(
+        out.contains("keywords: + GRAVITIC BLAST 3  [keyword]  GRAVITIC BLAST 3 not modelled by the simulator"),
+        "{out}"
+    );
+    assert!(!out.contains("+0.00"), "{out}");
+    let (_, md, _) = cogitator(&["diff", x, y, "--format", "markdown"]);
+    assert!(md.contains("not modelled by the simulator"), "{md}");
+    assert!(!md.contains("+0.00"), "{md}");
+    let (_, j, _) = cogitator(&["diff", x, y, "--format", "json"]);
+    let j: Value = serde_json::from_str(&j).expect("json");
+    assert_eq!(j["changes"][0]["not_modelled"], json!(["GRAVITIC BLAST 3"]));
+    assert!(j["changes"][0].get("damage").is_none());
+    // A modelled keyword keeps its weight, a real zero included: PISTOL changes nothing in one
+    // volley.
+    write_dataset(&a, vec![ds(w.clone())]);
+    w["keywords"] = json!(["GRAVITIC BLAST 3", "PISTOL"]);
+    write_dataset(&b, vec![ds(w)]);
+    let (_, out, _) = cogitator(&["diff", x, y]);
+    assert!(
+        out.contains("keywords: + PISTOL  [keyword]  +0.00 expected damage"),
+        "{out}"
+    );
+}
