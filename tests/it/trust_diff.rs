@@ -333,3 +333,81 @@ fn a_keyword_the_simulator_does_not_model_has_no_zero_weight() {
         "{out}"
     );
 }
+
+#[test]
+fn gate_policy_values_are_checked_with_their_line() {
+    use cogitator::diff::policy::Policy;
+    let bad = [
+        (
+            "fail_on:\n  removed_records: true\n  expected_damage_change: .nan\n",
+            3,
+        ),
+        ("fail_on:\n  expected_damage_change: .inf\n", 2),
+        ("fail_on:\n  expected_damage_change: -.inf\n", 2),
+        (
+            "fail_on:\n  became_null: true\n  expected_damage_change: -0.5\n",
+            3,
+        ),
+        ("fail_on:\n  crosscheck_agreement_below: .NaN\n", 2),
+        ("fail_on:\n  crosscheck_agreement_below: 150\n", 2),
+        ("fail_on:\n\n  crosscheck_agreement_below: -1\n", 3),
+        ("", 1),
+        ("# nothing but a comment\n\n", 1),
+        ("fail_on: {}\n", 1),
+        ("fail_on:\n  removed_records: false\n  categories: []\n", 1),
+        ("fail_on:\n  expected_damage_change: null\n", 1),
+        ("allow:\n  - record: x\n    reason: y\n", 1),
+    ];
+    for (yaml, line) in bad {
+        let e = Policy::parse("p.yaml", yaml).expect_err(yaml);
+        assert_eq!(e.line, line, "{yaml:?}: {e}");
+        assert!(e.to_string().starts_with(&format!("p.yaml:{line}:")), "{e}");
+    }
+    for yaml in [
+        "fail_on:\n  expected_damage_change: 0\n",
+        "fail_on:\n  expected_damage_change: 2\n",
+        "fail_on:\n  crosscheck_agreement_below: 99.5\n",
+        "fail_on: {removed_records: true}\n",
+        cogitator::diff::policy::DEFAULT_POLICY,
+    ] {
+        Policy::parse("p.yaml", yaml).expect(yaml);
+    }
+    // The command: a usage error (exit 2) naming the file and line, before any dataset is read.
+    let tmp = tempfile::tempdir().expect("tmp");
+    let p = tmp.path().join("gate.yaml");
+    std::fs::write(&p, "fail_on:\n  expected_damage_change: .nan\n").expect("write");
+    let (code, _, err) = cogitator(&["diff", "a", "b", "--gate", p.to_str().expect("utf-8")]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("gate.yaml:2:"), "{err}");
+    std::fs::write(&p, "").expect("write");
+    let (code, _, err) = cogitator(&["diff", "a", "b", "--gate", p.to_str().expect("utf-8")]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("gate.yaml:1:1: the policy is empty"), "{err}");
+}
+
+#[test]
+fn gate_schema_refuses_a_policy_with_no_rule() {
+    let schema: Value =
+        serde_json::from_str(include_str!("../../schemas/gate.schema.json")).expect("schema");
+    let v = jsonschema::draft202012::new(&schema).expect("compiles");
+    for bad in [
+        json!({}),
+        json!({"fail_on": {}}),
+        json!({"fail_on": {"removed_records": false, "categories": []}}),
+        json!({"fail_on": {"expected_damage_change": null}}),
+        json!({"fail_on": {"expected_damage_change": -1}}),
+        json!({"allow": [{"record": "x", "reason": "y"}]}),
+    ] {
+        assert!(!v.is_valid(&bad), "{bad}");
+    }
+    for good in [
+        json!({"fail_on": {"removed_records": true}}),
+        json!({"fail_on": {"expected_damage_change": 0}}),
+        json!({"fail_on": {"categories": ["points"]}}),
+    ] {
+        assert!(v.is_valid(&good), "{good}");
+    }
+    let default: Value =
+        serde_saphyr::from_str(cogitator::diff::policy::DEFAULT_POLICY).expect("yaml");
+    assert!(v.is_valid(&default));
+}
