@@ -759,9 +759,17 @@ impl<'a> Readings<'a> {
             let Some(e) = self.element(side, &path.0[..n]) else {
                 break;
             };
-            if let Some(a) = e.get("at").and_then(at_of) {
+            // A sub-record's own `at`; one with no file (contract v1, `line` in the record's
+            // first source) or no line (a dataset written before it was recorded) falls back.
+            let own = e.get("at").and_then(at_of);
+            if let Some(a) = own.clone().filter(|a| !a.file.is_empty() && a.line > 0) {
                 best = Some(a);
-            } else if let (Some(l), Some(f)) = (e.get("line").and_then(Value::as_u64), &first) {
+            } else if let (Some(l), Some(f)) = (
+                own.map(|a| u64::from(a.line))
+                    .or_else(|| e.get("line").and_then(Value::as_u64))
+                    .filter(|l| *l > 0),
+                &first,
+            ) {
                 best = Some(At {
                     file: f.file.clone(),
                     line: l as u32,

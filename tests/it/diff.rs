@@ -36,10 +36,12 @@ fn carnifexes() -> Datasheet {
         PointsOption {
             models: 1,
             points: 115,
+            at: Default::default(),
         },
         PointsOption {
             models: 2,
             points: 230,
+            at: Default::default(),
         },
     ];
     d.weapons = vec![
@@ -177,7 +179,11 @@ fn arb_sheet() -> impl Strategy<Value = Datasheet> {
             d.keywords = kws.into_iter().collect();
             d.points = pts
                 .into_iter()
-                .map(|(models, points)| PointsOption { models, points })
+                .map(|(models, points)| PointsOption {
+                    models,
+                    points,
+                    at: Default::default(),
+                })
                 .collect();
             d.invulnerable_save = inv;
             d.sources[0].file = file;

@@ -411,3 +411,69 @@ fn gate_schema_refuses_a_policy_with_no_rule() {
         serde_saphyr::from_str(cogitator::diff::policy::DEFAULT_POLICY).expect("yaml");
     assert!(v.is_valid(&default));
 }
+
+/// A catalogue of one unit whose points cost element is on line 4.
+fn catalogue(points: u32) -> String {
+    format!(
+        r#"<catalogue id="c" name="Xenos - Test" gameSystemId="sys-1" library="false">
+  <selectionEntries>
+    <selectionEntry id="u" name="Immortals" type="unit">
+      <costs><cost name="pts" typeId="pts-1" value="{points}"/></costs>
+      <selectionEntries>
+        <selectionEntry id="imm" name="Immortal" type="model">
+          <constraints>
+            <constraint type="min" value="5" field="selections" scope="parent" id="k3"/>
+            <constraint type="max" value="5" field="selections" scope="parent" id="k4"/>
+          </constraints>
+        </selectionEntry>
+      </selectionEntries>
+    </selectionEntry>
+  </selectionEntries>
+</catalogue>"#
+    )
+}
+
+fn bsdata_dataset(points: u32) -> LoadedDataset {
+    const GST: &str = include_str!("../fixtures/bsdata/game.gst");
+    let cat = catalogue(points);
+    crate::util::ingest_in_memory(&[("x/game.gst", GST), ("x/t.cat", cat.as_str())]).into()
+}
+
+#[test]
+fn a_points_change_is_anchored_on_the_cost_elements_own_line() {
+    let (old, new) = (bsdata_dataset(70), bsdata_dataset(75));
+    let d = diff_datasets(&old, &new, &[]);
+    let e = d
+        .changes
+        .iter()
+        .find(|e| e.path == "points[5 models].points")
+        .expect("the points change");
+    let at = e.at.as_ref().expect("a location");
+    assert_eq!((at.file.as_str(), at.line), ("x/t.cat", 4), "{e:?}");
+    let gh = cogitator::cli::diff::github(&d, None, Some("raw"));
+    assert!(
+        gh.contains("::warning file=raw/x/t.cat,line=4,title=cogitator diff%3A points::"),
+        "{gh}"
+    );
+}
+
+#[test]
+fn a_points_tier_is_anchored_on_its_own_line_and_old_datasets_fall_back() {
+    let ds = datasheet("10e:tyranids:raveners", "Raveners", vec![]);
+    let tiers = |p: u32, at: Value| {
+        let mut d = with_points(ds.clone(), &[(3, 75), (6, p)]);
+        if !at.is_null() {
+            d["points"][1]["at"] = at;
+        }
+        d
+    };
+    let own = json!({"file": "big.html", "line": 57});
+    let d = diff_of(vec![tiers(150, own.clone())], vec![tiers(160, own)]);
+    let at = d.changes[0].at.as_ref().expect("a location");
+    assert_eq!((at.file.as_str(), at.line), ("big.html", 57));
+    // A dataset written before tiers had a location reads an empty one: the record's source,
+    // never a file named "" at line 0.
+    let d = diff_of(vec![tiers(150, Value::Null)], vec![tiers(160, Value::Null)]);
+    let at = d.changes[0].at.as_ref().expect("a location");
+    assert_eq!((at.file.as_str(), at.line), ("big.html", 1));
+}
