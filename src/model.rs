@@ -306,10 +306,19 @@ pub struct Ability {
 }
 
 /// Points for one unit size.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PointsOption {
     pub models: u32,
     pub points: u32,
+    /// Where the tier was read: its own row or line (a BattleScribe unit's cost element);
+    /// absent in datasets written before the field existed (and then not written back).
+    #[serde(default, skip_serializing_if = "is_unknown")]
+    pub at: Location,
+}
+
+/// The location of a sub-record read from a dataset written before it had one.
+fn is_unknown(at: &Location) -> bool {
+    *at == Location::default()
 }
 
 /// A named block of rules text on a datasheet (DAMAGED profile, SUPREME COMMANDER, …).

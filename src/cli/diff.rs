@@ -207,8 +207,15 @@ fn git_extract(rev: &str, dir: &Path, to: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `+2.10 expected damage per volley against elite-infantry`.
+/// `+2.10 expected damage per volley against elite-infantry`; for a weapon keyword the
+/// simulator does not model, that (not a zero weight).
 fn damage_note(e: &Entry) -> Option<String> {
+    if !e.not_modelled.is_empty() {
+        return Some(format!(
+            "{} not modelled by the simulator (no expected damage)",
+            e.not_modelled.join(", ")
+        ));
+    }
     let d = e.headline_damage()?;
     Some(format!(
         "{:+.2} expected damage per volley against {}",
@@ -232,11 +239,27 @@ fn groups(diff: &DatasetDiff, all: bool) -> Vec<((&'static str, String), Vec<&En
     out
 }
 
+/// `1 change`, `2 changes`: `n` and the noun in the number `n` wants.
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 fn summary_line(diff: &DatasetDiff) -> String {
     let s = &diff.summary;
     format!(
-        "{} changes of meaning ({} added, {} removed, {} renamed records; {} became null), {} provenance only, {} typography only, {} new error diagnostics",
-        s.meaning, s.added, s.removed, s.renamed, s.became_null, s.provenance, s.typography, s.new_errors
+        "{} ({} added, {} removed, {}; {} became null), {} provenance only, {} typography only, {}",
+        count(s.meaning, "change of meaning", "changes of meaning"),
+        s.added,
+        s.removed,
+        count(s.renamed, "renamed record", "renamed records"),
+        s.became_null,
+        s.provenance,
+        s.typography,
+        count(
+            s.new_errors,
+            "new error diagnostic",
+            "new error diagnostics"
+        )
     )
 }
 
@@ -282,12 +305,13 @@ pub fn human(
                     e.category.as_str()
                 );
                 let w = (e.record.as_str(), e.weapon());
-                if last_weapon != Some(w) {
+                // A weapon's weight once, at its first weighed change.
+                if last_weapon != Some(w) || !e.not_modelled.is_empty() {
                     if let Some(n) = damage_note(e) {
                         let _ = write!(o, "  {n}");
                     }
                 }
-                if e.weapon().is_some() {
+                if e.weapon().is_some() && !e.damage.is_empty() {
                     last_weapon = Some(w);
                 }
                 let _ = writeln!(o);
@@ -296,8 +320,12 @@ pub fn human(
         if !all && diff.summary.provenance + diff.summary.typography > 0 {
             let _ = writeln!(
                 o,
-                "\n({} provenance-only and typography-only changes not listed: --all)",
-                diff.summary.provenance + diff.summary.typography
+                "\n({} not listed: --all)",
+                count(
+                    diff.summary.provenance + diff.summary.typography,
+                    "provenance-only or typography-only change",
+                    "provenance-only and typography-only changes"
+                )
             );
         }
         if !diff.new_errors.is_empty() {
@@ -326,9 +354,9 @@ pub fn human(
         } else {
             let _ = writeln!(
                 o,
-                "\n{} ({} violations, {} accepted by the allowlist)",
+                "\n{} ({}, {} accepted by the allowlist)",
                 paint("1;31", "gate: FAILED"),
-                v.violations.len(),
+                count(v.violations.len(), "violation", "violations"),
                 v.allowed.len()
             );
             for x in &v.violations {
@@ -369,9 +397,9 @@ pub fn markdown(diff: &DatasetDiff, verdict: Option<&Verdict>, all: bool) -> Str
     if let Some(v) = verdict {
         let _ = writeln!(
             o,
-            "**Gate: {}** ({} violations, {} accepted by the allowlist)\n",
+            "**Gate: {}** ({}, {} accepted by the allowlist)\n",
             if v.passed { "passed ✅" } else { "FAILED ❌" },
-            v.violations.len(),
+            count(v.violations.len(), "violation", "violations"),
             v.allowed.len()
         );
         for x in &v.violations {

@@ -38,7 +38,7 @@ use crate::simulate::{self, Conditions, Scenario};
 use crate::validate::ReferenceTarget;
 use serde::Serialize;
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// What a change is about; see the module doc's table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -176,6 +176,11 @@ pub struct Entry {
     /// For a changed weapon profile: expected damage per reference target, old and new.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub damage: Vec<DamageDelta>,
+    /// A weapon keyword added or removed that the simulator does not model (its vocabulary,
+    /// `simulate::keyword`, does not know it): such a change has no weight (`damage` empty),
+    /// rather than a zero one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_modelled: Vec<String>,
     #[serde(skip)]
     pub field_path: FieldPath,
 }
@@ -463,14 +468,13 @@ fn match_renames<'a>(
     let mut out = Vec::new();
     let (mut used_a, mut used_b) = (BTreeSet::new(), BTreeSet::new());
     // Identical content first.
-    let mut by_content: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    let mut by_content: BTreeMap<String, VecDeque<usize>> = BTreeMap::new();
     for (j, v) in cb.iter().enumerate() {
-        by_content.entry(v.to_string()).or_default().push(j);
+        by_content.entry(v.to_string()).or_default().push_back(j);
     }
     for (i, v) in ca.iter().enumerate() {
         if let Some(js) = by_content.get_mut(&v.to_string()) {
-            if !js.is_empty() {
-                let j = js.remove(0);
+            if let Some(j) = js.pop_front() {
                 used_a.insert(i);
                 used_b.insert(j);
                 out.push((gone[i], came[j]));
@@ -496,21 +500,21 @@ fn match_renames<'a>(
                 }
             }
         }
-        let best_for = |i: usize| {
-            dist.iter()
-                .filter(|((x, _), _)| *x == i)
-                .min_by_key(|(k, n)| (**n, k.1))
-                .map(|(k, _)| k.1)
-        };
-        let best_back = |j: usize| {
-            dist.iter()
-                .filter(|((_, y), _)| *y == j)
-                .min_by_key(|(k, n)| (**n, k.0))
-                .map(|(k, _)| k.0)
-        };
+        // The closest of each side, ties to the first: one pass over the candidate pairs.
+        let (mut best_for, mut best_back) = (BTreeMap::new(), BTreeMap::new());
+        for (&(i, j), &n) in &dist {
+            let f = best_for.entry(i).or_insert((n, j));
+            if (n, j) < *f {
+                *f = (n, j);
+            }
+            let b = best_back.entry(j).or_insert((n, i));
+            if (n, i) < *b {
+                *b = (n, i);
+            }
+        }
         for (i, g) in gone.iter().enumerate() {
-            if let Some(j) = best_for(i) {
-                if best_back(j) == Some(i) {
+            if let Some(&(_, j)) = best_for.get(&i) {
+                if best_back.get(&j).map(|b| b.1) == Some(i) {
                     out.push((*g, came[j]));
                 }
             }
@@ -660,43 +664,121 @@ fn at_of(v: &Value) -> Option<At> {
     })
 }
 
-/// The source of the value at `path` in record `rec`: the deepest sub-record's `at` (or its
-/// `line` in the record's first source), else the record's first source or occurrence that
-/// the `other` reading of the record lacks (a file that came with the change), else its first.
-pub(crate) fn locate(rec: &Value, path: &FieldPath, other: &Value) -> Option<At> {
-    let list = |v: &Value| -> Vec<At> {
-        v.get("sources")
-            .or_else(|| v.get("occurrences"))
-            .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(at_of).collect())
-            .unwrap_or_default()
-    };
-    let (mine, theirs) = (list(rec), list(other));
-    // A source the other side lacks is where a changed value most likely came from.
-    let first = mine
-        .iter()
-        .find(|a| !theirs.is_empty() && !theirs.iter().any(|t| t.file == a.file))
-        .or(mine.first())
-        .cloned();
-    let mut best = first.clone();
-    for n in 1..=path.0.len() {
-        if !matches!(path.0[n - 1], Segment::Key(_) | Segment::Index(_)) {
-            continue;
-        }
-        let Some(e) = element(rec, &path.0[..n], other) else {
-            break;
+/// The two readings of one record (OLD, NEW; either may be null), with each keyed list
+/// indexed once, when first walked, by the engine's keys (key → position, per side): finding
+/// the element of every change of a record is then linear in the record's size, where
+/// [`element`] computes a list's keys again on every call.
+struct Readings<'a> {
+    old: &'a Value,
+    new: &'a Value,
+    /// Per keyed list (its path), the positions of the keys of each side.
+    lists: BTreeMap<Vec<Segment>, Option<KeyIndex>>,
+    /// The record's sources or occurrences, per side.
+    sources: [Vec<At>; 2],
+}
+
+type KeyIndex = [std::collections::HashMap<String, usize>; 2];
+
+/// Which reading: OLD or NEW.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Old = 0,
+    New = 1,
+}
+
+impl<'a> Readings<'a> {
+    fn new(old: &'a Value, new: &'a Value) -> Self {
+        let list = |v: &Value| -> Vec<At> {
+            v.get("sources")
+                .or_else(|| v.get("occurrences"))
+                .and_then(Value::as_array)
+                .map(|a| a.iter().filter_map(at_of).collect())
+                .unwrap_or_default()
         };
-        if let Some(a) = e.get("at").and_then(at_of) {
-            best = Some(a);
-        } else if let (Some(l), Some(f)) = (e.get("line").and_then(Value::as_u64), &first) {
-            best = Some(At {
-                file: f.file.clone(),
-                line: l as u32,
-                page: None,
-            });
+        Readings {
+            old,
+            new,
+            lists: BTreeMap::new(),
+            sources: [list(old), list(new)],
         }
     }
-    best
+
+    /// The value at `path` in the reading `side` (what [`element`] gives).
+    fn element(&mut self, side: Side, path: &[Segment]) -> Option<&'a Value> {
+        let mut cur = [Some(self.old), Some(self.new)];
+        for (n, s) in path.iter().enumerate() {
+            match s {
+                Segment::Field(f) => cur = cur.map(|v| v.and_then(|v| v.get(f))),
+                Segment::Index(i) => cur = cur.map(|v| v.and_then(|v| v.get(*i))),
+                Segment::Key(k) => {
+                    let arrays = cur.map(|v| v.and_then(Value::as_array));
+                    arrays[side as usize]?;
+                    let index = self.lists.entry(path[..n].to_vec()).or_insert_with(|| {
+                        let [a, b] = arrays.map(|a| a.map(Vec::as_slice).unwrap_or(&[]));
+                        let (ka, kb) = keys(a, b)?;
+                        let pos = |k: Vec<String>| {
+                            k.into_iter().enumerate().map(|(i, k)| (k, i)).collect()
+                        };
+                        Some([pos(ka), pos(kb)])
+                    });
+                    let index = index.as_ref()?;
+                    let mut next = [None, None];
+                    for (x, slot) in next.iter_mut().enumerate() {
+                        *slot = index[x]
+                            .get(k)
+                            .and_then(|i| arrays[x].and_then(|a| a.get(*i)));
+                    }
+                    cur = next;
+                }
+            }
+            cur[side as usize]?;
+        }
+        cur[side as usize]
+    }
+
+    /// The source of the value at `path` in the reading `side`: the deepest sub-record's `at`
+    /// (or its `line` in the record's first source), else the record's first source or
+    /// occurrence that the other reading lacks (a file that came with the change), else its
+    /// first.
+    fn locate(&mut self, side: Side, path: &FieldPath) -> Option<At> {
+        let (mine, theirs) = match side {
+            Side::Old => (&self.sources[0], &self.sources[1]),
+            Side::New => (&self.sources[1], &self.sources[0]),
+        };
+        // A source the other side lacks is where a changed value most likely came from.
+        let first = mine
+            .iter()
+            .find(|a| !theirs.is_empty() && !theirs.iter().any(|t| t.file == a.file))
+            .or(mine.first())
+            .cloned();
+        let mut best = first.clone();
+        for n in 1..=path.0.len() {
+            if !matches!(path.0[n - 1], Segment::Key(_) | Segment::Index(_)) {
+                continue;
+            }
+            let Some(e) = self.element(side, &path.0[..n]) else {
+                break;
+            };
+            // A sub-record's own `at`; one with no file (contract v1, `line` in the record's
+            // first source) or no line (a dataset written before it was recorded) falls back.
+            let own = e.get("at").and_then(at_of);
+            if let Some(a) = own.clone().filter(|a| !a.file.is_empty() && a.line > 0) {
+                best = Some(a);
+            } else if let (Some(l), Some(f)) = (
+                own.map(|a| u64::from(a.line))
+                    .or_else(|| e.get("line").and_then(Value::as_u64))
+                    .filter(|l| *l > 0),
+                &first,
+            ) {
+                best = Some(At {
+                    file: f.file.clone(),
+                    line: l as u32,
+                    page: None,
+                });
+            }
+        }
+        best
+    }
 }
 
 fn expected(w: Option<&Value>, targets: &[(String, simulate::Target)]) -> Option<Vec<f64>> {
@@ -719,8 +801,7 @@ fn expected(w: Option<&Value>, targets: &[(String, simulate::Target)]) -> Option
 
 /// Expected damage before and after for a weapon profile at `weapons[key]`.
 fn damage(
-    va: &Value,
-    vb: &Value,
+    r: &mut Readings,
     key: &[Segment],
     targets: &[(String, simulate::Target)],
 ) -> Vec<DamageDelta> {
@@ -728,8 +809,8 @@ fn damage(
         return Vec::new();
     }
     let (o, n) = (
-        expected(element(va, key, vb), targets),
-        expected(element(vb, key, va), targets),
+        expected(r.element(Side::Old, key), targets),
+        expected(r.element(Side::New, key), targets),
     );
     if o.is_none() && n.is_none() {
         return Vec::new();
@@ -773,6 +854,7 @@ fn push_changes(
     };
     let faction = faction(va, vb);
     let mut weights: BTreeMap<String, Vec<DamageDelta>> = BTreeMap::new();
+    let mut readings = Readings::new(va, vb);
     if let Some(old_id) = renamed_from {
         out.push(Entry {
             record_type: t,
@@ -791,14 +873,15 @@ fn push_changes(
                 "{} → {name}: renamed ({old_id} → {rec_id})",
                 label(va, old_id)
             ),
-            at: locate(vb, &FieldPath::default(), va),
+            at: readings.locate(Side::New, &FieldPath::default()),
             damage: Vec::new(),
+            not_modelled: Vec::new(),
             field_path: FieldPath::default(),
         });
     }
     for c in changes {
         let category = categorize(&c.path, c.kind, c.old.as_ref(), c.new.as_ref());
-        let (loc_rec, loc_other) = if vb.is_null() { (va, vb) } else { (vb, va) };
+        let side = if vb.is_null() { Side::Old } else { Side::New };
         let mut e = Entry {
             record_type: t,
             record: c.record.clone(),
@@ -811,23 +894,43 @@ fn push_changes(
             meaning: category.is_meaning(),
             became_null: became_null(c.kind, c.old.as_ref(), c.new.as_ref()),
             human: c.human(&name),
-            at: locate(loc_rec, &c.path, loc_other)
-                .or_else(|| locate(va, &FieldPath::default(), vb)),
+            at: readings
+                .locate(side, &c.path)
+                .or_else(|| readings.locate(Side::Old, &FieldPath::default())),
             old: c.old,
             new: c.new,
             damage: Vec::new(),
+            not_modelled: Vec::new(),
             field_path: c.path,
         };
-        if e.meaning {
+        e.not_modelled = unmodelled_keyword(&e);
+        if e.meaning && e.not_modelled.is_empty() {
             if let Some(w) = e.weapon().map(str::to_string) {
                 let d = weights
                     .entry(w)
-                    .or_insert_with(|| damage(va, vb, &e.field_path.0[..2], targets));
+                    .or_insert_with(|| damage(&mut readings, &e.field_path.0[..2], targets));
                 e.damage = d.clone();
             }
         }
         out.push(e);
     }
+}
+
+/// The weapon keyword a change adds or removes, when the simulator does not model it.
+fn unmodelled_keyword(e: &Entry) -> Vec<String> {
+    use crate::simulate::keyword::{Keyword, KeywordError};
+    let on_weapon_keywords = matches!(&e.field_path.0[..],
+        [Segment::Field(w), Segment::Key(_), Segment::Field(k)] if w == "weapons" && k == "keywords");
+    if !on_weapon_keywords {
+        return Vec::new();
+    }
+    [&e.old, &e.new]
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .filter(|k| matches!(Keyword::parse(k), Err(KeywordError::Unknown(_))))
+        .map(str::to_string)
+        .collect()
 }
 
 fn new_error_diagnostics(old: &[Diagnostic], new: &[Diagnostic]) -> Vec<DiagnosticChange> {

@@ -140,7 +140,9 @@ impl Change {
     }
 
     /// `Carnifexes › points › 2 models: 230 → 180`, `… › keywords: − RAPID FIRE 2`, with
-    /// `label` (a record's name) in place of its id.
+    /// `label` (a record's name) in place of its id. A whole element or record added or
+    /// removed shows its values ([`values`]: `Raveners › points › 5 models: added (115)`); a
+    /// changed long text shows the changed words in a little context ([`word_diff`]).
     pub fn human(&self, label: &str) -> String {
         let path = self.path.human();
         let head = if path.is_empty() {
@@ -149,13 +151,29 @@ impl Change {
             format!("{label} › {path}")
         };
         let whole_element = matches!(self.path.0.last(), Some(Segment::Key(_)) | None);
+        // The list an element is in (`points` for `points[5 models]`).
+        let list = match &self.path.0[..] {
+            [.., Segment::Field(l), Segment::Key(_)] => Some(l.as_str()),
+            _ => None,
+        };
+        let with_values = |word: &str, v: &Value| match values(v, list) {
+            s if s.is_empty() => format!("{head}: {word}"),
+            s => format!("{head}: {word} ({s})"),
+        };
         match (self.kind, &self.old, &self.new) {
             (ChangeKind::Added, _, Some(v)) if !whole_element => format!("{head}: + {}", show(v)),
             (ChangeKind::Removed, Some(v), _) if !whole_element => {
                 format!("{head}: − {}", show(v))
             }
+            (ChangeKind::Added, _, Some(v)) => with_values("added", v),
+            (ChangeKind::Removed, Some(v), _) => with_values("removed", v),
             (ChangeKind::Added, _, _) => format!("{head}: added"),
             (ChangeKind::Removed, _, _) => format!("{head}: removed"),
+            (ChangeKind::Changed, Some(Value::String(a)), Some(Value::String(b)))
+                if a.chars().count().max(b.chars().count()) > WORD_DIFF_ABOVE =>
+            {
+                format!("{head}: {}", word_diff(a, b))
+            }
             (ChangeKind::Changed, o, n) => format!(
                 "{head}: {} → {}",
                 o.as_ref().map(show).unwrap_or_else(|| "null".into()),
@@ -171,6 +189,162 @@ pub fn show(v: &Value) -> String {
         Value::String(s) => s.clone(),
         other => other.to_string(),
     }
+}
+
+/// Longest text (in characters) shown whole as `old → new`; longer texts are shown as a word
+/// diff.
+pub const WORD_DIFF_ABOVE: usize = 60;
+
+/// Longest text (in characters) of [`word_diff`] and [`values`]; beyond it, `…`.
+pub const SHOWN_CHARS: usize = 240;
+
+/// Unchanged words kept on each side of a change by [`word_diff`].
+const CONTEXT_WORDS: usize = 3;
+
+/// `s` cut to `max` characters (on a character boundary), with `…` when cut.
+pub fn bounded(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", s[..i].trim_end()),
+        None => s.to_string(),
+    }
+}
+
+/// The changed words of two texts with a little unchanged context, whitespace folded:
+/// `… can re-roll [-Hit-] {+Wound+} rolls of 1 …`; at most [`SHOWN_CHARS`] characters.
+pub fn word_diff(old: &str, new: &str) -> String {
+    use similar::{ChangeTag, TextDiff};
+    /// A run of unchanged words, or one change (words removed, words added).
+    enum Piece {
+        Same(Vec<String>),
+        Change(Vec<String>, Vec<String>),
+    }
+    let diff = TextDiff::from_words(old, new);
+    let mut pieces: Vec<Piece> = Vec::new();
+    for c in diff.iter_all_changes() {
+        let words = c.value().split_whitespace().map(str::to_string);
+        match (c.tag(), pieces.last_mut()) {
+            // Whitespace between two changes joins them.
+            (ChangeTag::Equal, _) if c.value().trim().is_empty() => {}
+            (ChangeTag::Equal, Some(Piece::Same(w))) => w.extend(words),
+            (ChangeTag::Equal, _) => pieces.push(Piece::Same(words.collect())),
+            (ChangeTag::Delete, Some(Piece::Change(d, _))) => d.extend(words),
+            (ChangeTag::Insert, Some(Piece::Change(_, i))) => i.extend(words),
+            (ChangeTag::Delete, _) => pieces.push(Piece::Change(words.collect(), Vec::new())),
+            (ChangeTag::Insert, _) => pieces.push(Piece::Change(Vec::new(), words.collect())),
+        }
+    }
+    let n = pieces.len();
+    let mut out: Vec<String> = Vec::new();
+    for (k, p) in pieces.into_iter().enumerate() {
+        match p {
+            Piece::Same(w) if w.is_empty() => {}
+            Piece::Same(w) => {
+                let (first, last) = (k == 0, k + 1 == n);
+                let keep_head = if first { 0 } else { CONTEXT_WORDS };
+                let keep_tail = if last { 0 } else { CONTEXT_WORDS };
+                if w.len() <= keep_head + keep_tail {
+                    out.push(w.join(" "));
+                } else {
+                    if keep_head > 0 {
+                        out.push(w[..keep_head].join(" "));
+                    }
+                    out.push("…".into());
+                    if keep_tail > 0 {
+                        out.push(w[w.len() - keep_tail..].join(" "));
+                    }
+                }
+            }
+            Piece::Change(d, i) => {
+                let mut s = String::new();
+                if !d.is_empty() {
+                    s.push_str(&format!("[-{}-]", d.join(" ")));
+                }
+                if !i.is_empty() {
+                    if !s.is_empty() {
+                        s.push(' ');
+                    }
+                    s.push_str(&format!("{{+{}+}}", i.join(" ")));
+                }
+                if !s.is_empty() {
+                    out.push(s);
+                }
+            }
+        }
+    }
+    if out.is_empty() {
+        // Only whitespace changed.
+        return "whitespace changed".into();
+    }
+    bounded(&out.join(" "), SHOWN_CHARS)
+}
+
+/// The values of a whole element or record for people, provenance, its id and its key left
+/// out, `points` and `cp` first: `115` (a points tier in `points`), `type ranged; range 24";
+/// A 2; …`, `points 1 model 115, 2 models 230; …`; at most [`SHOWN_CHARS`] characters.
+/// `list` is the name of the list the element is in: a field of that name is shown alone.
+pub fn values(v: &Value, list: Option<&str>) -> String {
+    const SKIPPED: &[&str] = &[
+        "id",
+        "sources",
+        "occurrences",
+        "at",
+        "line",
+        "edition",
+        "faction",
+    ];
+    let Some(o) = v.as_object() else {
+        return bounded(&show(v), SHOWN_CHARS);
+    };
+    let key_field = KEY_FIELDS.iter().find(|k| o.contains_key(**k)).copied();
+    let shown = |v: &Value| -> Option<String> {
+        match v {
+            Value::Null => None,
+            Value::String(s) if s.trim().is_empty() => None,
+            Value::Array(a) if a.is_empty() => None,
+            Value::Array(a) => Some(
+                a.iter()
+                    .map(|e| match (key_of(e), e.as_object()) {
+                        // A keyed element with one value besides its key: `2 models 230`.
+                        (Some(k), Some(eo)) => {
+                            let rest: Vec<String> = eo
+                                .iter()
+                                .filter(|(f, _)| {
+                                    !KEY_FIELDS.contains(&f.as_str())
+                                        && !SKIPPED.contains(&f.as_str())
+                                })
+                                .map(|(_, v)| show(v))
+                                .collect();
+                            match &rest[..] {
+                                [one] => format!("{k} {one}"),
+                                _ => k,
+                            }
+                        }
+                        _ => show(e),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
+            other => Some(show(other)),
+        }
+    };
+    let first = ["points", "cp"];
+    let fields = first
+        .iter()
+        .filter_map(|f| o.get_key_value(*f))
+        .chain(o.iter().filter(|(k, _)| !first.contains(&k.as_str())));
+    let mut parts = Vec::new();
+    for (k, v) in fields {
+        if SKIPPED.contains(&k.as_str()) || Some(k.as_str()) == key_field {
+            continue;
+        }
+        let Some(s) = shown(v) else { continue };
+        if Some(k.as_str()) == list {
+            parts.push(s);
+        } else {
+            parts.push(format!("{k} {s}"));
+        }
+    }
+    bounded(&parts.join("; "), SHOWN_CHARS)
 }
 
 /// What to leave out of a comparison.

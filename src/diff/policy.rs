@@ -39,10 +39,12 @@ pub struct FailOn {
     pub became_null: bool,
     #[serde(default)]
     pub new_error_diagnostics: bool,
+    /// A finite number, at least 0 (checked by [`Policy::parse`]).
     #[serde(default)]
-    pub expected_damage_change: Option<f64>,
+    pub expected_damage_change: Option<Spanned<f64>>,
+    /// A finite percentage, 0 to 100 (checked by [`Policy::parse`]).
     #[serde(default)]
-    pub crosscheck_agreement_below: Option<f64>,
+    pub crosscheck_agreement_below: Option<Spanned<f64>>,
     #[serde(default)]
     pub categories: Vec<Spanned<String>>,
 }
@@ -112,8 +114,23 @@ pub struct Allowed {
 }
 
 impl Policy {
-    /// Reads a policy; `file` names it in errors.
+    /// Reads a policy; `file` names it in errors. Every value is checked: a threshold must be
+    /// a finite number in its range (`.nan` or `.inf` would turn a rule off), and a policy
+    /// with no rule (an empty file, or every rule off) is a mistake at line 1, as it would
+    /// pass every diff.
     pub fn parse(file: &str, yaml: &str) -> Result<Policy, PolicyError> {
+        if yaml
+            .lines()
+            .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
+        {
+            return Err(PolicyError {
+                file: file.to_string(),
+                line: 1,
+                column: 1,
+                message: "the policy is empty: it would pass every diff (give `fail_on:` rules)"
+                    .into(),
+            });
+        }
         let mut p: Policy = serde_saphyr::from_str(yaml).map_err(|e| {
             let (line, column) = e.location().map_or((0, 0), |l| (l.line(), l.column()));
             let text = e.to_string();
@@ -160,15 +177,51 @@ impl Policy {
                 return Err(at(&a.record, "an allowed change needs a record id".into()));
             }
         }
-        if let Some(t) = p.fail_on.crosscheck_agreement_below {
-            if !(0.0..=100.0).contains(&t) {
-                return Err(PolicyError {
-                    file: file.to_string(),
-                    line: 0,
-                    column: 0,
-                    message: format!("crosscheck_agreement_below must be a percentage, not {t}"),
-                });
+        let number = |s: &Spanned<f64>, message: String| PolicyError {
+            file: file.to_string(),
+            line: s.referenced.line(),
+            column: s.referenced.column(),
+            message,
+        };
+        if let Some(t) = &p.fail_on.expected_damage_change {
+            if !t.value.is_finite() || t.value < 0.0 {
+                return Err(number(
+                    t,
+                    format!(
+                        "expected_damage_change must be a finite number, 0 or more, not {}",
+                        t.value
+                    ),
+                ));
             }
+        }
+        if let Some(t) = &p.fail_on.crosscheck_agreement_below {
+            if !t.value.is_finite() || !(0.0..=100.0).contains(&t.value) {
+                return Err(number(
+                    t,
+                    format!(
+                        "crosscheck_agreement_below must be a percentage (0 to 100), not {}",
+                        t.value
+                    ),
+                ));
+            }
+        }
+        let f = &p.fail_on;
+        let no_rule = !(f.removed_records
+            || f.removed_weapon_profiles
+            || f.became_null
+            || f.new_error_diagnostics
+            || f.expected_damage_change.is_some()
+            || f.crosscheck_agreement_below.is_some()
+            || !f.categories.is_empty());
+        if no_rule {
+            return Err(PolicyError {
+                file: file.to_string(),
+                line: 1,
+                column: 1,
+                message: "the policy has no rule on: it would pass every diff (turn on a \
+                          `fail_on:` rule)"
+                    .into(),
+            });
         }
         Ok(p)
     }
@@ -218,7 +271,8 @@ impl Policy {
         if f.became_null && e.became_null {
             out.push(("became_null", e.human.clone()));
         }
-        if let (Some(limit), Some(d)) = (f.expected_damage_change, e.headline_damage()) {
+        let limit = f.expected_damage_change.as_ref().map(|s| s.value);
+        if let (Some(limit), Some(d)) = (limit, e.headline_damage()) {
             if d.delta.abs() > limit {
                 out.push((
                     "expected_damage_change",
@@ -287,7 +341,12 @@ impl Policy {
                 });
             }
         }
-        if let (Some(limit), Some(a)) = (self.fail_on.crosscheck_agreement_below, agreement) {
+        let limit = self
+            .fail_on
+            .crosscheck_agreement_below
+            .as_ref()
+            .map(|s| s.value);
+        if let (Some(limit), Some(a)) = (limit, agreement) {
             if a < limit {
                 v.violations.push(Violation {
                     rule: "crosscheck_agreement_below".into(),

@@ -571,7 +571,7 @@ impl<'a> CardReader<'a> {
             Section::Composition => {
                 if p.kind == BlockKind::ListItem {
                     ds.unit_composition.push(t.to_string());
-                } else if let Some(m) = points(p) {
+                } else if let Some(m) = points(self.doc, p) {
                     ds.points.push(m);
                 } else {
                     ds.equipment.push(t.to_string());
@@ -596,7 +596,7 @@ impl<'a> CardReader<'a> {
                 }
             }
             Section::None => {
-                if let Some(m) = points(p) {
+                if let Some(m) = points(self.doc, p) {
                     ds.points.push(m);
                 }
             }
@@ -700,7 +700,7 @@ fn model_label(v: &Para) -> bool {
 }
 
 /// `1 model | 70` or `10 models | 200 pts`.
-fn points(p: &Para) -> Option<PointsOption> {
+fn points(doc: &Document, p: &Para) -> Option<PointsOption> {
     if p.kind != BlockKind::TableRow || p.cells.len() != 2 {
         return None;
     }
@@ -713,6 +713,7 @@ fn points(p: &Para) -> Option<PointsOption> {
     Some(PointsOption {
         models: m[1].parse().ok()?,
         points: pts.parse().ok()?,
+        at: location(doc, p),
     })
 }
 

@@ -204,7 +204,10 @@ impl<'a> DatasheetReader<'a> {
         }
         if let Some((models, points, n)) = points_at(blocks, i) {
             self.mark(b.line());
-            self.ds.points.push(PointsOption { models, points });
+            // The points value's own line (`1 model` / `325` print it on the next).
+            let value = n.checked_sub(1).and_then(|j| blocks.get(j)).unwrap_or(b);
+            let at = super::location(self.doc, value);
+            self.ds.points.push(PointsOption { models, points, at });
             out.account.in_records += n - i;
             st.section = Section::Points;
             st.after_points = true;

@@ -469,7 +469,11 @@ impl<'a> SheetReader<'a> {
     fn composition(&mut self, b: &Block, out: &mut Extracted) {
         if b.kind == BlockKind::TableRow {
             match points_at(std::slice::from_ref(b), 0) {
-                Some((models, points, _)) => self.ds.points.push(PointsOption { models, points }),
+                Some((models, points, _)) => self.ds.points.push(PointsOption {
+                    models,
+                    points,
+                    at: super::location(self.doc, b),
+                }),
                 None => {
                     let msg = format!("points line not understood: '{}'", b.text);
                     self.diag(out, Code::PointsUnparsed, msg, b);

@@ -36,10 +36,12 @@ fn carnifexes() -> Datasheet {
         PointsOption {
             models: 1,
             points: 115,
+            at: Default::default(),
         },
         PointsOption {
             models: 2,
             points: 230,
+            at: Default::default(),
         },
     ];
     d.weapons = vec![
@@ -81,7 +83,8 @@ fn removed_weapon_is_one_change() {
     assert_eq!(c[0].path.to_string(), "weapons[Storm bolter]");
     assert_eq!(
         c[0].human("Carnifexes"),
-        "Carnifexes › weapons › Storm bolter: removed"
+        "Carnifexes › weapons › Storm bolter: removed (type ranged; range 24\"; A 2; skill 3+; \
+         S 4; AP 0; D 1; keywords RAPID FIRE 2)"
     );
 }
 
@@ -176,7 +179,11 @@ fn arb_sheet() -> impl Strategy<Value = Datasheet> {
             d.keywords = kws.into_iter().collect();
             d.points = pts
                 .into_iter()
-                .map(|(models, points)| PointsOption { models, points })
+                .map(|(models, points)| PointsOption {
+                    models,
+                    points,
+                    at: Default::default(),
+                })
                 .collect();
             d.invulnerable_save = inv;
             d.sources[0].file = file;

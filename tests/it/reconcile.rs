@@ -38,6 +38,7 @@ fn sheet(id: &str, name: &str, faction: &str, file: &str) -> Datasheet {
     d.points = vec![PointsOption {
         models: 10,
         points: 60,
+        at: Default::default(),
     }];
     d
 }
@@ -159,6 +160,7 @@ fn absent_is_not_a_disagreement() {
     pdf.points = vec![PointsOption {
         models: 10,
         points: 65,
+        at: Default::default(),
     }];
     let (merged, report) = run(vec![
         reading("card.pdf", Some((1, 0)), None, vec![pdf]),

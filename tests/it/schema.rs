@@ -378,6 +378,7 @@ fn full_datasheet() -> Datasheet {
         points: vec![PointsOption {
             models: 5,
             points: 185,
+            at: Default::default(),
         }],
         damaged: Some(NamedText {
             name: "DAMAGED: 1-4 WOUNDS REMAINING".into(),

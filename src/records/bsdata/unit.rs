@@ -1694,12 +1694,19 @@ impl Walk<'_, '_> {
             return;
         };
         let mut base: Option<f64> = None;
+        // Where the tiers were read: the points cost element, else the unit's own element.
+        let mut cost_at: Option<(usize, u32)> = parts
+            .first()
+            .map(|&(fi, n)| (fi, self.tree(fi).node(n).line));
         for &(fi, n) in parts {
             let t = self.tree(fi);
             for c in t.items(n, "costs", "cost") {
                 let c = t.node(c);
                 if c.attr("typeId") == Some(pts.as_str()) {
-                    base = num(c.attr("value")).or(base);
+                    if let Some(v) = num(c.attr("value")) {
+                        base = Some(v);
+                        cost_at = Some((fi, c.line));
+                    }
                 }
             }
         }
@@ -1727,6 +1734,11 @@ impl Walk<'_, '_> {
             return;
         }
         let rules = self.points_rules(parts);
+        // Only in a file the datasheet already names as a source (a location adds none).
+        let at = cost_at
+            .map(|(fi, line)| Location::at_line(self.store.files[fi].path.clone(), line))
+            .filter(|at| self.ds.sources.iter().any(|s| s.file == at.file))
+            .unwrap_or_default();
         let cost = |count: u32| -> f64 {
             let mut v = base.unwrap_or(0.0);
             if let (Some(c), Some(i)) = (per_model, varying) {
@@ -1783,6 +1795,7 @@ impl Walk<'_, '_> {
                     tiers.push(PointsOption {
                         models: n,
                         points: cost(n).round().max(0.0) as u32,
+                        at: at.clone(),
                     });
                 }
             }
@@ -1797,6 +1810,7 @@ impl Walk<'_, '_> {
                 tiers.push(PointsOption {
                     models: end,
                     points: v.round().max(0.0) as u32,
+                    at: at.clone(),
                 });
                 n = end + 1;
             }

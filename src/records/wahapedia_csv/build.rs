@@ -426,9 +426,11 @@ impl<'e> Builder<'e> {
 
         for c in rows_of(&ex.costs, &d.id, |r| &r.datasheet_id) {
             match (c.models, c.cost, c.addon) {
-                (Some(models), Some(points), false) => {
-                    ds.points.push(PointsOption { models, points })
-                }
+                (Some(models), Some(points), false) => ds.points.push(PointsOption {
+                    models,
+                    points,
+                    at: self.location(COSTS, c.cost_line),
+                }),
                 _ => self.diags.push(
                     Diagnostic::new(
                         Code::PointsUnparsed,
