@@ -1577,16 +1577,34 @@ mod tests {
 /// list depth in `level`. Entities are decoded, whitespace collapsed, scripts and styles left
 /// out; every block has line 0 (the caller knows the row). Walks the tree with an explicit
 /// stack, so nesting depth cannot exhaust the stack. Text without `<` or `&` is not parsed.
+///
+/// A fragment goes through the page's limits ([`limit_depth`]: [`MAX_DEPTH`] nested elements,
+/// [`MAX_FORMATTING`] formatting elements open): a tag past them is read as text, so a field
+/// of nested markup costs the parser linear time and memory (a 210 KB field of `<b><p>`
+/// re-opened every formatting element in every paragraph, 6 GB; a million nested `<div>`s
+/// walked the stack of open elements at every tag).
 pub fn fragment_blocks(html: &str) -> Vec<Block> {
+    fragment_blocks_counted(html).0
+}
+
+/// [`fragment_blocks`], and how many tags were past the limits and read as text (a caller
+/// with a diagnostics list says so with `S013`).
+pub fn fragment_blocks_counted(html: &str) -> (Vec<Block>, usize) {
     let mut out: Vec<Block> = Vec::new();
     if !html.contains(['<', '&']) {
         let t = clean(html);
         if !t.is_empty() {
             out.push(Block::new(BlockKind::Paragraph, t, 0));
         }
-        return out;
+        return (out, 0);
     }
-    let doc = Html::parse_fragment(html);
+    let scan = limit_depth(html, MAX_DEPTH);
+    let limited = if scan.neutralized.is_empty() {
+        Cow::Borrowed(html)
+    } else {
+        Cow::Owned(neutralize(html, &scan.neutralized))
+    };
+    let doc = Html::parse_fragment(&limited);
     let mut line = String::new();
     let mut depth: u8 = 0;
     let mut item: Option<u8> = None;
@@ -1652,7 +1670,7 @@ pub fn fragment_blocks(html: &str) -> Vec<Block> {
         }
     }
     flush(&mut line, item, &mut out);
-    out
+    (out, scan.neutralized.len())
 }
 
 /// The text of an HTML fragment on one line: [`fragment_blocks`] joined with spaces.

@@ -30,6 +30,8 @@
 //! crate and read like the XML; records point at the zipped file and the line in the XML
 //! inside it. A zip that cannot be read (damaged, no file inside, larger than 256 MiB
 //! unzipped) is not read: it keeps the `S007` the pipeline gave it, with `B007` saying why.
+//! Zipped files are unzipped one at a time, and a folder's together to at most 256 MiB of XML
+//! (their trees stay in memory together): a file past that is not read either, with `S020`.
 
 use crate::diag::{Code, Diagnostic};
 use crate::extract::Extracted;
@@ -74,8 +76,34 @@ pub fn is_zipped(path: &str, bytes: &[u8]) -> bool {
 /// Largest XML read out of a zipped file.
 const UNZIPPED_MAX: u64 = 256 * 1024 * 1024;
 
+/// Largest XML read out of the zipped files of one folder together: each is unzipped in turn,
+/// and its tree stays in memory with the others' (links resolve across the folder), so the
+/// cap is the folder's, not each file's (eight files at 256 MiB each were 2 GiB of XML).
+const FOLDER_UNZIPPED_MAX: u64 = UNZIPPED_MAX;
+
 /// The XML a zipped file holds: its first `.cat`/`.gst` entry, else its first file.
 pub fn unzip(bytes: &[u8]) -> Result<Vec<u8>, String> {
+    unzip_at_most(bytes, UNZIPPED_MAX).map_err(|(_, why)| why)
+}
+
+/// [`unzip`], reading at most `max` bytes of XML; the error says whether the file is larger.
+fn unzip_at_most(bytes: &[u8], max: u64) -> Result<Vec<u8>, (bool, String)> {
+    unzip_inner(bytes, max)
+        .map_err(|why| (false, why))
+        .and_then(|out| {
+            if out.len() as u64 > max {
+                Err((
+                    true,
+                    format!("its file is larger than {max} bytes unzipped"),
+                ))
+            } else {
+                Ok(out)
+            }
+        })
+}
+
+/// The XML of a zipped file, cut after `max + 1` bytes.
+fn unzip_inner(bytes: &[u8], max: u64) -> Result<Vec<u8>, String> {
     use std::io::Read;
     let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes))
         .map_err(|e| format!("not a readable zip archive: {e}"))?;
@@ -98,14 +126,9 @@ pub fn unzip(bytes: &[u8]) -> Result<Vec<u8>, String> {
         .by_index(i)
         .map_err(|e| format!("its file cannot be read: {e}"))?;
     let mut out = Vec::new();
-    f.take(UNZIPPED_MAX + 1)
+    f.take(max.saturating_add(1))
         .read_to_end(&mut out)
         .map_err(|e| format!("its file cannot be unzipped: {e}"))?;
-    if out.len() as u64 > UNZIPPED_MAX {
-        return Err(format!(
-            "its file is larger than {UNZIPPED_MAX} bytes unzipped"
-        ));
-    }
     Ok(out)
 }
 
@@ -323,16 +346,35 @@ pub fn load(group: &Group) -> (Store, BTreeMap<String, Vec<Diagnostic>>) {
         .collect();
     files.sort_by(|a, b| a.path.cmp(&b.path));
     let mut pending: Vec<(File, Option<String>)> = Vec::new();
+    // Bytes of XML the folder's zipped files may still unzip to (`FOLDER_UNZIPPED_MAX`).
+    let mut unzip_left = FOLDER_UNZIPPED_MAX;
     for f in files {
         let d = diags.entry(f.path.clone()).or_default();
         let unzipped;
         let bytes: &[u8] = if is_zipped(&f.path, &f.bytes) {
-            match unzip(&f.bytes) {
+            let max = UNZIPPED_MAX.min(unzip_left);
+            match unzip_at_most(&f.bytes, max) {
                 Ok(b) => {
+                    unzip_left -= b.len() as u64;
                     unzipped = b;
                     &unzipped
                 }
-                Err(why) => {
+                Err((true, _)) if max < UNZIPPED_MAX => {
+                    d.push(
+                        Diagnostic::new(
+                            Code::BudgetExceeded,
+                            format!(
+                                "zipped BattleScribe data not read: the folder's zipped files \
+                                 unzip to more than {FOLDER_UNZIPPED_MAX} bytes together \
+                                 ({} left for this one)",
+                                max
+                            ),
+                        )
+                        .in_file(&f.path),
+                    );
+                    continue;
+                }
+                Err((_, why)) => {
                     d.push(
                         Diagnostic::new(
                             Code::ZipUnreadable,
@@ -426,15 +468,24 @@ pub fn load(group: &Group) -> (Store, BTreeMap<String, Vec<Diagnostic>>) {
             }
         }
     }
-    // One diagnostic per link whose target no file of the folder defines.
+    // One diagnostic per link whose target no file of the folder defines, the first
+    // `UNRESOLVED_SHOWN` of a file (then one that counts the rest: a file of nothing but
+    // dangling links would otherwise hold a diagnostic per 30 bytes, 20 times its size).
     for f in &store.files {
         let d = diags.entry(f.path.clone()).or_default();
+        let mut unresolved = 0usize;
+        let mut first_unshown = None;
         for n in &f.tree.nodes {
             if !matches!(n.tag.as_ref(), "entryLink" | "infoLink" | "catalogueLink") {
                 continue;
             }
             let target = n.attr("targetId").unwrap_or("");
             if store.index.contains_key(target) {
+                continue;
+            }
+            unresolved += 1;
+            if unresolved > UNRESOLVED_SHOWN {
+                first_unshown.get_or_insert(n.line);
                 continue;
             }
             d.push(
@@ -454,9 +505,26 @@ pub fn load(group: &Group) -> (Store, BTreeMap<String, Vec<Diagnostic>>) {
                 .at(&f.path, n.line),
             );
         }
+        if let Some(line) = first_unshown {
+            d.push(
+                Diagnostic::new(
+                    Code::LinkUnresolved,
+                    format!(
+                        "{} more links whose targets are not in this folder's files (the first \
+                         {UNRESOLVED_SHOWN} are listed)",
+                        unresolved - UNRESOLVED_SHOWN
+                    ),
+                )
+                .at(&f.path, line),
+            );
+        }
     }
     (store, diags)
 }
+
+/// How many unresolved links of one file get a diagnostic of their own (real catalogues: 56 in
+/// a folder).
+const UNRESOLVED_SHOWN: usize = 1000;
 
 /// Reads a claimed group: one [`Extracted`] per BattleScribe file.
 pub fn read(group: &Group) -> Vec<Extracted> {
@@ -574,28 +642,26 @@ pub fn system_rules(store: &Store, fi: usize) -> Vec<Rule> {
     let f = &store.files[fi];
     let t = &f.tree;
     let mut rules = Vec::new();
+    // Where an element's content sits: under `sharedRules` (shared), inside a category (a unit
+    // type), or neither (the nearest of these or an entry decides). One pass, parents first
+    // (an element's index is after its parent's), so the file's depth costs no ancestor walks.
+    let mut within: Vec<Option<&str>> = Vec::with_capacity(t.nodes.len());
+    for n in &t.nodes {
+        let here = match n.tag.as_ref() {
+            "sharedRules" => Some("special_rule"),
+            "categoryEntry" => Some("unit_type"),
+            "selectionEntry" | "selectionEntryGroup" | "forceEntry" => None,
+            _ => n.parent.and_then(|p| within.get(p).copied().flatten()),
+        };
+        within.push(here);
+    }
     for (ni, n) in t.nodes.iter().enumerate() {
         if n.tag != "rule" {
             continue;
         }
-        // Where it sits: `sharedRules` (shared), or inside a category (a unit type).
-        let mut kind = None;
-        let mut up = n.parent;
-        while let Some(p) = up {
-            match t.node(p).tag.as_ref() {
-                "sharedRules" => {
-                    kind = Some("special_rule");
-                    break;
-                }
-                "categoryEntry" => {
-                    kind = Some("unit_type");
-                    break;
-                }
-                "selectionEntry" | "selectionEntryGroup" | "forceEntry" => break,
-                _ => up = t.node(p).parent,
-            }
-        }
-        let Some(kind) = kind else { continue };
+        let Some(kind) = n.parent.and_then(|p| within.get(p).copied().flatten()) else {
+            continue;
+        };
         let Some(name) = n.attr("name").map(str::trim).filter(|s| !s.is_empty()) else {
             continue;
         };

@@ -29,6 +29,7 @@ mod seeds;
 mod simulate;
 mod simulate_cli;
 mod tidy;
+mod trust_budgets_bsdata;
 mod trust_diff;
 mod trust_explain;
 mod trust_output;

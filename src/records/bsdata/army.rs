@@ -206,21 +206,34 @@ fn detachments(store: &Store, army: &mut Army) -> HashMap<String, String> {
 /// their links reach, with an explicit stack), into `army`, each listed on its detachment.
 fn enhancements(store: &Store, detachments: &HashMap<String, String>, army: &mut Army) {
     let mut seen: HashSet<String> = HashSet::new();
+    // Per file: whether an element has an `Enhancements` group among its ancestors, in one
+    // pass, parents first (an element's index is after its parent's): no ancestor walks.
+    let mut nested_in: HashMap<usize, Vec<bool>> = HashMap::new();
     for (fi, faction, g) in groups_named(store, &["Enhancements"]) {
         let t = &store.files[fi].tree;
+        let nested = nested_in.entry(fi).or_insert_with(|| {
+            let mut v: Vec<bool> = Vec::with_capacity(t.nodes.len());
+            for n in &t.nodes {
+                let inside = n.parent.is_some_and(|p| {
+                    v.get(p).copied().unwrap_or(false) || is_group_named(t, p, &["Enhancements"])
+                });
+                v.push(inside);
+            }
+            v
+        });
         // Only the outermost `Enhancements` group (a nested one is read with it).
-        let mut up = t.node(g).parent;
-        let mut nested = false;
-        while let Some(p) = up {
-            nested |= is_group_named(t, p, &["Enhancements"]);
-            up = t.node(p).parent;
-        }
-        if nested {
+        if nested.get(g).copied().unwrap_or(false) {
             continue;
         }
-        // (group, detachment from an enclosing group) with an explicit stack.
+        // (group, detachment from an enclosing group) with an explicit stack. A group reached
+        // again with the same inherited detachment gives nothing new (its enhancements are
+        // seen): links that cycle or form a diamond are read once.
         let mut stack: Vec<(At, Option<String>)> = vec![((fi, g), None)];
+        let mut visited: HashSet<(At, Option<String>)> = HashSet::new();
         while let Some((grp, inherited)) = stack.pop() {
+            if !visited.insert((grp, inherited.clone())) {
+                continue;
+            }
             let gt = &store.files[grp.0].tree;
             let own = detachment_waited(gt, grp.1, detachments)
                 .or_else(|| {

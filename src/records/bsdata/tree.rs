@@ -11,29 +11,91 @@ use std::borrow::Cow;
 /// Index of an element in its [`Tree`].
 pub type NodeId = usize;
 
-/// One element.
+/// One element. Its parts are stored exactly sized (boxed slices, one packed buffer for all
+/// attributes, no per-value allocation): the tree of a real catalogue is a small multiple of
+/// the file's size (a 60 MB catalogue was 2.5 GB of memory when each value was a `String`).
 #[derive(Debug, Clone, Default)]
 pub struct Node {
     /// The local name (`selectionEntry`), namespace prefix dropped (BattleScribe's own names
     /// are not allocated: [`NAMES`]).
     pub tag: Cow<'static, str>,
-    pub attrs: Vec<(Cow<'static, str>, String)>,
+    /// The attributes, packed ([`Node::attr`] reads them): per attribute its name (a byte: the
+    /// index in [`NAMES`], or [`OTHER_NAME`] then the name's length as 2 bytes and the name),
+    /// then the value's length as 4 bytes and the value (UTF-8), little-endian.
+    attrs: Box<[u8]>,
     /// The element's own text (character data and references), untrimmed.
-    pub text: String,
-    pub children: Vec<NodeId>,
+    pub text: Box<str>,
+    pub children: Box<[NodeId]>,
     pub parent: Option<NodeId>,
     /// 1-based line of the element's start tag.
     pub line: u32,
 }
 
+/// The name byte of an attribute whose name is not in [`NAMES`] (the name follows).
+const OTHER_NAME: u8 = u8::MAX;
+
 impl Node {
-    /// The value of attribute `name`.
+    /// The value of attribute `name` (the first, when the element repeats it).
     pub fn attr(&self, name: &str) -> Option<&str> {
-        self.attrs
-            .iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.as_str())
+        self.attrs().find(|(k, _)| *k == name).map(|(_, v)| v)
     }
+
+    /// The attributes in document order: (name, value).
+    pub fn attrs(&self) -> impl Iterator<Item = (&str, &str)> {
+        let mut rest: &[u8] = &self.attrs;
+        std::iter::from_fn(move || {
+            let (&k, after) = rest.split_first()?;
+            let (name, after) = if k == OTHER_NAME {
+                let (len, after) = split_len::<2>(after)?;
+                let (name, after) = split_at_checked(after, len)?;
+                (std::str::from_utf8(name).ok()?, after)
+            } else {
+                (*NAMES.get(usize::from(k))?, after)
+            };
+            let (len, after) = split_len::<4>(after)?;
+            let (value, after) = split_at_checked(after, len)?;
+            rest = after;
+            Some((name, std::str::from_utf8(value).ok()?))
+        })
+    }
+}
+
+/// A little-endian length of `N` bytes and what follows it.
+fn split_len<const N: usize>(b: &[u8]) -> Option<(usize, &[u8])> {
+    let (len, rest) = split_at_checked(b, N)?;
+    let len = len
+        .iter()
+        .rev()
+        .fold(0usize, |a, &x| (a << 8) | usize::from(x));
+    Some((len, rest))
+}
+
+fn split_at_checked(b: &[u8], at: usize) -> Option<(&[u8], &[u8])> {
+    (at <= b.len()).then(|| b.split_at(at))
+}
+
+/// Appends one attribute to a packed buffer ([`Node::attrs`]); a name or value too long for
+/// its length field is cut (no BattleScribe name nears 64 KB; no value 4 GB).
+fn pack_attr(buf: &mut Vec<u8>, name: &[u8], value: &str) {
+    match NAMES.iter().position(|k| k.as_bytes() == name) {
+        Some(i) if i < usize::from(OTHER_NAME) => buf.push(i as u8),
+        _ => {
+            let name = String::from_utf8_lossy(name);
+            let mut end = name.len().min(usize::from(u16::MAX));
+            while !name.is_char_boundary(end) {
+                end -= 1;
+            }
+            buf.push(OTHER_NAME);
+            buf.extend_from_slice(&(end as u16).to_le_bytes());
+            buf.extend_from_slice(&name.as_bytes()[..end]);
+        }
+    }
+    let mut end = value.len().min(u32::MAX as usize);
+    while !value.is_char_boundary(end) {
+        end -= 1;
+    }
+    buf.extend_from_slice(&(end as u32).to_le_bytes());
+    buf.extend_from_slice(&value.as_bytes()[..end]);
 }
 
 /// The elements of one file; `nodes[0]` is the root element when the file has one.
@@ -211,6 +273,23 @@ fn reference(name: &str) -> String {
     format!("&{name};")
 }
 
+/// An element being read: its children and its text so far.
+struct Open {
+    id: NodeId,
+    children: Vec<NodeId>,
+    text: String,
+}
+
+impl Open {
+    /// Moves what was read into the element's node.
+    fn close(self, tree: &mut Tree) {
+        if let Some(n) = tree.nodes.get_mut(self.id) {
+            n.children = self.children.into_boxed_slice();
+            n.text = self.text.into_boxed_str();
+        }
+    }
+}
+
 /// Parses `bytes` (the file `file`) into a tree. Never fails: errors are diagnostics.
 pub fn parse(bytes: &[u8], file: &str, diags: &mut Vec<Diagnostic>) -> Tree {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
@@ -225,7 +304,10 @@ pub fn parse(bytes: &[u8], file: &str, diags: &mut Vec<Diagnostic>) -> Tree {
         line: 1,
     };
     let mut tree = Tree::default();
-    let mut stack: Vec<NodeId> = Vec::new();
+    // The open elements, innermost last: each with its children and text so far (moved into
+    // the node, exactly sized, when it closes).
+    let mut stack: Vec<Open> = Vec::new();
+    let mut attrs: Vec<u8> = Vec::new();
     let mut done_root = false;
     loop {
         let start = reader.buffer_position() as usize;
@@ -260,84 +342,96 @@ pub fn parse(bytes: &[u8], file: &str, diags: &mut Vec<Diagnostic>) -> Tree {
                     tree.broken = true;
                     break;
                 }
-                let mut attrs = Vec::new();
+                attrs.clear();
                 for a in e.attributes().with_checks(false).flatten() {
                     let raw: &[u8] = &a.value;
                     // Most values need neither entity expansion nor whitespace normalization.
-                    let v = if raw
+                    let v: Cow<str> = if raw
                         .iter()
                         .any(|&b| matches!(b, b'&' | b'\n' | b'\r' | b'\t'))
                     {
                         a.normalized_value(quick_xml::XmlVersion::Implicit1_0)
-                            .map(|v| v.into_owned())
-                            .unwrap_or_else(|_| String::from_utf8_lossy(raw).into_owned())
+                            .map(|v| Cow::Owned(v.into_owned()))
+                            .unwrap_or_else(|_| String::from_utf8_lossy(raw))
                     } else {
-                        String::from_utf8_lossy(raw).into_owned()
+                        String::from_utf8_lossy(raw)
                     };
-                    attrs.push((local(a.key.as_ref()), v));
+                    let key = a.key.as_ref();
+                    pack_attr(
+                        &mut attrs,
+                        key.rsplit(|&c| c == b':').next().unwrap_or(key),
+                        &v,
+                    );
                 }
                 let id = tree.nodes.len();
-                let parent = stack.last().copied();
+                let parent = stack.last().map(|o| o.id);
                 tree.nodes.push(Node {
                     tag: local(e.name().as_ref()),
-                    attrs,
-                    text: String::new(),
-                    children: Vec::new(),
+                    attrs: attrs.as_slice().into(),
+                    text: Box::default(),
+                    children: Box::default(),
                     parent,
                     line,
                 });
-                if let Some(p) = parent {
-                    tree.nodes[p].children.push(id);
+                if let Some(p) = stack.last_mut() {
+                    p.children.push(id);
                 }
                 if empty {
                     if parent.is_none() {
                         done_root = true;
                     }
                 } else {
-                    stack.push(id);
+                    stack.push(Open {
+                        id,
+                        children: Vec::new(),
+                        text: String::new(),
+                    });
                 }
             }
             Event::End(_) => {
-                stack.pop();
+                if let Some(o) = stack.pop() {
+                    o.close(&mut tree);
+                }
                 if stack.is_empty() {
                     done_root = true;
                 }
             }
             Event::Text(t) => {
-                if let Some(&top) = stack.last() {
+                if let Some(top) = stack.last_mut() {
                     // Indentation between elements: never part of a value (a container's text
                     // stays empty; a space between two references in a value is kept).
-                    if tree.nodes[top].text.is_empty() && t.iter().all(|b| b.is_ascii_whitespace())
-                    {
+                    if top.text.is_empty() && t.iter().all(|b| b.is_ascii_whitespace()) {
                         continue;
                     }
                     let s = t
                         .xml10_content()
-                        .map(|c| c.into_owned())
-                        .unwrap_or_else(|_| String::from_utf8_lossy(&t).into_owned());
-                    tree.nodes[top].text.push_str(&s);
+                        .unwrap_or_else(|_| String::from_utf8_lossy(&t).into_owned().into());
+                    top.text.push_str(&s);
                 }
             }
             Event::CData(t) => {
-                if let Some(&top) = stack.last() {
-                    tree.nodes[top]
-                        .text
-                        .push_str(&String::from_utf8_lossy(&t.into_inner()));
+                if let Some(top) = stack.last_mut() {
+                    top.text.push_str(&String::from_utf8_lossy(&t.into_inner()));
                 }
             }
             Event::GeneralRef(r) => {
-                if let Some(&top) = stack.last() {
+                if let Some(top) = stack.last_mut() {
                     let name = String::from_utf8_lossy(&r.into_inner()).into_owned();
-                    tree.nodes[top].text.push_str(&reference(&name));
+                    top.text.push_str(&reference(&name));
                 }
             }
             Event::Eof => break,
             Event::Comment(_) | Event::Decl(_) | Event::PI(_) | Event::DocType(_) => {}
         }
     }
-    if !stack.is_empty() && !tree.broken {
+    let innermost = stack.last().map(|o| o.id);
+    // Elements left open (a syntax error, a truncated file) keep what they hold.
+    while let Some(o) = stack.pop() {
+        o.close(&mut tree);
+    }
+    if let (Some(top), false) = (innermost, tree.broken) {
         let line = lines.at(bytes.len());
-        let open = &tree.nodes[stack[stack.len() - 1]];
+        let open = &tree.nodes[top];
         diags.push(
             Diagnostic::new(
                 Code::XmlMalformed,

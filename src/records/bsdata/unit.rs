@@ -3,7 +3,9 @@
 //! A datasheet is read by walking its entry with an explicit stack (never recursion on the
 //! input's depth): child entries, groups and `entryLink`s (a link adds its own constraints,
 //! costs, profiles and child links on top of its target), `infoLink`s to profiles, rules and
-//! info groups. The set of targets on the current path stops cycles (`B004`). What is read:
+//! info groups. The set of targets on the current path stops cycles (`B004`); the walks of a
+//! folder read at most [`entry_budget`] elements (a diamond of links is exponential in its
+//! depth), then stop with `S020`. What is read:
 //!
 //! - model profiles: `Unit` profiles (or any profile with M, T, SV and W); the same profile
 //!   repeated on the unit and its models is one profile;
@@ -65,6 +67,8 @@ pub fn datasheets(store: &Store) -> Built {
     let mut seen: HashSet<(Option<String>, At)> = HashSet::new();
     let mut unknown_types: HashSet<(usize, String)> = HashSet::new();
     let weapon_keywords = weapon_keywords(store);
+    let elements: usize = store.files.iter().map(|f| f.tree.nodes.len()).sum();
+    let mut budget = entry_budget(elements);
     for (fi, f) in store.files.iter().enumerate() {
         if f.kind == Kind::GameSystem {
             continue;
@@ -94,6 +98,7 @@ pub fn datasheets(store: &Store) -> Built {
             }
         }
         let mut crucible = 0;
+        let mut over_budget = false;
         for (target, link) in roots {
             let n = store.node(target);
             if n.tag != "selectionEntry" || !matches!(n.attr("type"), Some("unit" | "model")) {
@@ -113,9 +118,26 @@ pub fn datasheets(store: &Store) -> Built {
                 own.clone(),
                 &mut unknown_types,
                 &weapon_keywords,
+                &mut budget,
             )
             .datasheet(target, link, &mut built.diagnostics);
             built.datasheets.push((target.0, ds));
+            if budget == 0 && !over_budget {
+                over_budget = true;
+                built.diagnostics.push(
+                    Diagnostic::new(
+                        Code::BudgetExceeded,
+                        format!(
+                            "reading the datasheets took more than {} element reads (links \
+                             reach the same entries over and over); the datasheets from '{}' \
+                             on are partial or not read",
+                            entry_budget(elements),
+                            name
+                        ),
+                    )
+                    .at(&f.path, link.map_or(n.line, |l| store.node(l).line)),
+                );
+            }
         }
         if crucible > 0 {
             built.crucible += crucible;
@@ -203,8 +225,9 @@ struct Frame {
     /// Reached through an `upgrade` entry (wargear): its abilities are `wargear`, its rules
     /// glossary.
     in_option: bool,
-    /// Targets on the path from the root (cycle detection).
-    path: Vec<At>,
+    /// How many containers lead to this one from the root, itself included (the root's is 1):
+    /// the walk's path of targets is cut back to it before the frame is read.
+    depth: usize,
     /// The model entry this container belongs to, when it is inside one (wargear options name
     /// it).
     model: Option<String>,
@@ -228,7 +251,27 @@ struct Walk<'s, 'u> {
     /// Every weapon keyword of the store's weapon profiles, folded: a rule so named is a
     /// weapon ability, glossary wherever it is linked (an ability's text that grants it).
     all_weapon_keywords: &'u HashSet<String>,
+    /// The targets on the path from the root to the container being read, and the same as a
+    /// set (cycle detection in constant time per link: the walk stays linear in the depth).
+    path: Vec<At>,
+    on_path: HashSet<At>,
+    /// Containers the walks of the whole store may still enter ([`entry_budget`]).
+    budget: &'u mut u64,
 }
+
+/// How many elements the datasheet walks of one store may read (each child of a container
+/// entered, directly or through a link, counts once per time it is read): a fixed allowance
+/// plus a multiple of the store's elements. Links make the data a graph: a diamond of links
+/// 40 levels deep is 2^40 paths in a 16 KB file (each path is read, as a unit may really offer
+/// one entry through two options). The real catalogues read far fewer (wh40k-10e: 22,102 reads for
+/// 69,110 elements, 0.3 per element); past the budget nothing more is read and each file whose datasheets were being
+/// read gets one `S020`.
+pub fn entry_budget(elements: usize) -> u64 {
+    ENTRY_BUDGET_BASE + ENTRY_BUDGET_PER_ELEMENT * elements as u64
+}
+
+const ENTRY_BUDGET_BASE: u64 = 100_000;
+const ENTRY_BUDGET_PER_ELEMENT: u64 = 8;
 
 /// The modifiers of element `n` and of its modifier groups at any depth (an explicit stack),
 /// an element's own before its groups'.
@@ -284,6 +327,7 @@ impl<'s, 'u> Walk<'s, 'u> {
         own: HashSet<String>,
         unknown_types: &'u mut HashSet<(usize, String)>,
         all_weapon_keywords: &'u HashSet<String>,
+        budget: &'u mut u64,
     ) -> Self {
         Walk {
             store,
@@ -298,6 +342,9 @@ impl<'s, 'u> Walk<'s, 'u> {
             own,
             base_keywords: Vec::new(),
             all_weapon_keywords,
+            path: Vec::new(),
+            on_path: HashSet::new(),
+            budget,
         }
     }
 
@@ -364,10 +411,19 @@ impl<'s, 'u> Walk<'s, 'u> {
             parts: parts.clone(),
             item: 0,
             in_option: false,
-            path: vec![target],
+            depth: 1,
             model: None,
         }];
         while let Some(frame) = stack.pop() {
+            // Depth-first: the frames read since this one's parent are its elder siblings'
+            // subtrees, deeper than it; cut the path back to its parent and add its target.
+            for gone in self.path.drain(frame.depth.saturating_sub(1)..) {
+                self.on_path.remove(&gone);
+            }
+            if let Some(&t) = frame.parts.first() {
+                self.path.push(t);
+                self.on_path.insert(t);
+            }
             let mut pushed = Vec::new();
             for &part in &frame.parts {
                 self.read_part(part, &frame, &mut pushed, diags);
@@ -552,6 +608,10 @@ impl<'s, 'u> Walk<'s, 'u> {
         for &list in &t.node(n).children {
             let tag = t.node(list).tag.as_ref();
             for &c in &t.node(list).children {
+                if *self.budget == 0 {
+                    return;
+                }
+                *self.budget -= 1;
                 let cn = t.node(c);
                 match (tag, cn.tag.as_ref()) {
                     ("profiles", "profile")
@@ -649,7 +709,7 @@ impl<'s, 'u> Walk<'s, 'u> {
         if hidden(Some(target)) || hidden(link) {
             return None;
         }
-        if frame.path.contains(&target) {
+        if self.on_path.contains(&target) {
             let (fi, n) = link.unwrap_or(target);
             let ln = self.tree(fi).node(n);
             diags.push(
@@ -729,8 +789,6 @@ impl<'s, 'u> Walk<'s, 'u> {
         } else {
             frame.item
         };
-        let mut path = frame.path.clone();
-        path.push(target);
         let model = if tn.tag == "selectionEntry" && tn.attr("type") == Some("model") {
             tn.attr("name").map(|n| n.trim().to_string())
         } else {
@@ -740,7 +798,7 @@ impl<'s, 'u> Walk<'s, 'u> {
             parts,
             item,
             in_option: frame.in_option || is_upgrade,
-            path,
+            depth: frame.depth + 1,
             model,
         })
     }
@@ -910,7 +968,7 @@ impl<'s, 'u> Walk<'s, 'u> {
             let it = &mut self.items[i];
             it.max = match (kind.as_str(), it.max) {
                 ("set", _) => Some(value),
-                ("increment", Some(m)) => Some(m + value),
+                ("increment", Some(m)) => Some(m.saturating_add(value)),
                 ("decrement", Some(m)) => Some(m.saturating_sub(value)),
                 (_, m) => m,
             };
@@ -1542,6 +1600,9 @@ fn holds(kind: &str, v: u32, count: u32) -> bool {
     }
 }
 
+/// How many modifier groups may enclose a points modifier that is applied.
+const MAX_MODIFIER_GROUPS: usize = 32;
+
 /// A condition on a model count: (`atLeast`…, value, the model entry's id or the unit's).
 type CountCondition = (String, u32, Option<String>);
 
@@ -1592,12 +1653,19 @@ impl Walk<'_, '_> {
         let mut conditions = Vec::new();
         let mut groups = Vec::new();
         let mut repeat = None;
-        // The modifier's and its enclosing groups' conditions.
+        // The modifier's and its enclosing groups' conditions. Groups nested deeper than
+        // `MAX_MODIFIER_GROUPS` (real data: 2) are not a count band either: not applied, so
+        // the walk from every modifier of a deep nest stays short.
         let mut at = Some(m);
+        let mut steps = 0;
         while let Some(x) = at {
             let node = t.node(x);
             if !matches!(node.tag.as_ref(), "modifier" | "modifierGroup") {
                 break;
+            }
+            steps += 1;
+            if steps > MAX_MODIFIER_GROUPS {
+                return None;
             }
             for g in t.items(x, "conditionGroups", "conditionGroup") {
                 if t.items(g, "conditionGroups", "conditionGroup")
@@ -1649,8 +1717,10 @@ impl Walk<'_, '_> {
             let it = &self.items[i];
             let kids: Vec<(u32, Option<u32>, bool)> =
                 it.children.iter().map(|&c| r[c]).filter(|k| k.2).collect();
-            let sum_lo: u32 = kids.iter().map(|k| k.0).sum();
-            let sum_hi: Option<u32> = kids.iter().try_fold(0u32, |a, k| k.1.map(|h| a + h));
+            let sum_lo: u32 = kids.iter().fold(0u32, |a, k| a.saturating_add(k.0));
+            let sum_hi: Option<u32> = kids
+                .iter()
+                .try_fold(0u32, |a, k| k.1.map(|h| a.saturating_add(h)));
             r[i] = match it.kind {
                 ItemKind::Model if i == 0 => (1, Some(1), true),
                 ItemKind::Model => (it.min.unwrap_or(0), it.max, true),
@@ -1659,7 +1729,7 @@ impl Walk<'_, '_> {
                 ItemKind::Entry => {
                     // Selected `min..max` times, each selection its models.
                     let lo = if it.min.unwrap_or(0) >= 1 { sum_lo } else { 0 };
-                    let hi = sum_hi.map(|h| h * it.max.unwrap_or(1).max(1));
+                    let hi = sum_hi.map(|h| h.saturating_mul(it.max.unwrap_or(1).max(1)));
                     (lo, hi, true)
                 }
                 ItemKind::Group => {
@@ -1713,7 +1783,7 @@ impl Walk<'_, '_> {
         let ranges = self.ranges();
         let (lo, hi, _) = ranges[0];
         let lo = lo.max(1);
-        let hi = hi.unwrap_or(lo).max(lo).min(lo + 500);
+        let hi = hi.unwrap_or(lo).max(lo).min(lo.saturating_add(500));
         // Per-model costs: the model item with the widest range varies, the others are fixed.
         let models: Vec<usize> = (1..self.items.len())
             .filter(|&i| self.items[i].kind == ItemKind::Model && self.items[i].cost > 0.0)
@@ -1776,7 +1846,7 @@ impl Walk<'_, '_> {
                     continue;
                 }
                 let times = match &r.repeat {
-                    Some((per, reps, id)) => f64::from(of(id) / per * reps),
+                    Some((per, reps, id)) => f64::from(of(id) / per) * f64::from(*reps),
                     None => 1.0,
                 };
                 match r.kind.as_str() {
