@@ -29,5 +29,6 @@ mod seeds;
 mod simulate;
 mod simulate_cli;
 mod tidy;
+mod trust_budgets_pdf;
 mod util;
 mod vocab;
