@@ -295,3 +295,32 @@ fn a_pdf_over_a_budget_is_a_partial_input() {
     );
     assert!(ds.diagnostics.iter().any(|d| d.code == "S020"));
 }
+
+#[test]
+fn a_long_markdown_table_is_read_in_pieces_with_its_rows_and_lines() {
+    // pulldown-cmark holds the block tree of all the text it is given (25 bytes a byte for a
+    // table: a 50 MB table took 1.6 GB); the decoder gives it pieces of about 1 MiB, a long
+    // table cut between rows with its header repeated. Every row must come out once, with
+    // its own line and cells, the header once.
+    let rows = 100_000;
+    let mut md = String::from("# Weapons\n\n| Weapon | Range | A |\n|:---|---:|---|\n");
+    for i in 0..rows {
+        md.push_str(&format!("| Bolt rifle {i} | 24\" | **{}** |\n", i % 7));
+    }
+    md.push_str("\nAfter the table.\n");
+    assert!(md.len() > 2 << 20);
+    let (blocks, _) = cogitator::decode::markdown::blocks_of(&md);
+    assert_eq!(blocks.len(), rows + 3);
+    assert_eq!(blocks[1].cells, ["Weapon", "Range", "A"]);
+    for (i, b) in blocks[2..rows + 2].iter().enumerate() {
+        let want = [
+            format!("Bolt rifle {i}"),
+            "24\"".to_string(),
+            (i % 7).to_string(),
+        ];
+        assert_eq!(b.cells, want, "row {i}");
+        assert_eq!(b.line() as usize, i + 5, "row {i}");
+    }
+    assert_eq!(blocks[rows + 2].text, "After the table.");
+    assert_eq!(blocks[rows + 2].line() as usize, rows + 6);
+}
