@@ -271,11 +271,11 @@ fn process<I: Input>(input: &I, duplicate_of: Option<&str>) -> Processed {
     }
     let mut ex = extract::extract(&doc);
     normalize::normalize(&mut ex);
-    // The decoder saw the document end early (`S008`): what was read is kept, and the
-    // manifest says the input was read only in part.
+    // The decoder saw the document end early (`S008`) or spent a work budget (`S020`): what
+    // was read is kept, and the manifest says the input was read only in part.
     if diagnostics
         .iter()
-        .any(|d| d.code == Code::TruncatedInput.as_str())
+        .any(|d| d.code == Code::TruncatedInput.as_str() || d.code == Code::BudgetExceeded.as_str())
     {
         entry.status = InputStatus::Partial;
     }

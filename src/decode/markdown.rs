@@ -156,33 +156,171 @@ impl Builder {
 }
 
 /// The blocks of a Markdown text and the number of raw-HTML blocks dropped.
+///
+/// pulldown-cmark builds the block tree of all the text it is given before the first event
+/// (about 25 bytes of tree per byte of a table), so a long text is parsed in pieces cut where
+/// no block can go on ([`pieces`]): memory follows the piece, not the file.
 pub fn blocks_of(text: &str) -> (Vec<Block>, usize) {
+    blocks_in_pieces(text, PIECE)
+}
+
+fn blocks_in_pieces(text: &str, piece_size: usize) -> (Vec<Block>, usize) {
     let mut b = Builder {
         lines: Lines::new(text),
         ..Builder::default()
     };
     let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
-    for (event, range) in Parser::new_ext(text, options).into_offset_iter() {
-        match event {
-            Event::Start(tag) => start(&mut b, tag),
-            Event::End(tag) => end(&mut b, tag),
-            Event::Text(s) | Event::Code(s) => b.push_text(&s, range.start),
-            Event::SoftBreak | Event::HardBreak => {
-                if b.cells.is_some() {
-                    b.cell.push(' ');
-                } else {
-                    b.line_break();
-                }
+    for piece in pieces(text, piece_size) {
+        let (base, lead) = (piece.base, piece.head.as_ref().map_or(0, String::len));
+        let joined;
+        let parsed = match &piece.head {
+            Some(head) => {
+                joined = format!("{head}{}", piece.text);
+                joined.as_str()
             }
-            Event::Html(_) => b.chrome += 1,
-            Event::InlineHtml(_) | Event::Rule | Event::TaskListMarker(_) => {}
-            Event::FootnoteReference(s) | Event::InlineMath(s) | Event::DisplayMath(s) => {
-                b.push_text(&s, range.start)
+            None => piece.text,
+        };
+        // A piece that goes on with a table starts with the table's header again: its events
+        // make no block.
+        let mut skip = piece.head.is_some();
+        for (event, range) in Parser::new_ext(parsed, options).into_offset_iter() {
+            if skip {
+                skip = event != Event::End(TagEnd::TableHead);
+                continue;
+            }
+            let at = (base + range.start).saturating_sub(lead);
+            match event {
+                Event::Start(tag) => start(&mut b, tag),
+                Event::End(tag) => end(&mut b, tag),
+                Event::Text(s) | Event::Code(s) => b.push_text(&s, at),
+                Event::SoftBreak | Event::HardBreak => {
+                    if b.cells.is_some() {
+                        b.cell.push(' ');
+                    } else {
+                        b.line_break();
+                    }
+                }
+                Event::Html(_) => b.chrome += 1,
+                Event::InlineHtml(_) | Event::Rule | Event::TaskListMarker(_) => {}
+                Event::FootnoteReference(s) | Event::InlineMath(s) | Event::DisplayMath(s) => {
+                    b.push_text(&s, at)
+                }
             }
         }
     }
     b.flush();
     (b.blocks, b.chrome)
+}
+
+/// Bytes after which a text is cut into pieces at the next safe place.
+const PIECE: usize = 1 << 20;
+
+/// A piece of a text to parse: its offset, its text and, when it goes on with a table cut
+/// between two rows, the table's header and delimiter lines to parse before it.
+struct Piece<'t> {
+    base: usize,
+    head: Option<String>,
+    text: &'t str,
+}
+
+/// The text in pieces of about `size` bytes, each cut before a line that starts a new block
+/// whatever came before (after an empty line, at column 0) or before a row of a table whose
+/// lines all start with `|` (the piece repeats the table's header); never inside a fenced
+/// code block or raw HTML that may hold empty lines (comments, `<pre>`, `<script>`,
+/// `<style>`, `<textarea>`). A text with link reference definitions (which apply to the whole
+/// document) is one piece.
+fn pieces(text: &str, size: usize) -> Vec<Piece<'_>> {
+    let whole = |text| Piece {
+        base: 0,
+        head: None,
+        text,
+    };
+    if text.len() <= size || has_link_definitions(text) {
+        return vec![whole(text)];
+    }
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut head: Option<String> = None;
+    let mut fence: Option<(u8, usize)> = None;
+    let mut html_open = 0usize;
+    let mut blank = false;
+    // The table the previous line belongs to (its header and delimiter lines).
+    let mut table: Option<String> = None;
+    let mut prev = "";
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim_start_matches(' ');
+        let indent = line.len() - trimmed.len();
+        let clean = fence.is_none() && html_open == 0 && at - start >= size;
+        let new_block = blank && indent == 0 && !trimmed.starts_with(['\t', '\n', '\r']);
+        let row = table.is_some() && line.starts_with('|') && !delimiter_row(line);
+        if clean && (new_block || row) {
+            out.push(Piece {
+                base: start,
+                head: head.take(),
+                text: &text[start..at],
+            });
+            start = at;
+            head = if row { table.clone() } else { None };
+        }
+        // Fences: ``` or ~~~ (three or more) after at most three spaces.
+        if indent <= 3 {
+            let c = trimmed.as_bytes().first().copied().unwrap_or(0);
+            if c == b'`' || c == b'~' {
+                let n = trimmed.bytes().take_while(|&x| x == c).count();
+                if n >= 3 {
+                    fence = match fence {
+                        None => Some((c, n)),
+                        Some((fc, fnum))
+                            if fc == c && n >= fnum && trimmed[n..].trim().is_empty() =>
+                        {
+                            None
+                        }
+                        open => open,
+                    };
+                }
+            }
+        }
+        if fence.is_none() {
+            let lower = line.to_ascii_lowercase();
+            for open in ["<!--", "<pre", "<script", "<style", "<textarea"] {
+                html_open += lower.matches(open).count();
+            }
+            for close in ["-->", "</pre", "</script", "</style", "</textarea"] {
+                html_open = html_open.saturating_sub(lower.matches(close).count());
+            }
+        }
+        table = match table {
+            Some(t) if line.starts_with('|') => Some(t),
+            None if line.starts_with('|') && prev.starts_with('|') && delimiter_row(line) => {
+                Some(format!("{prev}{line}"))
+            }
+            _ => None,
+        };
+        blank = line.trim().is_empty();
+        prev = line;
+        at += line.len();
+    }
+    out.push(Piece {
+        base: start,
+        head,
+        text: &text[start..],
+    });
+    out
+}
+
+/// A table's delimiter row: `|---|:--:|`.
+fn delimiter_row(line: &str) -> bool {
+    let t = line.trim();
+    t.contains('-') && t.chars().all(|c| matches!(c, '|' | '-' | ':' | ' ' | '\t'))
+}
+
+/// Whether a line looks like a link reference definition (`[label]: destination`).
+fn has_link_definitions(text: &str) -> bool {
+    text.lines().any(|l| {
+        let t = l.trim_start();
+        l.len() - t.len() <= 3 && t.starts_with('[') && t.find("]:").is_some_and(|i| i > 1)
+    })
 }
 
 fn start(b: &mut Builder, tag: Tag<'_>) {
@@ -272,6 +410,33 @@ fn end(b: &mut Builder, tag: TagEnd) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pieces_are_cut_only_where_no_block_goes_on() {
+        let md = "# A\n\npara\n\n```\ncode\n\nmore\n```\n\n<!--\n\nx\n\n-->\n\n- item\n\n  cont\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nend\n";
+        let cuts: Vec<&str> = pieces(md, 1).into_iter().map(|p| p.text).collect();
+        assert_eq!(cuts.concat(), md);
+        assert_eq!(
+            cuts,
+            [
+                "# A\n\n",
+                "para\n\n",
+                "```\ncode\n\nmore\n```\n\n",
+                "<!--\n\nx\n\n-->\n\n",
+                "- item\n\n  cont\n\n",
+                "| a | b |\n|---|---|\n",
+                "| 1 | 2 |\n\n",
+                "end\n"
+            ]
+        );
+        // Cut into pieces or read whole, the blocks are the same.
+        let whole = blocks_in_pieces(md, usize::MAX);
+        assert_eq!(
+            format!("{whole:?}"),
+            format!("{:?}", blocks_in_pieces(md, 1))
+        );
+        assert_eq!(pieces("[x]: http://a\n\npara\n\nmore\n", 1).len(), 1);
+    }
 
     #[test]
     fn headings_paragraph_lines_lists_and_tables() {

@@ -13,7 +13,7 @@
 //! map knows is dropped and counted (`S017`).
 
 pub use super::pdf_content::Glyph;
-use super::pdf_content::{self, FontCache, Page};
+use super::pdf_content::{self, Budget, DocCache, Page};
 use super::pdf_font;
 use crate::diag::{Code, Diagnostic};
 use crate::ir::{Block, BlockKind, Document};
@@ -35,7 +35,7 @@ pub fn decode(src: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Document {
         chrome_dropped: 0,
         meta: Default::default(),
     };
-    let pages = match read_pages(&src.bytes) {
+    let Pages { pages, budget_hit } = match read_pages(&src.bytes) {
         Ok(p) => p,
         Err(message) => {
             diagnostics.push(Diagnostic::new(Code::PdfUnreadable, message).in_file(&src.path));
@@ -82,6 +82,9 @@ pub fn decode(src: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Document {
             )
         };
         diagnostics.push(Diagnostic::new(Code::PdfNoText, message).in_file(&src.path));
+    }
+    if let Some(message) = budget_hit {
+        diagnostics.push(Diagnostic::new(Code::BudgetExceeded, message).in_file(&src.path));
     }
     if unmapped > 0 {
         diagnostics.push(
@@ -203,14 +206,29 @@ impl PageText {
     }
 }
 
-/// Reads every page's glyphs. `Err` is the diagnostic message for a file lopdf cannot read.
-pub fn read_pages(bytes: &[u8]) -> Result<Vec<PageText>, String> {
+/// The pages read, and what stopped the reading when a per-file budget was spent (`S020`).
+#[derive(Debug, Default)]
+pub struct Pages {
+    pub pages: Vec<PageText>,
+    pub budget_hit: Option<String>,
+}
+
+/// Reads every page's glyphs, within the file's work budget (`pdf_content::Budget`). `Err` is
+/// the diagnostic message for a file lopdf cannot read.
+pub fn read_pages(bytes: &[u8]) -> Result<Pages, String> {
     if let Some(depth) = too_deep(bytes) {
         return Err(format!(
             "objects nested deeper than {depth} levels; not parsed"
         ));
     }
-    let mut doc = match lopdf::Document::load_mem(bytes) {
+    // lopdf decodes object and cross-reference streams while it loads: bounded the same way.
+    let options = lopdf::LoadOptions {
+        max_decompressed_size: Some(
+            Budget::bytes_limit(bytes.len()).min(lopdf::DEFAULT_MAX_DECOMPRESSED_SIZE),
+        ),
+        ..Default::default()
+    };
+    let mut doc = match lopdf::Document::load_mem_with_options(bytes, options) {
         Ok(d) => d,
         Err(e) => return Err(format!("not a readable PDF ({e})")),
     };
@@ -218,26 +236,29 @@ pub fn read_pages(bytes: &[u8]) -> Result<Vec<PageText>, String> {
     if doc.trailer.get(b"Encrypt").is_ok() && !(doc.is_encrypted() && doc.decrypt("").is_ok()) {
         return Err("encrypted with a password; not read".to_string());
     }
-    let mut cache = FontCache::default();
+    let mut cache = DocCache::for_file(bytes.len());
     let mut out = Vec::new();
     let pages: Vec<(u32, ObjectId)> = doc.get_pages().into_iter().collect();
+    // Each stream ends with a line break, as if the page's streams were one.
+    let newline: std::rc::Rc<[u8]> = std::rc::Rc::from(&b"\n"[..]);
     for (number, id) in pages {
         let Ok(page_dict) = doc.get_dictionary(id) else {
             continue;
         };
+        cache.budget.page = number;
         let bbox = page_box(&doc, page_dict);
         let rotate = page_rotation(&doc, page_dict);
         let resources = inherited(&doc, page_dict, b"Resources");
-        let mut content = Vec::new();
+        let mut contents = Vec::new();
         for cid in doc.get_page_contents(id) {
-            if let Some(bytes) = pdf_font::stream_bytes(&doc, &Object::Reference(cid)) {
-                content.extend_from_slice(&bytes);
-                content.push(b'\n');
+            if let Some(bytes) = cache.stream(&doc, &Object::Reference(cid)) {
+                contents.push(bytes);
+                contents.push(newline.clone());
             }
         }
         let page = pdf_content::run_page(
             &doc,
-            content,
+            contents,
             resources,
             [1.0, 0.0, 0.0, 1.0, 0.0, 0.0],
             &mut cache,
@@ -253,7 +274,10 @@ pub fn read_pages(bytes: &[u8]) -> Result<Vec<PageText>, String> {
         // lopdf recovers what it can: a file cut short may load with no page left.
         return Err("no page found (truncated file or broken page tree)".to_string());
     }
-    Ok(out)
+    Ok(Pages {
+        pages: out,
+        budget_hit: cache.budget.hit,
+    })
 }
 
 /// The first value `read` finds on the page dictionary or, inherited, on its ancestors in

@@ -7,9 +7,10 @@
 //! (`Do`, run on an explicit stack with a depth and a visit limit). Each glyph comes out with
 //! its text, its origin and advance in page space, its size and its font.
 
-use super::pdf_font::{self, Font};
+use super::pdf_font::{self, CMap, Font, StreamRead};
 use lopdf::{Dictionary, Document, Object, ObjectId};
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// One glyph shown on a page, in default user space (points, origin lower-left).
 #[derive(Debug, Clone)]
@@ -52,6 +53,93 @@ const MAX_FORM_VISITS: usize = 4096;
 const MAX_OPS: usize = 4_000_000;
 /// Most glyphs per page.
 const MAX_GLYPHS: usize = 500_000;
+
+/// The per-file budgets: the larger of a floor and a multiple of the file's size.
+/// Bytes streams decode to (each stream once) and content bytes run (a stream re-used by
+/// pages or forms counts each time): 64 MiB or 64 × the file.
+const BYTES_FLOOR: usize = 64 << 20;
+const BYTES_PER_BYTE: usize = 64;
+/// Operators run in the whole file: 16 million or 16 per byte of the file.
+const OPS_FLOOR: usize = 16_000_000;
+const OPS_PER_BYTE: usize = 16;
+/// Glyphs kept for the whole file: 2 million or 2 per byte of the file.
+const GLYPHS_FLOOR: usize = 2_000_000;
+const GLYPHS_PER_BYTE: usize = 2;
+
+/// The work one file may cost, whatever its structure (issue 24: a 1.4 KB CMap, a Flate
+/// bomb, one stream drawn thousands of times): what is left of each per-file budget. The
+/// first budget spent stops the reading of the whole file (`S020`); what was read is kept.
+#[derive(Debug)]
+pub struct Budget {
+    decoded: usize,
+    run: usize,
+    ops: usize,
+    glyphs: usize,
+    /// The page being read (for the message).
+    pub page: u32,
+    file_len: usize,
+    /// What stopped the reading, once a budget is spent.
+    pub hit: Option<String>,
+}
+
+impl Budget {
+    pub fn for_file(len: usize) -> Budget {
+        let of = |floor: usize, per: usize| floor.max(len.saturating_mul(per));
+        Budget {
+            decoded: of(BYTES_FLOOR, BYTES_PER_BYTE),
+            run: of(BYTES_FLOOR, BYTES_PER_BYTE),
+            ops: of(OPS_FLOOR, OPS_PER_BYTE),
+            glyphs: of(GLYPHS_FLOOR, GLYPHS_PER_BYTE),
+            page: 0,
+            file_len: len,
+            hit: None,
+        }
+    }
+
+    /// The decompression limit for the whole file (also lopdf's per-stream load limit).
+    pub fn bytes_limit(len: usize) -> usize {
+        BYTES_FLOOR.max(len.saturating_mul(BYTES_PER_BYTE))
+    }
+
+    fn spend(left: &mut usize, n: usize) -> bool {
+        match left.checked_sub(n) {
+            Some(rest) => {
+                *left = rest;
+                true
+            }
+            None => {
+                *left = 0;
+                false
+            }
+        }
+    }
+
+    fn stop(&mut self, what: &str, limit: String) {
+        if self.hit.is_none() {
+            self.hit = Some(format!(
+                "{what} over the budget ({limit} for a {} file); reading stopped on page {}, the rest of the file is not read",
+                size(self.file_len),
+                self.page
+            ));
+        }
+    }
+
+    fn bytes_limit_text(&self) -> String {
+        size(Budget::bytes_limit(self.file_len))
+    }
+}
+
+/// A byte count as people read it: `812 B`, `3.4 KiB`, `64.0 MiB`.
+fn size(n: usize) -> String {
+    let n = n as f64;
+    if n >= (1u64 << 20) as f64 {
+        format!("{:.1} MiB", n / (1u64 << 20) as f64)
+    } else if n >= 1024.0 {
+        format!("{:.1} KiB", n / 1024.0)
+    } else {
+        format!("{n} B")
+    }
+}
 
 #[derive(Debug, Clone, PartialEq)]
 enum Operand {
@@ -113,36 +201,129 @@ impl GState {
 /// the graphics-state stack was when it started, the state saved for it included (its `Q`s
 /// never pop below that; a form restores the saved state when it ends).
 struct Frame<'d> {
-    bytes: Vec<u8>,
+    bytes: Rc<[u8]>,
     pos: usize,
     resources: Option<&'d Dictionary>,
     stack_base: usize,
+    /// A Form XObject (its end restores the state saved for it), not one of the page's streams.
+    form: bool,
 }
 
-/// Fonts loaded for one document, shared by its pages (keyed by the font dictionary's object).
-#[derive(Default)]
-pub struct FontCache {
+/// What one document's pages share: fonts (keyed by the font dictionary's object), parsed
+/// `ToUnicode` CMaps and decoded streams (keyed by the stream's object: a stream drawn by many
+/// pages or forms is decoded once), and the file's work [`Budget`].
+pub struct DocCache {
     by_id: HashMap<ObjectId, usize>,
+    /// Fonts given as direct dictionaries, by the dictionary's address in the document.
+    by_dict: HashMap<*const Dictionary, usize>,
     fonts: Vec<Font>,
+    cmaps: HashMap<ObjectId, (Rc<CMap>, Option<u8>)>,
+    streams: HashMap<ObjectId, Option<Rc<[u8]>>>,
+    pub budget: Budget,
 }
 
-/// Runs the page's content (`content`, the page's concatenated streams) with `resources`.
+impl DocCache {
+    /// The cache of a file of `len` bytes (its budgets follow from its size).
+    pub fn for_file(len: usize) -> DocCache {
+        DocCache {
+            by_id: HashMap::new(),
+            by_dict: HashMap::new(),
+            fonts: Vec::new(),
+            cmaps: HashMap::new(),
+            streams: HashMap::new(),
+            budget: Budget::for_file(len),
+        }
+    }
+
+    /// The decoded bytes of the stream `o` (a reference is decoded once and cached), within
+    /// what is left of the file's decompression budget; `None` when it is not a readable
+    /// stream or the budget is spent.
+    pub fn stream(&mut self, doc: &Document, o: &Object) -> Option<Rc<[u8]>> {
+        if self.budget.hit.is_some() {
+            return None;
+        }
+        let id = match o {
+            Object::Reference(id) => Some(*id),
+            _ => None,
+        };
+        if let Some(cached) = id.and_then(|id| self.streams.get(&id)) {
+            return cached.clone();
+        }
+        let read = match pdf_font::stream_bytes(doc, o, self.budget.decoded) {
+            StreamRead::Bytes(b) => {
+                Budget::spend(&mut self.budget.decoded, b.len());
+                Some(Rc::<[u8]>::from(b))
+            }
+            StreamRead::OverLimit => {
+                self.budget.decoded = 0;
+                let limit = self.budget.bytes_limit_text();
+                self.budget.stop("decompressed content", limit);
+                None
+            }
+            StreamRead::Unreadable => None,
+        };
+        if let Some(id) = id {
+            self.streams.insert(id, read.clone());
+        }
+        read
+    }
+
+    /// Spends `n` content bytes about to be run; `false` (and the budget stops) when they
+    /// are over what is left.
+    fn run(&mut self, n: usize) -> bool {
+        if self.budget.hit.is_some() {
+            return false;
+        }
+        if Budget::spend(&mut self.budget.run, n) {
+            return true;
+        }
+        let limit = self.budget.bytes_limit_text();
+        self.budget.stop("content streams run", limit);
+        false
+    }
+
+    /// The `ToUnicode` CMap of the font dictionary `fd`, parsed once per stream.
+    fn cmap_of(&mut self, doc: &Document, fd: &Dictionary) -> Option<(Rc<CMap>, Option<u8>)> {
+        let o = fd.get(b"ToUnicode").ok()?;
+        let id = match o {
+            Object::Reference(id) => Some(*id),
+            _ => None,
+        };
+        if let Some(c) = id.and_then(|id| self.cmaps.get(&id)) {
+            return Some(c.clone());
+        }
+        let bytes = self.stream(doc, o)?;
+        let (map, len) = pdf_font::parse_cmap(&bytes);
+        let parsed = (Rc::new(map), len);
+        if let Some(id) = id {
+            self.cmaps.insert(id, parsed.clone());
+        }
+        Some(parsed)
+    }
+}
+
+/// Runs the page's content streams (`contents`, in order, as one content) with `resources`.
 pub fn run_page<'d>(
     doc: &'d Document,
-    content: Vec<u8>,
+    contents: Vec<Rc<[u8]>>,
     resources: Option<&'d Dictionary>,
     ctm: Matrix,
-    cache: &mut FontCache,
+    cache: &mut DocCache,
 ) -> Page {
     let mut page = Page::default();
     // Page-local font index → cache index.
     let mut local: HashMap<usize, u16> = HashMap::new();
-    let mut frames: Vec<Frame<'d>> = vec![Frame {
-        bytes: content,
-        pos: 0,
-        resources,
-        stack_base: 0,
-    }];
+    let mut frames: Vec<Frame<'d>> = Vec::new();
+    // The page's streams run one after the other: the first on top of the stack.
+    for bytes in contents.into_iter().rev() {
+        frames.push(Frame {
+            bytes,
+            pos: 0,
+            resources,
+            stack_base: 0,
+            form: false,
+        });
+    }
     let mut gs = GState::new(ctm);
     let mut stack: Vec<GState> = Vec::new();
     let mut tm = IDENTITY;
@@ -152,11 +333,14 @@ pub fn run_page<'d>(
     let mut visits = 0usize;
     let mut open_forms: Vec<ObjectId> = Vec::new();
     while let Some(frame) = frames.last_mut() {
+        if frame.pos == 0 && !cache.run(frame.bytes.len()) {
+            break;
+        }
         let Some(op) = next_op(&frame.bytes, &mut frame.pos, &mut operands) else {
             // The stream ended: a form restores the state it started with.
-            let floor = frame.stack_base;
+            let (floor, form) = (frame.stack_base, frame.form);
             frames.pop();
-            if !frames.is_empty() {
+            if form {
                 open_forms.pop();
                 stack.truncate(floor);
                 if let Some(saved) = stack.pop() {
@@ -168,6 +352,11 @@ pub fn run_page<'d>(
         ops += 1;
         if ops > MAX_OPS {
             page.limited = Some("operators");
+            break;
+        }
+        if !Budget::spend(&mut cache.budget.ops, 1) {
+            let limit = format!("{} operators", Budget::for_file(cache.budget.file_len).ops);
+            cache.budget.stop("operators", limit);
             break;
         }
         let resources = frame.resources;
@@ -250,6 +439,7 @@ pub fn run_page<'d>(
                     page.fonts.push((font.name.clone(), font.bold));
                     (page.fonts.len() - 1) as u16
                 });
+                let before = page.glyphs.len();
                 for item in items {
                     match item {
                         Operand::Num(adj) => {
@@ -264,6 +454,12 @@ pub fn run_page<'d>(
                 }
                 if page.glyphs.len() > MAX_GLYPHS {
                     page.limited = Some("glyphs");
+                    break;
+                }
+                if !Budget::spend(&mut cache.budget.glyphs, page.glyphs.len() - before) {
+                    let limit =
+                        format!("{} glyphs", Budget::for_file(cache.budget.file_len).glyphs);
+                    cache.budget.stop("glyphs", limit);
                     break;
                 }
             }
@@ -289,7 +485,7 @@ pub fn run_page<'d>(
                         if open_forms.contains(&id) {
                             continue; // a form that draws itself
                         }
-                        if frames.len() > MAX_FORM_DEPTH {
+                        if open_forms.len() >= MAX_FORM_DEPTH {
                             page.limited = Some("Form XObject nesting");
                             continue;
                         }
@@ -298,8 +494,10 @@ pub fn run_page<'d>(
                             page.limited = Some("Form XObject visits");
                             continue;
                         }
-                        let Some(bytes) = pdf_font::stream_bytes(doc, &Object::Reference(id))
-                        else {
+                        let Some(bytes) = cache.stream(doc, &Object::Reference(id)) else {
+                            if cache.budget.hit.is_some() {
+                                break;
+                            }
                             continue;
                         };
                         let form_res = pdf_font::get(doc, &s.dict, b"Resources")
@@ -321,6 +519,7 @@ pub fn run_page<'d>(
                             pos: 0,
                             resources: form_res,
                             stack_base: stack.len(),
+                            form: true,
                         });
                     }
                     _ => {}
@@ -344,7 +543,7 @@ fn show(bytes: &[u8], font: &Font, gs: &GState, tm: &mut Matrix, id: u16, page: 
                 * gs.hscale;
         let trm = mul(&mul(&render, tm), &gs.ctm);
         let mut text: Option<std::borrow::Cow<str>> = match font.text(code) {
-            Some(s) => Some(s.into()),
+            Some(s) => Some(s),
             None => font.encoded(code).map(|c| c.to_string().into()),
         };
         if font.small_cap(code) {
@@ -379,7 +578,7 @@ fn font_index(
     doc: &Document,
     resources: Option<&Dictionary>,
     name: &[u8],
-    cache: &mut FontCache,
+    cache: &mut DocCache,
 ) -> Option<usize> {
     let fonts = resources
         .and_then(|r| pdf_font::get(doc, r, b"Font"))
@@ -390,12 +589,18 @@ fn font_index(
             return Some(i);
         }
         let fd = pdf_font::dict(doc, entry)?;
-        cache.fonts.push(Font::load(doc, fd));
+        let to_unicode = cache.cmap_of(doc, fd);
+        cache.fonts.push(Font::load(doc, fd, to_unicode));
         cache.by_id.insert(*id, cache.fonts.len() - 1);
         return Some(cache.fonts.len() - 1);
     }
     let fd = pdf_font::dict(doc, entry)?;
-    cache.fonts.push(Font::load(doc, fd));
+    if let Some(&i) = cache.by_dict.get(&(fd as *const Dictionary)) {
+        return Some(i);
+    }
+    let to_unicode = cache.cmap_of(doc, fd);
+    cache.fonts.push(Font::load(doc, fd, to_unicode));
+    cache.by_dict.insert(fd, cache.fonts.len() - 1);
     Some(cache.fonts.len() - 1)
 }
 

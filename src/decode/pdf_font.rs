@@ -8,7 +8,9 @@
 //! is absent (an unmapped code is `None`, a missing width the font's default).
 
 use lopdf::{Dictionary, Document, Object};
-use std::collections::HashMap;
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::rc::Rc;
 
 /// One font as the text extractor needs it.
 #[derive(Debug, Clone)]
@@ -19,13 +21,13 @@ pub struct Font {
     pub code_len: u8,
     /// Bold by name (`Bold`, `Black`, `Heavy`, `Semibold`) or descriptor weight ≥ 600.
     pub bold: bool,
-    to_unicode: HashMap<u32, String>,
+    to_unicode: Option<Rc<CMap>>,
     /// Simple fonts: the text of each code by encoding and `/Differences`.
     encoding: Option<Box<[Option<char>; 256]>>,
     /// Simple fonts: codes whose `/Differences` glyph is a small capital (`a.sc`, `A.smcp`,
     /// `Asmall`): the text layer gives the letter in lower case, the page shows a capital.
     small_caps: Option<Box<[bool; 256]>>,
-    widths: HashMap<u32, f32>,
+    widths: Intervals<f32>,
     default_width: f32,
     /// Glyph-space units → text space (1/1000 except Type3 fonts' `FontMatrix`).
     pub scale: f32,
@@ -70,24 +72,131 @@ fn name<'a>(doc: &'a Document, d: &'a Dictionary, key: &[u8]) -> Option<&'a [u8]
     }
 }
 
-/// The decoded bytes of a stream (`None` when it is not a stream or its filter fails).
-pub fn stream_bytes(doc: &Document, o: &Object) -> Option<Vec<u8>> {
-    match deref(doc, o)? {
-        Object::Stream(s) => {
-            let filtered = s.dict.get(b"Filter").is_ok();
-            if filtered {
-                s.decompressed_content().ok()
-            } else {
-                Some(s.content.clone())
+/// What reading a stream gave.
+pub enum StreamRead {
+    Bytes(Vec<u8>),
+    /// Its decoded content would be longer than the limit (decoding stopped there).
+    OverLimit,
+    /// Not a stream, or a filter failed.
+    Unreadable,
+}
+
+/// The decoded bytes of a stream, decoding at most `limit` bytes (lopdf's bounded decoders:
+/// a FlateDecode bomb stops at the limit, never allocating beyond it).
+pub fn stream_bytes(doc: &Document, o: &Object, limit: usize) -> StreamRead {
+    let Some(Object::Stream(s)) = deref(doc, o) else {
+        return StreamRead::Unreadable;
+    };
+    if s.dict.get(b"Filter").is_err() {
+        return if s.content.len() > limit {
+            StreamRead::OverLimit
+        } else {
+            StreamRead::Bytes(s.content.clone())
+        };
+    }
+    match s.decompressed_content_with_limit(limit) {
+        Ok(b) => StreamRead::Bytes(b),
+        Err(lopdf::Error::Decompress(lopdf::DecompressError::MemoryLimitExceeded { .. })) => {
+            StreamRead::OverLimit
+        }
+        Err(_) => StreamRead::Unreadable,
+    }
+}
+
+/// Code → value over disjoint code intervals, the entry written last winning where entries
+/// overlap (a CMap's or a `/W` array's later entries override earlier ones). Memory is per
+/// entry, never per code: `<0000> <FFFF>` or `0 65535 500` is one interval, so a small
+/// font cannot expand to gigabytes.
+#[derive(Debug, Clone)]
+pub struct Intervals<V> {
+    /// First code → (last code, value); the intervals are disjoint.
+    map: BTreeMap<u32, (u32, V)>,
+}
+
+impl<V> Default for Intervals<V> {
+    fn default() -> Self {
+        Intervals {
+            map: BTreeMap::new(),
+        }
+    }
+}
+
+impl<V: Clone> Intervals<V> {
+    /// Sets `lo..=hi` to `v` (nothing when `hi < lo`), cutting what it overlaps.
+    pub fn insert(&mut self, lo: u32, hi: u32, v: V) {
+        if hi < lo {
+            return;
+        }
+        // An interval that starts before `lo` and reaches into `lo..=hi`: keep its ends.
+        if let Some((&a, (b, w))) = self.map.range(..lo).next_back() {
+            let (b, w) = (*b, w.clone());
+            if b >= lo {
+                if b > hi {
+                    self.map.insert(hi + 1, (b, w.clone()));
+                }
+                self.map.insert(a, (lo - 1, w));
             }
         }
-        _ => None,
+        let inside: Vec<u32> = self.map.range(lo..=hi).map(|(k, _)| *k).collect();
+        for k in inside {
+            if let Some((b, w)) = self.map.remove(&k) {
+                if b > hi {
+                    self.map.insert(hi + 1, (b, w));
+                }
+            }
+        }
+        self.map.insert(lo, (hi, v));
+    }
+
+    pub fn get(&self, code: u32) -> Option<&V> {
+        let (_, (hi, v)) = self.map.range(..=code).next_back()?;
+        (code <= *hi).then_some(v)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+}
+
+/// What a `ToUnicode` entry maps its codes to.
+#[derive(Debug, Clone)]
+enum Dest {
+    /// One text for every code of the interval (`bfchar`, a `bfrange` array item).
+    Text(Box<str>),
+    /// A `bfrange` with one destination: the code `origin` maps to `units`, each code after
+    /// it to the same units with the last one incremented.
+    Inc { origin: u32, units: Box<[u16]> },
+}
+
+/// A parsed `ToUnicode` CMap: code → text, ranges kept as ranges.
+#[derive(Debug, Clone, Default)]
+pub struct CMap {
+    map: Intervals<Dest>,
+}
+
+impl CMap {
+    pub fn get(&self, code: u32) -> Option<Cow<'_, str>> {
+        match self.map.get(code)? {
+            Dest::Text(t) => Some(Cow::Borrowed(t)),
+            Dest::Inc { origin, units } => {
+                let mut units = units.to_vec();
+                if let Some(last) = units.last_mut() {
+                    *last = last.wrapping_add(code.wrapping_sub(*origin) as u16);
+                }
+                Some(Cow::Owned(String::from_utf16_lossy(&units)))
+            }
+        }
     }
 }
 
 impl Font {
-    /// Reads the font dictionary `fd`.
-    pub fn load(doc: &Document, fd: &Dictionary) -> Font {
+    /// Reads the font dictionary `fd`; `to_unicode` is its `ToUnicode` CMap, parsed by the
+    /// caller (once per stream) with its code length.
+    pub fn load(
+        doc: &Document,
+        fd: &Dictionary,
+        to_unicode: Option<(Rc<CMap>, Option<u8>)>,
+    ) -> Font {
         let subtype = name(doc, fd, b"Subtype").unwrap_or(b"Type1");
         let base = name(doc, fd, b"BaseFont")
             .map(|n| String::from_utf8_lossy(n).into_owned())
@@ -101,10 +210,10 @@ impl Font {
             bold: false,
             name: base,
             code_len: if type0 { 2 } else { 1 },
-            to_unicode: HashMap::new(),
+            to_unicode: None,
             encoding: None,
             small_caps: None,
-            widths: HashMap::new(),
+            widths: Intervals::default(),
             default_width: if type0 { 1000.0 } else { 0.0 },
             scale: 0.001,
         };
@@ -136,7 +245,8 @@ impl Font {
             if let Some(Object::Array(w)) = get(doc, fd, b"Widths") {
                 for (i, o) in w.iter().take(65536).enumerate() {
                     if let Some(v) = deref(doc, o).and_then(num) {
-                        font.widths.insert((first + i as i64).max(0) as u32, v);
+                        let code = (first + i as i64).clamp(0, u32::MAX as i64) as u32;
+                        font.widths.insert(code, code, v);
                     }
                 }
             }
@@ -159,9 +269,8 @@ impl Font {
             }
         }
         // ToUnicode first; the encoding for what it lacks.
-        if let Some(bytes) = fd.get(b"ToUnicode").ok().and_then(|o| stream_bytes(doc, o)) {
-            let (map, code_len) = parse_cmap(&bytes);
-            font.to_unicode = map;
+        if let Some((map, code_len)) = to_unicode {
+            font.to_unicode = Some(map);
             // Simple fonts use one byte whatever the CMap's codespace says.
             if let (Some(n), true) = (code_len, type0) {
                 font.code_len = n;
@@ -193,7 +302,8 @@ impl Font {
                     for (k, o) in ws.iter().enumerate() {
                         budget -= 1;
                         if let Some(v) = deref(doc, o).and_then(num) {
-                            self.widths.insert(c.saturating_add(k as u32), v);
+                            let code = c.saturating_add(k as u32);
+                            self.widths.insert(code, code, v);
                         }
                     }
                     i += 2;
@@ -203,10 +313,8 @@ impl Font {
                     let v = w.get(i + 2).and_then(|o| deref(doc, o)).and_then(num);
                     if let Some(v) = v {
                         let last = last.min(c.saturating_add(65535));
-                        for code in c..=last {
-                            budget -= 1;
-                            self.widths.insert(code, v);
-                        }
+                        budget -= 1;
+                        self.widths.insert(c, last, v);
                     }
                     i += 3;
                 }
@@ -217,18 +325,12 @@ impl Font {
 
     /// The glyph width of `code` in glyph units (1/1000 of the font size for most fonts).
     pub fn width(&self, code: u32) -> f32 {
-        self.widths
-            .get(&code)
-            .copied()
-            .unwrap_or(self.default_width)
+        self.widths.get(code).copied().unwrap_or(self.default_width)
     }
 
     /// The text of `code`; `None` when neither the CMap nor the encoding maps it.
-    pub fn text(&self, code: u32) -> Option<&str> {
-        if let Some(s) = self.to_unicode.get(&code) {
-            return Some(s.as_str());
-        }
-        None
+    pub fn text(&self, code: u32) -> Option<Cow<'_, str>> {
+        self.to_unicode.as_ref()?.get(code)
     }
 
     /// Whether `code` draws a small capital (its text is shown upper-case).
@@ -562,15 +664,15 @@ pub fn glyph_char(name: &str) -> Option<char> {
 }
 
 /// Reads a `ToUnicode` CMap: code → text, and the code length its codespace declares.
-/// A flat token scan (no recursion); malformed entries are skipped.
-pub fn parse_cmap(bytes: &[u8]) -> (HashMap<u32, String>, Option<u8>) {
-    let mut map = HashMap::new();
+/// A flat token scan (no recursion); malformed entries are skipped. A `bfrange` is kept as one
+/// interval whatever its width, so the map's size follows the CMap's, never its ranges'.
+pub fn parse_cmap(bytes: &[u8]) -> (CMap, Option<u8>) {
+    let mut cmap = CMap::default();
     let mut code_len = None;
     let tokens = cmap_tokens(bytes);
     let mut i = 0;
     let code_of = |h: &[u8]| h.iter().take(4).fold(0u32, |a, &b| (a << 8) | b as u32);
     let mut mode = 0u8;
-    let mut budget: usize = 1 << 20;
     while i < tokens.len() {
         match &tokens[i] {
             Tok::Word(w) => {
@@ -592,7 +694,9 @@ pub fn parse_cmap(bytes: &[u8]) -> (HashMap<u32, String>, Option<u8>) {
             }
             Tok::Hex(src) if mode == 2 => {
                 if let Some(dst) = tokens.get(i + 1).and_then(hex) {
-                    map.insert(code_of(src), utf16_text(dst));
+                    let code = code_of(src);
+                    cmap.map
+                        .insert(code, code, Dest::Text(utf16_text(dst).into()));
                 }
                 i += 2;
             }
@@ -605,20 +709,11 @@ pub fn parse_cmap(bytes: &[u8]) -> (HashMap<u32, String>, Option<u8>) {
                 let (lo, hi) = (code_of(lo), code_of(hi));
                 match dst {
                     Tok::Hex(d) => {
-                        let mut units: Vec<u16> = d
+                        let units: Box<[u16]> = d
                             .chunks(2)
                             .map(|c| c.iter().fold(0u16, |a, &b| (a << 8) | b as u16))
                             .collect();
-                        for code in lo..=hi.min(lo.saturating_add(65535)) {
-                            if budget == 0 {
-                                break;
-                            }
-                            budget -= 1;
-                            map.insert(code, String::from_utf16_lossy(&units));
-                            if let Some(last) = units.last_mut() {
-                                *last = last.wrapping_add(1);
-                            }
-                        }
+                        cmap.map.insert(lo, hi, Dest::Inc { origin: lo, units });
                         i += 3;
                     }
                     Tok::Open => {
@@ -626,7 +721,8 @@ pub fn parse_cmap(bytes: &[u8]) -> (HashMap<u32, String>, Option<u8>) {
                         let mut code = lo;
                         while let Some(Tok::Hex(d)) = tokens.get(j) {
                             if code <= hi {
-                                map.insert(code, utf16_text(d));
+                                cmap.map
+                                    .insert(code, code, Dest::Text(utf16_text(d).into()));
                             }
                             code = code.saturating_add(1);
                             j += 1;
@@ -639,7 +735,7 @@ pub fn parse_cmap(bytes: &[u8]) -> (HashMap<u32, String>, Option<u8>) {
             _ => i += 1,
         }
     }
-    (map, code_len)
+    (cmap, code_len)
 }
 
 fn hex(t: &Tok) -> Option<&[u8]> {
@@ -752,10 +848,25 @@ mod tests {
             1 beginbfrange <0030> <0031> [<0066006C> <0078>] endbfrange";
         let (m, n) = parse_cmap(cmap);
         assert_eq!(n, Some(2));
-        assert_eq!(m.get(&3).map(String::as_str), Some(" "));
-        assert_eq!(m.get(&0x11).map(String::as_str), Some("\u{2011}"));
-        assert_eq!(m.get(&0x26).map(String::as_str), Some("C"));
-        assert_eq!(m.get(&0x30).map(String::as_str), Some("fl"));
-        assert_eq!(m.get(&0x31).map(String::as_str), Some("x"));
+        assert_eq!(m.get(3).as_deref(), Some(" "));
+        assert_eq!(m.get(0x11).as_deref(), Some("\u{2011}"));
+        assert_eq!(m.get(0x26).as_deref(), Some("C"));
+        assert_eq!(m.get(0x30).as_deref(), Some("fl"));
+        assert_eq!(m.get(0x31).as_deref(), Some("x"));
+    }
+
+    #[test]
+    fn later_cmap_entries_override_earlier_ones_inside_ranges() {
+        let cmap = b"1 beginbfrange <0000> <FFFF> <0041> endbfrange\n\
+            1 beginbfchar <0005> <0078> endbfchar\n\
+            1 beginbfrange <0010> <0012> <0061> endbfrange";
+        let (m, _) = parse_cmap(cmap);
+        assert_eq!(m.get(4).as_deref(), Some("E"));
+        assert_eq!(m.get(5).as_deref(), Some("x"));
+        assert_eq!(m.get(6).as_deref(), Some("G"));
+        assert_eq!(m.get(0x11).as_deref(), Some("b"));
+        // The first range goes on past the later ones, counted from its own start.
+        assert_eq!(m.get(0x13).as_deref(), Some("T"));
+        assert_eq!(m.map.map.len(), 5);
     }
 }

@@ -148,18 +148,29 @@ fn mix(mut z: u64) -> u64 {
 /// The sorted, distinct shingle hashes of a canonical text (a text shorter than a shingle is
 /// one shingle).
 pub fn shingles(canonical: &str) -> Vec<u64> {
-    let chars: Vec<(usize, char)> = canonical.char_indices().collect();
-    let mut out: Vec<u64> = if chars.len() <= SHINGLE {
-        vec![fnv(canonical.as_bytes())]
-    } else {
-        (0..=chars.len() - SHINGLE)
-            .map(|i| {
-                let start = chars[i].0;
-                let end = chars.get(i + SHINGLE).map_or(canonical.len(), |c| c.0);
-                fnv(&canonical.as_bytes()[start..end])
-            })
-            .collect()
-    };
+    if canonical.chars().nth(SHINGLE).is_none() {
+        return vec![fnv(canonical.as_bytes())];
+    }
+    // A window over the last SHINGLE + 1 character starts (the text's end as the last), never
+    // a vector of every character; duplicates are dropped as the hashes grow, so a long
+    // repetitive text (a 50 MB table read as one rule) costs its distinct shingles only.
+    let mut out: Vec<u64> = Vec::new();
+    let mut compact_at = 1 << 16;
+    let mut starts: std::collections::VecDeque<usize> =
+        std::collections::VecDeque::with_capacity(SHINGLE + 1);
+    let ends = canonical.char_indices().map(|(i, _)| i);
+    for i in ends.chain(std::iter::once(canonical.len())) {
+        starts.push_back(i);
+        if starts.len() > SHINGLE {
+            let start = starts.pop_front().unwrap_or(0);
+            out.push(fnv(&canonical.as_bytes()[start..i]));
+            if out.len() >= compact_at {
+                out.sort_unstable();
+                out.dedup();
+                compact_at = (out.len() * 2).max(1 << 16);
+            }
+        }
+    }
     out.sort_unstable();
     out.dedup();
     out
