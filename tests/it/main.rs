@@ -29,5 +29,6 @@ mod seeds;
 mod simulate;
 mod simulate_cli;
 mod tidy;
+mod trust_crash;
 mod util;
 mod vocab;
