@@ -291,6 +291,25 @@ pub fn process_one(src: &crate::source::SourceFile) -> Processed {
         };
     };
     entry.blocks = doc.blocks.len();
+    // Plain text is read only when it has a rules source's structure: a LICENSE, a config
+    // file, notes or code give no records (`S021`).
+    if doc.format == Format::Text && !extract::system::has_rules_structure(&doc) {
+        entry.status = InputStatus::Skipped;
+        diagnostics.push(
+            Diagnostic::new(
+                Code::NotARulesSource,
+                "no rules-source structure found (no weapon table, datasheet section, \
+                 stratagem or rule glossary); skipped",
+            )
+            .in_file(&src.path),
+        );
+        return Processed {
+            entry,
+            extracted: None,
+            diagnostics,
+            table: None,
+        };
+    }
     let system = extract::system::detect(&doc);
     if let extract::system::System::Unsupported(name) = system {
         entry.status = InputStatus::Skipped;

@@ -104,6 +104,17 @@ pub enum SimError {
     IndirectTorrent,
     #[error("skill N/A needs the TORRENT keyword")]
     SkillNotApplicable,
+    #[error(
+        "--monte-carlo {trials} × up to {per_trial} attacks a trial is over the limit of {limit} \
+         attacks rolled in one run; ask for at most {most} trials, or run without --monte-carlo \
+         for the exact engine"
+    )]
+    TooMuchWork {
+        trials: u64,
+        per_trial: u64,
+        limit: u64,
+        most: u64,
+    },
     #[error("invalid {what}: {value} ({expected})")]
     Invalid {
         what: &'static str,
@@ -202,8 +213,25 @@ pub fn monte_carlo(scenario: &Scenario, trials: u64, seed: u64) -> Result<Outcom
             expected: "at least 1",
         });
     }
+    // Capped by work, not by trials: the attacks a run may roll at most.
+    let per_trial = u64::from(plan.attackers)
+        .saturating_mul(plan.attacks.max_attacks())
+        .max(1);
+    let work = trials.saturating_mul(per_trial);
+    if work > MAX_MONTE_CARLO_WORK {
+        return Err(SimError::TooMuchWork {
+            trials,
+            per_trial,
+            limit: MAX_MONTE_CARLO_WORK,
+            most: MAX_MONTE_CARLO_WORK / per_trial,
+        });
+    }
     Ok(monte_carlo::run(&plan, trials, seed))
 }
+
+/// The most attacks one Monte Carlo run may roll (trials × the most attacks of one trial):
+/// about a minute of work on a release build, whatever the trial count asked for.
+pub const MAX_MONTE_CARLO_WORK: u64 = 2_000_000_000;
 
 /// Mean of a dense distribution.
 pub(crate) fn mean_of(d: &[f64]) -> f64 {
