@@ -494,6 +494,8 @@ fn catch_panic<T>(f: impl FnOnce() -> T) -> Result<T, String> {
             }
         }));
     });
+    // A place left by a panic another thread's catch received (a stolen rayon job) is stale.
+    CAUGHT_AT.with(|c| c.borrow_mut().take());
     let outer = CATCHING.with(|c| c.replace(true));
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
     CATCHING.with(|c| c.set(outer));
