@@ -205,6 +205,17 @@ pub fn exact(scenario: &Scenario) -> Result<Outcome, SimError> {
 
 /// The same rules by sampling `trials` volleys with `rand_pcg::Pcg64` seeded from `seed`.
 pub fn monte_carlo(scenario: &Scenario, trials: u64, seed: u64) -> Result<Outcome, SimError> {
+    monte_carlo_with_progress(scenario, trials, seed, &|_| {})
+}
+
+/// [`monte_carlo`], calling `progress` with the trials done so far every few thousand trials
+/// (the CLI's progress bar); the result does not depend on it.
+pub fn monte_carlo_with_progress(
+    scenario: &Scenario,
+    trials: u64,
+    seed: u64,
+    progress: &dyn Fn(u64),
+) -> Result<Outcome, SimError> {
     let plan = plan::Plan::new(scenario)?;
     if trials == 0 {
         return Err(SimError::Invalid {
@@ -226,7 +237,7 @@ pub fn monte_carlo(scenario: &Scenario, trials: u64, seed: u64) -> Result<Outcom
             most: MAX_MONTE_CARLO_WORK / per_trial,
         });
     }
-    Ok(monte_carlo::run(&plan, trials, seed))
+    Ok(monte_carlo::run(&plan, trials, seed, progress))
 }
 
 /// The most attacks one Monte Carlo run may roll (trials × the most attacks of one trial):
