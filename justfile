@@ -33,7 +33,9 @@ bench:
 lint dir="output":
     cargo run --release -- lint {{dir}}
 
-# Fuzz one target (html_decoder, text_decoder, markdown_decoder, pdf_decoder, bsdata, dice, value_grammar) for RUNS executions, or
+# Fuzz one target (pipeline_html, pipeline_text, pipeline_markdown, pipeline_pdf, pipeline_csv,
+# pipeline_bsdata: one input through `pipeline::process_one`/`read_group`, the code the pipeline
+# runs per input; dice, value_grammar) for RUNS executions, or
 # every target in turn when no target is given (1,000,000 executions each, one at a time).
 # Needs a nightly toolchain and `cargo install cargo-fuzz`. New inputs go to fuzz/corpus/,
 # crashes to fuzz/artifacts/ (both ignored by git); fuzz/seeds/ holds hand-written seeds.
@@ -44,16 +46,17 @@ fuzz target="" runs="1000000":
     set -euo pipefail
     cd fuzz
     targets="{{target}}"
-    [ -n "$targets" ] || targets="html_decoder text_decoder markdown_decoder pdf_decoder bsdata dice value_grammar"
+    [ -n "$targets" ] || targets="pipeline_html pipeline_text pipeline_markdown pipeline_pdf pipeline_csv pipeline_bsdata dice value_grammar"
     for t in $targets; do
         mkdir -p "corpus/$t"
         seeds=""
         case "$t" in
-            html_decoder) seeds=seeds/html ;;
-            text_decoder) seeds=seeds/text ;;
-            pdf_decoder) seeds=seeds/pdf ;;
-            bsdata) seeds=seeds/bsdata ;;
-            markdown_decoder) seeds=seeds/markdown ;;
+            pipeline_html) seeds=seeds/html ;;
+            pipeline_text) seeds=seeds/text ;;
+            pipeline_pdf) seeds=seeds/pdf ;;
+            pipeline_csv) seeds=seeds/csv ;;
+            pipeline_bsdata) seeds=seeds/bsdata ;;
+            pipeline_markdown) seeds=seeds/markdown ;;
         esac
         cargo +nightly fuzz run -s none -a "$t" "corpus/$t" $seeds -- \
             -runs={{runs}} -max_total_time=3600 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1

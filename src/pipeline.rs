@@ -23,13 +23,14 @@ use rayon::prelude::*;
 use std::collections::BTreeMap;
 
 /// One processed input: its manifest entry and what was extracted.
-struct Processed {
-    entry: ManifestInput,
-    extracted: Option<Extracted>,
-    diagnostics: Vec<Diagnostic>,
+#[derive(Debug)]
+pub struct Processed {
+    pub entry: ManifestInput,
+    pub extracted: Option<Extracted>,
+    pub diagnostics: Vec<Diagnostic>,
     /// A structured file (format `csv`) kept for the record sources, with the `S007` it gets
     /// when no record source reads it.
-    table: Option<(crate::source::SourceFile, Diagnostic)>,
+    pub table: Option<(crate::source::SourceFile, Diagnostic)>,
 }
 
 /// Options of one ingest.
@@ -40,6 +41,10 @@ pub struct Options {
     /// Skip the final stage: running every weapon profile through the simulator against the
     /// reference targets (`validation/expected-damage.csv`, `V3xx` diagnostics).
     pub skip_validation: bool,
+    /// Called with an input's path (a structured file's: with each file of its group) inside
+    /// the per-input panic catch, just before that input's stages run: tracing, and the tests'
+    /// way to make one input panic on purpose (it then gets `S018`).
+    pub on_input: Option<fn(&str)>,
 }
 
 /// Runs every stage over `sources` (sorted by path) plus the read failures from `discover`.
@@ -71,7 +76,7 @@ pub fn run<I: Input>(sources: &[I], failed: &[(String, Diagnostic)], opts: &Opti
     let mut processed: Vec<(usize, Processed)> = order
         .par_iter()
         .map(|&i| {
-            let p = process(sources[i], duplicate_of[i].as_deref());
+            let p = process(sources[i], duplicate_of[i].as_deref(), opts.on_input);
             if let Some(f) = opts.on_file {
                 f();
             }
@@ -79,7 +84,7 @@ pub fn run<I: Input>(sources: &[I], failed: &[(String, Diagnostic)], opts: &Opti
         })
         .collect();
     processed.sort_by_key(|(i, _)| *i);
-    read_record_groups(&mut processed);
+    read_record_groups(&mut processed, opts.on_input);
 
     let mut diagnostics: Vec<Diagnostic> = Vec::new();
     let mut inputs: Vec<ManifestInput> = Vec::new();
@@ -151,11 +156,12 @@ fn validate(ds: &mut Dataset) {
     };
 }
 
-fn process<I: Input>(input: &I, duplicate_of: Option<&str>) -> Processed {
-    let mut entry = ManifestInput {
-        file: input.path().to_string(),
-        sha256: input.sha256().unwrap_or_default().to_string(),
-        bytes: input.len(),
+/// A manifest entry for `file` before any stage ran.
+fn new_entry(file: &str, sha256: &str, bytes: u64, duplicate_of: Option<&str>) -> ManifestInput {
+    ManifestInput {
+        file: file.to_string(),
+        sha256: sha256.to_string(),
+        bytes,
         format: Format::Unknown.as_str().to_string(),
         edition: None,
         status: InputStatus::Ok,
@@ -164,7 +170,20 @@ fn process<I: Input>(input: &I, duplicate_of: Option<&str>) -> Processed {
         chrome_dropped: 0,
         account: BlockAccount::default(),
         records: RecordCounts::default(),
-    };
+    }
+}
+
+fn process<I: Input>(
+    input: &I,
+    duplicate_of: Option<&str>,
+    on_input: Option<fn(&str)>,
+) -> Processed {
+    let mut entry = new_entry(
+        input.path(),
+        input.sha256().unwrap_or_default(),
+        input.len(),
+        duplicate_of,
+    );
     // Read now; dropped when this function returns.
     let src = match input.load() {
         Ok(s) => s,
@@ -211,6 +230,36 @@ fn process<I: Input>(input: &I, duplicate_of: Option<&str>) -> Processed {
             table: None,
         };
     }
+    // A panic in any stage of this input is this input's failure, not the run's.
+    let run_stages = || {
+        if let Some(f) = on_input {
+            f(&src.path);
+        }
+        process_one(src)
+    };
+    match catch_panic(run_stages) {
+        Ok(mut p) => {
+            p.entry.bytes = entry.bytes;
+            p
+        }
+        Err(message) => {
+            entry.status = InputStatus::Failed;
+            Processed {
+                entry,
+                extracted: None,
+                diagnostics: vec![panicked(&src.path, &message)],
+                table: None,
+            }
+        }
+    }
+}
+
+/// Runs one loaded input through every per-input stage, as the pipeline does: format
+/// detection, decode, game system, extract, normalize. A structured file (CSV, XML, zipped
+/// BattleScribe data) comes back as its `table`, for [`read_group`]. Panics are not caught
+/// here (the pipeline catches them per input; the fuzz targets call this to see them).
+pub fn process_one(src: &crate::source::SourceFile) -> Processed {
+    let mut entry = new_entry(&src.path, &src.sha256, src.bytes.len() as u64, None);
     let decoded = decode::decode(src);
     let mut diagnostics = decoded.diagnostics;
     entry.format = decoded.format.as_str().to_string();
@@ -242,6 +291,25 @@ fn process<I: Input>(input: &I, duplicate_of: Option<&str>) -> Processed {
         };
     };
     entry.blocks = doc.blocks.len();
+    // Plain text is read only when it has a rules source's structure: a LICENSE, a config
+    // file, notes or code give no records (`S021`).
+    if doc.format == Format::Text && !extract::system::has_rules_structure(&doc) {
+        entry.status = InputStatus::Skipped;
+        diagnostics.push(
+            Diagnostic::new(
+                Code::NotARulesSource,
+                "no rules-source structure found (no weapon table, datasheet section, \
+                 stratagem or rule glossary); skipped",
+            )
+            .in_file(&src.path),
+        );
+        return Processed {
+            entry,
+            extracted: None,
+            diagnostics,
+            table: None,
+        };
+    }
     let system = extract::system::detect(&doc);
     if let extract::system::System::Unsupported(name) = system {
         entry.status = InputStatus::Skipped;
@@ -294,9 +362,9 @@ fn process<I: Input>(input: &I, duplicate_of: Option<&str>) -> Processed {
 }
 
 /// The record-source seam: structured files grouped by directory, each group read by the
-/// first record source that claims it (groups in parallel). A file the source read becomes
-/// `ok` with its records; the others keep `skipped` and their `S007`.
-fn read_record_groups(processed: &mut [(usize, Processed)]) {
+/// first record source that claims it (groups in parallel, a panic caught per group). A file
+/// the source read becomes `ok` with its records; the others keep `skipped` and their `S007`.
+fn read_record_groups(processed: &mut [(usize, Processed)], on_input: Option<fn(&str)>) {
     let mut groups: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     for (k, (_, p)) in processed.iter().enumerate() {
         if let Some((src, _)) = &p.table {
@@ -310,7 +378,7 @@ fn read_record_groups(processed: &mut [(usize, Processed)]) {
         return;
     }
     let groups: Vec<(&str, Vec<usize>)> = groups.into_iter().collect();
-    let results: Vec<Vec<Extracted>> = {
+    let results: Vec<Result<Vec<Extracted>, String>> = {
         let view: &[(usize, Processed)] = processed;
         groups
             .par_iter()
@@ -319,39 +387,135 @@ fn read_record_groups(processed: &mut [(usize, Processed)]) {
                     .iter()
                     .filter_map(|&k| view[k].1.table.as_ref().map(|(s, _)| s))
                     .collect();
-                let group = crate::records::Group { dir, files: &files };
-                match crate::records::source_for(&group) {
-                    Some(source) => {
-                        let dates = crate::records::dates::of_group(&group);
-                        let mut read = (source.read)(&group);
-                        for ex in read.iter_mut().filter(|ex| ex.dated.is_none()) {
-                            ex.dated = dates.get(&ex.file).cloned();
-                        }
-                        read
+                catch_panic(|| {
+                    if let Some(f) = on_input {
+                        files.iter().for_each(|s| f(&s.path));
                     }
-                    None => Vec::new(),
-                }
+                    read_group(dir, &files)
+                })
             })
             .collect()
     };
-    let by_path: BTreeMap<String, usize> = groups
+    let members: Vec<Vec<usize>> = groups.into_iter().map(|(_, m)| m).collect();
+    for (read, members) in results.into_iter().zip(members) {
+        match read {
+            Ok(read) => file_group(processed, &members, read),
+            Err(message) => {
+                // One panic fails every file of the group: they were read together.
+                for k in members {
+                    let p = &mut processed[k].1;
+                    p.table = None;
+                    p.entry.status = InputStatus::Failed;
+                    p.diagnostics.push(panicked(&p.entry.file, &message));
+                }
+            }
+        }
+    }
+}
+
+/// The records a group gave, each `Extracted` to the file it came from.
+fn file_group(processed: &mut [(usize, Processed)], members: &[usize], read: Vec<Extracted>) {
+    let by_path: BTreeMap<String, usize> = members
         .iter()
-        .flat_map(|(_, m)| m.iter().copied())
-        .map(|k| (processed[k].1.entry.file.clone(), k))
+        .map(|&k| (processed[k].1.entry.file.clone(), k))
         .collect();
-    for mut ex in results.into_iter().flatten() {
+    for mut ex in read {
         let Some(&k) = by_path.get(&ex.file) else {
             continue;
         };
         let p = &mut processed[k].1;
         p.table = None;
-        normalize::normalize(&mut ex);
         p.entry.status = InputStatus::Ok;
         p.entry.edition = ex.edition;
         p.entry.records = record_counts(&ex);
         p.diagnostics.append(&mut ex.diagnostics);
         p.extracted = Some(ex);
     }
+}
+
+/// Reads the structured files of one folder (`dir`, files sorted by path) through the record
+/// source that claims them, as the pipeline does: one normalized `Extracted` per file read
+/// (none when no source claims the group). Panics are not caught here (the pipeline catches
+/// them per group; the fuzz targets call this to see them).
+pub fn read_group(dir: &str, files: &[&crate::source::SourceFile]) -> Vec<Extracted> {
+    let group = crate::records::Group { dir, files };
+    let Some(source) = crate::records::source_for(&group) else {
+        return Vec::new();
+    };
+    let dates = crate::records::dates::of_group(&group);
+    let mut read = (source.read)(&group);
+    for ex in read.iter_mut() {
+        if ex.dated.is_none() {
+            ex.dated = dates.get(&ex.file).cloned();
+        }
+        normalize::normalize(ex);
+    }
+    read
+}
+
+/// `S018` for `file`: processing it panicked with `message`.
+fn panicked(file: &str, message: &str) -> Diagnostic {
+    Diagnostic::new(
+        Code::InputPanicked,
+        format!("internal error while processing this input ({message}); it was skipped"),
+    )
+    .in_file(file)
+}
+
+thread_local! {
+    /// Whether this thread is inside [`catch_panic`] (its panics are reported, not printed).
+    static CATCHING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Where the last caught panic on this thread happened (`src/extract/ten.rs:63`).
+    static CAUGHT_AT: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f`, turning a panic into its message (with where it happened). The panic hook is
+/// chained once: a panic inside a catch is recorded, not printed; any other goes to the
+/// previous hook as before.
+fn catch_panic<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if CATCHING.with(|c| c.get()) {
+                let at = info.location().map(|l| {
+                    // A dependency's path is absolute: keep its last two components.
+                    let parts: Vec<&str> = l.file().rsplit(['/', '\\']).take(2).collect();
+                    let file = if l.file().starts_with(['/', '\\']) {
+                        format!("{}/{}", parts.get(1).unwrap_or(&""), parts[0])
+                    } else {
+                        l.file().replace('\\', "/")
+                    };
+                    format!("{file}:{}", l.line())
+                });
+                CAUGHT_AT.with(|c| *c.borrow_mut() = at);
+            } else {
+                previous(info);
+            }
+        }));
+    });
+    // A place left by a panic another thread's catch received (a stolen rayon job) is stale.
+    CAUGHT_AT.with(|c| c.borrow_mut().take());
+    let outer = CATCHING.with(|c| c.replace(true));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    CATCHING.with(|c| c.set(outer));
+    result.map_err(|payload| {
+        let what = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "panic with a non-text payload".to_string());
+        // The message may quote the input: one line, bounded.
+        let mut what: String = what.split_whitespace().collect::<Vec<_>>().join(" ");
+        if let Some((cut, _)) = what.char_indices().nth(200) {
+            what.truncate(cut);
+            what.push('…');
+        }
+        match CAUGHT_AT.with(|c| c.borrow_mut().take()) {
+            Some(at) => format!("{what} at {at}"),
+            None => what,
+        }
+    })
 }
 
 /// Merges per-document records into one dataset.

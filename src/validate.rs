@@ -171,7 +171,9 @@ fn profile_code(e: &ProfileError) -> Code {
 fn sim_code(e: &SimError) -> Code {
     match e {
         SimError::SkillNotApplicable => Code::SkillNotApplicable,
-        SimError::IndirectTorrent | SimError::Invalid { .. } => Code::ScenarioRefused,
+        SimError::IndirectTorrent | SimError::Invalid { .. } | SimError::TooMuchWork { .. } => {
+            Code::ScenarioRefused
+        }
     }
 }
 

@@ -145,6 +145,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let opts = crate::pipeline::Options {
         on_file: bar.as_ref().map(|_| tick as fn()),
         skip_validation: args.no_validate,
+        on_input: None,
     };
     let dataset = crate::pipeline::run(&found.sources, &found.failed, &opts);
     if let Some(b) = bar {

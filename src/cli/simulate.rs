@@ -970,6 +970,20 @@ fn scenario(a: &Flags) -> anyhow::Result<(Scenario, Rows)> {
     Ok((sc, rows))
 }
 
+/// A progress bar over `trials` on stderr when it is a terminal (not in CI, not when piped).
+fn progress_bar(trials: u64) -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() || std::env::var_os("CI").is_some() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(trials);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} {bar:40} {pos}/{len} trials {eta}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    Some(bar)
+}
+
 fn histogram(title: &str, d: &[f64]) {
     outln!("{title}:");
     let max = d.iter().cloned().fold(0.0, f64::max);
@@ -1019,7 +1033,19 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         }
     };
     let result = match args.monte_carlo {
-        Some(n) => simulate::monte_carlo(&sc, n, args.seed.unwrap_or(0)),
+        Some(n) => {
+            let bar = progress_bar(n);
+            let tick = |done: u64| {
+                if let Some(b) = &bar {
+                    b.set_position(done);
+                }
+            };
+            let r = simulate::monte_carlo_with_progress(&sc, n, args.seed.unwrap_or(0), &tick);
+            if let Some(b) = bar {
+                b.finish_and_clear();
+            }
+            r
+        }
         None => simulate::exact(&sc),
     };
     let o = match result {

@@ -84,3 +84,75 @@ pub fn detect(doc: &Document) -> System {
     }
     System::Unknown
 }
+
+/// Words only the game's rules use (beside [`TENTH_MARKERS`]): two distinct ones make a text
+/// a glossary of rules (`Deep Strike` / `…Declare Battle Formations step…Reserves`).
+const RULES_PHRASES: &[&str] = &[
+    "battlefield",
+    "battle round",
+    "hit roll",
+    "wound roll",
+    "saving throw",
+    "command phase",
+    "movement phase",
+    "shooting phase",
+    "charge phase",
+    "fight phase",
+    "engagement range",
+    "objective marker",
+    "declare battle formations",
+    "reserves",
+    "mortal wound",
+    "invulnerable save",
+    "this model",
+    "this unit",
+    "your army",
+    "enemy unit",
+];
+
+/// Whether a plain-text document has the structure of a rules source, before anything is
+/// extracted from it: a datasheet section heading or weapon-table header row as the dumps print
+/// them (`vocab`), a stratagem's labelled parts, a 9th-edition or Horus Heresy summary (its
+/// markers), or a glossary of rules (two distinct phrases of the game's rules). A LICENSE, a
+/// config file, notes or code have none of these (`S021`). Never looks at the file name.
+pub fn has_rules_structure(doc: &Document) -> bool {
+    let v = &crate::vocab::TENTH;
+    let section = doc.blocks.iter().any(|b| {
+        let first = b
+            .cells
+            .first()
+            .map_or(b.text.as_str(), String::as_str)
+            .trim();
+        v.datasheet_sections.contains(&first)
+            || first.starts_with("KEYWORDS:")
+            || first.starts_with("FACTION KEYWORDS:")
+    });
+    if section {
+        return true;
+    }
+    let labelled = |label: &str| doc.blocks.iter().any(|b| b.text.trim().starts_with(label));
+    if v.stratagem_labels
+        .iter()
+        .filter(|(label, _)| labelled(label))
+        .count()
+        >= 2
+    {
+        return true;
+    }
+    if matches!(detect(doc), System::Warhammer40k9e | System::HorusHeresy2) {
+        return true;
+    }
+    // Block by block (a phrase split over two lines is not counted), stopping at the second.
+    let phrases: Vec<&str> = TENTH_MARKERS.iter().chain(RULES_PHRASES).copied().collect();
+    let mut seen = vec![false; phrases.len()];
+    for b in &doc.blocks {
+        let text = b.text.to_lowercase();
+        for (k, p) in phrases.iter().enumerate() {
+            seen[k] |= text.contains(p);
+        }
+        if seen.iter().filter(|s| **s).count() >= 2 {
+            return true;
+        }
+    }
+    false
+}

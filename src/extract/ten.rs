@@ -60,7 +60,7 @@ pub fn extract(doc: &Document, out: &mut Extracted) {
         faction_abilities: r.faction_abilities.clone(),
     };
     // The glossary names the faction (`…used in the following Grey Knights datasheets:`).
-    glossary::read(doc, &blocks[end..], &ctx, out);
+    glossary::read(doc, blocks.get(end..).unwrap_or_default(), &ctx, out);
     if out.faction.is_none() {
         out.faction = r.title_faction.clone();
     }
@@ -154,7 +154,9 @@ impl<'a> DatasheetReader<'a> {
         if !self.found {
             return 0;
         }
-        i
+        // A step may claim blocks past the end (a heading whose body is missing): the
+        // datasheet part never ends beyond the document.
+        i.min(blocks.len())
     }
 
     /// Reads the block at `i` (and the blocks it starts); returns the index after them, or
@@ -260,17 +262,24 @@ impl<'a> DatasheetReader<'a> {
     ) -> Option<usize> {
         match upper {
             "INVULNERABLE SAVE" => {
-                if let Some(v) = blocks.get(i + 1) {
-                    let (save, cond) = match v.text.split_once('*') {
-                        Some((s, c)) => (
-                            s.trim().to_string(),
-                            Some(c.trim().to_string()).filter(|c| !c.is_empty()),
-                        ),
-                        None => (v.text.trim().to_string(), None),
-                    };
-                    self.ds.invulnerable_save = Some(save);
-                    self.ds.invulnerable_save_condition = cond;
-                }
+                // The value is the next line, unless that line starts a section of its own
+                // (a heading with nothing under it: the save is absent, never a heading).
+                let value = blocks
+                    .get(i + 1)
+                    .filter(|v| !is_section_heading(&v.text) && !starts_section(v));
+                let Some(v) = value else {
+                    out.account.in_records += 1;
+                    return Some(i + 1);
+                };
+                let (save, cond) = match v.text.split_once('*') {
+                    Some((s, c)) => (
+                        s.trim().to_string(),
+                        Some(c.trim().to_string()).filter(|c| !c.is_empty()),
+                    ),
+                    None => (v.text.trim().to_string(), None),
+                };
+                self.ds.invulnerable_save = Some(save);
+                self.ds.invulnerable_save_condition = cond;
                 out.account.in_records += 2;
                 return Some(i + 2);
             }
@@ -920,6 +929,18 @@ pub(super) fn strip_prefix_ci<'t>(t: &'t str, prefix: &str) -> Option<&'t str> {
 /// The datasheet's own section headings (`vocab::TENTH`).
 fn is_section_heading(t: &str) -> bool {
     vocab::TENTH.is_datasheet_section(t)
+}
+
+/// Whether block `b` opens a section by its first cell (a weapon table's header row) or is a
+/// page section heading or labelled line, so it is never the value of the heading before it.
+fn starts_section(b: &Block) -> bool {
+    let first = b.cells.first().map_or(b.text.as_str(), String::as_str);
+    let upper = first.trim().to_uppercase();
+    is_section_heading(&upper)
+        || vocab::TENTH.page_sections.contains(&upper.as_str())
+        || upper.starts_with("KEYWORDS:")
+        || upper.starts_with("FACTION KEYWORDS:")
+        || upper.starts_with("DAMAGED:")
 }
 
 fn snake(s: &str) -> String {

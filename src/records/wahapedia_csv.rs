@@ -86,21 +86,61 @@ pub const SOURCE: super::RecordSource = super::RecordSource {
     read: records,
 };
 
-/// Claims a group that has `Datasheets.csv` with the export's header (`id|name|faction_id|`)
-/// and `Last_update.csv` (`last_update|`).
+/// Claims a group that looks like the export: it has `Datasheets.csv` or `Last_update.csv`,
+/// two of the export's table names, or a file with the header shape of one of its tables
+/// (pipe-separated, with `datasheet_id`, or with `id`, `name` and `faction_id`). A claimed
+/// group whose tables cannot be read gets `C004` errors naming them, never an empty dataset.
 fn claims(group: &super::Group) -> bool {
-    let header_has = |name: &str, cols: &[&str]| {
-        group.file(name).is_some_and(|f| {
-            let b = f.bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&f.bytes);
-            let end = b.iter().position(|&c| c == b'\n').unwrap_or(b.len());
-            let head = String::from_utf8_lossy(&b[..end]);
-            let fields: Vec<&str> = head.trim_end().split('|').map(str::trim).collect();
-            cols.iter().all(|c| fields.contains(c))
-        })
+    let known = |f: &&&SourceFile| {
+        let name = super::file_name(&f.path);
+        READ.contains(&name) || NOT_READ.contains(&name)
     };
-    header_has(DATASHEETS, &["id", "name", "faction_id"])
-        && header_has(LAST_UPDATE, &["last_update"])
+    let shaped = |f: &&SourceFile| {
+        let fields = header_fields(&f.bytes);
+        fields.len() > 1
+            && (fields.contains(&"datasheet_id".to_string())
+                || ["id", "name", "faction_id"]
+                    .iter()
+                    .all(|c| fields.iter().any(|h| h == c)))
+    };
+    group.file(DATASHEETS).is_some()
+        || group.file(LAST_UPDATE).is_some()
+        || group.files.iter().filter(known).count() >= 2
+        || group.files.iter().any(shaped)
 }
+
+/// The bytes after every leading UTF-8 byte-order mark, and how many there were.
+fn strip_boms(bytes: &[u8]) -> (&[u8], usize) {
+    let mut b = bytes;
+    let mut n = 0;
+    while let Some(rest) = b.strip_prefix(b"\xEF\xBB\xBF") {
+        b = rest;
+        n += 1;
+    }
+    (b, n)
+}
+
+/// The fields of the first line, pipe-separated and trimmed (byte-order marks skipped).
+fn header_fields(bytes: &[u8]) -> Vec<String> {
+    let (b, _) = strip_boms(bytes);
+    let end = b.iter().position(|&c| c == b'\n').unwrap_or(b.len());
+    let head = String::from_utf8_lossy(&b[..end.min(4096)]);
+    head.trim_end()
+        .split('|')
+        .map(|f| f.trim().to_string())
+        .collect()
+}
+
+/// The tables whose rows are keyed by their `id` (one record per id, `C005`).
+const ID_KEYED: &[&str] = &[
+    DATASHEETS,
+    FACTIONS,
+    STRATAGEMS,
+    DETACHMENTS,
+    DETACHMENT_ABILITIES,
+    ENHANCEMENTS,
+    PUBLICATIONS,
+];
 
 /// How [`Export::from_tables`] treats a table it cannot read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -750,6 +790,15 @@ fn read_last_update(
     diags: &mut Vec<Diagnostic>,
 ) -> Result<Option<String>, ExportError> {
     if tables.get(LAST_UPDATE).is_none() {
+        if mode == Mode::Records {
+            diags.push(
+                Diagnostic::new(
+                    Code::ExportTableMissing,
+                    format!("{LAST_UPDATE}: table missing from the export; read without its date"),
+                )
+                .in_file(&tables.path_of(LAST_UPDATE)),
+            );
+        }
         return Ok(None);
     }
     let t = Table::read(tables, mode, LAST_UPDATE, &["last_update"], diags)?;
@@ -955,6 +1004,51 @@ impl LineCounter {
     }
 }
 
+/// The rows of an id-keyed table, one per id (`C005` for an id on several lines): the row kept
+/// is the smallest by content (its fields compared in order), whatever the order of the lines.
+fn one_row_per_id(
+    records: Vec<(u32, csv::StringRecord)>,
+    col: usize,
+    file: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<(u32, csv::StringRecord)> {
+    let id_of = |rec: &csv::StringRecord| rec.get(col).unwrap_or("").trim().to_string();
+    let mut by_id: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (k, (_, rec)) in records.iter().enumerate() {
+        by_id.entry(id_of(rec)).or_default().push(k);
+    }
+    let mut drop = BTreeSet::new();
+    for (id, rows) in by_id
+        .iter()
+        .filter(|(id, rows)| rows.len() > 1 && !id.is_empty())
+    {
+        let fields = |k: &usize| records[*k].1.iter().collect::<Vec<&str>>();
+        let Some(keep) = rows.iter().min_by(|a, b| fields(a).cmp(&fields(b))) else {
+            continue;
+        };
+        let lines: Vec<String> = rows.iter().map(|k| records[*k].0.to_string()).collect();
+        diags.push(
+            Diagnostic::new(
+                Code::ExportDuplicateId,
+                format!(
+                    "id {id} is on lines {}; the row of line {} is kept (chosen by content), \
+                     the others are dropped",
+                    lines.join(", "),
+                    records[*keep].0
+                ),
+            )
+            .at(file, records[rows[0]].0),
+        );
+        drop.extend(rows.iter().filter(|k| *k != keep).copied());
+    }
+    records
+        .into_iter()
+        .enumerate()
+        .filter(|(k, _)| !drop.contains(k))
+        .map(|(_, r)| r)
+        .collect()
+}
+
 /// One record of a [`Table`].
 struct Row<'t> {
     table: &'t Table,
@@ -980,17 +1074,33 @@ impl Table {
         diags: &mut Vec<Diagnostic>,
     ) -> Result<Table, ExportError> {
         let file = tables.path_of(name);
-        // In `Records` mode a table that cannot be read is a diagnostic and reads as empty.
+        // In `Records` mode a table that cannot be read is a diagnostic and reads as empty: a
+        // missing table a warning (`C003`; `Datasheets.csv` excepted), one that is there but
+        // cannot be read an error at its header line (`C004`).
         let fail = |err: ExportError, diags: &mut Vec<Diagnostic>| match mode {
             Mode::Crosscheck => Err(err),
             Mode::Records => {
-                diags.push(
+                let missing = matches!(err, ExportError::Missing { .. });
+                let d = if missing && name != DATASHEETS {
                     Diagnostic::new(
                         Code::ExportTableMissing,
                         format!("{err}; its rows are absent"),
                     )
-                    .in_file(&file),
-                );
+                    .in_file(&file)
+                } else if missing {
+                    Diagnostic::new(
+                        Code::ExportTableUnreadable,
+                        format!("{err}; the export has no datasheets"),
+                    )
+                    .in_file(&file)
+                } else {
+                    Diagnostic::new(
+                        Code::ExportTableUnreadable,
+                        format!("{err}; its rows are absent"),
+                    )
+                    .at(&file, 1)
+                };
+                diags.push(d);
                 Ok(Table::empty(file.clone()))
             }
         };
@@ -1002,8 +1112,16 @@ impl Table {
                 diags,
             );
         };
-        let bytes: &[u8] = &src.bytes;
-        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        let (bytes, boms) = strip_boms(&src.bytes);
+        if boms > 1 && mode == Mode::Records {
+            diags.push(
+                Diagnostic::new(
+                    Code::ExportLineMalformed,
+                    format!("{boms} byte-order marks before the header; read after them"),
+                )
+                .at(&file, 1),
+            );
+        }
         let mut reader = csv::ReaderBuilder::new()
             .delimiter(b'|')
             .quoting(false)
@@ -1075,6 +1193,9 @@ impl Table {
                 }
             }
         }
+        if let Some(&col) = columns.get("id").filter(|_| ID_KEYED.contains(&name)) {
+            records = one_row_per_id(records, col, &file, diags);
+        }
         Ok(Table {
             file,
             columns,
@@ -1130,7 +1251,12 @@ impl Row<'_> {
     /// `datasheet_id`, checked against `Datasheets.csv` (`C002` when unknown).
     fn datasheet(&self, known: &BTreeSet<String>, diags: &mut Vec<Diagnostic>) -> Option<String> {
         let id = self.req("datasheet_id", diags)?;
+        // No datasheet known: `Datasheets.csv` could not be read (`C004`), not every row is
+        // an orphan.
         if !known.contains(&id) {
+            if known.is_empty() {
+                return None;
+            }
             diags.push(
                 Diagnostic::new(
                     Code::ExportDanglingRow,

@@ -104,6 +104,17 @@ pub enum SimError {
     IndirectTorrent,
     #[error("skill N/A needs the TORRENT keyword")]
     SkillNotApplicable,
+    #[error(
+        "--monte-carlo {trials} × up to {per_trial} attacks a trial is over the limit of {limit} \
+         attacks rolled in one run; ask for at most {most} trials, or run without --monte-carlo \
+         for the exact engine"
+    )]
+    TooMuchWork {
+        trials: u64,
+        per_trial: u64,
+        limit: u64,
+        most: u64,
+    },
     #[error("invalid {what}: {value} ({expected})")]
     Invalid {
         what: &'static str,
@@ -194,6 +205,17 @@ pub fn exact(scenario: &Scenario) -> Result<Outcome, SimError> {
 
 /// The same rules by sampling `trials` volleys with `rand_pcg::Pcg64` seeded from `seed`.
 pub fn monte_carlo(scenario: &Scenario, trials: u64, seed: u64) -> Result<Outcome, SimError> {
+    monte_carlo_with_progress(scenario, trials, seed, &|_| {})
+}
+
+/// [`monte_carlo`], calling `progress` with the trials done so far every few thousand trials
+/// (the CLI's progress bar); the result does not depend on it.
+pub fn monte_carlo_with_progress(
+    scenario: &Scenario,
+    trials: u64,
+    seed: u64,
+    progress: &dyn Fn(u64),
+) -> Result<Outcome, SimError> {
     let plan = plan::Plan::new(scenario)?;
     if trials == 0 {
         return Err(SimError::Invalid {
@@ -202,8 +224,25 @@ pub fn monte_carlo(scenario: &Scenario, trials: u64, seed: u64) -> Result<Outcom
             expected: "at least 1",
         });
     }
-    Ok(monte_carlo::run(&plan, trials, seed))
+    // Capped by work, not by trials: the attacks a run may roll at most.
+    let per_trial = u64::from(plan.attackers)
+        .saturating_mul(plan.attacks.max_attacks())
+        .max(1);
+    let work = trials.saturating_mul(per_trial);
+    if work > MAX_MONTE_CARLO_WORK {
+        return Err(SimError::TooMuchWork {
+            trials,
+            per_trial,
+            limit: MAX_MONTE_CARLO_WORK,
+            most: MAX_MONTE_CARLO_WORK / per_trial,
+        });
+    }
+    Ok(monte_carlo::run(&plan, trials, seed, progress))
 }
+
+/// The most attacks one Monte Carlo run may roll (trials × the most attacks of one trial):
+/// about a minute of work on a release build, whatever the trial count asked for.
+pub const MAX_MONTE_CARLO_WORK: u64 = 2_000_000_000;
 
 /// Mean of a dense distribution.
 pub(crate) fn mean_of(d: &[f64]) -> f64 {

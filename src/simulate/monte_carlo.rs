@@ -46,7 +46,10 @@ impl Unit {
     }
 }
 
-pub(crate) fn run(plan: &Plan, trials: u64, seed: u64) -> Outcome {
+/// Trials between two calls of the progress callback.
+pub(crate) const PROGRESS_EVERY: u64 = 1 << 14;
+
+pub(crate) fn run(plan: &Plan, trials: u64, seed: u64, progress: &dyn Fn(u64)) -> Outcome {
     let mut rng = Pcg64::seed_from_u64(seed);
     let total = (plan.models * plan.wounds) as usize;
     let mut damage_counts = vec![0u64; total + 1];
@@ -55,7 +58,10 @@ pub(crate) fn run(plan: &Plan, trials: u64, seed: u64) -> Outcome {
     let save_need = plan.save_need();
     let mut normal: Vec<u32> = Vec::new();
     let mut devastating: Vec<u32> = Vec::new();
-    for _ in 0..trials {
+    for trial in 0..trials {
+        if trial % PROGRESS_EVERY == 0 {
+            progress(trial);
+        }
         normal.clear();
         devastating.clear();
         let mut hits_to_roll = 0u32;

@@ -64,6 +64,13 @@ impl AttackRule {
         a + extra + self.blast_bonus
     }
 
+    /// The most attacks one model can make (every die at its highest).
+    pub fn max_attacks(&self) -> u64 {
+        let base = u64::from(self.base.max().max(self.min_roll));
+        let base = if self.double { base * 2 } else { base };
+        base + u64::from(self.extra.map_or(0, |d| d.max())) + u64::from(self.blast_bonus)
+    }
+
     /// Exact distribution of one model's attacks.
     pub fn distribution(&self) -> Vec<f64> {
         let base = self.base.distribution();

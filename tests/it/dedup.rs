@@ -83,7 +83,7 @@ fn occurrences(rules: &[Rule]) -> Vec<Occurrence> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 128, .. ProptestConfig::default() })]
+    #![proptest_config(crate::util::proptest_config(128))]
 
     #[test]
     fn canonical_text_is_idempotent(s in "\\PC{0,80}") {

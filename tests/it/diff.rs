@@ -202,6 +202,8 @@ fn strip(d: &Datasheet) -> Datasheet {
 }
 
 proptest! {
+    #![proptest_config(crate::util::proptest_config(256))]
+
     #[test]
     fn diff_of_a_record_with_itself_is_empty(a in arb_sheet()) {
         prop_assert!(diff_record(&a, &a, &Options::all()).is_empty());

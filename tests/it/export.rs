@@ -394,8 +394,29 @@ fn a_missing_table_is_a_diagnostic_and_the_rest_is_read() {
 
 #[test]
 fn a_csv_group_no_source_claims_stays_skipped() {
-    // No Last_update.csv: not the export; its files stay skipped with S007.
-    let ds = run(&fixture("exp", &["Last_update.csv"]), &[], &opts());
+    // Tables with none of the export's names or header shapes: not the export; its files stay
+    // skipped with S007. (An export without Last_update.csv is still the export: issue 24,
+    // `trust_crash::export_without_last_update_is_still_read_as_the_export`.)
+    let other = |dir: &str| {
+        vec![
+            SourceFile::new(
+                format!("{dir}/scores.csv"),
+                b"name,score
+A,1
+B,2
+"
+                .to_vec(),
+            ),
+            SourceFile::new(
+                format!("{dir}/teams.csv"),
+                b"team|city|
+X|Y|
+"
+                .to_vec(),
+            ),
+        ]
+    };
+    let ds = run(&other("exp"), &[], &opts());
     assert!(ds.datasheets.is_empty());
     for i in &ds.manifest.inputs {
         assert_eq!(i.status, InputStatus::Skipped, "{}", i.file);
@@ -403,7 +424,7 @@ fn a_csv_group_no_source_claims_stays_skipped() {
     let s007 = ds.diagnostics.iter().filter(|d| d.code == "S007").count();
     assert_eq!(s007, ds.manifest.inputs.len());
     // Another directory's tables are another group: the export there is still read.
-    let mut both = fixture("a", &["Last_update.csv"]);
+    let mut both = other("a");
     both.extend(fixture("b", &[]));
     let ds = run(&both, &[], &opts());
     assert_eq!(ds.datasheets.len(), 1);

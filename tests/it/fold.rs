@@ -16,6 +16,8 @@ fn typographic() -> impl Strategy<Value = String> {
 }
 
 proptest! {
+    #![proptest_config(crate::util::proptest_config(256))]
+
     #[test]
     fn fold_for_id_is_idempotent_and_a_slug(s in typographic()) {
         let once = fold_for_id(&s);

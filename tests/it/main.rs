@@ -31,6 +31,7 @@ mod simulate_cli;
 mod tidy;
 mod trust_budgets_bsdata;
 mod trust_budgets_pdf;
+mod trust_crash;
 mod trust_diff;
 mod trust_explain;
 mod trust_output;

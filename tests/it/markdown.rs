@@ -11,7 +11,7 @@ const COMPANION: &str =
     "markdown/eng_17-09_warhammer40000_core_rules_chapter_approved_tournament_companion.md";
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, .. ProptestConfig::default() })]
+    #![proptest_config(crate::util::proptest_config(256))]
 
     /// Any text decodes; every block has text and a line inside the input, in source order.
     #[test]

@@ -214,7 +214,7 @@ fn interrupted_write_leaves_previous_output() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, .. ProptestConfig::default() })]
+    #![proptest_config(util::proptest_config(64))]
 
     /// Junk bytes never panic any decoder or extractor.
     #[test]
@@ -222,6 +222,8 @@ proptest! {
         let name = if html { "junk.html" } else { "junk.txt" };
         let ds = run(&[SourceFile::new(name, bytes)], &[], &Options::default());
         prop_assert_eq!(ds.manifest.inputs.len(), 1);
+        // A panic is caught per input (`S018`): it must not happen at all.
+        prop_assert!(ds.diagnostics.iter().all(|d| d.code != "S018"), "{:?}", ds.diagnostics);
     }
 
     /// Text-like junk built from the dumps' own tokens never panics either.
@@ -235,6 +237,8 @@ proptest! {
         let text: String = tokens.concat();
         let ds = run(&[SourceFile::new("soup.txt", text.into_bytes())], &[], &Options::default());
         prop_assert_eq!(ds.manifest.inputs.len(), 1);
+        // A panic is caught per input (`S018`): it must not happen at all.
+        prop_assert!(ds.diagnostics.iter().all(|d| d.code != "S018"), "{:?}", ds.diagnostics);
     }
 }
 

@@ -233,7 +233,7 @@ const CHARS_10E: &[&str] = &[
 ];
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(crate::util::proptest_config(256))]
 
     #[test]
     fn canonical_values_are_never_changed((ch, v) in canonical_10e()) {

@@ -612,7 +612,7 @@ fn damage(s: &Scenario) -> f64 {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+    #![proptest_config(crate::util::proptest_config(96))]
 
     /// Distributions sum to 1; destroyed models never exceed the model count and damage
     /// never exceeds the unit's total wounds (the dense vectors end there).
@@ -973,7 +973,7 @@ fn arb_field() -> impl Strategy<Value = Option<String>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(crate::util::proptest_config(256))]
 
     /// The dice and keyword parsers reject garbage with an error, never a panic.
     #[test]

@@ -1,10 +1,11 @@
-//! Any bytes as a BattleScribe catalogue beside a small hand-written game system, through the
-//! record source and normalization: parsing, link resolution (cycles, absent targets),
-//! datasheets, points, composition, enhancements and detachments; the header reader. Never
-//! panics.
+//! Any bytes as a BattleScribe catalogue beside a small hand-written game system, through
+//! `pipeline::read_group` (the code the pipeline runs per folder of structured files, without
+//! its panic catch): the claim, parsing, link resolution (cycles, absent targets), datasheets,
+//! points, composition, enhancements and detachments, normalization; the header reader.
 #![no_main]
 
-use cogitator::records::{bsdata, Group};
+use cogitator::pipeline;
+use cogitator::records::bsdata;
 use cogitator::source::SourceFile;
 use libfuzzer_sys::fuzz_target;
 
@@ -18,9 +19,5 @@ fuzz_target!(|data: &[u8]| {
     let _ = bsdata::header(data);
     let gst = SourceFile::new("x/a.gst", GST.as_bytes().to_vec());
     let cat = SourceFile::new("x/b.cat", data.to_vec());
-    let files = [&gst, &cat];
-    let group = Group { dir: "x", files: &files };
-    for mut ex in bsdata::read(&group) {
-        cogitator::normalize::normalize(&mut ex);
-    }
+    let _ = pipeline::read_group("x", &[&gst, &cat]);
 });
