@@ -378,18 +378,28 @@ impl Reader<'_> {
                 headed = entries;
             }
         }
+        // The block is counted before its pieces are read: a lone flavor un-counts the block it
+        // came from, which must have been counted first (a Horus Heresy headed entry flushes
+        // this block's own flavor before the block ends; un-counting it then underflowed).
+        self.out.account.in_records += 1;
         let pieces = text::split_glued(&text_of);
         for p in pieces {
             self.glued_piece(p, b);
         }
         if !headed.is_empty() {
+            // What came before the headed entry is a piece of this block, not the whole of it:
+            // the block is in a record (the headed rule), whatever the flavor before it gives.
+            if let Some(cur) = self.glued.current.as_mut() {
+                if cur.flavor.as_ref().is_some_and(|(_, l)| *l == b.line()) {
+                    cur.flavor_whole = false;
+                }
+            }
             self.flush_glued();
             self.glued.expect_text = false;
             for e in headed {
                 self.headed_rule(e, b.line());
             }
         }
-        self.out.account.in_records += 1;
     }
 
     /// A Horus Heresy entry that kept its heading: a named special rule.

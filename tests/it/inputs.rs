@@ -184,9 +184,12 @@ fn unsupported_formats_become_no_records() {
         &format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<catalogue name=\"Tyranids\">\n<rules><rule name=\"Deep Strike\"><description>{rule_text}</description></rule></rules>\n</catalogue>\n"),
     );
     // (Markdown has a decoder since issue 15: tests/it/markdown.rs.)
+    // A CSV file that does not look like Wahapedia's export (neither its table names nor a
+    // table's header shape; a lone `Datasheets.csv` with the export's header is the export, read
+    // with C003 for each missing table: `trust_crash::export_*`).
     write(
-        &tmp.path().join("Datasheets.csv"),
-        "id|name|faction_id|\n000000001|Hormagaunts|TYR|\n000000002|Termagants|TYR|\n",
+        &tmp.path().join("units.csv"),
+        "unit,points\nHormagaunts,65\nTermagants,60\n",
     );
     write(
         &tmp.path().join("data.json"),
@@ -211,10 +214,10 @@ fn unsupported_formats_become_no_records() {
     assert_eq!(
         formats,
         [
-            ("Datasheets.csv", "csv"),
             ("Tyranids.cat", "xml"),
             ("data.json", "json"),
             ("pack.pdf", "pdf"),
+            ("units.csv", "csv"),
             ("utf16.txt", "utf-16"),
         ]
     );

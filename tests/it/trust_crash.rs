@@ -437,3 +437,24 @@ fn monte_carlo_at_the_largest_attacks_is_refused_by_work_with_the_limit_named() 
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(err.is_empty(), "{err}");
 }
+
+/// Found by `pipeline_text` (fuzz, 106k inputs): a Horus Heresy line whose text before a headed
+/// entry (`…rollhorus heresy.` then an entry that kept its heading) was a lone flavor. The
+/// headed entry flushed that flavor before its own block was counted, so un-counting the block
+/// underflowed (`attempt to subtract with overflow` at `extract/glossary.rs`; a release build
+/// wrapped the count). No catch here: a panic fails the test.
+#[test]
+fn a_lone_flavor_flushed_by_a_headed_entry_of_its_own_line_does_not_underflow() {
+    let bytes =
+        include_bytes!("../fixtures/text/flavor-flushed-by-a-headed-entry-on-its-own-line.txt");
+    let p = cogitator::pipeline::process_one(&SourceFile::new("dump.txt", bytes.to_vec()));
+    let blocks = p.entry.blocks;
+    let ex = p.extracted.expect("read as a document");
+    let a = &ex.account;
+    // No bucket wrapped around: the account holds at most the document's blocks.
+    assert!(blocks > 0);
+    assert!(
+        a.in_records + a.chrome + a.unassigned <= blocks,
+        "{a:?} of {blocks} blocks"
+    );
+}
