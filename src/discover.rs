@@ -75,11 +75,14 @@ impl Input for OnDisk {
             )
             .in_file(&self.path));
         }
-        let bytes = read_regular(&self.abs, self.max_file_size).map_err(|e| match e {
-            Unread::NotRegular(kind) => not_regular(&self.path, kind),
-            Unread::Io(e) => Diagnostic::new(Code::SourceUnreadable, format!("cannot read: {e}"))
-                .in_file(&self.path),
-        })?;
+        let bytes =
+            read_regular(&self.abs, self.max_file_size, LastLink::Follow).map_err(|e| match e {
+                Unread::NotRegular(kind) => not_regular(&self.path, kind),
+                Unread::Io(e) => {
+                    Diagnostic::new(Code::SourceUnreadable, format!("cannot read: {e}"))
+                        .in_file(&self.path)
+                }
+            })?;
         let src = SourceFile::new(self.path.clone(), bytes);
         if src.bytes.len() as u64 != self.len
             || self.sha256.as_ref().is_some_and(|h| *h != src.sha256)
@@ -221,7 +224,7 @@ pub fn discover_with(inputs: &[PathBuf], opts: &Options) -> std::io::Result<Disc
         if sizes.get(&f.len).copied().unwrap_or(0) < 2 || f.too_large() {
             return;
         }
-        match read_regular(&f.abs, f.max_file_size) {
+        match read_regular(&f.abs, f.max_file_size, LastLink::Follow) {
             Ok(bytes) => f.sha256 = Some(sha256_hex(&bytes)),
             Err(Unread::NotRegular(kind)) => {
                 let d = not_regular(&f.path, kind);
@@ -281,24 +284,41 @@ fn walk_failure(e: &walkdir::Error, root: &Path) -> (String, Diagnostic) {
 }
 
 /// Why a file was not read by [`read_regular`].
-enum Unread {
+pub enum Unread {
     /// Not a regular file (its kind: `FIFO`, `character device`, …).
     NotRegular(&'static str),
     Io(std::io::Error),
 }
 
-/// Reads a regular file, at most `max` bytes plus one (a file that grew past the limit reads
-/// as changed). The file is opened without blocking (`O_NONBLOCK`: a FIFO swapped in after
-/// discovery cannot hang the open) and its type is checked on the open descriptor, so a path
-/// replaced by a device or FIFO between the check and the open is never read.
-fn read_regular(path: &Path, max: u64) -> Result<Vec<u8>, Unread> {
+/// Whether [`read_regular`] follows a symbolic link at the path's last component.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LastLink {
+    /// Inputs: a link given or met while walking is followed (loops and dangling links are
+    /// caught by the walk).
+    Follow,
+    /// Files a dataset or an output directory names (`explain`'s sources, `emit`'s manifest and
+    /// marker): a link there is refused (`O_NOFOLLOW`).
+    Refuse,
+}
+
+/// The one way cogitator reads a file: a regular file only, at most `max` bytes plus one (a
+/// file that grew past the limit reads as changed). The file is opened without blocking
+/// (`O_NONBLOCK`: a FIFO swapped in after discovery cannot hang the open) and its type is
+/// checked on the open descriptor, so a path replaced by a device or FIFO between the check and
+/// the open is never read. Used by discovery, `emit` and `explain`.
+pub fn read_regular(path: &Path, max: u64, link: LastLink) -> Result<Vec<u8>, Unread> {
     use std::io::Read;
     let mut opts = std::fs::OpenOptions::new();
     opts.read(true);
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
-        opts.custom_flags(libc::O_NONBLOCK);
+        let nofollow = if link == LastLink::Refuse {
+            libc::O_NOFOLLOW
+        } else {
+            0
+        };
+        opts.custom_flags(libc::O_NONBLOCK | nofollow);
     }
     let file = opts.open(path).map_err(Unread::Io)?;
     let meta = file.metadata().map_err(Unread::Io)?;

@@ -118,28 +118,12 @@ pub fn files(ds: &Dataset) -> Vec<(String, String)> {
 /// The manifest's file name.
 pub const MANIFEST_FILE: &str = "manifest.json";
 
-/// Reads a small regular file without following a symbolic link at its name (devices, FIFOs
-/// and links read as absent), at most `max` bytes.
+/// A small regular file of a directory cogitator may replace, at most `max` bytes; a link at
+/// its name, a device, a FIFO or a larger file reads as absent.
 fn read_own_file(path: &Path, max: u64) -> Option<Vec<u8>> {
-    use std::io::Read;
-    let meta = fs::symlink_metadata(path).ok()?;
-    if !meta.is_file() || meta.len() > max {
-        return None;
-    }
-    let mut opts = fs::OpenOptions::new();
-    opts.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        opts.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
-    }
-    let f = opts.open(path).ok()?;
-    if !f.metadata().ok()?.is_file() {
-        return None;
-    }
-    let mut bytes = Vec::new();
-    f.take(max).read_to_end(&mut bytes).ok()?;
-    Some(bytes)
+    crate::discover::read_regular(path, max, crate::discover::LastLink::Refuse)
+        .ok()
+        .filter(|b| b.len() as u64 <= max)
 }
 
 /// Largest manifest read back to decide what a directory holds.

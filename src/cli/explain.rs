@@ -15,6 +15,7 @@
 
 use crate::dataset::{DatasetDir, LoadedDataset};
 use crate::diff::{FieldPath, Segment};
+use crate::discover::{read_regular, LastLink, Unread};
 use crate::merge::{FieldRule, DATASHEET, DETACHMENT, ENHANCEMENT, STRATAGEM};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -516,15 +517,14 @@ impl<'a> Inputs<'a> {
             (None, None) => return Err("the dataset records no sha256 for this file".into()),
         };
         let path = self.resolve(file)?;
-        let mut f = open_regular(&path)?;
-        let len = f.metadata().map_err(|_| "not readable".to_string())?.len();
-        if bytes.is_some_and(|b| b != len) {
+        let cap = bytes.unwrap_or(crate::discover::DEFAULT_MAX_FILE_SIZE);
+        let buf = read_regular(&path, cap, LastLink::Refuse).map_err(|e| match e {
+            Unread::NotRegular(_) => "not a regular file".to_string(),
+            Unread::Io(_) => "not readable".to_string(),
+        })?;
+        if bytes.is_some_and(|b| b != buf.len() as u64) {
             return Err("the file changed since it was ingested (size differs)".into());
         }
-        let cap = bytes.unwrap_or(crate::discover::DEFAULT_MAX_FILE_SIZE);
-        let mut buf = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::Read::take(&mut f, cap + 1), &mut buf)
-            .map_err(|_| "not readable".to_string())?;
         if buf.len() as u64 > cap {
             return Err("the file is larger than the dataset records".into());
         }
@@ -562,23 +562,6 @@ impl<'a> Inputs<'a> {
             return Err(outside());
         }
         Ok(real)
-    }
-}
-
-/// Opens `path` for reading without following a last symlink and without waiting on a FIFO,
-/// and only when it is a regular file.
-fn open_regular(path: &Path) -> Result<std::fs::File, String> {
-    let mut opts = std::fs::OpenOptions::new();
-    opts.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        opts.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
-    }
-    let f = opts.open(path).map_err(|_| "not readable".to_string())?;
-    match f.metadata() {
-        Ok(m) if m.is_file() => Ok(f),
-        _ => Err("not a regular file".into()),
     }
 }
 
