@@ -3,25 +3,12 @@
 //! `diff output output`; and two real ingests of the HTML corpus (with and without one of the
 //! two Carnifexes pages).
 
+use crate::util;
 use cogitator::dataset::LoadedDataset;
 use cogitator::diff::dataset::{diff_datasets, Category, DatasetDiff, EntryKind};
 use cogitator::diff::policy::Policy;
 use serde_json::{json, Value};
-use std::path::Path;
 use std::process::Command;
-
-fn cogitator(args: &[&str]) -> (i32, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_cogitator"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run cogitator");
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
 
 fn src(file: &str, line: u32) -> Value {
     json!({"file": file, "line": line, "sha256": "00"})
@@ -76,21 +63,6 @@ fn base() -> Value {
       }],
       "diagnostics": []
     })
-}
-
-fn write(dir: &Path, v: &Value) {
-    std::fs::create_dir_all(dir).expect("mkdir");
-    for f in [
-        "datasheets",
-        "stratagems",
-        "rules",
-        "enhancements",
-        "detachments",
-        "diagnostics",
-    ] {
-        let text = serde_json::to_string_pretty(&v[f]).expect("json");
-        std::fs::write(dir.join(format!("{f}.json")), text).expect("write");
-    }
 }
 
 fn load(v: &Value) -> LoadedDataset {
@@ -393,11 +365,11 @@ fn command_formats_and_exit_codes() {
         .as_array_mut()
         .expect("weapons")
         .remove(1);
-    write(&a, &base());
-    write(&b, &new);
+    util::write_dataset(&a, &base());
+    util::write_dataset(&b, &new);
     let (a, b) = (a.to_str().expect("utf-8"), b.to_str().expect("utf-8"));
 
-    let (code, out, _) = cogitator(&["diff", a, b]);
+    let (code, out, _) = util::cogitator(&["diff", a, b]);
     assert_eq!(code, 0);
     assert!(out.contains("datasheet · Tyranids (2)"), "{out}");
     assert!(
@@ -406,7 +378,7 @@ fn command_formats_and_exit_codes() {
     );
     assert!(!out.contains('\x1b'), "no colour off a terminal");
 
-    let (code, out, _) = cogitator(&["diff", a, b, "--format", "json"]);
+    let (code, out, _) = util::cogitator(&["diff", a, b, "--format", "json"]);
     assert_eq!(code, 0);
     let v: Value = serde_json::from_str(&out).expect("json output");
     assert_eq!(v["schema"], "cogitator-diff/1");
@@ -415,7 +387,8 @@ fn command_formats_and_exit_codes() {
     assert_eq!(v["changes"][0]["at"]["file"], "tyranids.html");
     assert!(v["gate"].is_null());
 
-    let (code, out, _) = cogitator(&["diff", a, b, "--format", "markdown", "--gate", "default"]);
+    let (code, out, _) =
+        util::cogitator(&["diff", a, b, "--format", "markdown", "--gate", "default"]);
     assert_eq!(code, 1);
     assert!(out.starts_with("### cogitator diff"), "{out}");
     assert!(out.contains("**Gate: FAILED ❌**"), "{out}");
@@ -425,7 +398,7 @@ fn command_formats_and_exit_codes() {
         "{out}"
     );
 
-    let (code, out, _) = cogitator(&[
+    let (code, out, _) = util::cogitator(&[
         "diff",
         a,
         b,
@@ -446,7 +419,7 @@ fn command_formats_and_exit_codes() {
         "{out}"
     );
 
-    let (code, out, _) = cogitator(&["diff", a, b, "--gate", "default"]);
+    let (code, out, _) = util::cogitator(&["diff", a, b, "--gate", "default"]);
     assert_eq!(code, 1);
     assert!(out.contains("gate: FAILED"), "{out}");
     assert!(
@@ -456,7 +429,8 @@ fn command_formats_and_exit_codes() {
 
     let policy = tmp.path().join("p.yaml");
     std::fs::write(&policy, "fail_on:\n  removed_weapon_profiles: true\nallow:\n  - record: \"10e:tyranids:carnifexes\"\n    field: weapons\n    reason: reviewed\n").expect("write");
-    let (code, out, _) = cogitator(&["diff", a, b, "--gate", policy.to_str().expect("utf-8")]);
+    let (code, out, _) =
+        util::cogitator(&["diff", a, b, "--gate", policy.to_str().expect("utf-8")]);
     assert_eq!(code, 0, "{out}");
     assert!(
         out.contains("gate: passed (1 accepted by the allowlist)"),
@@ -464,12 +438,13 @@ fn command_formats_and_exit_codes() {
     );
 
     std::fs::write(&policy, "fail_on:\n  removed: true\n").expect("write");
-    let (code, _, err) = cogitator(&["diff", a, b, "--gate", policy.to_str().expect("utf-8")]);
+    let (code, _, err) =
+        util::cogitator(&["diff", a, b, "--gate", policy.to_str().expect("utf-8")]);
     assert_eq!(code, 2);
     assert!(err.contains("p.yaml:2:"), "{err}");
-    let (code, _, _) = cogitator(&["diff", a, "/nonexistent/cogitator"]);
+    let (code, _, _) = util::cogitator(&["diff", a, "/nonexistent/cogitator"]);
     assert_eq!(code, 2);
-    let (code, _, _) = cogitator(&["diff", a]);
+    let (code, _, _) = util::cogitator(&["diff", a]);
     assert_eq!(code, 2);
 }
 
@@ -477,10 +452,10 @@ fn command_formats_and_exit_codes() {
 fn committed_output_against_itself_is_empty_and_exits_0() {
     let out = crate::util::repo().join("output");
     let out = out.to_str().expect("utf-8");
-    let (code, stdout, _) = cogitator(&["diff", out, out, "--gate", "default"]);
+    let (code, stdout, _) = util::cogitator(&["diff", out, out, "--gate", "default"]);
     assert_eq!(code, 0);
     assert!(stdout.starts_with("no changes between"), "{stdout}");
-    let (code, stdout, _) = cogitator(&["diff", out, out, "--format", "github"]);
+    let (code, stdout, _) = util::cogitator(&["diff", out, out, "--format", "github"]);
     assert_eq!((code, stdout.as_str()), (0, ""));
 }
 
@@ -501,12 +476,12 @@ fn explain_a_value() {
         src("tyranids-new.html", 1)
     ]);
     let ds = tmp.path().join("ds");
-    write(&ds, &v);
+    util::write_dataset(&ds, &v);
     let inputs = tmp.path().join("in");
     std::fs::create_dir_all(&inputs).expect("mkdir");
     std::fs::write(inputs.join("tyranids.html"), page).expect("write");
     let (ds, inputs) = (ds.to_str().expect("utf-8"), inputs.to_str().expect("utf-8"));
-    let (code, out, _) = cogitator(&[
+    let (code, out, _) = util::cogitator(&[
         "explain",
         "10e:tyranids:carnifexes.points",
         "--dataset",
@@ -529,7 +504,7 @@ fn explain_a_value() {
         out.contains("merge policy (datasheet `points`): wins Newer"),
         "{out}"
     );
-    let (code, out, _) = cogitator(&[
+    let (code, out, _) = util::cogitator(&[
         "explain",
         "10e:tyranids:carnifexes.weapons[Heavy venom cannon].keywords",
         "--dataset",
@@ -547,10 +522,10 @@ fn explain_a_value() {
         out.contains("the value's own location: tyranids.html:40"),
         "{out}"
     );
-    let (code, _, err) = cogitator(&["explain", "10e:tyranids:nope", "--dataset", ds]);
+    let (code, _, err) = util::cogitator(&["explain", "10e:tyranids:nope", "--dataset", ds]);
     assert_eq!(code, 1);
     assert!(err.contains("no record"), "{err}");
-    let (code, _, _) = cogitator(&[
+    let (code, _, _) = util::cogitator(&[
         "explain",
         "10e:tyranids:carnifexes.nofield",
         "--dataset",

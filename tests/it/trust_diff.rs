@@ -3,6 +3,7 @@
 //! keywords the simulator does not model, annotation anchors and policy value checks. Every
 //! input is generated here.
 
+use crate::util;
 use cogitator::dataset::LoadedDataset;
 use cogitator::diff::dataset::{diff_datasets, DatasetDiff, EntryKind};
 use serde_json::{json, Value};
@@ -229,32 +230,16 @@ fn a_one_word_change_in_a_long_text_shows_the_changed_words() {
     );
 }
 
-fn cogitator(args: &[&str]) -> (i32, String, String) {
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_cogitator"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run cogitator");
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
-
 fn write_dataset(dir: &std::path::Path, datasheets: Vec<Value>) {
-    std::fs::create_dir_all(dir).expect("mkdir");
-    for f in [
-        "stratagems",
-        "rules",
-        "enhancements",
-        "detachments",
-        "diagnostics",
-    ] {
-        std::fs::write(dir.join(format!("{f}.json")), "[]").expect("write");
-    }
-    let text = serde_json::to_string_pretty(&datasheets).expect("json");
-    std::fs::write(dir.join("datasheets.json"), text).expect("write");
+    let empty: [Value; 0] = [];
+    util::write_dataset(
+        dir,
+        &serde_json::json!({
+            "datasheets": datasheets,
+            "stratagems": empty, "rules": empty, "enhancements": empty,
+            "detachments": empty, "diagnostics": empty,
+        }),
+    );
 }
 
 #[test]
@@ -268,7 +253,7 @@ fn one_change_and_one_violation_are_singular() {
     std::fs::write(&policy, "fail_on:\n  categories: [points]\n").expect("write");
     let (p, g) = (policy.to_str().expect("utf-8"), "--gate");
     let (x, y) = (a.to_str().expect("utf-8"), b.to_str().expect("utf-8"));
-    let (code, out, _) = cogitator(&["diff", x, y, g, p]);
+    let (code, out, _) = util::cogitator(&["diff", x, y, g, p]);
     assert_eq!(code, 1);
     assert!(
         out.contains(
@@ -281,7 +266,7 @@ fn one_change_and_one_violation_are_singular() {
         out.contains("gate: FAILED (1 violation, 0 accepted"),
         "{out}"
     );
-    let (_, md, _) = cogitator(&["diff", x, y, g, p, "--format", "markdown"]);
+    let (_, md, _) = util::cogitator(&["diff", x, y, g, p, "--format", "markdown"]);
     assert!(
         md.contains("**Gate: FAILED ❌** (1 violation, 0 accepted"),
         "{md}"
@@ -309,16 +294,16 @@ fn a_keyword_the_simulator_does_not_model_has_no_zero_weight() {
     w["keywords"] = json!(["GRAVITIC BLAST 3"]);
     write_dataset(&b, vec![ds(w.clone())]);
     let (x, y) = (a.to_str().expect("utf-8"), b.to_str().expect("utf-8"));
-    let (_, out, _) = cogitator(&["diff", x, y]);
+    let (_, out, _) = util::cogitator(&["diff", x, y]);
     assert!(
         out.contains("keywords: + GRAVITIC BLAST 3  [keyword]  GRAVITIC BLAST 3 not modelled by the simulator"),
         "{out}"
     );
     assert!(!out.contains("+0.00"), "{out}");
-    let (_, md, _) = cogitator(&["diff", x, y, "--format", "markdown"]);
+    let (_, md, _) = util::cogitator(&["diff", x, y, "--format", "markdown"]);
     assert!(md.contains("not modelled by the simulator"), "{md}");
     assert!(!md.contains("+0.00"), "{md}");
-    let (_, j, _) = cogitator(&["diff", x, y, "--format", "json"]);
+    let (_, j, _) = util::cogitator(&["diff", x, y, "--format", "json"]);
     let j: Value = serde_json::from_str(&j).expect("json");
     assert_eq!(j["changes"][0]["not_modelled"], json!(["GRAVITIC BLAST 3"]));
     assert!(j["changes"][0].get("damage").is_none());
@@ -327,7 +312,7 @@ fn a_keyword_the_simulator_does_not_model_has_no_zero_weight() {
     write_dataset(&a, vec![ds(w.clone())]);
     w["keywords"] = json!(["GRAVITIC BLAST 3", "PISTOL"]);
     write_dataset(&b, vec![ds(w)]);
-    let (_, out, _) = cogitator(&["diff", x, y]);
+    let (_, out, _) = util::cogitator(&["diff", x, y]);
     assert!(
         out.contains("keywords: + PISTOL  [keyword]  +0.00 expected damage"),
         "{out}"
@@ -376,11 +361,11 @@ fn gate_policy_values_are_checked_with_their_line() {
     let tmp = tempfile::tempdir().expect("tmp");
     let p = tmp.path().join("gate.yaml");
     std::fs::write(&p, "fail_on:\n  expected_damage_change: .nan\n").expect("write");
-    let (code, _, err) = cogitator(&["diff", "a", "b", "--gate", p.to_str().expect("utf-8")]);
+    let (code, _, err) = util::cogitator(&["diff", "a", "b", "--gate", p.to_str().expect("utf-8")]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("gate.yaml:2:"), "{err}");
     std::fs::write(&p, "").expect("write");
-    let (code, _, err) = cogitator(&["diff", "a", "b", "--gate", p.to_str().expect("utf-8")]);
+    let (code, _, err) = util::cogitator(&["diff", "a", "b", "--gate", p.to_str().expect("utf-8")]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("gate.yaml:1:1: the policy is empty"), "{err}");
 }

@@ -2,6 +2,7 @@
 //! when regular and as recorded (size and sha256); the excerpt of a value is its own line; names
 //! in a path match ignoring case, with suggestions; a path of thousands of dots answers at once.
 
+use crate::util;
 use serde_json::{json, Value};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -72,21 +73,6 @@ fn dataset(sources: Value) -> Value {
     })
 }
 
-fn write_dataset(dir: &Path, v: &Value) {
-    std::fs::create_dir_all(dir).expect("mkdir");
-    for f in [
-        "datasheets",
-        "stratagems",
-        "rules",
-        "enhancements",
-        "detachments",
-        "diagnostics",
-    ] {
-        let text = serde_json::to_string_pretty(&v[f]).expect("json");
-        std::fs::write(dir.join(format!("{f}.json")), text).expect("write");
-    }
-}
-
 fn s(p: &Path) -> &str {
     p.to_str().expect("utf-8 temp path")
 }
@@ -125,7 +111,7 @@ fn explain_opened_any_path_a_dataset_names() {
         srcs.push(json!({"file": "fifo.txt", "line": 1, "sha256": hs}));
     }
     let ds = tmp.path().join("ds");
-    write_dataset(&ds, &dataset(Value::Array(srcs.clone())));
+    util::write_dataset(&ds, &dataset(Value::Array(srcs.clone())));
     let (code, out, err) = cogitator(&[
         "explain",
         "10e:tyranids:carnifexes",
@@ -160,7 +146,7 @@ fn explain_showed_an_excerpt_of_a_changed_file() {
     std::fs::write(inputs.join("page.txt"), "Carnifexes\nCHANGED LINE\n").expect("write");
     let ds = tmp.path().join("ds");
     let recorded = sha(b"Carnifexes\nA living siege engine.\n");
-    write_dataset(
+    util::write_dataset(
         &ds,
         &dataset(json!([{"file": "page.txt", "line": 2, "sha256": recorded}])),
     );
@@ -221,7 +207,7 @@ fn explain_showed_the_profiles_first_lines_not_the_values_own() {
         .map(|(f, t)| json!({"file": f, "line": 1, "sha256": sha(t.as_bytes())}))
         .collect();
     let ds = tmp.path().join("ds");
-    write_dataset(&ds, &dataset(Value::Array(srcs)));
+    util::write_dataset(&ds, &dataset(Value::Array(srcs)));
     let cases: &[(&str, &str)] = &[
         (
             "models[Carnifex].M",
@@ -306,7 +292,7 @@ fn explain_showed_the_profiles_first_lines_not_the_values_own() {
 fn explain_did_not_find_a_weapon_named_in_another_case() {
     let tmp = tempfile::tempdir().expect("tmp");
     let ds = tmp.path().join("ds");
-    write_dataset(&ds, &dataset(json!([])));
+    util::write_dataset(&ds, &dataset(json!([])));
     let run = |t: &str| cogitator(&["explain", t, "--dataset", s(&ds)]);
     for (path, value) in [
         ("weapons[storm bolter].S", "value: 4\n"),
@@ -357,7 +343,7 @@ fn explain_with_a_200_dot_id_took_seconds() {
         .collect();
     sheets.push(one);
     v["datasheets"] = Value::Array(sheets);
-    write_dataset(&ds, &v);
+    util::write_dataset(&ds, &v);
     for n in [200, 10_000] {
         let dots = ".".repeat(n);
         let (code, _, err) = cogitator(&[

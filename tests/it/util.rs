@@ -66,3 +66,34 @@ pub fn proptest_config(cases: u32) -> proptest::test_runner::Config {
         ..base
     }
 }
+
+/// Runs the `cogitator` binary with `args` (`NO_COLOR` set): exit code, stdout, stderr.
+pub fn cogitator(args: &[&str]) -> (i32, String, String) {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_cogitator"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run cogitator");
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// Writes a dataset directory from `v`, a JSON object with one array per record file
+/// (`datasheets`, `stratagems`, `rules`, `enhancements`, `detachments`, `diagnostics`).
+pub fn write_dataset(dir: &std::path::Path, v: &serde_json::Value) {
+    std::fs::create_dir_all(dir).expect("mkdir");
+    for f in [
+        "datasheets",
+        "stratagems",
+        "rules",
+        "enhancements",
+        "detachments",
+        "diagnostics",
+    ] {
+        let text = serde_json::to_string_pretty(&v[f]).expect("json");
+        std::fs::write(dir.join(format!("{f}.json")), text).expect("write");
+    }
+}
