@@ -215,61 +215,81 @@ fn signature(sh: &[u64]) -> [u64; HASHES] {
     sig
 }
 
-/// One text's facts for comparison.
+/// One text's facts for comparison. Its shingle set is not kept here: most texts pair with no
+/// other, and a set costs 8 bytes per character (see [`cluster`]).
 struct Item {
     edition: &'static str,
     canonical: String,
-    shingles: Vec<u64>,
     slug: Option<String>,
     kind: Option<String>,
     faction: Option<String>,
 }
 
 fn item(r: &Rule) -> Item {
-    let canonical = super::canonical_text(&r.text);
     Item {
         edition: r.edition.as_str(),
-        shingles: shingles(&canonical),
-        canonical,
+        canonical: super::canonical_text(&r.text),
         slug: r.name.as_deref().map(crate::ids::rule_slug),
         kind: (r.kind != super::UNCLASSIFIED).then(|| r.kind.clone()),
         faction: r.faction.clone(),
     }
 }
 
-/// Candidate pairs (i < j): LSH buckets, plus every pair of one edition and name.
-fn candidates(items: &[Item]) -> Vec<(usize, usize)> {
-    let sigs: Vec<[u64; HASHES]> = {
-        use rayon::prelude::*;
-        items.par_iter().map(|it| signature(&it.shingles)).collect()
-    };
-    let mut buckets: BTreeMap<(usize, u64), Vec<usize>> = BTreeMap::new();
-    for (i, sig) in sigs.iter().enumerate() {
-        for b in 0..BANDS {
-            let band = &sig[b * ROWS..(b + 1) * ROWS];
-            let key = band.iter().fold(0u64, |h, &v| mix(h ^ v));
-            buckets.entry((b, key)).or_default().push(i);
+/// The LSH key of each band of a text's MinHash signature.
+fn band_keys(canonical: &str) -> [u64; BANDS] {
+    let sig = signature(&shingles(canonical));
+    std::array::from_fn(|b| {
+        sig[b * ROWS..(b + 1) * ROWS]
+            .iter()
+            .fold(0u64, |h, &v| mix(h ^ v))
+    })
+}
+
+/// Each text of `list` (in text order) paired with the next `window` of it.
+fn pair_neighbours(list: &[u32], window: usize, pairs: &mut Vec<(u32, u32)>) {
+    // items are in (edition, canonical text) order: each is paired with the next few of its
+    // list (textual neighbours), and union-find joins the chain
+    for (x, &i) in list.iter().enumerate() {
+        for &j in list.iter().skip(x + 1).take(window) {
+            pairs.push((i.min(j), i.max(j)));
         }
     }
-    let mut by_name: BTreeMap<(&str, &str), Vec<usize>> = BTreeMap::new();
-    for (i, it) in items.iter().enumerate() {
-        if let Some(s) = &it.slug {
-            by_name.entry((it.edition, s)).or_default().push(i);
-        }
-    }
+}
+
+/// Candidate pairs (i < j), sorted and distinct: LSH buckets, plus every pair of one edition
+/// and name. Memory: one band's (key, index) list at a time, indexes as `u32` (8 bytes a
+/// pair), and pairs de-duplicated after each band (a family of copies shares its neighbours in
+/// every band).
+fn candidates(items: &[Item], keys: &[[u64; BANDS]]) -> Vec<(u32, u32)> {
+    debug_assert!(u32::try_from(items.len()).is_ok());
     let mut pairs = Vec::new();
-    let lists = buckets
-        .values()
-        .map(|l| (l, BUCKET_WINDOW))
-        .chain(by_name.values().map(|l| (l, NAME_WINDOW)));
-    for (list, window) in lists {
-        // items are in (edition, canonical text) order: each is paired with the next few of its
-        // list (textual neighbours), and union-find joins the chain
-        for (x, &i) in list.iter().enumerate() {
-            for &j in list.iter().skip(x + 1).take(window) {
-                pairs.push((i.min(j), i.max(j)));
+    let mut list = Vec::new();
+    for b in 0..BANDS {
+        let mut band: Vec<(u64, u32)> = keys
+            .iter()
+            .enumerate()
+            .map(|(i, k)| (k[b], i as u32))
+            .collect();
+        band.sort_unstable();
+        for run in band.chunk_by(|x, y| x.0 == y.0) {
+            if run.len() > 1 {
+                list.clear();
+                list.extend(run.iter().map(|&(_, i)| i));
+                pair_neighbours(&list, BUCKET_WINDOW, &mut pairs);
             }
         }
+        pairs.sort_unstable();
+        pairs.dedup();
+        pairs.shrink_to_fit();
+    }
+    let mut by_name: BTreeMap<(&str, &str), Vec<u32>> = BTreeMap::new();
+    for (i, it) in items.iter().enumerate() {
+        if let Some(s) = &it.slug {
+            by_name.entry((it.edition, s)).or_default().push(i as u32);
+        }
+    }
+    for list in by_name.values() {
+        pair_neighbours(list, NAME_WINDOW, &mut pairs);
     }
     pairs.sort_unstable();
     pairs.dedup();
@@ -285,11 +305,11 @@ fn agree(a: &Option<String>, b: &Option<String>) -> bool {
 }
 
 /// The score at which `a` and `b` are one rule, `None` when they are not.
-fn accept(a: &Item, b: &Item) -> Option<f64> {
+fn accept(a: &Item, b: &Item, sa: &[u64], sb: &[u64]) -> Option<f64> {
     if a.edition != b.edition || !agree(&a.kind, &b.kind) || !agree(&a.faction, &b.faction) {
         return None;
     }
-    let (jaccard, contained) = similarity(&a.shingles, &b.shingles);
+    let (jaccard, contained) = similarity(sa, sb);
     match (&a.slug, &b.slug) {
         (Some(x), Some(y)) if x != y => None,
         (Some(_), Some(_)) => {
@@ -299,6 +319,76 @@ fn accept(a: &Item, b: &Item) -> Option<f64> {
         }
         _ => (jaccard >= UNNAMED_JACCARD).then_some(jaccard),
     }
+}
+
+/// Measures every candidate pair exactly: the accepted same-edition edges (score, i, j) and the
+/// cross-edition links.
+///
+/// Memory: a text's shingle set costs 8 bytes per character, so the sets are a cache, not a
+/// table: a set is made at its first pair and dropped after its last, and when the live sets
+/// pass [`set_budget`] the ones needed last are dropped (made again if needed again). The
+/// result does not depend on the cache: a set is a function of its text.
+fn measure(items: &[Item], pairs: &[(u32, u32)]) -> (Vec<(f64, usize, usize)>, Vec<PendingLink>) {
+    let mut last = vec![0usize; items.len()];
+    for (p, &(i, j)) in pairs.iter().enumerate() {
+        last[i as usize] = p;
+        last[j as usize] = p;
+    }
+    let budget = set_budget(items);
+    let mut sets: Vec<Vec<u64>> = vec![Vec::new(); items.len()];
+    let mut live: Vec<usize> = Vec::new();
+    let mut live_bytes = 0usize;
+    let mut edges = Vec::new();
+    let mut links = Vec::new();
+    for (p, &(i, j)) in pairs.iter().enumerate() {
+        let (i, j) = (i as usize, j as usize);
+        for k in [i, j] {
+            if sets[k].is_empty() {
+                let mut set = shingles(&items[k].canonical);
+                set.shrink_to_fit();
+                live_bytes += set.len() * 8;
+                sets[k] = set;
+                live.push(k);
+            }
+        }
+        let (a, b) = (&items[i], &items[j]);
+        if a.edition != b.edition {
+            let (jaccard, _) = similarity(&sets[i], &sets[j]);
+            if jaccard >= UNNAMED_JACCARD {
+                links.push(PendingLink {
+                    a: (a.edition.to_string(), a.canonical.clone()),
+                    b: (b.edition.to_string(), b.canonical.clone()),
+                    score: jaccard,
+                });
+            }
+        } else if let Some(score) = accept(a, b, &sets[i], &sets[j]) {
+            edges.push((score, i, j));
+        }
+        for k in [i, j] {
+            if last[k] == p {
+                live_bytes -= sets[k].len() * 8;
+                sets[k] = Vec::new();
+            }
+        }
+        if live_bytes > budget {
+            // keep the half needed soonest
+            live.retain(|&k| !sets[k].is_empty());
+            live.sort_unstable_by_key(|&k| (last[k], k));
+            while live_bytes > budget / 2 {
+                let Some(k) = live.pop() else { break };
+                live_bytes -= sets[k].len() * 8;
+                sets[k] = Vec::new();
+            }
+        }
+    }
+    (edges, links)
+}
+
+/// Bytes of shingle sets kept at once: twice the texts' own size, at least 32 MiB (so a
+/// corpus of normal size never evicts).
+fn set_budget(items: &[Item]) -> usize {
+    let text: usize = items.iter().map(|it| it.canonical.len()).sum();
+    (2 * text).max(32 << 20)
 }
 
 /// Union-find whose roots carry the cluster's name, kind and faction.
@@ -339,23 +429,16 @@ pub fn cluster(rules: Vec<Rule>) -> (Vec<Rule>, Vec<PendingLink>) {
     let mut rules = rules;
     rules.sort_by_cached_key(|r| (r.edition.as_str(), super::canonical_text(&r.text)));
     let items: Vec<Item> = rules.iter().map(item).collect();
-    let mut edges: Vec<(f64, usize, usize)> = Vec::new();
-    let mut links = Vec::new();
-    for (i, j) in candidates(&items) {
-        let (a, b) = (&items[i], &items[j]);
-        if a.edition != b.edition {
-            let (jaccard, _) = similarity(&a.shingles, &b.shingles);
-            if jaccard >= UNNAMED_JACCARD {
-                links.push(PendingLink {
-                    a: (a.edition.to_string(), a.canonical.clone()),
-                    b: (b.edition.to_string(), b.canonical.clone()),
-                    score: jaccard,
-                });
-            }
-        } else if let Some(score) = accept(a, b) {
-            edges.push((score, i, j));
-        }
-    }
+    let pairs = {
+        use rayon::prelude::*;
+        let keys: Vec<[u64; BANDS]> = items
+            .par_iter()
+            .map(|it| band_keys(&it.canonical))
+            .collect();
+        candidates(&items, &keys)
+    };
+    let (mut edges, links) = measure(&items, &pairs);
+    drop(pairs);
     // strongest first; ties by position (text order)
     edges.sort_by(|x, y| y.0.total_cmp(&x.0).then((x.1, x.2).cmp(&(y.1, y.2))));
     let mut uf = Clusters {
@@ -376,9 +459,18 @@ pub fn cluster(rules: Vec<Rule>) -> (Vec<Rule>, Vec<PendingLink>) {
     let mut slots: Vec<Option<Rule>> = rules.into_iter().map(Some).collect();
     let mut out = Vec::with_capacity(slots.len());
     for members in groups.into_values() {
-        let taken: Vec<(Rule, &Item)> = members
+        // a cluster of one needs no shingles; a larger one's are made again, once each
+        let many = members.len() > 1;
+        let taken: Vec<(Rule, &Item, Vec<u64>)> = members
             .iter()
-            .filter_map(|&i| slots[i].take().map(|r| (r, &items[i])))
+            .filter_map(|&i| {
+                let set = if many {
+                    shingles(&items[i].canonical)
+                } else {
+                    Vec::new()
+                };
+                slots[i].take().map(|r| (r, &items[i], set))
+            })
             .collect();
         out.extend(combine(taken));
     }
@@ -387,16 +479,16 @@ pub fn cluster(rules: Vec<Rule>) -> (Vec<Rule>, Vec<PendingLink>) {
 
 /// One rule from a cluster: the named, longest (the complete wording, not a play-reference
 /// shortening), most printed, least-by-text member keeps its text; the others are its variants.
-fn combine(mut members: Vec<(Rule, &Item)>) -> Option<Rule> {
-    members.sort_by(|(a, ia), (b, ib)| {
+fn combine(mut members: Vec<(Rule, &Item, Vec<u64>)>) -> Option<Rule> {
+    members.sort_by(|(a, ia, _), (b, ib, _)| {
         (b.name.is_some(), ib.canonical.len(), b.occurrences.len())
             .cmp(&(a.name.is_some(), ia.canonical.len(), a.occurrences.len()))
             .then_with(|| ia.canonical.cmp(&ib.canonical))
     });
     let mut it = members.into_iter();
-    let (mut rule, head) = it.next()?;
-    for (r, item) in it {
-        let (jaccard, _) = similarity(&head.shingles, &item.shingles);
+    let (mut rule, _, head) = it.next()?;
+    for (r, _, set) in it {
+        let (jaccard, _) = similarity(&head, &set);
         rule.name = super::better_name(rule.name.take(), r.name);
         if rule.kind == super::UNCLASSIFIED {
             rule.kind = r.kind;
