@@ -24,7 +24,9 @@ pub fn decode(src: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Document {
 
 /// The blocks of a text, 1-based line numbers.
 pub fn blocks_of(text: &str) -> Vec<Block> {
-    let mut blocks: Vec<Block> = Vec::new();
+    // one block per non-empty line: counted first, so the vector is not grown by doubling
+    let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
+    let mut blocks: Vec<Block> = Vec::with_capacity(lines);
     let mut blank = false;
     for (i, raw) in text.lines().enumerate() {
         let line = (i + 1) as u32;
@@ -35,7 +37,7 @@ pub fn blocks_of(text: &str) -> Vec<Block> {
         }
         let before = blocks.len();
         if trimmed.contains('|') && !trimmed.starts_with("**") {
-            let mut cells: Vec<String> = trimmed.split('|').map(|c| c.trim().to_string()).collect();
+            let mut cells: Vec<&str> = trimmed.split('|').map(str::trim).collect();
             while cells.last().is_some_and(|c| c.is_empty()) {
                 cells.pop();
             }

@@ -110,7 +110,7 @@ fn para(b: &Block) -> Para {
     Para {
         kind: b.kind,
         text: b.text.trim().to_string(),
-        cells: b.cells.clone(),
+        cells: b.cells.iter().map(str::to_string).collect(),
         level: b.level,
         page: b.span.page.unwrap_or(0),
         line: b.line(),

@@ -118,11 +118,7 @@ const RULES_PHRASES: &[&str] = &[
 pub fn has_rules_structure(doc: &Document) -> bool {
     let v = &crate::vocab::TENTH;
     let section = doc.blocks.iter().any(|b| {
-        let first = b
-            .cells
-            .first()
-            .map_or(b.text.as_str(), String::as_str)
-            .trim();
+        let first = b.cells.first().unwrap_or(b.text.as_str()).trim();
         v.datasheet_sections.contains(&first)
             || first.starts_with("KEYWORDS:")
             || first.starts_with("FACTION KEYWORDS:")

@@ -934,7 +934,7 @@ fn is_section_heading(t: &str) -> bool {
 /// Whether block `b` opens a section by its first cell (a weapon table's header row) or is a
 /// page section heading or labelled line, so it is never the value of the heading before it.
 fn starts_section(b: &Block) -> bool {
-    let first = b.cells.first().map_or(b.text.as_str(), String::as_str);
+    let first = b.cells.first().unwrap_or(b.text.as_str());
     let upper = first.trim().to_uppercase();
     is_section_heading(&upper)
         || vocab::TENTH.page_sections.contains(&upper.as_str())

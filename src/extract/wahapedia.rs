@@ -543,13 +543,13 @@ fn listed_stratagem(doc: &Document, b: &Block, out: &mut Extracted) -> Option<St
     if name.is_empty() {
         return None;
     }
-    let (group, category) = group_and_category(b.cells.get(2).map(String::as_str).unwrap_or(""));
+    let (group, category) = group_and_category(b.cells.get(2).unwrap_or(""));
     let id = ids::stratagem(Edition::Tenth, group.as_deref().unwrap_or("unknown"), name);
     out.stratagems.push(Stratagem {
         id: id.clone(),
         name: name.to_string(),
         edition: Edition::Tenth,
-        cp: b.cells.get(1).and_then(|c| text::cp_value(c)),
+        cp: b.cells.get(1).and_then(text::cp_value),
         group,
         category,
         flavor: None,
@@ -1011,7 +1011,7 @@ impl<'a> FactionPage<'a> {
     /// after it.
     fn enhancement(&mut self, blocks: &[&Block], mut i: usize, out: &mut Extracted) -> usize {
         let b = blocks[i];
-        let name = b.cells.first().cloned().unwrap_or_default();
+        let name = b.cells.first().unwrap_or_default().to_string();
         let pts = b
             .cells
             .get(1)
