@@ -51,14 +51,16 @@ pub fn merge_rules_with_report(
     //    does not depend on the thread count).
     // The id each paragraph had where it was read (what datasheets and detachments refer to),
     // by occurrence, to report the ids merging changed (`Report::renamed`).
-    let mut read_as: ReadAs = BTreeMap::new();
-    for r in &rules {
-        let (id, text) = (rule_id(r), full_text(r));
-        for o in &r.occurrences {
-            let ids = read_as.entry((o.clone(), text.clone())).or_default();
-            ids.insert(id.clone());
-        }
-    }
+    let mut read_as: ReadAs = rules
+        .par_iter()
+        .flat_map_iter(|r| {
+            let (id, text) = (rule_id(r), full_text(r));
+            let keys: Vec<[u8; 16]> = r.occurrences.iter().map(|o| place_key(o, &text)).collect();
+            keys.into_iter().map(move |k| (k, id.clone()))
+        })
+        .collect();
+    read_as.par_sort_unstable();
+    read_as.dedup();
     let keyed: Vec<((String, String), Rule)> = rules
         .into_par_iter()
         .map(|r| ((r.edition.as_str().to_string(), full_text(&r)), r))
@@ -105,6 +107,7 @@ pub fn merge_rules_with_report(
             }
         }
     }
+    drop((texts, slugs));
     let mut keep: Vec<Option<Rule>> = merged.into_iter().map(Some).collect();
     for i in 0..keep.len() {
         if let Some(mut j) = absorbed[i] {
@@ -209,10 +212,10 @@ fn renamed(rules: &[Rule], read_as: &ReadAs) -> BTreeMap<String, String> {
         );
         for (text, places) in wordings {
             for o in places {
-                let Some(olds) = read_as.get(&(o.clone(), text.clone())) else {
-                    continue;
-                };
-                for old in olds {
+                let key = place_key(o, &text);
+                let from = read_as.partition_point(|(k, _)| *k < key);
+                let olds = read_as[from..].iter().take_while(|(k, _)| *k == key);
+                for (_, old) in olds {
                     if old == &r.id || finals.contains(old.as_str()) {
                         continue;
                     }
@@ -227,8 +230,40 @@ fn renamed(rules: &[Rule], read_as: &ReadAs) -> BTreeMap<String, String> {
     out
 }
 
-/// The ids paragraphs were read with, by (place, canonical text).
-type ReadAs = BTreeMap<(crate::source::Occurrence, String), std::collections::BTreeSet<String>>;
+/// The ids paragraphs were read with, by (place, canonical text) as [`place_key`], sorted: a
+/// flat list, not a map holding a copy of every text (the largest use of memory in dedup
+/// when an input gives a hundred thousand rules).
+type ReadAs = Vec<([u8; 16], String)>;
+
+/// A paragraph's place and canonical text, hashed (SHA-256, first 128 bits: two different
+/// paragraphs collide with probability about 2^-128 per pair).
+fn place_key(o: &crate::source::Occurrence, text: &str) -> [u8; 16] {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    h.update(o.file.as_bytes());
+    h.update([0]);
+    h.update(o.line.to_le_bytes());
+    // each optional part: a presence byte, then its fixed-size value
+    h.update([u8::from(o.page.is_some())]);
+    h.update(o.page.unwrap_or(0).to_le_bytes());
+    h.update([u8::from(o.bbox.is_some())]);
+    for v in o.bbox.map_or([0.0; 4], |b| b.0) {
+        h.update(v.to_bits().to_le_bytes());
+    }
+    h.update([u8::from(o.page_size.is_some())]);
+    if let Some(p) = o.page_size {
+        h.update(p.width.to_bits().to_le_bytes());
+        h.update(p.height.to_bits().to_le_bytes());
+        h.update(p.rotate.to_le_bytes());
+    } else {
+        h.update([0; 10]);
+    }
+    h.update(text.as_bytes());
+    let digest = h.finalize();
+    let mut key = [0u8; 16];
+    key.copy_from_slice(&digest[..16]);
+    key
+}
 
 /// Rewrites a rule reference (an ability's `rule_id`, a detachment's rule) that merging renamed.
 pub fn resolve(renamed: &BTreeMap<String, String>, id: &mut String) {

@@ -328,13 +328,16 @@ fn accept(a: &Item, b: &Item, sa: &[u64], sb: &[u64]) -> Option<f64> {
 /// table: a set is made at its first pair and dropped after its last, and when the live sets
 /// pass [`set_budget`] the ones needed last are dropped (made again if needed again). The
 /// result does not depend on the cache: a set is a function of its text.
-fn measure(items: &[Item], pairs: &[(u32, u32)]) -> (Vec<(f64, usize, usize)>, Vec<PendingLink>) {
+fn measure(
+    items: &[Item],
+    pairs: &[(u32, u32)],
+    budget: usize,
+) -> (Vec<(f64, usize, usize)>, Vec<PendingLink>) {
     let mut last = vec![0usize; items.len()];
     for (p, &(i, j)) in pairs.iter().enumerate() {
         last[i as usize] = p;
         last[j as usize] = p;
     }
-    let budget = set_budget(items);
     let mut sets: Vec<Vec<u64>> = vec![Vec::new(); items.len()];
     let mut live: Vec<usize> = Vec::new();
     let mut live_bytes = 0usize;
@@ -437,7 +440,7 @@ pub fn cluster(rules: Vec<Rule>) -> (Vec<Rule>, Vec<PendingLink>) {
             .collect();
         candidates(&items, &keys)
     };
-    let (mut edges, links) = measure(&items, &pairs);
+    let (mut edges, links) = measure(&items, &pairs, set_budget(&items));
     drop(pairs);
     // strongest first; ties by position (text order)
     edges.sort_by(|x, y| y.0.total_cmp(&x.0).then((x.1, x.2).cmp(&(y.1, y.2))));
@@ -576,5 +579,51 @@ pub fn report(rules: &[Rule], links: &[PendingLink]) -> Report {
         clusters,
         links: out,
         renamed: BTreeMap::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(text: &str, slug: Option<&str>, edition: &'static str) -> Item {
+        Item {
+            edition,
+            canonical: crate::dedup::canonical_text(text),
+            slug: slug.map(str::to_string),
+            kind: None,
+            faction: None,
+        }
+    }
+
+    /// The shingle sets are a cache: evicting all of them after every pair (budget 0) gives
+    /// the same edges and links as keeping every one.
+    #[test]
+    fn measuring_does_not_depend_on_the_shingle_budget() {
+        let base = "Each time a model in this unit makes an attack, re-roll a hit roll of 1";
+        let mut items: Vec<Item> = (0..40)
+            .map(|i| {
+                let text = format!("{base} and add {} to the wound roll number {i}.", i % 3);
+                let edition = if i % 7 == 0 { "9e" } else { "10e" };
+                item(&text, (i % 5 == 0).then_some("reroll"), edition)
+            })
+            .collect();
+        items.sort_by(|a, b| (a.edition, &a.canonical).cmp(&(b.edition, &b.canonical)));
+        let keys: Vec<[u64; BANDS]> = items.iter().map(|it| band_keys(&it.canonical)).collect();
+        let pairs = candidates(&items, &keys);
+        assert!(
+            pairs.len() > 40,
+            "a family of near copies pairs up: {}",
+            pairs.len()
+        );
+        let (all, all_links) = measure(&items, &pairs, usize::MAX);
+        let (none, none_links) = measure(&items, &pairs, 0);
+        assert!(!all.is_empty() && !all_links.is_empty());
+        assert_eq!(all, none);
+        let key = |l: &PendingLink| (l.a.clone(), l.b.clone(), l.score.to_bits());
+        assert_eq!(
+            all_links.iter().map(key).collect::<Vec<_>>(),
+            none_links.iter().map(key).collect::<Vec<_>>()
+        );
     }
 }
