@@ -10,6 +10,7 @@ mod diff;
 mod diff_cli;
 mod export;
 mod fold;
+mod golden;
 mod heresy;
 mod hostile;
 mod html;
