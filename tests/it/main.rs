@@ -9,6 +9,8 @@ mod dedup;
 mod diff;
 mod diff_cli;
 mod export;
+mod fixture_pdf;
+mod fixtures;
 mod fold;
 mod golden;
 mod heresy;
