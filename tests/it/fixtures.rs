@@ -35,6 +35,16 @@ pub const FIXTURES: &[Fixture] = &[
         manifest_format: "html",
     },
     Fixture {
+        format: "html",
+        name: "bracketed-keywords-one-span-per-word.html",
+        manifest_format: "html",
+    },
+    Fixture {
+        format: "html",
+        name: "stratagem-listed-and-carded-in-tooltips.html",
+        manifest_format: "html",
+    },
+    Fixture {
         format: "csv",
         name: "export-two-profile-weapon-and-starred-invuln",
         manifest_format: "csv",
