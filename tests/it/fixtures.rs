@@ -55,6 +55,11 @@ pub const FIXTURES: &[Fixture] = &[
         manifest_format: "xml",
     },
     Fixture {
+        format: "bsdata",
+        name: "weapon-from-a-library-catalogue",
+        manifest_format: "xml",
+    },
+    Fixture {
         format: "markdown",
         name: "stratagem-card-inside-a-sequence-step.md",
         manifest_format: "markdown",
@@ -77,12 +82,18 @@ pub fn root() -> PathBuf {
 }
 
 impl Fixture {
-    /// The fixture's files: (path relative to its format folder, bytes), in name order.
+    /// The fixture's files: (path relative to its format folder, bytes), in name order. The
+    /// name `.` is the files directly in the format folder (BattleScribe's `game.gst` and
+    /// `necrons.cat`, which `bsdata.rs` also reads).
     pub fn files(&self) -> Vec<(String, Vec<u8>)> {
         let base = root().join(self.format);
         let path = base.join(self.name);
+        let depth = if self.name == "." { 1 } else { usize::MAX };
         let mut out = Vec::new();
-        for e in walkdir::WalkDir::new(&path).sort_by_file_name() {
+        for e in walkdir::WalkDir::new(&path)
+            .max_depth(depth)
+            .sort_by_file_name()
+        {
             let e = e.expect("walk fixture");
             if e.file_type().is_file() {
                 let rel = e.path().strip_prefix(&base).expect("under base");
