@@ -1,8 +1,9 @@
 //! The golden check, once: the committed `output/` is byte for byte what `cogitator ingest raw`
-//! gives today, file for file, with nothing missing and nothing extra. It used to be written
-//! twice (here in `pipeline.rs`, and as `diff -r` in `.ci/run`), and the test copy returned
-//! early when `output/manifest.json` was missing, so deleting the committed dataset made it
-//! pass. [`golden_problems`] is the check; the known-bad cases below show that it fails.
+//! gives today, file for file, with nothing missing and nothing extra; on failure it prints
+//! `cogitator diff` of the two. It used to be written twice (in `pipeline.rs`, and as `diff -r`
+//! in `.ci/run`, which now relies on this test), and the test copy returned early when
+//! `output/manifest.json` was missing, so deleting the committed dataset made it pass.
+//! [`golden_problems`] is the check; the known-bad cases below show that it fails.
 
 use crate::util;
 use std::collections::BTreeMap;
@@ -53,7 +54,7 @@ pub fn golden_problems(committed: &Path, fresh: &Path) -> Vec<String> {
     problems
 }
 
-/// `cogitator ingest raw --out DIR` (as `.ci/run` does): the fresh dataset.
+/// `cogitator ingest raw --out DIR`: the fresh dataset.
 fn fresh_ingest(out: &Path) {
     let raw = util::raw();
     let (code, _, err) = util::cogitator(&[
@@ -70,13 +71,24 @@ fn committed_output_is_a_fresh_ingest_of_raw() {
     let tmp = tempfile::tempdir().expect("tmp");
     let fresh = tmp.path().join("output");
     fresh_ingest(&fresh);
-    let problems = golden_problems(&util::repo().join("output"), &fresh);
-    assert!(
-        problems.is_empty(),
-        "output/ is stale: run `cargo run --release -- ingest` and review the diff \
-         (`cogitator diff output NEW`):\n{}",
-        problems.join("\n")
-    );
+    let committed = util::repo().join("output");
+    let problems = golden_problems(&committed, &fresh);
+    if !problems.is_empty() {
+        // What changed in the game's terms, and what the default gate thinks of it.
+        let (_, report, err) = util::cogitator(&[
+            "diff",
+            committed.to_str().expect("utf-8 path"),
+            fresh.to_str().expect("utf-8 path"),
+            "--all",
+            "--gate",
+            "default",
+        ]);
+        panic!(
+            "output/ is stale: run `cargo run --release -- ingest` and commit the reviewed \
+             diff:\n{}\n\n{report}{err}",
+            problems.join("\n")
+        );
+    }
 }
 
 /// The check against known-bad copies of the committed output: no manifest, no directory at
