@@ -45,6 +45,11 @@ pub const FIXTURES: &[Fixture] = &[
         manifest_format: "html",
     },
     Fixture {
+        format: "html",
+        name: "faction-page-detachment-named-by-the-heading-before-its-rule.html",
+        manifest_format: "html",
+    },
+    Fixture {
         format: "csv",
         name: "export-two-profile-weapon-and-starred-invuln",
         manifest_format: "csv",
