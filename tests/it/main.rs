@@ -3,13 +3,17 @@
 //! it is absent, and fail instead when `COGITATOR_REQUIRE_CORPUS=1`.
 
 mod bsdata;
+mod compliance;
 mod corpus;
 mod crosscheck;
 mod dedup;
 mod diff;
 mod diff_cli;
 mod export;
+mod fixture_pdf;
+mod fixtures;
 mod fold;
+mod golden;
 mod heresy;
 mod hostile;
 mod html;

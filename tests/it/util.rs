@@ -8,9 +8,14 @@ pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// `../shared/corpus`, or `None` with a printed reason (a panic when the corpus is required).
+/// `../shared/corpus` (or `COGITATOR_CORPUS` when set, e.g. `COGITATOR_CORPUS=/nonexistent` to
+/// run the suite as a clone without the corpus does), or `None` with a printed reason (a panic
+/// when the corpus is required).
 pub fn corpus() -> Option<PathBuf> {
-    let dir = repo().join("../shared/corpus");
+    let dir = match std::env::var_os("COGITATOR_CORPUS") {
+        Some(d) => PathBuf::from(d),
+        None => repo().join("../shared/corpus"),
+    };
     if dir.is_dir() {
         return Some(dir);
     }

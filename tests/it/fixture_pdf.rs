@@ -1,0 +1,171 @@
+//! The generator of `tests/fixtures/pdf/*.pdf`: a faction-pack-like datasheet card written with
+//! `lopdf` (positioned text in Helvetica, laid out as Games Workshop's card template; names and
+//! values invented). The committed PDF is this generator's output, checked byte for byte by
+//! `committed_pdf_fixtures_are_the_generators_output`; `COGITATOR_WRITE_FIXTURES=1` rewrites
+//! them after a reviewed change here.
+
+use lopdf::content::{Content, Operation};
+use lopdf::{dictionary, Document, Object, Stream};
+
+/// A line of text in Helvetica of `size` at (`x`, `y`), in points from the page's lower left;
+/// `t`'s characters are WinAnsi codes (`\u{95}` is the bullet).
+fn text(size: f32, x: f32, y: f32, t: &str) -> Vec<Operation> {
+    let bytes: Vec<u8> = t
+        .chars()
+        .map(|c| u8::try_from(u32::from(c)).unwrap_or(b'?'))
+        .collect();
+    vec![
+        Operation::new("BT", vec![]),
+        Operation::new("Tf", vec!["F1".into(), size.into()]),
+        Operation::new("Td", vec![x.into(), y.into()]),
+        Operation::new("Tj", vec![Object::string_literal(bytes)]),
+        Operation::new("ET", vec![]),
+    ]
+}
+
+/// A table row: cells at the given x positions, on one baseline.
+fn row(size: f32, y: f32, cells: &[(f32, &str)]) -> Vec<Operation> {
+    cells
+        .iter()
+        .flat_map(|(x, t)| text(size, *x, y, t))
+        .collect()
+}
+
+/// A PDF of `pages` (each a list of text operations) on 760 × 400 pt (landscape) pages.
+fn pdf(pages: &[Vec<Operation>]) -> Vec<u8> {
+    let mut doc = Document::with_version("1.5");
+    let pages_id = doc.new_object_id();
+    let font_id = doc.add_object(dictionary! {
+        "Type" => "Font",
+        "Subtype" => "Type1",
+        "BaseFont" => "Helvetica",
+        "Encoding" => "WinAnsiEncoding",
+    });
+    let resources_id = doc.add_object(dictionary! {
+        "Font" => dictionary! { "F1" => font_id },
+    });
+    let mut kids: Vec<Object> = Vec::new();
+    for ops in pages {
+        let content = Content {
+            operations: ops.clone(),
+        };
+        let bytes = content.encode().expect("encode content");
+        let content_id = doc.add_object(Stream::new(dictionary! {}, bytes));
+        let page_id = doc.add_object(dictionary! {
+            "Type" => "Page",
+            "Parent" => pages_id,
+            "Contents" => content_id,
+        });
+        kids.push(page_id.into());
+    }
+    let count = kids.len() as i64;
+    doc.objects.insert(
+        pages_id,
+        Object::Dictionary(dictionary! {
+            "Type" => "Pages",
+            "Kids" => kids,
+            "Count" => count,
+            "Resources" => resources_id,
+            "MediaBox" => vec![0.into(), 0.into(), 760.into(), 400.into()],
+        }),
+    );
+    let catalog_id = doc.add_object(dictionary! {
+        "Type" => "Catalog",
+        "Pages" => pages_id,
+    });
+    doc.trailer.set("Root", catalog_id);
+    let mut out = Vec::new();
+    doc.save_to(&mut out).expect("write pdf");
+    out
+}
+
+/// The profile header and values: M T SV W LD OC, 40 pt apart from x = 30.
+fn profile(values: [&str; 6]) -> Vec<Operation> {
+    let heads = ["M", "T", "SV", "W", "LD", "OC"];
+    let mut ops = Vec::new();
+    for (k, (h, v)) in heads.iter().zip(values).enumerate() {
+        let x = 30.0 + 40.0 * k as f32;
+        ops.extend(text(6.0, x, 340.0, h));
+        ops.extend(text(14.0, x, 320.0, v));
+    }
+    ops
+}
+
+/// A weapon table header and its rows: name at x = 40, the values from x = 190, 40 apart.
+fn weapons(y: f32, head: [&str; 7], rows: &[[&str; 7]]) -> Vec<Operation> {
+    let cells = |r: &[&str; 7]| -> Vec<(f32, String)> {
+        let mut c = vec![(40.0, r[0].to_string())];
+        for (k, v) in r[1..].iter().enumerate() {
+            c.push((190.0 + 40.0 * k as f32, v.to_string()));
+        }
+        c
+    };
+    let mut ops = Vec::new();
+    let h = cells(&head);
+    let h: Vec<(f32, &str)> = h.iter().map(|(x, t)| (*x, t.as_str())).collect();
+    ops.extend(row(9.0, y, &h));
+    for (i, r) in rows.iter().enumerate() {
+        let c = cells(r);
+        let c: Vec<(f32, &str)> = c.iter().map(|(x, t)| (*x, t.as_str())).collect();
+        ops.extend(row(7.5, y - 12.0 * (i as f32 + 1.0), &c));
+    }
+    ops
+}
+
+/// `invuln-in-shield.pdf`: a two-page card (front, back) whose invulnerable save is printed as
+/// the card template does, in a shield beside the profile: the label `INVULNERABLE SAVE` and,
+/// level with it in larger type, the value. The trap: the value is a separate text object on
+/// the label's baseline, not the characteristic row below it.
+pub fn invuln_in_shield() -> Vec<u8> {
+    let front: Vec<Operation> = [
+        text(15.0, 20.0, 360.0, "CINDER WALKER"),
+        profile(["8\"", "9", "3+", "10", "7+", "3"]),
+        text(9.0, 300.0, 340.0, "INVULNERABLE SAVE"),
+        text(14.0, 420.0, 340.0, "5+"),
+        weapons(
+            280.0,
+            ["RANGED WEAPONS", "RANGE", "A", "BS", "S", "AP", "D"],
+            &[["Cinder cannon [BLAST]", "36\"", "D6", "4+", "8", "-2", "2"]],
+        ),
+        weapons(
+            240.0,
+            ["MELEE WEAPONS", "RANGE", "A", "WS", "S", "AP", "D"],
+            &[["Crushing stomp", "Melee", "4", "4+", "7", "-1", "2"]],
+        ),
+        text(9.0, 480.0, 280.0, "ABILITIES"),
+        text(7.5, 480.0, 268.0, "CORE: Deadly Demise D3"),
+        text(7.5, 480.0, 250.0, "Ash Cloud: Each time a ranged attack"),
+        text(7.5, 480.0, 241.0, "targets this model, subtract 1 from"),
+        text(7.5, 480.0, 232.0, "the Hit roll."),
+        text(8.5, 30.0, 40.0, "KEYWORDS: Vehicle, Walker, Imperium,"),
+        text(8.5, 60.0, 31.0, "Cinder Walker"),
+        text(8.5, 480.0, 40.0, "FACTION KEYWORDS:"),
+        text(8.5, 480.0, 31.0, "Adeptus Mechanicus"),
+    ]
+    .concat();
+    let back: Vec<Operation> = [
+        text(15.0, 20.0, 360.0, "CINDER WALKER"),
+        text(
+            7.5,
+            30.0,
+            330.0,
+            "Cinder walkers stride through the ash wastes.",
+        ),
+        text(9.0, 30.0, 300.0, "WARGEAR OPTIONS"),
+        text(7.5, 30.0, 288.0, "\u{95} None"),
+        text(9.0, 480.0, 300.0, "UNIT COMPOSITION"),
+        text(7.5, 480.0, 288.0, "\u{95} 1 Cinder Walker"),
+        text(
+            7.5,
+            480.0,
+            276.0,
+            "This model is equipped with: cinder cannon; crushing stomp.",
+        ),
+        text(8.5, 30.0, 40.0, "KEYWORDS: Vehicle, Walker, Imperium,"),
+        text(8.5, 60.0, 31.0, "Cinder Walker"),
+        text(8.5, 480.0, 40.0, "FACTION KEYWORDS:"),
+        text(8.5, 480.0, 31.0, "Adeptus Mechanicus"),
+    ]
+    .concat();
+    pdf(&[front, back])
+}
