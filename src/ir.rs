@@ -266,27 +266,35 @@ impl Block {
 }
 
 /// The cell texts of a table row, in one buffer with each cell's end: two allocations a row
-/// instead of one per cell (a table of a million rows is the IR's largest user of memory).
+/// instead of one per cell, and one pointer in a block that is not a row (a table of a million
+/// rows is the IR's largest user of memory).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Cells {
-    buf: String,
+pub struct Cells(Option<Box<CellBuf>>);
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct CellBuf {
+    text: String,
     ends: Vec<u32>,
 }
 
 impl Cells {
     pub fn len(&self) -> usize {
-        self.ends.len()
+        self.0.as_ref().map_or(0, |c| c.ends.len())
     }
 
     pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
+        self.len() == 0
     }
 
     /// The `i`-th cell.
     pub fn get(&self, i: usize) -> Option<&str> {
-        let end = *self.ends.get(i)? as usize;
-        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
-        self.buf.get(start..end)
+        let c = self.0.as_ref()?;
+        let end = *c.ends.get(i)? as usize;
+        let start = match i.checked_sub(1) {
+            Some(k) => c.ends[k] as usize,
+            None => 0,
+        };
+        c.text.get(start..end)
     }
 
     pub fn first(&self) -> Option<&str> {
@@ -311,16 +319,21 @@ impl Cells {
     }
 
     pub fn push(&mut self, cell: &str) {
-        self.buf.push_str(cell);
-        self.ends
-            .push(u32::try_from(self.buf.len()).unwrap_or(u32::MAX));
+        let c = self.0.get_or_insert_with(Box::default);
+        c.text.push_str(cell);
+        c.ends.push(u32::try_from(c.text.len()).unwrap_or(u32::MAX));
     }
 
     /// Drops the last cell.
     pub fn pop(&mut self) {
-        if self.ends.pop().is_some() {
-            let end = self.ends.last().map_or(0, |&e| e as usize);
-            self.buf.truncate(end);
+        if let Some(c) = self.0.as_mut() {
+            if c.ends.pop().is_some() {
+                let end = c.ends.last().map_or(0, |&e| e as usize);
+                c.text.truncate(end);
+            }
+            if c.ends.is_empty() {
+                self.0 = None;
+            }
         }
     }
 }
@@ -331,8 +344,10 @@ impl<S: AsRef<str>> FromIterator<S> for Cells {
         for c in iter {
             cells.push(c.as_ref());
         }
-        cells.buf.shrink_to_fit();
-        cells.ends.shrink_to_fit();
+        if let Some(c) = cells.0.as_mut() {
+            c.text.shrink_to_fit();
+            c.ends.shrink_to_fit();
+        }
         cells
     }
 }
