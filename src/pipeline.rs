@@ -291,9 +291,18 @@ pub fn process_one(src: &crate::source::SourceFile) -> Processed {
         };
     };
     entry.blocks = doc.blocks.len();
-    // Plain text is read only when it has a rules source's structure: a LICENSE, a config
-    // file, notes or code give no records (`S021`).
-    if doc.format == Format::Text && !extract::system::has_rules_structure(&doc) {
+    // Plain text is read only when it has a rules source's structure, Markdown when it has
+    // that or names its game system: a LICENSE, a README, a config file, notes or code give no
+    // records (`S021`).
+    let plain = match doc.format {
+        Format::Text => true,
+        Format::Markdown => matches!(
+            extract::system::detect(&doc),
+            extract::system::System::Unknown
+        ),
+        _ => false,
+    };
+    if plain && !extract::system::has_rules_structure(&doc) {
         entry.status = InputStatus::Skipped;
         diagnostics.push(
             Diagnostic::new(

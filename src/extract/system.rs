@@ -126,6 +126,13 @@ pub fn has_rules_structure(doc: &Document) -> bool {
     if section {
         return true;
     }
+    // a stratagem card's type line (`CORE – STRATEGIC PLOY STRATAGEM`, `BATTLE TACTIC
+    // STRATAGEM`), upper case as the cards print it
+    let type_line =
+        |t: &str| t.ends_with("STRATAGEM") && t.len() < 80 && !t.chars().any(char::is_lowercase);
+    if doc.blocks.iter().any(|b| type_line(b.text.trim())) {
+        return true;
+    }
     let labelled = |label: &str| doc.blocks.iter().any(|b| b.text.trim().starts_with(label));
     if v.stratagem_labels
         .iter()

@@ -89,9 +89,8 @@ const READERS: &[Reader] = &[
             code: Some("X111"),
         },
         points_located: true,
-        // Any paragraph of a Markdown file, game words or not, is a `guidance` rule: the
-        // extractor runs even when `S010` finds no game-system markers.
-        prose_gives_records: true,
+        // Prose without a rules source's structure is skipped with `S021`, as for text.
+        prose_gives_records: false,
     },
     Reader {
         format: "text",

@@ -446,3 +446,26 @@ fn a_lone_flavor_flushed_by_a_headed_entry_of_its_own_line_does_not_underflow() 
         "{a:?} of {blocks} blocks"
     );
 }
+
+/// Found by the compliance harness (issue 25): any paragraph of a Markdown file became a
+/// `guidance` rule, so a project's README gave records. Markdown, like plain text, is read
+/// only when it has a rules source's structure.
+#[test]
+fn markdown_that_is_not_a_rules_source_gives_no_records() {
+    let readme = "# wordcount\n\nCount words in files.\n\n## Install\n\n```\npip install \
+                  wordcount\n```\n\n## Usage\n\nRun `wordcount FILE`. See the LICENSE.\n";
+    let ds = util::ingest_in_memory(&[("README.md", readme)]);
+    assert_eq!(
+        ds.rules.len() + ds.datasheets.len() + ds.stratagems.len(),
+        0
+    );
+    assert_eq!(codes(&ds, "S021"), 1, "{:?}", ds.diagnostics);
+    assert_eq!(ds.manifest.inputs[0].status, InputStatus::Skipped);
+    // A Markdown rules text is still read.
+    let rules = "## Deep Strike\n\nDuring the Declare Battle Formations step, if every model in \
+                 a unit has this ability, you can set it up in Reserves instead of on the \
+                 battlefield.\n";
+    let ds = util::ingest_in_memory(&[("rules.md", rules)]);
+    assert_eq!(codes(&ds, "S021"), 0, "{:?}", ds.diagnostics);
+    assert!(!ds.rules.is_empty(), "{:?}", ds.diagnostics);
+}
