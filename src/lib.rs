@@ -8,6 +8,7 @@
 //! diagnostics; they never abort a run.
 
 pub mod cli;
+pub mod compare;
 pub mod conflict;
 pub mod crosscheck;
 pub mod dataset;

@@ -8,7 +8,7 @@
 //! (`merge`). The matching rules (`Soul Grinder` split into one unit per god; weapon names)
 //! are [`matching`]'s.
 //!
-//! **Fields** (the *checks*; a path names each): per model profile (by [`matching::name_key`],
+//! **Fields** (the *checks*; a path names each): per model profile (by [`name_key`],
 //! the profiles no other reading names paired by position) its presence `models[k]` and each
 //! characteristic `models[k].T`; per weapon (keys paired by the weapon rule) `weapons[k]`, each
 //! characteristic `weapons[k].AP` and its keyword list `weapons[k].keywords`; per keyword
@@ -18,7 +18,7 @@
 //! **Categories** of a source's difference from the reference value (the value most sources
 //! print; a tie goes to the emitted value):
 //! - `naming`: the same thing spelled differently: equal once names are compared by
-//!   [`matching::name_key`] (case, apostrophes, dashes, singular/plural, `(Ref. only)`), a
+//!   [`name_key`] (case, apostrophes, dashes, singular/plural, `(Ref. only)`), a
 //!   keyword printed split where another source joins it (every word of it is a word of the
 //!   source's keywords), a weapon paired by the weapon rule; and the variants of an N-to-1
 //!   match that differ among themselves (`note: variant …`);
@@ -43,11 +43,13 @@
 
 pub mod matching;
 
+use crate::compare::names::{elsewhere_keys, name_key, printed_elsewhere};
+pub use crate::compare::Category;
 use crate::extract::Extracted;
 use crate::merge::{Origin, Records, Wins};
 use crate::model::Datasheet;
 use crate::text::fold::fold_for_compare;
-use matching::{name_key, Candidate, UnitMatches};
+use matching::{Candidate, UnitMatches};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -323,24 +325,6 @@ pub struct Difference {
     pub note: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, PartialOrd, Ord)]
-#[serde(rename_all = "snake_case")]
-pub enum Category {
-    Naming,
-    Version,
-    DataError,
-}
-
-impl Category {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Category::Naming => "naming",
-            Category::Version => "version",
-            Category::DataError => "data_error",
-        }
-    }
-}
-
 const MISSING: &str = "(missing)";
 const PRESENT: &str = "present";
 
@@ -439,7 +423,7 @@ fn view(d: &Datasheet, model_keys: &[String], weapon_alias: &BTreeMap<String, St
     if !d.weapons.is_empty() {
         v.prints.insert("weapons");
     }
-    v.elsewhere = matching::elsewhere_keys(d);
+    v.elsewhere = elsewhere_keys(d);
     for w in &d.weapons {
         let k = name_key(&w.name);
         let k = weapon_alias.get(&k).cloned().unwrap_or(k);
@@ -536,7 +520,7 @@ fn value_at(v: &View, path: &str) -> Value {
     if top == "weapons"
         && split_path(path)
             .1
-            .is_some_and(|item| matching::printed_elsewhere(&v.elsewhere, item))
+            .is_some_and(|item| printed_elsewhere(&v.elsewhere, item))
     {
         return Value::Absent;
     }
