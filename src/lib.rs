@@ -9,7 +9,6 @@
 
 pub mod cli;
 pub mod compare;
-pub mod conflict;
 pub mod crosscheck;
 pub mod dataset;
 pub mod decode;
@@ -21,7 +20,6 @@ pub mod emit;
 pub mod extract;
 pub mod ids;
 pub mod ir;
-pub mod merge;
 pub mod model;
 pub mod normalize;
 pub mod pipeline;

@@ -5,8 +5,9 @@
 //! ([`source_of_format`]): `bsdata` (BattleScribe XML), `export` (Wahapedia's CSV export),
 //! `pages` (HTML pages), `pdf`, `markdown`, `text`. Several files of one source (two scrapes
 //! of the site) are one reading of it, merged by the same policy table as the dataset
-//! (`merge`). The matching rules (`Soul Grinder` split into one unit per god; weapon names)
-//! are [`matching`]'s.
+//! ([`merge`], with [`conflict`] its view of a field; neither imports this file). The matching
+//! rules (`Soul Grinder` split into one unit per god; weapon names) are [`matching`]'s; names
+//! and categories are the comparison core's (`compare`).
 //!
 //! **Fields** (the *checks*; a path names each): per model profile (by [`name_key`],
 //! the profiles no other reading names paired by position) its presence `models[k]` and each
@@ -41,15 +42,17 @@
 //!
 //! Pure and deterministic: sorted maps, relative paths only.
 
+pub mod conflict;
 pub mod matching;
+pub mod merge;
 
 use crate::compare::names::{elsewhere_keys, name_key, printed_elsewhere};
 pub use crate::compare::Category;
 use crate::extract::Extracted;
-use crate::merge::{Origin, Records, Wins};
 use crate::model::Datasheet;
 use crate::text::fold::fold_for_compare;
 use matching::{Candidate, UnitMatches};
+use merge::{Origin, Records, Wins};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -596,9 +599,9 @@ impl SourceViews {
 pub fn merge(
     extracted: &mut [Extracted],
     formats: &BTreeMap<String, String>,
-) -> (crate::merge::Merged, Option<Report>) {
+) -> (merge::Merged, Option<Report>) {
     let prepared = prepare(extracted, formats);
-    let mut merger = crate::merge::Merger::default();
+    let mut merger = merge::Merger::default();
     for ex in extracted.iter_mut() {
         merger.add(ex);
     }
@@ -690,9 +693,7 @@ fn per_source(rs: &[&Reading]) -> Option<(Datasheet, Option<String>)> {
 
 fn reason(field: &str, origin: Option<&Origin>) -> String {
     let top = top_of(field);
-    let row = crate::merge::DATASHEET
-        .iter()
-        .find(|r| r.fields.contains(&top));
+    let row = merge::DATASHEET.iter().find(|r| r.fields.contains(&top));
     let from = match origin {
         Some((Some((a, b)), f)) => format!("{f} (faction pack v{a}.{b})"),
         Some((None, f)) => format!("{f} (no version; first in path order)"),

@@ -37,7 +37,7 @@
 //!
 //! Pure: must not do I/O, and must not decide anything outside the tables.
 
-use crate::conflict::{self, RecordKind, Why};
+use super::conflict::{self, RecordKind, Why};
 use crate::diag::Diagnostic;
 use crate::diff::{diff_values, Options};
 use crate::model::{Datasheet, Detachment, Enhancement, Stratagem};
