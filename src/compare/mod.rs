@@ -2,10 +2,12 @@
 //! category of a disagreement ([`Category`]) and the names rule ([`names`]: the one name key,
 //! the synonyms as data, when two names are the same thing).
 //!
-//! Used by merge conflicts and reconciliation (`reconcile`), the export crosscheck
-//! (`crosscheck`) and the dataset diff (`diff`). It sits below all of them and imports none of
-//! them; it must not read files, know unit names, or decide which record of one side is which
-//! record of the other (each caller pairs its records with these rules).
+//! Used by the merge and the reconciliation (`reconcile`) and the export crosscheck
+//! (`crosscheck`); the field comparison they share is the typed diff engine (`diff`), whose
+//! dataset diff says what a change is about (`diff::dataset::Subject`), not why. It sits below
+//! all of them and imports none of them; it must not read files, know unit names, or decide
+//! which record of one side is which record of the other (each caller pairs its records with
+//! these rules).
 
 pub mod names;
 
