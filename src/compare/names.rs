@@ -82,16 +82,17 @@ pub fn printed_elsewhere(elsewhere: &[String], weapon: &str) -> bool {
     })
 }
 
-/// A folded name ([`fold_name_key`]) with [`SYNONYMS`] applied and a final `s` dropped from
-/// each word of three letters or more.
+/// A folded name ([`fold_name_key`]) with [`SYNONYMS`] applied and each word singular (the
+/// plural rule of [`name_key`]).
 pub fn synonym_key(key: &str) -> String {
     key.split(' ')
         .map(|w| {
-            let w = SYNONYMS
-                .iter()
-                .find(|(a, _)| *a == w)
-                .map_or(w, |(_, b)| *b);
-            w.strip_suffix('s').filter(|s| s.len() > 2).unwrap_or(w)
+            singular(
+                SYNONYMS
+                    .iter()
+                    .find(|(a, _)| *a == w)
+                    .map_or(w, |(_, b)| *b),
+            )
         })
         .collect::<Vec<_>>()
         .join(" ")
@@ -139,6 +140,10 @@ mod tests {
         assert!(similar("Gaunt’s Ghosts", "Gaunts Ghosts").is_some());
         assert!(similar("Plasma pistol", "Plasma pistols").is_some());
         assert!(similar("Chainsword", "Power fist").is_none());
+        // One plural rule for both keys: `-es` and `-ies` plurals too, `Chaos` kept.
+        assert_eq!(synonym_key("carnifexes"), synonym_key("carnifex"));
+        assert_eq!(synonym_key("bolters"), "boltgun");
+        assert_eq!(synonym_key("chaos"), "chaos");
         // 2 edits of 10 characters: 0.2.
         let r = similar("abcdefghij", "abcdefghxy").unwrap_or_default();
         assert!(r.contains("2 character(s) of 10"), "{r}");
