@@ -8,7 +8,7 @@
 //! diagnostics; they never abort a run.
 
 pub mod cli;
-pub mod conflict;
+pub mod compare;
 pub mod crosscheck;
 pub mod dataset;
 pub mod decode;
@@ -20,7 +20,6 @@ pub mod emit;
 pub mod extract;
 pub mod ids;
 pub mod ir;
-pub mod merge;
 pub mod model;
 pub mod normalize;
 pub mod pipeline;

@@ -558,7 +558,7 @@ fn assemble(
     }
     let rule_occurrences = rules.len();
     let (rules, clusters) = crate::dedup::merge_rules_with_report(rules, &mut diagnostics);
-    let crate::merge::Merged {
+    let crate::reconcile::merge::Merged {
         mut datasheets,
         stratagems,
         enhancements,

@@ -2,7 +2,7 @@
 //! values came from — every source that gave it (file, line, page and box), a short excerpt
 //! of the raw text there, the normalization fixes applied in those files to that value, the
 //! other sources that disagreed (`X110`), and which reading won and why (the row of the
-//! merge policy table, `merge::DATASHEET` …).
+//! merge policy table, `reconcile::merge::DATASHEET` …).
 //!
 //! The locations come from the dataset itself, no side file: a record's `sources` (rules:
 //! `occurrences`), a sub-record's own `at` (or a weapon's `line`), and `diagnostics.json`
@@ -16,7 +16,7 @@
 use crate::dataset::{DatasetDir, LoadedDataset};
 use crate::diff::{FieldPath, Segment};
 use crate::discover::{read_regular, LastLink, Unread};
-use crate::merge::{FieldRule, DATASHEET, DETACHMENT, ENHANCEMENT, STRATAGEM};
+use crate::reconcile::merge::{FieldRule, DATASHEET, DETACHMENT, ENHANCEMENT, STRATAGEM};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt::Write;

@@ -6,9 +6,8 @@
 //! and `0` agree; weapon keywords through the weapon-ability vocabulary), the pairing of models,
 //! weapons, points, keywords and abilities, and the category rule (see `docs/crosscheck.md`):
 //!
-//! * `naming`: the two sides name the same thing differently (normalized edit distance at most
-//!   [`NAME_DISTANCE`], a known synonym such as `bolter`/`boltgun`, a plural, or a model named
-//!   after its unit) and pairing them by that name makes the values comparable;
+//! * `naming`: the two sides name the same thing differently (the core's names rule,
+//!   `compare::names::similar`, or a model named after its unit) and pairing them by that name makes the values comparable;
 //! * `changed_since_export`: both values are well-formed canonical values of the field (both
 //!   pass the grammar; both are point costs), the pair of datasheets otherwise agrees on at least
 //!   [`CLOSE_MATCH`] of its fields, and the field is points, a characteristic, the keywords of a
@@ -33,17 +32,17 @@
 //! datasheet is (that is `crosscheck::crosscheck`).
 
 use super::export::{Export, ExportDatasheet, ExportModel, ExportWeapon};
-use super::report::{Category, Kind};
+use super::report::Kind;
+use crate::compare::names::{similar, synonym_key};
+use crate::compare::Category;
 use crate::diff::{diff_values, FieldPath, Options, Segment};
 use crate::model::{Datasheet, Edition, ModelProfile, ProfileKind, WeaponProfile, WeaponType};
 use crate::normalize::{
     canonicalize, contract, fold_typography, keyword, profile_fields, KeywordOutcome, Outcome,
 };
+use crate::text::fold::fold_name_key;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
-
-/// Largest normalized edit distance (edits / longer length) between two names called the same.
-pub const NAME_DISTANCE: f64 = 0.25;
 
 /// Share of a datasheet pair's fields that must agree for a difference of well-formed values to
 /// count as a change since the export rather than an extraction error.
@@ -218,12 +217,6 @@ fn opt(v: &Option<String>) -> Value {
     v.clone().map_or(Value::Null, Value::String)
 }
 
-/// A name as a comparison key: accents dropped, apostrophes removed, dashes and hyphens as
-/// spaces, lower case, whitespace collapsed (`Gaunt’s Ghosts` = `gaunts ghosts`).
-pub fn name_key(s: &str) -> String {
-    crate::text::fold::fold_name_key(s)
-}
-
 /// An ability name as a key: trailing bracketed tags (`(Aura)`, `(Psychic)`) dropped.
 pub fn ability_key(s: &str) -> String {
     let mut t = s.trim();
@@ -233,7 +226,7 @@ pub fn ability_key(s: &str) -> String {
             None => break,
         }
     }
-    name_key(t)
+    fold_name_key(t)
 }
 
 /// A weapon keyword in canonical spelling (`rapid fire 2` → `RAPID FIRE 2`) and whether the
@@ -261,60 +254,6 @@ pub fn canon(grammar: &str, v: Option<&str>) -> (Option<String>, bool) {
         },
         None => (Some(v.trim().to_string()), false),
     }
-}
-
-/// Levenshtein distance over characters.
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for (i, ca) in a.iter().enumerate() {
-        cur[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != cb);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    prev[b.len()]
-}
-
-/// Known synonyms of weapon and model names, applied word by word to keys.
-const SYNONYMS: &[(&str, &str)] = &[("bolter", "boltgun"), ("bolters", "boltguns")];
-
-fn synonym_key(key: &str) -> String {
-    key.split(' ')
-        .map(|w| {
-            let w = SYNONYMS
-                .iter()
-                .find(|(a, _)| *a == w)
-                .map_or(w, |(_, b)| *b);
-            w.strip_suffix('s').filter(|s| s.len() > 2).unwrap_or(w)
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// Why two different names are the same thing, if they are: a synonym or plural, or a small
-/// edit distance.
-pub fn similar(a: &str, b: &str) -> Option<String> {
-    let (ka, kb) = (name_key(a), name_key(b));
-    if ka == kb {
-        return Some("the names differ only in case, apostrophes or dashes".to_string());
-    }
-    if synonym_key(&ka) == synonym_key(&kb) {
-        return Some("the names differ by a known synonym or a plural".to_string());
-    }
-    let d = edit_distance(&ka, &kb);
-    let longer = ka.chars().count().max(kb.chars().count()).max(1);
-    let r = d as f64 / longer as f64;
-    if r <= NAME_DISTANCE {
-        return Some(format!(
-            "the names differ by {d} character(s) of {longer} (normalized edit distance {r:.2})"
-        ));
-    }
-    None
 }
 
 fn at(file: &str, line: u32) -> Option<String> {
@@ -424,9 +363,9 @@ fn pair_by_name(
     let mut used_t = vec![false; theirs.len()];
     let mut left_o = Vec::new();
     for (i, o) in ours.iter().enumerate() {
-        let k = name_key(o);
+        let k = fold_name_key(o);
         match (0..theirs.len())
-            .find(|&j| !used_t[j] && compatible(i, j) && name_key(&theirs[j]) == k)
+            .find(|&j| !used_t[j] && compatible(i, j) && fold_name_key(&theirs[j]) == k)
         {
             Some(j) => {
                 used_t[j] = true;
@@ -483,7 +422,8 @@ fn models(ours: &Datasheet, export: &Export, theirs: &ExportDatasheet, pair: &mu
             // What is left pairs in order; a model named after its unit is a naming difference.
             for (&i, &j) in left_o.iter().zip(left_t.iter()) {
                 let named_after_unit = [&unit, &theirs.name].iter().any(|u| {
-                    name_key(u) == name_key(&o_names[i]) || name_key(u) == name_key(&t_names[j])
+                    fold_name_key(u) == fold_name_key(&o_names[i])
+                        || fold_name_key(u) == fold_name_key(&t_names[j])
                 });
                 let why = if named_after_unit {
                     Some("one side names the model after its unit".to_string())
@@ -506,8 +446,8 @@ fn models(ours: &Datasheet, export: &Export, theirs: &ExportDatasheet, pair: &mu
                     ..presence(
                         Kind::Model,
                         format!("models[{label}]"),
-                        Some(name_key(&o_names[i])),
-                        Some(name_key(label)),
+                        Some(fold_name_key(&o_names[i])),
+                        Some(fold_name_key(label)),
                         Hint::Naming(String::new()),
                     )
                 }),
@@ -667,7 +607,7 @@ fn weapons(ours: &Datasheet, export: &Export, theirs: &ExportDatasheet, pair: &m
     let mut t_weapons: Vec<&ExportWeapon> = Vec::new();
     for w in export.weapons_of(&theirs.id) {
         let dup = t_weapons.iter().any(|x| {
-            name_key(&x.name) == name_key(&w.name)
+            fold_name_key(&x.name) == fold_name_key(&w.name)
                 && x.kind == w.kind
                 && export_weapon_values(x) == export_weapon_values(w)
         });
@@ -678,7 +618,7 @@ fn weapons(ours: &Datasheet, export: &Export, theirs: &ExportDatasheet, pair: &m
     let mut o_weapons: Vec<&WeaponProfile> = Vec::new();
     for w in &ours.weapons {
         let dup = o_weapons.iter().any(|x| {
-            name_key(&x.name) == name_key(&w.name)
+            fold_name_key(&x.name) == fold_name_key(&w.name)
                 && x.kind == w.kind
                 && weapon_values(x) == weapon_values(w)
         });
@@ -707,7 +647,7 @@ fn weapons(ours: &Datasheet, export: &Export, theirs: &ExportDatasheet, pair: &m
     for w in t_weapons {
         match groups
             .iter_mut()
-            .find(|g| name_key(&g[0].name) == name_key(&w.name) && g[0].kind == w.kind)
+            .find(|g| fold_name_key(&g[0].name) == fold_name_key(&w.name) && g[0].kind == w.kind)
         {
             Some(g) => g.push(w),
             None => groups.push(vec![w]),
@@ -746,7 +686,7 @@ fn weapons(ours: &Datasheet, export: &Export, theirs: &ExportDatasheet, pair: &m
             Some(r) => Hint::Naming(r.clone()),
         };
         let (ov, tv) = match why {
-            None => (name_key(&o_names[i]), name_key(&label)),
+            None => (fold_name_key(&o_names[i]), fold_name_key(&label)),
             Some(_) => (o_names[i].clone(), label.clone()),
         };
         weapon_pair(o_weapons[i], g, &label, ov, tv, hint, pair);
@@ -1159,7 +1099,7 @@ fn keywords(ours: &Datasheet, export: &Export, theirs: &ExportDatasheet, pair: &
         name_sets(
             Kind::Keywords,
             label,
-            &name_key,
+            &fold_name_key,
             o,
             &t,
             &none,
@@ -1188,7 +1128,7 @@ fn abilities(ours: &Datasheet, export: &Export, theirs: &ExportDatasheet, pair: 
         } else {
             if let Some(p) = &a.parameter {
                 with_param.push((
-                    format!("{} {}", ability_key(&name), name_key(p)),
+                    format!("{} {}", ability_key(&name), fold_name_key(p)),
                     name.clone(),
                     p.clone(),
                     a.line,
@@ -1329,7 +1269,7 @@ pub fn categorize(pair: &Pair) -> Vec<(usize, Category, String)> {
                 well_formed: true,
                 note,
             } if close => (
-                Category::ChangedSinceExport,
+                Category::Version,
                 with_note(
                     format!(
                         "both values are well-formed and {closeness}: a change since the export"
@@ -1341,7 +1281,7 @@ pub fn categorize(pair: &Pair) -> Vec<(usize, Category, String)> {
                 well_formed: true,
                 note,
             } => (
-                Category::ExtractionError,
+                Category::DataError,
                 with_note(
                     format!(
                         "both values are well-formed but only {closeness}, below {:.0}%",
@@ -1350,7 +1290,7 @@ pub fn categorize(pair: &Pair) -> Vec<(usize, Category, String)> {
                     note,
                 ),
             ),
-            Hint::Value { note, .. } => (Category::ExtractionError, note.clone()),
+            Hint::Value { note, .. } => (Category::DataError, note.clone()),
             Hint::WeaponKeywords { well_formed } => {
                 let grouped = c
                     .group
@@ -1358,32 +1298,26 @@ pub fn categorize(pair: &Pair) -> Vec<(usize, Category, String)> {
                     .is_some_and(|g| changed_groups.contains(g));
                 if *well_formed && close && grouped {
                     (
-                        Category::ChangedSinceExport,
+                        Category::Version,
                         format!("the weapon's characteristics changed too and {closeness}"),
                     )
                 } else if !*well_formed {
                     (
-                        Category::ExtractionError,
+                        Category::DataError,
                         "the keywords differ and not all are in the weapon-ability vocabulary"
                             .into(),
                     )
                 } else {
                     (
-                        Category::ExtractionError,
+                        Category::DataError,
                         "the keywords differ while the weapon's characteristics agree".into(),
                     )
                 }
             }
-            Hint::ListChanged(r) if close => (
-                Category::ChangedSinceExport,
-                format!("{r}, and {closeness}"),
-            ),
-            Hint::ListChanged(r) => (
-                Category::ExtractionError,
-                format!("{r}, but only {closeness}"),
-            ),
+            Hint::ListChanged(r) if close => (Category::Version, format!("{r}, and {closeness}")),
+            Hint::ListChanged(r) => (Category::DataError, format!("{r}, but only {closeness}")),
             Hint::Missing(r) | Hint::Extra(r) | Hint::Mismatch(r) => {
-                (Category::ExtractionError, r.clone())
+                (Category::DataError, r.clone())
             }
         };
         out.push((i, cat, reason));

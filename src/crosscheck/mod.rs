@@ -16,14 +16,16 @@
 pub mod compare;
 pub mod report;
 
+pub use crate::compare::Category;
 /// The export's reader lives with the pipeline's record sources; the crosscheck reads the
 /// tables it compares through it ([`export::Mode::Crosscheck`]).
 pub use crate::records::wahapedia_csv as export;
 pub use export::{Export, ExportError};
-pub use report::{Category, Disagreement, Kind, Match, Report, Summary, Tally, Unmatched};
+pub use report::{Disagreement, Kind, Match, Report, Summary, Tally, Unmatched};
 
 use crate::model::Datasheet;
-use compare::{categorize, compare, name_key, Pair};
+use crate::text::fold::fold_name_key;
+use compare::{categorize, compare, Pair};
 use export::ExportDatasheet;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -79,12 +81,12 @@ impl<'e> Index<'e> {
     fn new(export: &'e Export) -> Index<'e> {
         let mut by_name: BTreeMap<String, Vec<&ExportDatasheet>> = BTreeMap::new();
         for d in &export.datasheets {
-            by_name.entry(name_key(&d.name)).or_default().push(d);
+            by_name.entry(fold_name_key(&d.name)).or_default().push(d);
         }
         let mut faction_ids: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for f in &export.factions {
             faction_ids
-                .entry(name_key(&f.name))
+                .entry(fold_name_key(&f.name))
                 .or_default()
                 .push(f.id.clone());
         }
@@ -93,7 +95,7 @@ impl<'e> Index<'e> {
             faction_keywords
                 .entry(k.datasheet_id.as_str())
                 .or_default()
-                .insert(name_key(&k.keyword));
+                .insert(fold_name_key(&k.keyword));
         }
         Index {
             by_name,
@@ -105,7 +107,7 @@ impl<'e> Index<'e> {
     fn candidates(&self, name: &str, faction: Option<&str>) -> Candidates<'e> {
         let all = self
             .by_name
-            .get(&name_key(name))
+            .get(&fold_name_key(name))
             .cloned()
             .unwrap_or_default();
         let Some(faction) = faction else {
@@ -115,7 +117,7 @@ impl<'e> Index<'e> {
                 note: Some("the datasheet has no faction".into()),
             };
         };
-        let fk = name_key(faction);
+        let fk = fold_name_key(faction);
         if let Some(ids) = self.faction_ids.get(&fk) {
             let list: Vec<_> = all
                 .iter()
@@ -294,7 +296,7 @@ fn push_unmatched(
         aspect: "presence".into(),
         ours: d.name.clone(),
         theirs: None,
-        category: Category::ExtractionError,
+        category: Category::DataError,
         reason: reason.clone(),
         source: our_source(d, None),
         export_source: None,

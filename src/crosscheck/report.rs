@@ -5,34 +5,10 @@
 //! the text rendering. It must not compare values or decide categories (that is `compare`),
 //! and it holds no timestamps or absolute paths, so the same inputs give the same bytes.
 
+use crate::compare::{against_export, Category};
 use crate::diag::Diagnostic;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-
-/// Why two values disagree.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Category {
-    /// A real difference between the dated export and a later page: both values are
-    /// well-formed, the datasheet otherwise matches closely, and the field is one that changes
-    /// between printings (points, a characteristic, the weapon list as a whole).
-    ChangedSinceExport,
-    /// The same thing under another name (`Master-crafted bolter` / `Master-crafted boltgun`,
-    /// a model named after its unit); the values agree.
-    Naming,
-    /// Anything else: a value we extracted wrongly, a value or record we missed or invented.
-    ExtractionError,
-}
-
-impl Category {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Category::ChangedSinceExport => "changed_since_export",
-            Category::Naming => "naming",
-            Category::ExtractionError => "extraction_error",
-        }
-    }
-}
 
 /// What part of a datasheet a field belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -69,6 +45,7 @@ pub struct Disagreement {
     pub ours: Option<String>,
     /// The export's value (`null`: absent in the export).
     pub theirs: Option<String>,
+    #[serde(with = "against_export")]
     pub category: Category,
     /// Why this category, in words.
     pub reason: String,
@@ -131,6 +108,7 @@ pub struct Summary {
     pub agreement_pct_excluding_changes: f64,
     pub disagreements: usize,
     /// Disagreements per category (every category listed, zero included).
+    #[serde(with = "against_export::map")]
     pub by_category: BTreeMap<Category, usize>,
     /// Compared and agreed per kind of field.
     pub by_kind: BTreeMap<Kind, Tally>,
@@ -148,6 +126,7 @@ pub struct Summary {
 pub struct TopKind {
     /// `weapon.AP`, `model.presence`, `abilities.presence`, …
     pub kind: String,
+    #[serde(with = "against_export")]
     pub category: Category,
     pub count: usize,
 }
@@ -186,14 +165,8 @@ impl Summary {
     ) -> Summary {
         let fields_compared: usize = by_kind.values().map(|t| t.compared).sum();
         let fields_agreed: usize = by_kind.values().map(|t| t.agreed).sum();
-        let mut by_category: BTreeMap<Category, usize> = [
-            Category::ChangedSinceExport,
-            Category::Naming,
-            Category::ExtractionError,
-        ]
-        .into_iter()
-        .map(|c| (c, 0))
-        .collect();
+        let mut by_category: BTreeMap<Category, usize> =
+            Category::ALL.into_iter().map(|c| (c, 0)).collect();
         let mut top: BTreeMap<(String, Category), usize> = BTreeMap::new();
         for d in disagreements {
             *by_category.entry(d.category).or_default() += 1;
@@ -221,10 +194,7 @@ impl Summary {
                 .then_with(|| a.kind.cmp(&b.kind))
                 .then_with(|| a.category.cmp(&b.category))
         });
-        let changed = by_category
-            .get(&Category::ChangedSinceExport)
-            .copied()
-            .unwrap_or(0);
+        let changed = by_category.get(&Category::Version).copied().unwrap_or(0);
         Summary {
             export_last_update,
             datasheets,
@@ -268,7 +238,7 @@ impl Summary {
         let cats: Vec<String> = self
             .by_category
             .iter()
-            .map(|(c, n)| format!("{} {n}", c.as_str()))
+            .map(|(c, n)| format!("{} {n}", c.against_export()))
             .collect();
         s.push_str(&format!(" ({})\n", cats.join(", ")));
         for (k, t) in &self.by_kind {
@@ -290,7 +260,7 @@ impl Summary {
                     "  {:>6}  {:<24} {}\n",
                     t.count,
                     t.kind,
-                    t.category.as_str()
+                    t.category.against_export()
                 ));
             }
         }

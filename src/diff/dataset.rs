@@ -1,9 +1,11 @@
 //! The diff of two datasets in the game's terms (`cogitator diff OLD NEW`): every [`Change`]
-//! of every record type, with the record's name and faction, a [`Category`] from one table,
+//! of every record type, with the record's name and faction, a [`Subject`] from one table,
 //! renames matched by content, the NEW value's source location, and for changed weapon
 //! profiles the change in expected damage against the reference targets.
 //!
-//! Categories (the one table; `meaning: false` rows are separated from changes of meaning):
+//! Subjects, what a change is about (the one table, in the JSON and the policy as `category`;
+//! why two readings disagree is `compare::Category`; `meaning: false` rows are separated from
+//! changes of meaning):
 //!
 //! | category | what | meaning |
 //! | --- | --- | --- |
@@ -43,7 +45,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 /// What a change is about; see the module doc's table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Category {
+pub enum Subject {
     Record,
     Points,
     Characteristic,
@@ -59,48 +61,48 @@ pub enum Category {
     Typography,
 }
 
-impl Category {
-    pub const ALL: [Category; 13] = [
-        Category::Record,
-        Category::Points,
-        Category::Characteristic,
-        Category::WeaponProfile,
-        Category::Keyword,
-        Category::Ability,
-        Category::RuleText,
-        Category::Composition,
-        Category::Reference,
-        Category::Name,
-        Category::Other,
-        Category::Provenance,
-        Category::Typography,
+impl Subject {
+    pub const ALL: [Subject; 13] = [
+        Subject::Record,
+        Subject::Points,
+        Subject::Characteristic,
+        Subject::WeaponProfile,
+        Subject::Keyword,
+        Subject::Ability,
+        Subject::RuleText,
+        Subject::Composition,
+        Subject::Reference,
+        Subject::Name,
+        Subject::Other,
+        Subject::Provenance,
+        Subject::Typography,
     ];
 
     pub fn as_str(self) -> &'static str {
         match self {
-            Category::Record => "record",
-            Category::Points => "points",
-            Category::Characteristic => "characteristic",
-            Category::WeaponProfile => "weapon_profile",
-            Category::Keyword => "keyword",
-            Category::Ability => "ability",
-            Category::RuleText => "rule_text",
-            Category::Composition => "composition",
-            Category::Reference => "reference",
-            Category::Name => "name",
-            Category::Other => "other",
-            Category::Provenance => "provenance",
-            Category::Typography => "typography",
+            Subject::Record => "record",
+            Subject::Points => "points",
+            Subject::Characteristic => "characteristic",
+            Subject::WeaponProfile => "weapon_profile",
+            Subject::Keyword => "keyword",
+            Subject::Ability => "ability",
+            Subject::RuleText => "rule_text",
+            Subject::Composition => "composition",
+            Subject::Reference => "reference",
+            Subject::Name => "name",
+            Subject::Other => "other",
+            Subject::Provenance => "provenance",
+            Subject::Typography => "typography",
         }
     }
 
     /// `false` for provenance-only and typography-only changes.
     pub fn is_meaning(self) -> bool {
-        !matches!(self, Category::Provenance | Category::Typography)
+        !matches!(self, Subject::Provenance | Subject::Typography)
     }
 
-    pub fn parse(s: &str) -> Option<Category> {
-        Category::ALL.into_iter().find(|c| c.as_str() == s)
+    pub fn parse(s: &str) -> Option<Subject> {
+        Subject::ALL.into_iter().find(|c| c.as_str() == s)
     }
 }
 
@@ -162,7 +164,7 @@ pub struct Entry {
     pub kind: EntryKind,
     /// `points[1 model].points`; empty for a whole record.
     pub path: String,
-    pub category: Category,
+    pub category: Subject,
     /// `false` for provenance-only and typography-only changes.
     pub meaning: bool,
     /// A value that became `null` (or an empty text).
@@ -328,8 +330,8 @@ fn summarize(changes: &[Entry], new_errors: usize, resolved_errors: usize) -> Su
     for e in changes {
         *s.by_category.entry(e.category.as_str()).or_default() += 1;
         match e.category {
-            Category::Provenance => s.provenance += 1,
-            Category::Typography => s.typography += 1,
+            Subject::Provenance => s.provenance += 1,
+            Subject::Typography => s.typography += 1,
             _ => {
                 s.meaning += 1;
                 *s.by_record_type
@@ -543,7 +545,7 @@ pub fn categorize(
     kind: ChangeKind,
     old: Option<&Value>,
     new: Option<&Value>,
-) -> Category {
+) -> Subject {
     let fields: Vec<&str> = path
         .0
         .iter()
@@ -553,35 +555,35 @@ pub fn categorize(
         })
         .collect();
     if path.0.is_empty() {
-        return Category::Record;
+        return Subject::Record;
     }
     if fields.iter().any(|f| PROVENANCE_FIELDS.contains(f)) {
-        return Category::Provenance;
+        return Subject::Provenance;
     }
     if kind == ChangeKind::Changed {
         if let (Some(Value::String(a)), Some(Value::String(b))) = (old, new) {
             if crate::text::fold::fold_for_compare(a) == crate::text::fold::fold_for_compare(b) {
-                return Category::Typography;
+                return Subject::Typography;
             }
         }
     }
     let last = fields.last().copied().unwrap_or("");
     if matches!(last, "keywords" | "faction_keywords") || fields.contains(&"model_keywords") {
-        return Category::Keyword;
+        return Subject::Keyword;
     }
     match fields.first().copied().unwrap_or("") {
-        "points" | "cp" => Category::Points,
-        "models" | "invulnerable_save" | "invulnerable_save_condition" => Category::Characteristic,
-        "weapons" => Category::WeaponProfile,
-        "abilities" => Category::Ability,
+        "points" | "cp" => Subject::Points,
+        "models" | "invulnerable_save" | "invulnerable_save_condition" => Subject::Characteristic,
+        "weapons" => Subject::WeaponProfile,
+        "abilities" => Subject::Ability,
         "text" | "flavor" | "when" | "target" | "effect" | "restrictions" | "bullets"
-        | "examples" | "damaged" | "special_rules" => Category::RuleText,
+        | "examples" | "damaged" | "special_rules" => Subject::RuleText,
         "unit_composition" | "wargear_options" | "equipment" | "leads" | "base_size" => {
-            Category::Composition
+            Subject::Composition
         }
-        "stratagems" | "rules" | "enhancements" => Category::Reference,
-        "name" => Category::Name,
-        _ => Category::Other,
+        "stratagems" | "rules" | "enhancements" => Subject::Reference,
+        "name" => Subject::Name,
+        _ => Subject::Other,
     }
 }
 
@@ -612,7 +614,7 @@ fn mark_set_typography(changes: &mut [Entry]) {
     }
     for (i, j) in pairs {
         for k in [i, j] {
-            changes[k].category = Category::Typography;
+            changes[k].category = Subject::Typography;
             changes[k].meaning = false;
         }
     }
@@ -864,7 +866,7 @@ fn push_changes(
             faction: faction.clone(),
             kind: EntryKind::Renamed,
             path: String::new(),
-            category: Category::Record,
+            category: Subject::Record,
             meaning: true,
             became_null: false,
             old: Some(Value::String(label(va, old_id))),

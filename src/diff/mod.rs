@@ -379,59 +379,6 @@ pub fn diff_record<T: Serialize>(a: &T, b: &T, opts: &Options) -> Vec<Change> {
     diff_values(&id, &a, &b, opts)
 }
 
-/// The differences between two lists of records, matched by `id`: a record only in `new` is
-/// one `Added` change (empty path), one only in `old` one `Removed`. Ordered by id.
-pub fn diff_records<T: Serialize>(old: &[T], new: &[T], opts: &Options) -> Vec<Change> {
-    let index = |v: &[T]| -> BTreeMap<String, Value> {
-        v.iter()
-            .map(to_value)
-            .enumerate()
-            .map(|(i, v)| (id_of(&v).unwrap_or_else(|| format!("#{i}")), v))
-            .collect()
-    };
-    let (a, b) = (index(old), index(new));
-    let ids: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
-    let mut out = Vec::new();
-    for id in ids {
-        match (a.get(id), b.get(id)) {
-            (Some(x), Some(y)) => out.extend(diff_values(id, x, y, opts)),
-            (Some(x), None) => out.push(whole(id, ChangeKind::Removed, Some(x), None)),
-            (None, Some(y)) => out.push(whole(id, ChangeKind::Added, None, Some(y))),
-            (None, None) => {}
-        }
-    }
-    out
-}
-
-/// The changes between two datasets (the records of `crate::dataset::LoadedDataset`), per
-/// record type, matched by id, provenance and diagnostics left to `opts`: the core of the
-/// [`dataset::diff_datasets`] (what `cogitator diff` reports). Ordered by record type, then id.
-pub fn diff_datasets(
-    old: &crate::dataset::LoadedDataset,
-    new: &crate::dataset::LoadedDataset,
-    opts: &Options,
-) -> Vec<(&'static str, Vec<Change>)> {
-    vec![
-        (
-            "datasheet",
-            diff_records(&old.datasheets, &new.datasheets, opts),
-        ),
-        ("rule", diff_records(&old.rules, &new.rules, opts)),
-        (
-            "stratagem",
-            diff_records(&old.stratagems, &new.stratagems, opts),
-        ),
-        (
-            "enhancement",
-            diff_records(&old.enhancements, &new.enhancements, opts),
-        ),
-        (
-            "detachment",
-            diff_records(&old.detachments, &new.detachments, opts),
-        ),
-    ]
-}
-
 /// The differences between two JSON values of record `record`.
 pub fn diff_values(record: &str, a: &Value, b: &Value, opts: &Options) -> Vec<Change> {
     let mut out = Vec::new();
@@ -442,16 +389,6 @@ pub fn diff_values(record: &str, a: &Value, b: &Value, opts: &Options) -> Vec<Ch
     };
     d.value(&FieldPath::default(), a, b);
     out
-}
-
-fn whole(id: &str, kind: ChangeKind, old: Option<&Value>, new: Option<&Value>) -> Change {
-    Change {
-        record: id.to_string(),
-        kind,
-        path: FieldPath::default(),
-        old: old.cloned(),
-        new: new.cloned(),
-    }
 }
 
 fn to_value<T: Serialize>(v: &T) -> Value {

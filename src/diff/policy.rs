@@ -20,7 +20,7 @@
 //! Read with serde-saphyr; errors carry the file, line and column. Pure apart from that: the
 //! caller reads the file and decides the exit code.
 
-use super::dataset::{Category, DatasetDiff, Entry, EntryKind};
+use super::dataset::{DatasetDiff, Entry, EntryKind, Subject};
 use serde::{Deserialize, Serialize};
 use serde_saphyr::Spanned;
 
@@ -68,7 +68,7 @@ pub struct Policy {
     #[serde(default)]
     pub allow: Vec<Allow>,
     #[serde(skip)]
-    categories: Vec<Category>,
+    categories: Vec<Subject>,
 }
 
 /// A mistake in a policy file, at its place (1-based; 0 when unknown).
@@ -154,10 +154,10 @@ impl Policy {
             message,
         };
         for c in &p.fail_on.categories {
-            match Category::parse(&c.value) {
+            match Subject::parse(&c.value) {
                 Some(cat) => p.categories.push(cat),
                 None => {
-                    let names: Vec<&str> = Category::ALL.iter().map(|c| c.as_str()).collect();
+                    let names: Vec<&str> = Subject::ALL.iter().map(|c| c.as_str()).collect();
                     return Err(at(
                         c,
                         format!(
@@ -263,7 +263,7 @@ impl Policy {
         }
         if f.removed_weapon_profiles
             && e.kind == EntryKind::Removed
-            && e.category == Category::WeaponProfile
+            && e.category == Subject::WeaponProfile
             && e.field_path.0.len() == 2
         {
             out.push(("removed_weapon_profiles", e.human.clone()));

@@ -25,77 +25,12 @@
 //! `Master-crafted boltgun`) when each is the other's only such candidate: a `naming`
 //! difference.
 //!
-//! **Weapons printed elsewhere** ([`printed_elsewhere`]). A weapon is one of those a
-//! datasheet's `weapons_printed_elsewhere` names when its [`name_key`] is that name's, or that
-//! name's followed by a profile (` - standard`): the card lists `1 plasma gun`, the Armoury
-//! card prints `Plasma gun – standard` and `Plasma gun – supercharge`.
+//! Names are keyed by the comparison core's [`name_key`]; which weapons a datasheet prints on
+//! another card is the core's too (`compare::names::printed_elsewhere`).
 
+use crate::compare::names::name_key;
 use crate::model::{Datasheet, WeaponProfile};
-use crate::text::fold::fold_for_compare;
 use std::collections::{BTreeMap, BTreeSet};
-
-/// A name as the matching rules compare it: folded (`text::fold`: case, apostrophes, dashes,
-/// spaces), `(Ref. only)` and `[Legends]` dropped, brackets and commas as spaces, and each
-/// word of four letters or more without a final `s` (singular and plural profile names,
-/// `Biovore`/`Biovores`).
-pub fn name_key(s: &str) -> String {
-    let folded = fold_for_compare(s)
-        .replace("(ref. only)", " ")
-        .replace("[legends]", " ");
-    let spaced: String = folded
-        .chars()
-        .map(|c| {
-            if matches!(c, '(' | ')' | '[' | ']' | ',') {
-                ' '
-            } else {
-                c
-            }
-        })
-        .collect();
-    spaced
-        .split_whitespace()
-        .map(singular)
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// The [`name_key`]s of the weapons `ds` says are printed on another card.
-pub fn elsewhere_keys(ds: &Datasheet) -> Vec<String> {
-    ds.weapons_printed_elsewhere
-        .iter()
-        .map(|w| name_key(w))
-        .collect()
-}
-
-/// Whether the weapon keyed `weapon` ([`name_key`]) is one of those keyed `elsewhere`
-/// ([`elsewhere_keys`]): the same key, or that key and a profile (`plasma gun - standard`).
-pub fn printed_elsewhere(elsewhere: &[String], weapon: &str) -> bool {
-    elsewhere.iter().any(|r| {
-        weapon == r
-            || weapon
-                .strip_prefix(r.as_str())
-                .is_some_and(|rest| rest.starts_with(" - "))
-    })
-}
-
-/// A word of four letters or more without its English plural ending: `-ies` → `-y`,
-/// `-xes`/`-ches`/`-shes`/`-zes` → without `es`, else a final `s` dropped (not after `s`, `o`,
-/// `u`, `i` — `Chaos`, `Nexus` — nor a possessive `'s`).
-fn singular(w: &str) -> String {
-    let keep = ["ss", "'s", "os", "us", "is"];
-    if w.chars().count() < 4 || keep.iter().any(|e| w.ends_with(e)) {
-        return w.to_string();
-    }
-    if let Some(stem) = w.strip_suffix("ies") {
-        return format!("{stem}y");
-    }
-    for end in ["xes", "ches", "shes", "sses", "zes"] {
-        if w.ends_with(end) {
-            return w[..w.len() - 2].to_string();
-        }
-    }
-    w.strip_suffix('s').unwrap_or(w).to_string()
-}
 
 /// One datasheet reading as the unit rule sees it.
 #[derive(Debug, Clone)]
@@ -317,14 +252,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn keys_and_qualifiers() {
-        assert_eq!(name_key("Biovores"), name_key("Biovore"));
-        assert_eq!(name_key("Carnifexes"), name_key("Carnifex"));
-        assert_eq!(name_key("Ripper Swarms"), name_key("Ripper Swarm"));
-        assert_eq!(name_key("Attendant's hellblades"), "attendant's hellblade");
-        assert_eq!(name_key("Chaos"), "chaos");
-        assert_eq!(name_key("Be’lakor"), name_key("Be'lakor"));
-        assert_eq!(name_key("Karanak [Legends]"), "karanak");
+    fn qualifiers() {
         assert_eq!(
             qualifier("khorne soul grinder", "soul grinder").as_deref(),
             Some("khorne")

@@ -5,10 +5,11 @@
 //! ([`source_of_format`]): `bsdata` (BattleScribe XML), `export` (Wahapedia's CSV export),
 //! `pages` (HTML pages), `pdf`, `markdown`, `text`. Several files of one source (two scrapes
 //! of the site) are one reading of it, merged by the same policy table as the dataset
-//! (`merge`). The matching rules (`Soul Grinder` split into one unit per god; weapon names)
-//! are [`matching`]'s.
+//! ([`merge`], with [`conflict`] its view of a field; neither imports this file). The matching
+//! rules (`Soul Grinder` split into one unit per god; weapon names) are [`matching`]'s; names
+//! and categories are the comparison core's (`compare`).
 //!
-//! **Fields** (the *checks*; a path names each): per model profile (by [`matching::name_key`],
+//! **Fields** (the *checks*; a path names each): per model profile (by [`name_key`],
 //! the profiles no other reading names paired by position) its presence `models[k]` and each
 //! characteristic `models[k].T`; per weapon (keys paired by the weapon rule) `weapons[k]`, each
 //! characteristic `weapons[k].AP` and its keyword list `weapons[k].keywords`; per keyword
@@ -18,7 +19,7 @@
 //! **Categories** of a source's difference from the reference value (the value most sources
 //! print; a tie goes to the emitted value):
 //! - `naming`: the same thing spelled differently: equal once names are compared by
-//!   [`matching::name_key`] (case, apostrophes, dashes, singular/plural, `(Ref. only)`), a
+//!   [`name_key`] (case, apostrophes, dashes, singular/plural, `(Ref. only)`), a
 //!   keyword printed split where another source joins it (every word of it is a word of the
 //!   source's keywords), a weapon paired by the weapon rule; and the variants of an N-to-1
 //!   match that differ among themselves (`note: variant …`);
@@ -41,13 +42,17 @@
 //!
 //! Pure and deterministic: sorted maps, relative paths only.
 
+pub mod conflict;
 pub mod matching;
+pub mod merge;
 
+use crate::compare::names::{elsewhere_keys, name_key, printed_elsewhere};
+pub use crate::compare::Category;
 use crate::extract::Extracted;
-use crate::merge::{Origin, Records, Wins};
 use crate::model::Datasheet;
 use crate::text::fold::fold_for_compare;
-use matching::{name_key, Candidate, UnitMatches};
+use matching::{Candidate, UnitMatches};
+use merge::{Origin, Records, Wins};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -323,24 +328,6 @@ pub struct Difference {
     pub note: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, PartialOrd, Ord)]
-#[serde(rename_all = "snake_case")]
-pub enum Category {
-    Naming,
-    Version,
-    DataError,
-}
-
-impl Category {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Category::Naming => "naming",
-            Category::Version => "version",
-            Category::DataError => "data_error",
-        }
-    }
-}
-
 const MISSING: &str = "(missing)";
 const PRESENT: &str = "present";
 
@@ -439,7 +426,7 @@ fn view(d: &Datasheet, model_keys: &[String], weapon_alias: &BTreeMap<String, St
     if !d.weapons.is_empty() {
         v.prints.insert("weapons");
     }
-    v.elsewhere = matching::elsewhere_keys(d);
+    v.elsewhere = elsewhere_keys(d);
     for w in &d.weapons {
         let k = name_key(&w.name);
         let k = weapon_alias.get(&k).cloned().unwrap_or(k);
@@ -536,7 +523,7 @@ fn value_at(v: &View, path: &str) -> Value {
     if top == "weapons"
         && split_path(path)
             .1
-            .is_some_and(|item| matching::printed_elsewhere(&v.elsewhere, item))
+            .is_some_and(|item| printed_elsewhere(&v.elsewhere, item))
     {
         return Value::Absent;
     }
@@ -612,9 +599,9 @@ impl SourceViews {
 pub fn merge(
     extracted: &mut [Extracted],
     formats: &BTreeMap<String, String>,
-) -> (crate::merge::Merged, Option<Report>) {
+) -> (merge::Merged, Option<Report>) {
     let prepared = prepare(extracted, formats);
-    let mut merger = crate::merge::Merger::default();
+    let mut merger = merge::Merger::default();
     for ex in extracted.iter_mut() {
         merger.add(ex);
     }
@@ -706,9 +693,7 @@ fn per_source(rs: &[&Reading]) -> Option<(Datasheet, Option<String>)> {
 
 fn reason(field: &str, origin: Option<&Origin>) -> String {
     let top = top_of(field);
-    let row = crate::merge::DATASHEET
-        .iter()
-        .find(|r| r.fields.contains(&top));
+    let row = merge::DATASHEET.iter().find(|r| r.fields.contains(&top));
     let from = match origin {
         Some((Some((a, b)), f)) => format!("{f} (faction pack v{a}.{b})"),
         Some((None, f)) => format!("{f} (no version; first in path order)"),

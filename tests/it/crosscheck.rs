@@ -413,7 +413,7 @@ fn a_changed_point_cost_is_changed_since_export() {
     let d = disagreements(&r, "10e:space-marines:intercessor-squad");
     assert_eq!(d.len(), 1, "{d:#?}");
     assert_eq!(d[0].field, "points[5 models]");
-    assert_eq!(d[0].category, Category::ChangedSinceExport);
+    assert_eq!(d[0].category, Category::Version);
     assert_eq!(
         (d[0].ours.as_deref(), d[0].theirs.as_deref()),
         (Some("90"), Some("80"))
@@ -423,7 +423,7 @@ fn a_changed_point_cost_is_changed_since_export() {
         Some("Datasheets_models_cost.csv:3")
     );
     assert_eq!(d[0].source.as_deref(), Some("pages/x.html:10"));
-    assert_eq!(r.summary.by_category[&Category::ChangedSinceExport], 1);
+    assert_eq!(r.summary.by_category[&Category::Version], 1);
     assert!(r.summary.agreement_pct < 100.0);
     assert_eq!(r.summary.agreement_pct_excluding_changes, 100.0);
 }
@@ -438,15 +438,15 @@ fn a_changed_characteristic_and_a_replaced_unit_size_are_changes() {
     let d = disagreements(&r, "10e:space-marines:intercessor-squad");
     let cats: Vec<(&str, Category)> = d.iter().map(|d| (d.field.as_str(), d.category)).collect();
     assert!(
-        cats.contains(&("weapons[Bolt rifle].A", Category::ChangedSinceExport)),
+        cats.contains(&("weapons[Bolt rifle].A", Category::Version)),
         "{cats:?}"
     );
     assert!(
-        cats.contains(&("points[6 models]", Category::ChangedSinceExport)),
+        cats.contains(&("points[6 models]", Category::Version)),
         "{cats:?}"
     );
     assert!(
-        cats.contains(&("points[10 models]", Category::ChangedSinceExport)),
+        cats.contains(&("points[10 models]", Category::Version)),
         "{cats:?}"
     );
     assert_eq!(d.len(), 3);
@@ -540,18 +540,13 @@ fn missing_and_malformed_values_are_extraction_errors() {
         })
         .collect();
     assert!(
-        got.contains(&(
-            "models[Warboss].Sv",
-            Category::ExtractionError,
-            None,
-            Some("4+")
-        )),
+        got.contains(&("models[Warboss].Sv", Category::DataError, None, Some("4+"))),
         "{got:?}"
     );
     assert!(
         got.contains(&(
             "weapons[Kombi-weapon].AP",
-            Category::ExtractionError,
+            Category::DataError,
             Some("-9"),
             Some("0")
         )),
@@ -560,7 +555,7 @@ fn missing_and_malformed_values_are_extraction_errors() {
     assert!(
         got.contains(&(
             "keywords[Warboss]",
-            Category::ExtractionError,
+            Category::DataError,
             None,
             Some("Warboss")
         )),
@@ -569,7 +564,7 @@ fn missing_and_malformed_values_are_extraction_errors() {
     assert!(
         got.contains(&(
             "abilities[Made Up]",
-            Category::ExtractionError,
+            Category::DataError,
             Some("Made Up"),
             None
         )),
@@ -607,10 +602,7 @@ fn a_weapon_list_that_differs_as_a_whole_is_a_change() {
     let r = crosscheck(&ex, &[sheet(v)]);
     let d = disagreements(&r, "10e:space-marines:intercessor-squad");
     assert_eq!(d.len(), 2, "{d:#?}");
-    assert!(
-        d.iter().all(|d| d.category == Category::ChangedSinceExport),
-        "{d:#?}"
-    );
+    assert!(d.iter().all(|d| d.category == Category::Version), "{d:#?}");
     // A weapon we lack with nothing in its place is an extraction error.
     let mut v = intercessors();
     v["weapons"].as_array_mut().expect("array").pop();
@@ -618,7 +610,7 @@ fn a_weapon_list_that_differs_as_a_whole_is_a_change() {
     let d = disagreements(&r, "10e:space-marines:intercessor-squad");
     assert_eq!(d.len(), 1, "{d:#?}");
     assert_eq!(d[0].field, "weapons[Close combat weapon]");
-    assert_eq!(d[0].category, Category::ExtractionError);
+    assert_eq!(d[0].category, Category::DataError);
 }
 
 #[test]
@@ -632,7 +624,7 @@ fn well_formed_differences_on_a_poorly_matching_datasheet_are_extraction_errors(
     let d = disagreements(&r, "10e:orks:warboss");
     assert!(d.len() >= 7);
     assert!(
-        d.iter().all(|d| d.category == Category::ExtractionError),
+        d.iter().all(|d| d.category == Category::DataError),
         "{d:#?}"
     );
     assert!(d.iter().any(|d| d.reason.contains("below 75%")));
@@ -667,7 +659,7 @@ fn matching_by_faction_keyword_name_only_and_unmatched() {
     assert_eq!(d.len(), 1);
     assert_eq!(
         (d[0].kind, d[0].category),
-        (Kind::Datasheet, Category::ExtractionError)
+        (Kind::Datasheet, Category::DataError)
     );
     // Our empty sections are one disagreement each, not one per export value.
     let d = disagreements(&r, "10e:space-wolves:wolf-guard-terminators");
@@ -961,7 +953,7 @@ fn an_ability_name_carrying_its_parameter_is_one_extraction_error() {
     assert_eq!(r.disagreements.len(), 1, "{:#?}", r.disagreements);
     let d = &r.disagreements[0];
     assert_eq!(d.field, "abilities[Scouts]");
-    assert_eq!(d.category, Category::ExtractionError);
+    assert_eq!(d.category, Category::DataError);
     assert!(d.reason.contains("parameter"), "{}", d.reason);
 }
 
@@ -980,7 +972,7 @@ fn a_transport_block_agrees_with_the_transport_column() {
     let r = crosscheck(&ex, &[sheet(v)]);
     assert_eq!(r.disagreements.len(), 1, "{:#?}", r.disagreements);
     assert_eq!(r.disagreements[0].field, "abilities[TRANSPORT]");
-    assert_eq!(r.disagreements[0].category, Category::ExtractionError);
+    assert_eq!(r.disagreements[0].category, Category::DataError);
 }
 
 /// Agreement of paired values is decided by the shared diff engine: a weapon's keywords are a
@@ -1011,5 +1003,5 @@ fn keyword_order_and_a_shared_price_agree_through_the_diff_engine() {
         (d[0].ours.as_deref(), d[0].theirs.as_deref()),
         (Some("150 or 170"), Some("160"))
     );
-    assert_eq!(d[0].category, Category::ChangedSinceExport);
+    assert_eq!(d[0].category, Category::Version);
 }

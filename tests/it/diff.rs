@@ -1,7 +1,7 @@
 //! The typed diff engine (`cogitator::diff`) on hand-written record pairs, its laws as property
 //! tests, and the merge policy's conflicts (`X110`) on hand-written sources and the corpus.
 
-use cogitator::diff::{diff_record, diff_records, ChangeKind, Options};
+use cogitator::diff::{diff_record, ChangeKind, Options};
 use cogitator::model::{Datasheet, Edition, PointsOption, WeaponProfile, WeaponType};
 use cogitator::source::{Location, Provenance};
 use proptest::prelude::*;
@@ -137,22 +137,6 @@ fn sources_only_change_is_ignored_when_asked() {
     );
 }
 
-#[test]
-fn records_added_and_removed_by_id() {
-    let a = carnifexes();
-    let mut b = carnifexes();
-    b.id = "10e:tyranids:screamer-killer".into();
-    let c = diff_records(&[a], &[b], &Options::all());
-    let got: Vec<(ChangeKind, &str)> = c.iter().map(|c| (c.kind, c.record.as_str())).collect();
-    assert_eq!(
-        got,
-        [
-            (ChangeKind::Removed, "10e:tyranids:carnifexes"),
-            (ChangeKind::Added, "10e:tyranids:screamer-killer")
-        ]
-    );
-}
-
 fn arb_sheet() -> impl Strategy<Value = Datasheet> {
     let names = prop::collection::btree_set("[A-D][a-c]{0,2}", 0..4);
     let kws = prop::collection::btree_set("[A-C]{1,2}", 0..3);
@@ -234,8 +218,8 @@ proptest! {
 // ---- merge policy: two hand-written readings of one record, the table's winner, one X110 ----
 
 use cogitator::diag::Diagnostic;
-use cogitator::merge::Records;
 use cogitator::model::{Detachment, Enhancement, Stratagem};
+use cogitator::reconcile::merge::Records;
 
 fn src(file: &str) -> Vec<Provenance> {
     vec![Provenance::at_line(file, 3, "00")]
@@ -457,26 +441,24 @@ fn carnifexes_pages_still_report_230_vs_180_with_both_files() {
 #[test]
 fn a_dataset_read_twice_has_no_changes_and_a_points_edit_is_one() {
     use cogitator::dataset::DatasetDir;
-    use cogitator::diff::diff_datasets;
+    use cogitator::diff::dataset::{diff_datasets, EntryKind};
     let dir = crate::util::repo().join("output");
     let old = DatasetDir::read(&dir).expect("seeds output reads");
     assert!(!old.datasheets.is_empty());
     assert!(old.manifest.is_some());
-    let opts = Options::without_provenance();
-    assert!(diff_datasets(&old, &old, &opts)
-        .iter()
-        .all(|(_, c)| c.is_empty()));
+    assert!(diff_datasets(&old, &old, &[]).changes.is_empty());
     let mut new = old.clone();
     let Some(d) = new.datasheets.iter_mut().find(|d| !d.points.is_empty()) else {
         panic!("a seed datasheet with points");
     };
     d.points[0].points += 5;
-    let changes: Vec<_> = diff_datasets(&old, &new, &opts)
-        .into_iter()
-        .flat_map(|(kind, c)| c.into_iter().map(move |c| (kind, c)))
-        .collect();
+    let changes = diff_datasets(&old, &new, &[]).changes;
     assert_eq!(changes.len(), 1);
-    assert_eq!(changes[0].0, "datasheet");
-    assert_eq!(changes[0].1.kind, ChangeKind::Changed);
-    assert!(changes[0].1.path.to_string().starts_with("points["));
+    assert_eq!(changes[0].record_type, "datasheet");
+    assert_eq!(changes[0].kind, EntryKind::Changed);
+    assert!(
+        changes[0].path.starts_with("points["),
+        "{}",
+        changes[0].path
+    );
 }

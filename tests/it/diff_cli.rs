@@ -5,7 +5,7 @@
 
 use crate::util;
 use cogitator::dataset::LoadedDataset;
-use cogitator::diff::dataset::{diff_datasets, Category, DatasetDiff, EntryKind};
+use cogitator::diff::dataset::{diff_datasets, DatasetDiff, EntryKind, Subject};
 use cogitator::diff::policy::Policy;
 use serde_json::{json, Value};
 use std::process::Command;
@@ -86,7 +86,7 @@ fn diff(old: &Value, new: &Value) -> DatasetDiff {
 }
 
 /// (category, human) of every change.
-fn lines(d: &DatasetDiff) -> Vec<(Category, String)> {
+fn lines(d: &DatasetDiff) -> Vec<(Subject, String)> {
     d.changes
         .iter()
         .map(|e| (e.category, e.human.clone()))
@@ -117,17 +117,17 @@ fn every_category_of_a_datasheet() {
     let d = diff(&old, &new);
     let got = lines(&d);
     let want = [
-        (Category::Ability, "Carnifexes › abilities › Enraged Reserves › text: Each time this unit makes a Charge move, it's fine. → Each time this unit makes a Charge move, add 1."),
-        (Category::Keyword, "Carnifexes › faction_keywords: + HIVE FLEET"),
-        (Category::Characteristic, "Carnifexes › models › Carnifex › T: 9 → 10"),
-        (Category::Points, "Carnifexes › points › 1 model: 115 → 90"),
-        (Category::Provenance, "Carnifexes › sources › tyranids.html › line: 10 → 12"),
-        (Category::Reference, "Carnifexes › stratagems: + 10e:core:command-re-roll"),
-        (Category::Composition, "Carnifexes › unit_composition: − 1-2 Carnifexes"),
-        (Category::Composition, "Carnifexes › unit_composition: + 1-3 Carnifexes"),
-        (Category::WeaponProfile, "Carnifexes › weapons › Heavy venom cannon › S: 9 → 10"),
-        (Category::Provenance, "Carnifexes › weapons › Monstrous scything talons › at › line: 42 → 44"),
-        (Category::Keyword, "Carnifexes › weapons › Storm bolter › keywords: − RAPID FIRE 2"),
+        (Subject::Ability, "Carnifexes › abilities › Enraged Reserves › text: Each time this unit makes a Charge move, it's fine. → Each time this unit makes a Charge move, add 1."),
+        (Subject::Keyword, "Carnifexes › faction_keywords: + HIVE FLEET"),
+        (Subject::Characteristic, "Carnifexes › models › Carnifex › T: 9 → 10"),
+        (Subject::Points, "Carnifexes › points › 1 model: 115 → 90"),
+        (Subject::Provenance, "Carnifexes › sources › tyranids.html › line: 10 → 12"),
+        (Subject::Reference, "Carnifexes › stratagems: + 10e:core:command-re-roll"),
+        (Subject::Composition, "Carnifexes › unit_composition: − 1-2 Carnifexes"),
+        (Subject::Composition, "Carnifexes › unit_composition: + 1-3 Carnifexes"),
+        (Subject::WeaponProfile, "Carnifexes › weapons › Heavy venom cannon › S: 9 → 10"),
+        (Subject::Provenance, "Carnifexes › weapons › Monstrous scything talons › at › line: 42 → 44"),
+        (Subject::Keyword, "Carnifexes › weapons › Storm bolter › keywords: − RAPID FIRE 2"),
     ];
     for w in &want {
         assert!(
@@ -195,18 +195,18 @@ fn other_record_types_rule_text_name_other_points_reference() {
         got,
         [
             (
-                Category::RuleText,
+                Subject::RuleText,
                 "DEEP STRIKE › text: Set it up anywhere more than 9\" away. → Set it up anywhere more than 8\" away.".to_string()
             ),
             (
-                Category::Other,
+                Subject::Other,
                 "COMMAND REROLL › category: Battle Tactic → Strategic Ploy".into()
             ),
-            (Category::Points, "COMMAND REROLL › cp: 1 → 2".into()),
-            (Category::RuleText, "COMMAND REROLL › effect: Re-roll the roll. → Re-roll one roll.".into()),
-            (Category::Name, "COMMAND REROLL › name: COMMAND RE-ROLL → COMMAND REROLL".into()),
-            (Category::Points, "Adaptive Biology › points: 25 → 30".into()),
-            (Category::Reference, "Invasion Fleet › stratagems: + 10e:core:command-re-roll".into()),
+            (Subject::Points, "COMMAND REROLL › cp: 1 → 2".into()),
+            (Subject::RuleText, "COMMAND REROLL › effect: Re-roll the roll. → Re-roll one roll.".into()),
+            (Subject::Name, "COMMAND REROLL › name: COMMAND RE-ROLL → COMMAND REROLL".into()),
+            (Subject::Points, "Adaptive Biology › points: 25 → 30".into()),
+            (Subject::Reference, "Invasion Fleet › stratagems: + 10e:core:command-re-roll".into()),
         ]
     );
     let types: Vec<&str> = d.changes.iter().map(|e| e.record_type).collect();
@@ -574,7 +574,7 @@ fn real_ingests_with_and_without_a_carnifexes_page() {
     let points: Vec<&str> = d
         .changes
         .iter()
-        .filter(|e| e.record == "10e:tyranids:carnifexes" && e.category == Category::Points)
+        .filter(|e| e.record == "10e:tyranids:carnifexes" && e.category == Subject::Points)
         .map(|e| e.human.as_str())
         .collect();
     assert_eq!(
@@ -587,7 +587,7 @@ fn real_ingests_with_and_without_a_carnifexes_page() {
     let e = d
         .changes
         .iter()
-        .find(|e| e.record == "10e:tyranids:carnifexes" && e.category == Category::Points)
+        .find(|e| e.record == "10e:tyranids:carnifexes" && e.category == Subject::Points)
         .expect("points change");
     assert_eq!(e.at.as_ref().map(|a| a.file.as_str()), Some(newer));
     let sheet = all

@@ -90,7 +90,7 @@ fn formats(ex: &[Extracted]) -> BTreeMap<String, String> {
         .collect()
 }
 
-fn run(mut ex: Vec<Extracted>) -> (cogitator::merge::Merged, Option<Report>) {
+fn run(mut ex: Vec<Extracted>) -> (cogitator::reconcile::merge::Merged, Option<Report>) {
     let f = formats(&ex);
     reconcile::merge(&mut ex, &f)
 }

@@ -160,7 +160,7 @@ impl Reader<'_> {
         let name = title_case(printed.trim());
         let key = (self.section.clone(), number.to_string());
         match self.steps.get(&key) {
-            Some(first) if *first != name && edit_distance(first, &name) <= 2 => {
+            Some(first) if *first != name && strsim::levenshtein(first, &name) <= 2 => {
                 let d = Diagnostic::new(
                     Code::DamagedText,
                     format!(
@@ -242,30 +242,4 @@ fn next_is_label(blocks: &[Block], i: usize) -> bool {
 
 fn short(s: &str) -> String {
     crate::extract::glossary::short(s)
-}
-
-/// Levenshtein distance over characters (names are short).
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != *cb);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn misprints_are_close() {
-        assert_eq!(edit_distance("Inflict Damage", "Inflect Damage"), 1);
-        assert!(edit_distance("Hit Roll", "Wound Roll") > 2);
-    }
 }

@@ -37,7 +37,7 @@
 //!
 //! Pure: must not do I/O, and must not decide anything outside the tables.
 
-use crate::conflict::{self, RecordKind, Why};
+use super::conflict::{self, RecordKind, Why};
 use crate::diag::Diagnostic;
 use crate::diff::{diff_values, Options};
 use crate::model::{Datasheet, Detachment, Enhancement, Stratagem};
@@ -258,7 +258,7 @@ impl Mergeable for Datasheet {
     /// Each weapon of `other` that this datasheet says is printed elsewhere and does not print
     /// itself, after this datasheet's last weapon of the same type (with its own `at`).
     fn with_parts_from(&self, other: &Self) -> Option<Self> {
-        use crate::reconcile::matching::{elsewhere_keys, name_key, printed_elsewhere};
+        use crate::compare::names::{elsewhere_keys, name_key, printed_elsewhere};
         if self.weapons_printed_elsewhere.is_empty() {
             return None;
         }

@@ -1,0 +1,101 @@
+//! The comparison core: what every comparison of two readings of the rules shares — the
+//! category of a disagreement ([`Category`]) and the names rule ([`names`]: the one name key,
+//! the synonyms as data, when two names are the same thing).
+//!
+//! Used by the merge and the reconciliation (`reconcile`) and the export crosscheck
+//! (`crosscheck`); the field comparison they share is the typed diff engine (`diff`), whose
+//! dataset diff says what a change is about (`diff::dataset::Subject`), not why. It sits below
+//! all of them and imports none of them; it must not read files, know unit names, or decide
+//! which record of one side is which record of the other (each caller pairs its records with
+//! these rules).
+
+pub mod names;
+
+use serde::{Deserialize, Serialize};
+
+/// Why two readings of one field disagree: the one category vocabulary of the comparisons.
+///
+/// Ordered as the crosscheck summary lists them. Serialized as the reconciliation report
+/// spells them (`version`, `naming`, `data_error`); the crosscheck report, which compares
+/// against one dated export, spells the same three [`Category::against_export`]
+/// (`changed_since_export`, `naming`, `extraction_error`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Category {
+    /// A real difference between two printings: both values are well-formed and the rest
+    /// agrees (points, a characteristic, the weapon list as a whole).
+    Version,
+    /// The same thing under another name or spelling; the values agree.
+    Naming,
+    /// Anything else: a value read wrongly, a value or record missed or invented.
+    DataError,
+}
+
+impl Category {
+    pub const ALL: [Category; 3] = [Category::Version, Category::Naming, Category::DataError];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::Version => "version",
+            Category::Naming => "naming",
+            Category::DataError => "data_error",
+        }
+    }
+
+    /// The category's name in the crosscheck report: against a dated export, a version
+    /// difference is a change since the export and a data error is ours (an extraction error).
+    pub fn against_export(self) -> &'static str {
+        match self {
+            Category::Version => "changed_since_export",
+            Category::Naming => "naming",
+            Category::DataError => "extraction_error",
+        }
+    }
+
+    fn from_export_label(s: &str) -> Option<Category> {
+        Category::ALL.into_iter().find(|c| c.against_export() == s)
+    }
+}
+
+/// `#[serde(with)]` for a [`Category`] spelled [`Category::against_export`].
+pub mod against_export {
+    use super::Category;
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(c: &Category, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(c.against_export())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Category, D::Error> {
+        let s = String::deserialize(d)?;
+        Category::from_export_label(&s)
+            .ok_or_else(|| D::Error::custom(format!("unknown category `{s}`")))
+    }
+
+    /// The same for a map keyed by category (in category order).
+    pub mod map {
+        use super::super::Category;
+        use serde::{de::Error, Deserialize, Deserializer, Serializer};
+        use std::collections::BTreeMap;
+
+        pub fn serialize<S: Serializer>(
+            m: &BTreeMap<Category, usize>,
+            s: S,
+        ) -> Result<S::Ok, S::Error> {
+            s.collect_map(m.iter().map(|(c, n)| (c.against_export(), n)))
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(
+            d: D,
+        ) -> Result<BTreeMap<Category, usize>, D::Error> {
+            BTreeMap::<String, usize>::deserialize(d)?
+                .into_iter()
+                .map(|(k, n)| {
+                    Category::from_export_label(&k)
+                        .map(|c| (c, n))
+                        .ok_or_else(|| D::Error::custom(format!("unknown category `{k}`")))
+                })
+                .collect()
+        }
+    }
+}
