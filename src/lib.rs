@@ -16,6 +16,7 @@ pub mod dedup;
 pub mod diag;
 pub mod diff;
 pub mod discover;
+pub mod edition;
 pub mod emit;
 pub mod extract;
 pub mod ids;

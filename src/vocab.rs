@@ -5,14 +5,15 @@
 //! Readers match these words; they do not spell them.
 //!
 //! The weapon-ability vocabulary (`RAPID FIRE`, `ANTI-`, … and their aliases) is data in
-//! `schemas/keywords.yaml`, read by `normalize::keywords`; [`Vocabulary::weapon_abilities`]
-//! lists it for the edition, so normalization and the simulator see one list. The model and
-//! weapon characteristics are `schemas/characteristics.yaml` (`ProfileKind::fields`).
+//! `schemas/keywords.yaml`, loaded by the contract's bottom layer (`edition`);
+//! [`Vocabulary::weapon_abilities`] lists it for the edition, so normalization and the
+//! simulator see one list. The model and weapon characteristics are `schemas/editions.yaml`
+//! (`ProfileKind::fields`). This module sits just above `edition` (and `text::fold`): it imports
+//! neither `model` nor `normalize`.
 //!
 //! Data only: no parsing beyond matching a label, no I/O.
 
-use crate::model::Edition;
-use crate::normalize::schema::KeywordDef;
+use crate::edition::{Edition, KeywordDef};
 
 /// One part of a stratagem's rule, by the label its text starts with (`WHEN:`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -99,7 +100,7 @@ impl Vocabulary {
     /// The edition's weapon abilities (`schemas/keywords.yaml`: canonical spelling, printed
     /// form, parameter kind, aliases): what normalization spells and the simulator reads.
     pub fn weapon_abilities(&self) -> &'static [KeywordDef] {
-        &crate::normalize::schema::contract().vocabulary.keywords
+        crate::edition::weapon_abilities(self.edition)
     }
 }
 
