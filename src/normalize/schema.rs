@@ -241,7 +241,7 @@ pub struct Contract {
     /// `(edition, characteristic)` → grammar.
     pub grammars: BTreeMap<(String, String), Grammar>,
     /// Edition → (model characteristics, weapon characteristics).
-    pub profiles: BTreeMap<String, (Vec<String>, Vec<String>)>,
+    pub profiles: ProfilesByEdition,
     pub vocabulary: Vocabulary,
 }
 
@@ -342,12 +342,15 @@ fn check_field(
     }
 }
 
+/// Edition id → (model characteristics, weapon characteristics).
+pub type ProfilesByEdition = BTreeMap<String, (Vec<String>, Vec<String>)>;
+
 /// The profiles of every edition of `editions.yaml` (its text given, the embedded one in
 /// [`contract`]), each characteristic checked against `names`, every edition present.
 fn edition_profiles(
     (efile, etext): (&str, &str),
     names: &BTreeMap<String, ()>,
-) -> Result<BTreeMap<String, (Vec<String>, Vec<String>)>, SchemaError> {
+) -> Result<ProfilesByEdition, SchemaError> {
     let ef: crate::edition::EditionsFile = parse(efile, etext)?;
     let mut profiles = BTreeMap::new();
     for d in &ef.editions {
