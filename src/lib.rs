@@ -19,6 +19,7 @@ pub mod discover;
 pub mod edition;
 pub mod emit;
 pub mod extract;
+pub mod fsread;
 pub mod ids;
 pub mod ir;
 pub mod merge;
