@@ -252,6 +252,11 @@ impl Contract {
             .get(&(edition.to_string(), characteristic.to_string()))
     }
 
+    /// The grammar of `characteristic` in `edition` (typed: no edition spelled as a string).
+    pub fn grammar_of(&self, edition: Edition, characteristic: &str) -> Option<&Grammar> {
+        self.grammar(edition.as_str(), characteristic)
+    }
+
     pub fn def(&self, name: &str) -> Option<&Def> {
         self.defs.get(name)
     }

@@ -121,10 +121,26 @@ fn extract_uses_neither_dedup_nor_normalize() {
 /// `{}:{}:…`, no `unnamed-` key and no `~` variant suffix anywhere else.
 #[test]
 fn ids_are_built_only_in_ids_rs() {
-    let re = Regex::new(
-        r#""(10e|9e|hh2):[a-z{]|format!\(\s*"\{[^}"]*\}:\{[^}"]*\}:|unnamed-\{|"[^"]*\{[^}"]*\}~\{"#,
-    )
+    // every edition's id prefix (`10e:`, `9e:`, `hh2:`, …), from the contract
+    let ids: Vec<&str> = cogitator::edition::Edition::ALL
+        .iter()
+        .map(|e| e.as_str())
+        .collect();
+    let re = Regex::new(&format!(
+        r#""({}):[a-z{{]|format!\(\s*"\{{[^}}"]*\}}:\{{[^}}"]*\}}:|unnamed-\{{|"[^"]*\{{[^}}"]*\}}~\{{"#,
+        ids.join("|")
+    ))
     .expect("regex");
+    for bad in [
+        r#"let id = "10e:space-marines";"#,
+        r#"let id = "hh2:{}";"#,
+        r#"format!("{}:{}:{}", e, s, n)"#,
+        r#"format!("unnamed-{h}")"#,
+        r#"format!("{id}~{h}")"#,
+    ] {
+        assert!(re.is_match(bad), "{bad}");
+    }
+    assert!(!re.is_match(r#"let s = "10e";"#));
     // a `format!(` whose string is on the next line
     let split = Regex::new(r#"^\s*"\{[^}"]*\}:\{[^}"]*\}:"#).expect("regex");
     let mut v = Vec::new();
