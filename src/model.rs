@@ -3,7 +3,9 @@
 //! These types *are* the output contract (v2) documented in `emit`, `docs/contract.md` and
 //! `schemas/`. Contract v2: model and weapon profiles carry the characteristics of their
 //! datasheet's edition ([`Characteristics`], keyed by the names of
-//! `schemas/characteristics.yaml`, flattened into the profile's JSON object); a
+//! `schemas/characteristics.yaml`, in the order `schemas/editions.yaml` gives each edition's
+//! profile (read through [`crate::edition`], the layer below; this module does not import
+//! `normalize`), flattened into the profile's JSON object); a
 //! 10th-edition profile serializes exactly as in v1, and v1 datasets still deserialize. Field names follow the game's own words (`WeaponProfile`, `Stratagem`,
 //! `RuleParagraph` → [`Rule`]). Architecture invariant: every record has provenance (`sources`
 //! or `occurrences`), and every sub-record (model profile, weapon profile, ability, named
@@ -132,7 +134,7 @@ impl<'de> Deserialize<'de> for Characteristics {
 
 /// One model's characteristics line: its name and the characteristics of its datasheet's
 /// edition (10th `M T Sv W Ld OC`; 9th `M WS BS S T W A Ld Sv`; Horus Heresy
-/// `M WS BS S T W I A Ld Sv`), as `schemas/characteristics.yaml` lists them.
+/// `M WS BS S T W I A Ld Sv`), as `schemas/editions.yaml` lists them.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ModelProfile {
     pub name: Option<String>,
