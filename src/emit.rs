@@ -121,7 +121,7 @@ pub const MANIFEST_FILE: &str = "manifest.json";
 /// A small regular file of a directory cogitator may replace, at most `max` bytes; a link at
 /// its name, a device, a FIFO or a larger file reads as absent.
 fn read_own_file(path: &Path, max: u64) -> Option<Vec<u8>> {
-    crate::discover::read_regular(path, max, crate::discover::LastLink::Refuse)
+    crate::fsread::read_regular(path, max, crate::fsread::LastLink::Refuse)
         .ok()
         .filter(|b| b.len() as u64 <= max)
 }

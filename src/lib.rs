@@ -1,11 +1,16 @@
 //! cogitator: turns messy Warhammer rules sources into clean, checked datasets.
 //!
-//! The pipeline, one module per stage (see `ARCHITECTURE.md`):
-//! [`discover`] (I/O) → [`decode`] (bytes → [`ir::Document`]) → [`extract`] (IR → records) →
-//! [`normalize`] (raw strings → canonical values) → [`dedup`] (one rule registry) → [`emit`]
-//! (I/O), then [`simulate`] / [`validate`], and [`crosscheck`] against Wahapedia's CSV
-//! export. [`pipeline`] strings the pure stages together. Stages return values plus
-//! diagnostics; they never abort a run.
+//! The pipeline, one module per stage (see `ARCHITECTURE.md`): [`discover`] (I/O) →
+//! [`decode`] (bytes → [`ir::Document`]) → [`extract`] (IR → records, the extractor chosen by
+//! (game system, format)) or [`records`] (structured sources → records) → [`normalize`] (raw
+//! strings → canonical values) → [`merge`] / [`reconcile`] and [`dedup`] (one record per id,
+//! one rule registry) → [`validate`] → [`emit`] (I/O); [`crosscheck`] against Wahapedia's CSV
+//! export, [`diff`] between datasets, [`simulate`] the dice. [`pipeline`] strings the pure
+//! stages together. Stages return values plus diagnostics; they never abort a run.
+//!
+//! The contract sits at the bottom: [`edition`] (the editions as data: ids, profiles, weapon
+//! abilities), then [`vocab`] and [`model`]; no top-level module imports one above it (the
+//! layers of `ARCHITECTURE.md`, checked by `tests/it/tidy.rs`).
 
 pub mod cli;
 pub mod compare;
@@ -16,8 +21,10 @@ pub mod dedup;
 pub mod diag;
 pub mod diff;
 pub mod discover;
+pub mod edition;
 pub mod emit;
 pub mod extract;
+pub mod fsread;
 pub mod ids;
 pub mod ir;
 pub mod model;

@@ -3,7 +3,9 @@
 //! These types *are* the output contract (v2) documented in `emit`, `docs/contract.md` and
 //! `schemas/`. Contract v2: model and weapon profiles carry the characteristics of their
 //! datasheet's edition ([`Characteristics`], keyed by the names of
-//! `schemas/characteristics.yaml`, flattened into the profile's JSON object); a
+//! `schemas/characteristics.yaml`, in the order `schemas/editions.yaml` gives each edition's
+//! profile (read through [`crate::edition`], the layer below; this module does not import
+//! `normalize`), flattened into the profile's JSON object); a
 //! 10th-edition profile serializes exactly as in v1, and v1 datasets still deserialize. Field names follow the game's own words (`WeaponProfile`, `Stratagem`,
 //! `RuleParagraph` → [`Rule`]). Architecture invariant: every record has provenance (`sources`
 //! or `occurrences`), and every sub-record (model profile, weapon profile, ability, named
@@ -19,47 +21,7 @@ use serde::{Deserialize, Serialize};
 /// Version of the output contract. Bumped on any incompatible change.
 pub const CONTRACT_VERSION: u32 = 2;
 
-/// Game system and edition a record belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub enum Edition {
-    /// Warhammer 40,000, 10th edition.
-    #[serde(rename = "10e")]
-    Tenth,
-    /// Warhammer 40,000, 9th edition.
-    #[serde(rename = "9e")]
-    Ninth,
-    /// Horus Heresy: Age of Darkness (2nd edition).
-    #[serde(rename = "hh2")]
-    HorusHeresy2,
-}
-
-impl Edition {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Edition::Tenth => "10e",
-            Edition::Ninth => "9e",
-            Edition::HorusHeresy2 => "hh2",
-        }
-    }
-}
-
-/// Which line of a datasheet a profile is: a model's or a weapon's. Each edition prints its
-/// own characteristics on each (`schemas/characteristics.yaml`, `profiles`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ProfileKind {
-    Model,
-    Weapon,
-}
-
-impl ProfileKind {
-    /// The characteristics of this profile kind in `edition`, in the edition's order, as the
-    /// contract (`schemas/characteristics.yaml`, `profiles`) defines them. Extractors and record
-    /// sources read the field list here, not from `normalize`.
-    pub fn fields(self, edition: Edition) -> &'static [String] {
-        crate::normalize::profile_fields(edition, self)
-    }
-}
+pub use crate::edition::{Edition, ProfileKind};
 
 /// The characteristics of one profile line, keyed by the names `schemas/characteristics.yaml`
 /// gives them (`M`, `T`, `Sv`, … `range`, `A`, `skill`, `weapon_type`), in the order of the
@@ -74,7 +36,7 @@ impl Characteristics {
     /// Every characteristic of `edition`'s `kind` profile, in order, each `None`.
     pub fn of(edition: Edition, kind: ProfileKind) -> Self {
         Characteristics(
-            crate::normalize::profile_fields(edition, kind)
+            crate::edition::profile_fields(edition, kind)
                 .iter()
                 .map(|n| (n.clone(), None))
                 .collect(),
@@ -172,7 +134,7 @@ impl<'de> Deserialize<'de> for Characteristics {
 
 /// One model's characteristics line: its name and the characteristics of its datasheet's
 /// edition (10th `M T Sv W Ld OC`; 9th `M WS BS S T W A Ld Sv`; Horus Heresy
-/// `M WS BS S T W I A Ld Sv`), as `schemas/characteristics.yaml` lists them.
+/// `M WS BS S T W I A Ld Sv`), as `schemas/editions.yaml` lists them.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ModelProfile {
     pub name: Option<String>,

@@ -1,18 +1,22 @@
 //! The words each edition's sources print to structure their text, in one place per edition:
-//! datasheet section headings, weapon-table labels, faction-page boilerplate headings,
+//! datasheet headings and labels by name ([`Headings`]), the section lists of the dumps and
+//! pages, weapon-table labels, faction-page boilerplate headings,
 //! stratagem part labels, the faction keywords cards print, the words of a wargear footnote
 //! that sends weapons' profiles to another card, the word of a Legends publication's name.
-//! Readers match these words; they do not spell them.
+//! Readers should match these words rather than spell them (some extractors still spell a
+//! heading: `notes/structure-editions.md` lists them). A new edition's sources get a new
+//! `Vocabulary` static and a line in [`of`].
 //!
 //! The weapon-ability vocabulary (`RAPID FIRE`, `ANTI-`, … and their aliases) is data in
-//! `schemas/keywords.yaml`, read by `normalize::keywords`; [`Vocabulary::weapon_abilities`]
-//! lists it for the edition, so normalization and the simulator see one list. The model and
-//! weapon characteristics are `schemas/characteristics.yaml` (`ProfileKind::fields`).
+//! `schemas/keywords.yaml`, loaded by the contract's bottom layer (`edition`);
+//! [`Vocabulary::weapon_abilities`] lists it for the edition, so normalization and the
+//! simulator see one list. The model and weapon characteristics are `schemas/editions.yaml`
+//! (`ProfileKind::fields`). This module sits just above `edition` (and `text::fold`): it imports
+//! neither `model` nor `normalize`.
 //!
 //! Data only: no parsing beyond matching a label, no I/O.
 
-use crate::model::Edition;
-use crate::normalize::schema::KeywordDef;
+use crate::edition::{Edition, KeywordDef};
 
 /// One part of a stratagem's rule, by the label its text starts with (`WHEN:`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -23,10 +27,52 @@ pub enum StratagemPart {
     Restrictions,
 }
 
+/// Each heading and label a datasheet prints, by what it starts (upper case, as the cards and
+/// the dumps print it): the names readers match instead of spelling them.
+#[derive(Debug)]
+pub struct Headings {
+    /// The ranged weapons table (`RANGED WEAPONS`).
+    pub ranged_weapons: &'static str,
+    /// The melee weapons table (`MELEE WEAPONS`).
+    pub melee_weapons: &'static str,
+    /// The word a weapon table's header starts with for ranged weapons (`RANGED`).
+    pub ranged: &'static str,
+    /// The word a weapon table's header starts with for melee weapons (`MELEE`).
+    pub melee: &'static str,
+    /// The word every weapon table's header ends with (`WEAPONS`).
+    pub weapons: &'static str,
+    pub abilities: &'static str,
+    pub wargear_abilities: &'static str,
+    pub wargear_options: &'static str,
+    pub unit_composition: &'static str,
+    /// The characters a unit leads (`LEADER`) and those that lead it (`LED BY`).
+    pub leader: &'static str,
+    pub led_by: &'static str,
+    pub stratagems: &'static str,
+    pub detachment_ability: &'static str,
+    pub enhancements: &'static str,
+    pub invulnerable_save: &'static str,
+    /// The keywords line (`KEYWORDS:` in the dumps, `KEYWORDS` on cards).
+    pub keywords: &'static str,
+    pub faction_keywords: &'static str,
+    /// The damaged profile's heading starts with it (`DAMAGED: 1-5 WOUNDS REMAINING`).
+    pub damaged: &'static str,
+    /// A transport's capacity box.
+    pub transport: &'static str,
+    /// A model's base size (`BASE SIZE`).
+    pub base_size: &'static str,
+    /// The Legends mark a card prints (`WARHAMMER LEGENDS`).
+    pub legends_mark: &'static str,
+    /// A composition line that names every model rather than one (`ALL MODELS`).
+    pub all_models: &'static str,
+}
+
 /// The structuring words of one edition's sources.
 #[derive(Debug)]
 pub struct Vocabulary {
     pub edition: Edition,
+    /// Every datasheet heading and label, by name.
+    pub headings: Headings,
     /// Headings of a datasheet's sections as the text dumps print them (upper case): a line
     /// that is one of them never continues another section.
     pub datasheet_sections: &'static [&'static str],
@@ -99,13 +145,37 @@ impl Vocabulary {
     /// The edition's weapon abilities (`schemas/keywords.yaml`: canonical spelling, printed
     /// form, parameter kind, aliases): what normalization spells and the simulator reads.
     pub fn weapon_abilities(&self) -> &'static [KeywordDef] {
-        &crate::normalize::schema::contract().vocabulary.keywords
+        crate::edition::weapon_abilities(self.edition)
     }
 }
 
 /// Warhammer 40,000, 10th edition (Wahapedia's pages and the text dumps of them).
 pub static TENTH: Vocabulary = Vocabulary {
     edition: Edition::Tenth,
+    headings: Headings {
+        ranged_weapons: "RANGED WEAPONS",
+        melee_weapons: "MELEE WEAPONS",
+        ranged: "RANGED",
+        melee: "MELEE",
+        weapons: "WEAPONS",
+        abilities: "ABILITIES",
+        wargear_abilities: "WARGEAR ABILITIES",
+        wargear_options: "WARGEAR OPTIONS",
+        unit_composition: "UNIT COMPOSITION",
+        leader: "LEADER",
+        led_by: "LED BY",
+        stratagems: "STRATAGEMS",
+        detachment_ability: "DETACHMENT ABILITY",
+        enhancements: "ENHANCEMENTS",
+        invulnerable_save: "INVULNERABLE SAVE",
+        keywords: "KEYWORDS",
+        faction_keywords: "FACTION KEYWORDS",
+        damaged: "DAMAGED",
+        transport: "TRANSPORT",
+        base_size: "BASE SIZE",
+        legends_mark: "WARHAMMER LEGENDS",
+        all_models: "ALL MODELS",
+    },
     datasheet_sections: &[
         "RANGED WEAPONS",
         "MELEE WEAPONS",

@@ -908,7 +908,7 @@ fn scenario(a: &Flags) -> anyhow::Result<(Scenario, Rows)> {
         a.edition.clone(),
         None,
         "",
-        Some("10e".to_string()),
+        Some(crate::edition::Edition::Tenth.as_str().to_string()),
         String::clone,
     )?;
     rows.flag("half_range", "--half-range", a.half_range, "no", "yes");

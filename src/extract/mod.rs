@@ -1,7 +1,8 @@
 //! Extraction: [`Document`] (IR blocks) → records, with diagnostics.
 //!
 //! Owns the game-level reading of the IR: which blocks are a datasheet, a weapon table, a rule
-//! paragraph, a stratagem. One submodule per record family. Architecture invariants: extractors
+//! paragraph, a stratagem. One submodule per record family; which one reads a document is the
+//! [`EXTRACTORS`] registry, keyed by (game system, format). Architecture invariants: extractors
 //! never see raw bytes or markup (only `ir::Block`s); they never fail (a value they cannot
 //! read is `None` plus a diagnostic); they never invent a value the blocks do not contain; the
 //! faction comes from the content, never from the file name; and no record leaves with an
@@ -11,7 +12,8 @@ use crate::diag::{Code, Diagnostic};
 use crate::ir::{Block, Document};
 pub use crate::model::BlockAccount;
 use crate::model::{Datasheet, Detachment, Edition, Enhancement, Rule, Stratagem};
-use crate::source::Location;
+use crate::source::{Format, Location};
+use system::System;
 
 pub mod companion;
 pub mod glossary;
@@ -52,7 +54,77 @@ pub struct Extracted {
     pub quarantine: Vec<serde_json::Value>,
 }
 
-/// Reads one document. Dispatches on the game system the content declares.
+/// One extractor and what it reads: the game systems (as [`system::detect`] names them) and
+/// the document formats it claims. An extractor registers itself with one entry of
+/// [`EXTRACTORS`]; [`extract`] looks the document's (system, format) up there.
+pub struct Extractor {
+    /// The module that reads (for people and tests).
+    pub name: &'static str,
+    /// The game systems it reads.
+    pub systems: &'static [System],
+    /// The formats it reads; empty: any format no other entry of the system claims.
+    pub formats: &'static [Format],
+    pub read: fn(&Document, &mut Extracted),
+}
+
+/// The 10th edition, and a document that names no system at all (read as 10th edition, with
+/// `S010` from the pipeline).
+const TENTH: &[System] = &[System::Warhammer40k10e, System::Unknown];
+
+/// The extractors, keyed by (game system, format). A format-specific entry wins over the
+/// system's any-format entry, whatever the order.
+pub static EXTRACTORS: &[Extractor] = &[
+    Extractor {
+        name: "gw_card",
+        systems: TENTH,
+        formats: &[Format::Pdf],
+        read: gw_card::extract,
+    },
+    Extractor {
+        name: "companion",
+        systems: TENTH,
+        formats: &[Format::Markdown],
+        read: companion::extract,
+    },
+    Extractor {
+        name: "wahapedia",
+        systems: TENTH,
+        formats: &[Format::Html],
+        read: wahapedia::extract,
+    },
+    Extractor {
+        name: "ten",
+        systems: TENTH,
+        formats: &[],
+        read: ten::extract,
+    },
+    Extractor {
+        name: "ninth",
+        systems: &[System::Warhammer40k9e],
+        formats: &[],
+        read: ninth::extract,
+    },
+    // Horus Heresy: the special-rules glossary (glued flavor and rules text).
+    Extractor {
+        name: "glossary",
+        systems: &[System::HorusHeresy2],
+        formats: &[],
+        read: glossary::extract_rules_only,
+    },
+];
+
+/// The extractor registered for `system` and `format`: the entry that names the format, else
+/// the system's any-format entry; `None` when no entry claims them (another game system).
+pub fn extractor_for(system: &System, format: Format) -> Option<&'static Extractor> {
+    let of_system = || EXTRACTORS.iter().filter(|e| e.systems.contains(system));
+    of_system()
+        .find(|e| e.formats.contains(&format))
+        .or_else(|| of_system().find(|e| e.formats.is_empty()))
+}
+
+/// Reads one document with the extractor registered for the game system its content declares
+/// and its format. A document no extractor claims gives no records and one `S005` (the
+/// pipeline reports an unsupported system before extraction; this covers direct callers).
 pub fn extract(doc: &Document) -> Extracted {
     let mut out = Extracted {
         file: doc.file.clone(),
@@ -61,27 +133,15 @@ pub fn extract(doc: &Document) -> Extracted {
     };
     let system = system::detect(doc);
     out.edition = system.edition();
-    match system {
-        system::System::Warhammer40k10e | system::System::Unknown
-            if doc.format == crate::source::Format::Pdf =>
-        {
-            gw_card::extract(doc, &mut out)
-        }
-        system::System::Warhammer40k10e | system::System::Unknown
-            if doc.format == crate::source::Format::Markdown =>
-        {
-            companion::extract(doc, &mut out)
-        }
-        system::System::Warhammer40k10e | system::System::Unknown
-            if doc.format == crate::source::Format::Html =>
-        {
-            wahapedia::extract(doc, &mut out)
-        }
-        system::System::Warhammer40k10e | system::System::Unknown => ten::extract(doc, &mut out),
-        system::System::Warhammer40k9e => ninth::extract(doc, &mut out),
-        // Horus Heresy: the special-rules glossary (glued flavor and rules text).
-        system::System::HorusHeresy2 => glossary::extract_rules_only(doc, &mut out),
-        system::System::Unsupported(_) => {}
+    match extractor_for(&system, doc.format) {
+        Some(e) => (e.read)(doc, &mut out),
+        None => out.diagnostics.push(
+            Diagnostic::new(
+                Code::UnsupportedSystem,
+                format!("no extractor reads {system:?} in {:?}; skipped", doc.format),
+            )
+            .in_file(&doc.file),
+        ),
     }
     check_scopes(&mut out);
     out
@@ -196,5 +256,48 @@ fn report_unknown_scopes(out: &Extracted, diagnostics: &mut Vec<Diagnostic>) {
             ),
             &d.sources,
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The registry gives every (system, format) the extractor the fixed match gave before it.
+    #[test]
+    fn registry_keys_by_system_and_format() {
+        let name = |s: System, f: Format| extractor_for(&s, f).map(|e| e.name);
+        for s in [System::Warhammer40k10e, System::Unknown] {
+            assert_eq!(name(s.clone(), Format::Pdf), Some("gw_card"));
+            assert_eq!(name(s.clone(), Format::Markdown), Some("companion"));
+            assert_eq!(name(s.clone(), Format::Html), Some("wahapedia"));
+            assert_eq!(name(s.clone(), Format::Text), Some("ten"));
+        }
+        for f in [Format::Text, Format::Html, Format::Pdf, Format::Markdown] {
+            assert_eq!(name(System::Warhammer40k9e, f), Some("ninth"));
+            assert_eq!(name(System::HorusHeresy2, f), Some("glossary"));
+            assert_eq!(name(System::Unsupported("Age of Sigmar"), f), None);
+        }
+    }
+
+    #[test]
+    fn a_document_no_extractor_claims_is_one_s005_and_no_records() {
+        let doc = Document {
+            file: "aos.txt".into(),
+            sha256: String::new(),
+            format: Format::Text,
+            blocks: vec![Block::new(
+                crate::ir::BlockKind::Paragraph,
+                "Warhammer Age of Sigmar warscroll",
+                1,
+            )],
+            chrome_dropped: 0,
+            meta: Default::default(),
+        };
+        assert!(matches!(system::detect(&doc), System::Unsupported(_)));
+        let ex = extract(&doc);
+        assert!(ex.datasheets.is_empty() && ex.rules.is_empty());
+        let codes: Vec<&str> = ex.diagnostics.iter().map(|d| d.code.as_str()).collect();
+        assert_eq!(codes, [Code::UnsupportedSystem.as_str()]);
     }
 }

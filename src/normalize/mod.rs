@@ -48,7 +48,7 @@ use std::collections::BTreeMap;
 /// Canonical characteristic value under the 10th-edition grammar of `characteristic`, or the
 /// value unchanged when it cannot be made canonical (or the characteristic is unknown).
 pub fn characteristic_10e(characteristic: &str, raw: &str) -> String {
-    match contract().grammar("10e", characteristic) {
+    match contract().grammar_of(Edition::Tenth, characteristic) {
         Some(g) => match canonicalize(g, raw) {
             Outcome::Fixed { value, .. } => value,
             _ => raw.to_string(),

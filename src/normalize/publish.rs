@@ -9,7 +9,7 @@
 //! `edition` (the datasheet) adds `if edition = E then` the exact shape and grammars of E for
 //! everything it nests. Must not read or write files.
 
-use super::schema::{contract, Contract, Def, Field, Kind, Param, EDITIONS};
+use super::schema::{contract, edition_ids, Contract, Def, Field, Kind, Param};
 use crate::model::ProfileKind;
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -152,8 +152,7 @@ fn object_schema(c: &Contract, d: &Def, refs: &mut BTreeSet<String>) -> Map<Stri
     if let Some(p) = &d.profile {
         // Which characteristics a profile has depends on its edition, which the profile does
         // not carry: it is one of the editions' profiles (the datasheet schema says which).
-        let shapes: Vec<Value> = EDITIONS
-            .iter()
+        let shapes: Vec<Value> = edition_ids()
             .map(|e| {
                 let mut shape = profile_constraints(c, p.kind, e);
                 shape.insert("title".into(), json!(format!("{e} {}", kind_name(p.kind))));
@@ -291,8 +290,7 @@ pub fn json_schema(c: &Contract, record: &str) -> Option<Value> {
     root.extend(body);
     // Records that carry their edition get the edition-exact grammars as well.
     if d.fields.iter().any(|f| f.name == "edition") {
-        let rules: Vec<Value> = super::schema::EDITIONS
-            .iter()
+        let rules: Vec<Value> = edition_ids()
             .filter_map(|e| {
                 let then = edition_constraints(c, d, e, 0)?;
                 Some(json!({

@@ -2,13 +2,19 @@
 //! serde-saphyr, keeping line and column so a mistake in a schema file is reported at its place.
 //!
 //! Owns the schema file format ([`SchemaFile`], [`Def`], [`Field`]), the characteristic grammars
-//! per edition (`characteristics.yaml` → [`Grammar`]s), the weapon-ability vocabulary
-//! (`keywords.yaml` → [`Vocabulary`]) and [`contract`], the loaded and cross-checked whole. It
-//! must not read files at run time (the YAML is `include_str!`ed) and knows nothing of JSON
-//! Schema (that is `publish`).
+//! per edition (`characteristics.yaml` → [`Grammar`]s), the checks of the weapon-ability
+//! vocabulary (`keywords.yaml` → [`Vocabulary`]) and of the editions' profiles
+//! (`editions.yaml`), and [`contract`], the loaded and cross-checked whole. The editions, their
+//! profiles and the vocabulary's types are the bottom layer's (`crate::edition`), re-exported
+//! here; this module adds the grammars and the located errors. It must not read files at run
+//! time (the YAML is `include_str!`ed) and knows nothing of JSON Schema (that is `publish`).
 
 use super::grammar::{Alt, Grammar};
-use crate::model::{Edition, ProfileKind};
+pub use crate::edition::{
+    profile_fields, KeywordDef, KeywordVocabulary as Vocabulary, Param, EDITIONS_FILE,
+    KEYWORDS_FILE,
+};
+use crate::edition::{Edition, ProfileKind};
 use serde::Deserialize;
 use serde_saphyr::Spanned;
 use std::collections::BTreeMap;
@@ -60,12 +66,15 @@ pub const CHARACTERISTICS_FILE: (&str, &str) = (
     include_str!("../../schemas/characteristics.yaml"),
 );
 
-/// `schemas/keywords.yaml`: the weapon-ability vocabulary.
-pub const KEYWORDS_FILE: (&str, &str) =
-    ("keywords.yaml", include_str!("../../schemas/keywords.yaml"));
+/// The ids of the editions a grammar or a profile may be given for (`Edition::as_str`), in
+/// `schemas/editions.yaml` order.
+pub fn edition_ids() -> impl Iterator<Item = &'static str> {
+    Edition::ALL.iter().map(|e| e.as_str())
+}
 
-/// The editions a grammar may be given for (`Edition::as_str`).
-pub const EDITIONS: &[&str] = &["10e", "9e", "hh2"];
+fn is_edition(id: &str) -> bool {
+    Edition::from_id(id).is_some()
+}
 
 /// A mistake in a schema file, at its place (1-based line and column; 0 when unknown).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -205,13 +214,6 @@ pub struct SchemaFile {
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Profile {
-    model: Vec<String>,
-    weapon: Vec<String>,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
 struct CharDef {
     name: Spanned<String>,
     title: String,
@@ -224,49 +226,7 @@ struct CharDef {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct CharFile {
-    profiles: BTreeMap<String, Profile>,
     characteristics: Vec<CharDef>,
-}
-
-/// Parameter grammar of a weapon ability.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Param {
-    /// No parameter: `BLAST`.
-    None,
-    /// A number >= 1 or a dice expression: `RAPID FIRE 2`, `SUSTAINED HITS D3`.
-    Amount,
-    /// A target keyword and a roll 2+..6+: `ANTI-INFANTRY 4+`.
-    Anti,
-}
-
-/// One weapon ability of the vocabulary.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct KeywordDef {
-    pub name: Spanned<String>,
-    pub form: String,
-    pub parameter: Param,
-    /// Slug of the rule: rule id is `rule_prefix + rule`.
-    pub rule: String,
-    #[serde(default)]
-    pub aliases: Vec<String>,
-}
-
-/// `schemas/keywords.yaml`.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Vocabulary {
-    pub rule_prefix: String,
-    pub order: Spanned<String>,
-    pub keywords: Vec<KeywordDef>,
-}
-
-impl Vocabulary {
-    /// The rule id a vocabulary keyword refers to (`10e:weapon_ability:rapid-fire`).
-    pub fn rule_id(&self, k: &KeywordDef) -> String {
-        format!("{}{}", self.rule_prefix, k.rule)
-    }
 }
 
 /// Everything `schemas/` defines, loaded and cross-checked.
@@ -281,7 +241,7 @@ pub struct Contract {
     /// `(edition, characteristic)` → grammar.
     pub grammars: BTreeMap<(String, String), Grammar>,
     /// Edition → (model characteristics, weapon characteristics).
-    pub profiles: BTreeMap<String, (Vec<String>, Vec<String>)>,
+    pub profiles: ProfilesByEdition,
     pub vocabulary: Vocabulary,
 }
 
@@ -290,6 +250,11 @@ impl Contract {
     pub fn grammar(&self, edition: &str, characteristic: &str) -> Option<&Grammar> {
         self.grammars
             .get(&(edition.to_string(), characteristic.to_string()))
+    }
+
+    /// The grammar of `characteristic` in `edition` (typed: no edition spelled as a string).
+    pub fn grammar_of(&self, edition: Edition, characteristic: &str) -> Option<&Grammar> {
+        self.grammar(edition.as_str(), characteristic)
     }
 
     pub fn def(&self, name: &str) -> Option<&Def> {
@@ -307,10 +272,10 @@ impl Contract {
     }
 
     /// Every characteristic any edition prints on a `kind` profile line: the editions in
-    /// [`EDITIONS`] order, each adding the names not seen before.
+    /// [`edition_ids`] order, each adding the names not seen before.
     pub fn profile_union(&self, kind: ProfileKind) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
-        for e in EDITIONS {
+        for e in edition_ids() {
             for n in self.profile_fields(e, kind) {
                 if !out.contains(n) {
                     out.push(n.clone());
@@ -319,13 +284,6 @@ impl Contract {
         }
         out
     }
-}
-
-/// The characteristics of `edition`'s `kind` profile, in order, as `schemas/characteristics.yaml`
-/// lists them: the one place extraction, normalization, crosscheck and the simulator take
-/// them from (10th-edition model: `M T Sv W Ld OC`).
-pub fn profile_fields(edition: Edition, kind: ProfileKind) -> &'static [String] {
-    contract().profile_fields(edition.as_str(), kind)
 }
 
 fn parse<T: for<'de> Deserialize<'de>>(file: &str, text: &str) -> Result<T, SchemaError> {
@@ -389,6 +347,62 @@ fn check_field(
     }
 }
 
+/// Edition id → (model characteristics, weapon characteristics).
+pub type ProfilesByEdition = BTreeMap<String, (Vec<String>, Vec<String>)>;
+
+/// The profiles of every edition of `editions.yaml` (its text given, the embedded one in
+/// [`contract`]), each characteristic checked against `names`, every edition present.
+fn edition_profiles(
+    (efile, etext): (&str, &str),
+    names: &BTreeMap<String, ()>,
+) -> Result<ProfilesByEdition, SchemaError> {
+    let ef: crate::edition::EditionsFile = parse(efile, etext)?;
+    let mut profiles = BTreeMap::new();
+    for d in &ef.editions {
+        let edition = &d.id.value;
+        if !is_edition(edition) {
+            return Err(SchemaError::at(
+                efile,
+                &d.id,
+                format!("unknown edition `{edition}` (no `Edition` value has this id)"),
+            ));
+        }
+        for n in d.profiles.model.iter().chain(&d.profiles.weapon) {
+            if !names.contains_key(n) {
+                return Err(SchemaError::at(
+                    efile,
+                    &d.id,
+                    format!("profiles of `{edition}`: unknown characteristic `{n}`"),
+                ));
+            }
+        }
+        if let Some(f) = d
+            .weapon_abilities
+            .as_ref()
+            .filter(|f| f.value != KEYWORDS_FILE.0)
+        {
+            return Err(SchemaError::at(
+                efile,
+                f,
+                format!("`{edition}`: unknown weapon-ability file `{}`", f.value),
+            ));
+        }
+        let p = (d.profiles.model.clone(), d.profiles.weapon.clone());
+        profiles.insert(edition.clone(), p);
+    }
+    for e in edition_ids() {
+        if !profiles.contains_key(e) {
+            return Err(SchemaError {
+                file: efile.to_string(),
+                line: 0,
+                column: 0,
+                message: format!("no entry for edition `{e}`"),
+            });
+        }
+    }
+    Ok(profiles)
+}
+
 /// Loads and cross-checks a contract from schema texts (`(file name, YAML)`).
 pub fn load(
     record_files: &[(&str, &str)],
@@ -434,7 +448,7 @@ pub fn load(
         names.insert(c.name.value.clone(), ());
         char_list.push((c.name.value.clone(), c.title.clone()));
         for (edition, alts) in &c.editions {
-            if !EDITIONS.contains(&edition.as_str()) {
+            if !is_edition(edition) {
                 return Err(SchemaError::at(
                     cfile,
                     &c.name,
@@ -457,39 +471,7 @@ pub fn load(
             grammars.insert((edition.clone(), c.name.value.clone()), g);
         }
     }
-    let mut profiles = BTreeMap::new();
-    for (edition, p) in &cf.profiles {
-        if !EDITIONS.contains(&edition.as_str()) {
-            return Err(SchemaError {
-                file: cfile.to_string(),
-                line: 0,
-                column: 0,
-                message: format!("profiles: unknown edition `{edition}`"),
-            });
-        }
-        for n in p.model.iter().chain(&p.weapon) {
-            if !names.contains_key(n) {
-                return Err(SchemaError {
-                    file: cfile.to_string(),
-                    line: 0,
-                    column: 0,
-                    message: format!("profiles.{edition}: unknown characteristic `{n}`"),
-                });
-            }
-        }
-        profiles.insert(edition.clone(), (p.model.clone(), p.weapon.clone()));
-    }
-
-    for e in EDITIONS {
-        if !profiles.contains_key(*e) {
-            return Err(SchemaError {
-                file: cfile.to_string(),
-                line: 0,
-                column: 0,
-                message: format!("profiles: no profile for edition `{e}`"),
-            });
-        }
-    }
+    let profiles = edition_profiles(EDITIONS_FILE, &names)?;
 
     for d in defs.values() {
         let file = def_file.get(&d.name).map_or("?", String::as_str);
@@ -606,8 +588,27 @@ mod tests {
 
     #[test]
     fn bad_grammar_pattern_is_reported_at_its_place() {
-        let bad = "profiles: {}\ncharacteristics:\n  - name: T\n    title: t\n    editions:\n      10e:\n        - pattern: '(['\n";
+        let bad = "characteristics:\n  - name: T\n    title: t\n    editions:\n      10e:\n        - pattern: '(['\n";
         let e = load(RECORD_FILES, ("c.yaml", bad), KEYWORDS_FILE).expect_err("must fail");
-        assert_eq!(e.line, 7, "{e}");
+        assert_eq!(e.line, 6, "{e}");
+    }
+
+    #[test]
+    fn edition_profiles_are_checked() {
+        let c = contract();
+        for e in Edition::ALL {
+            for k in [ProfileKind::Model, ProfileKind::Weapon] {
+                assert_eq!(c.profile_fields(e.as_str(), k), profile_fields(*e, k));
+            }
+        }
+        let names: BTreeMap<String, ()> = [("M".to_string(), ())].into();
+        let bad =
+            "editions:\n  - id: 10e\n    title: t\n    profiles: {model: [M, Q], weapon: []}\n";
+        let e = edition_profiles(("e.yaml", bad), &names).expect_err("must fail");
+        assert_eq!(e.line, 2, "{e}");
+        assert!(e.message.contains("`Q`"), "{e}");
+        let bad = "editions:\n  - id: 12e\n    title: t\n    profiles: {model: [M], weapon: []}\n";
+        let e = edition_profiles(("e.yaml", bad), &names).expect_err("must fail");
+        assert!(e.message.contains("unknown edition `12e`"), "{e}");
     }
 }

@@ -121,10 +121,26 @@ fn extract_uses_neither_dedup_nor_normalize() {
 /// `{}:{}:…`, no `unnamed-` key and no `~` variant suffix anywhere else.
 #[test]
 fn ids_are_built_only_in_ids_rs() {
-    let re = Regex::new(
-        r#""(10e|9e|hh2):[a-z{]|format!\(\s*"\{[^}"]*\}:\{[^}"]*\}:|unnamed-\{|"[^"]*\{[^}"]*\}~\{"#,
-    )
+    // every edition's id prefix (`10e:`, `9e:`, `hh2:`, …), from the contract
+    let ids: Vec<&str> = cogitator::edition::Edition::ALL
+        .iter()
+        .map(|e| e.as_str())
+        .collect();
+    let re = Regex::new(&format!(
+        r#""({}):[a-z{{]|format!\(\s*"\{{[^}}"]*\}}:\{{[^}}"]*\}}:|unnamed-\{{|"[^"]*\{{[^}}"]*\}}~\{{"#,
+        ids.join("|")
+    ))
     .expect("regex");
+    for bad in [
+        r#"let id = "10e:space-marines";"#,
+        r#"let id = "hh2:{}";"#,
+        r#"format!("{}:{}:{}", e, s, n)"#,
+        r#"format!("unnamed-{h}")"#,
+        r#"format!("{id}~{h}")"#,
+    ] {
+        assert!(re.is_match(bad), "{bad}");
+    }
+    assert!(!re.is_match(r#"let s = "10e";"#));
     // a `format!(` whose string is on the next line
     let split = Regex::new(r#"^\s*"\{[^}"]*\}:\{[^}"]*\}:"#).expect("regex");
     let mut v = Vec::new();
@@ -304,4 +320,247 @@ fn function_lengths_are_measured_from_fn_to_its_closing_brace() {
         functions(text),
         [("a".to_string(), 1, 3), ("b".to_string(), 5, 5)]
     );
+}
+
+/// The top-level module a file of `src/` belongs to (`src/foo.rs` and `src/foo/…` are `foo`),
+/// and its module path (`src/foo/bar.rs` → `[foo, bar]`, `src/foo/mod.rs` → `[foo]`); `None`
+/// for the crate root (`lib.rs`, `main.rs`), which only declares the modules.
+fn module_path(path: &str) -> Option<Vec<String>> {
+    let rel = path.strip_prefix("src/")?.strip_suffix(".rs")?;
+    let mut parts: Vec<String> = rel.split('/').map(str::to_string).collect();
+    if parts.last().is_some_and(|p| p == "mod") {
+        parts.pop();
+    }
+    if parts.len() == 1 && (parts[0] == "lib" || parts[0] == "main") {
+        return None;
+    }
+    Some(parts)
+}
+
+/// The top-level modules `code` (the code of a file at module path `module`) names, with the
+/// line of each: `crate::X…`, each name of `crate::{X, Y::…}`, and `super::…` paths that climb
+/// to the crate root.
+fn imports(module: &[String], code: &[(usize, &str)]) -> Vec<(String, usize)> {
+    let path = Regex::new(r"\bcrate::(\w+)").expect("regex");
+    let group = Regex::new(r"\bcrate::\{").expect("regex");
+    let sup = Regex::new(r"(?:^|[^:\w])((?:super::)+)(\w+)").expect("regex");
+    let text: String = code.iter().map(|(_, l)| format!("{l}\n")).collect();
+    let line_at = |offset: usize| code[text[..offset].matches('\n').count()].0;
+    let mut out = Vec::new();
+    for c in path.captures_iter(&text) {
+        out.push((c[1].to_string(), line_at(c.get(0).expect("match").start())));
+    }
+    for m in group.find_iter(&text) {
+        // the names at depth 0 of the braces
+        let (mut depth, mut names, mut name, mut fresh) = (1, Vec::new(), String::new(), true);
+        for ch in text[m.end()..].chars() {
+            match ch {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                ',' if depth == 1 => {
+                    names.extend((!name.is_empty()).then(|| std::mem::take(&mut name)));
+                    fresh = true;
+                }
+                c if depth == 1 && fresh && (c.is_alphanumeric() || c == '_') => name.push(c),
+                _ if depth == 1 && !name.is_empty() => {
+                    names.push(std::mem::take(&mut name));
+                    fresh = false;
+                }
+                _ => {}
+            }
+            if depth == 0 {
+                break;
+            }
+        }
+        names.extend((!name.is_empty()).then_some(name));
+        for n in names.into_iter().filter(|n| n != "self") {
+            out.push((n, line_at(m.start())));
+        }
+    }
+    for c in sup.captures_iter(&text) {
+        let climbs = c[1].matches("super::").count();
+        if climbs == module.len() {
+            out.push((c[2].to_string(), line_at(c.get(1).expect("match").start())));
+        }
+    }
+    out
+}
+
+/// The import graph between top-level modules of `src/`: `from → to → the first place`.
+fn import_graph(
+    sources: &[Source],
+) -> std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>> {
+    let mut graph = std::collections::BTreeMap::<String, std::collections::BTreeMap<_, _>>::new();
+    for s in sources {
+        let Some(module) = module_path(&s.path) else {
+            continue;
+        };
+        let code: Vec<(usize, &str)> = s.code_lines().collect();
+        let edges = graph.entry(module[0].clone()).or_default();
+        for (to, line) in imports(&module, &code) {
+            if to != module[0] {
+                edges
+                    .entry(to)
+                    .or_insert_with(|| format!("{}:{line}", s.path));
+            }
+        }
+    }
+    graph
+}
+
+/// The cycles of `graph`: one per strongly connected component of more than one module, as the
+/// shortest cycle through the component's first module (`a -> b -> a`), with the component.
+fn cycles(
+    graph: &std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>>,
+) -> Vec<(Vec<String>, Vec<String>)> {
+    use std::collections::{BTreeSet, VecDeque};
+    let next = |n: &str| -> Vec<String> {
+        graph
+            .get(n)
+            .map(|e| e.keys().cloned().collect())
+            .unwrap_or_default()
+    };
+    // reachable sets (the graph has a few dozen nodes)
+    let reach = |from: &str| -> BTreeSet<String> {
+        let mut seen = BTreeSet::new();
+        let mut todo = vec![from.to_string()];
+        while let Some(n) = todo.pop() {
+            for m in next(&n) {
+                if seen.insert(m.clone()) {
+                    todo.push(m);
+                }
+            }
+        }
+        seen
+    };
+    let mut done = BTreeSet::new();
+    let mut out = Vec::new();
+    for n in graph.keys() {
+        if done.contains(n) || !reach(n).contains(n) {
+            continue;
+        }
+        let component: BTreeSet<String> = reach(n)
+            .into_iter()
+            .filter(|m| reach(m).contains(n))
+            .collect();
+        done.extend(component.iter().cloned());
+        // breadth-first from n back to n
+        let mut prev = std::collections::BTreeMap::<String, String>::new();
+        let mut queue = VecDeque::from([n.clone()]);
+        'bfs: while let Some(a) = queue.pop_front() {
+            for b in next(&a) {
+                if b == *n {
+                    prev.insert(n.clone(), a);
+                    break 'bfs;
+                }
+                if component.contains(&b) && !prev.contains_key(&b) {
+                    prev.insert(b.clone(), a.clone());
+                    queue.push_back(b);
+                }
+            }
+        }
+        let mut cycle = vec![n.clone()];
+        let mut at = prev[n].clone();
+        while at != *n {
+            cycle.push(at.clone());
+            at = prev[&at].clone();
+        }
+        cycle.push(n.clone());
+        cycle.reverse();
+        out.push((cycle, component.into_iter().collect()));
+    }
+    out
+}
+
+/// Import edges between top-level modules still allowed although they close a cycle:
+/// `(from, to, why)`. Only shrinks: an edge no longer there must leave the list.
+const CYCLE_EDGES_ALLOWED: &[(&str, &str, &str)] = &[(
+    "merge",
+    "reconcile",
+    "merge and reconcile import each other (issue 25: one comparison core)",
+)];
+
+/// No import circle between the top-level modules of `src/` (as rust-analyzer's tidy checks):
+/// a `crate::X` path in a file of module M is an edge M → X; the layers of `ARCHITECTURE.md`
+/// only point down.
+#[test]
+fn no_import_cycle_between_top_level_modules() {
+    let mut graph = import_graph(&sources());
+    assert!(graph.len() > 15, "the graph has the crate's modules");
+    let mut v = Vec::new();
+    // The bottom layers (the contract's editions, the one file reader) import nothing of the
+    // crate.
+    for bottom in ["edition", "fsread"] {
+        for (to, at) in graph.get(bottom).into_iter().flatten() {
+            v.push(format!("{at}: {bottom} (a bottom layer) imports {to}"));
+        }
+    }
+    // The contract's types are read by normalize, never the other way round.
+    for (from, to) in [
+        ("model", "normalize"),
+        ("vocab", "normalize"),
+        ("vocab", "model"),
+    ] {
+        if let Some(at) = graph.get(from).and_then(|e| e.get(to)) {
+            v.push(format!(
+                "{at}: {from} imports {to} (the contract sits below it)"
+            ));
+        }
+    }
+    for (from, to, _) in CYCLE_EDGES_ALLOWED {
+        let removed = graph.get_mut(*from).and_then(|e| e.remove(*to));
+        if removed.is_none() {
+            v.push(format!(
+                "{from} -> {to} is allowed but no longer imported: remove it from CYCLE_EDGES_ALLOWED"
+            ));
+        }
+    }
+    for (c, component) in cycles(&graph) {
+        let steps: Vec<String> = c
+            .windows(2)
+            .filter_map(|w| {
+                graph
+                    .get(&w[0])?
+                    .get(&w[1])
+                    .map(|at| format!("{} -> {} ({at})", w[0], w[1]))
+            })
+            .collect();
+        v.push(format!(
+            "cycle {} (strongly connected: {})\n    {}",
+            c.join(" -> "),
+            component.join(", "),
+            steps.join("\n    ")
+        ));
+    }
+    report("no import cycle between top-level modules of src/", v);
+}
+
+#[test]
+fn import_cycles_are_found() {
+    let file = |path: &str, text: &str| Source {
+        path: path.to_string(),
+        text: text.to_string(),
+    };
+    let bad = [
+        file("src/model.rs", "use crate::normalize::profile_fields;\n"),
+        file(
+            "src/normalize/schema.rs",
+            "use crate::{diag, model::Edition};\n",
+        ),
+        file("src/diag/mod.rs", "//! crate::model in a comment\n"),
+        file(
+            "src/ids.rs",
+            "fn f() { super::vocab::TENTH }\n#[cfg(test)]\nuse crate::ids;\n",
+        ),
+        file("src/vocab.rs", "pub fn g() { crate::ids::f() }\n"),
+    ];
+    let graph = import_graph(&bad);
+    assert_eq!(graph["model"]["normalize"], "src/model.rs:1");
+    assert_eq!(graph["normalize"]["diag"], "src/normalize/schema.rs:1");
+    assert!(graph["diag"].is_empty());
+    let found = cycles(&graph);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert_eq!(found[0].0, ["ids", "vocab", "ids"]);
+    assert_eq!(found[1].0, ["model", "normalize", "model"]);
+    assert!(cycles(&import_graph(&bad[1..])).len() == 1);
 }

@@ -50,3 +50,40 @@ fn tenth_edition_words() {
     assert!(v.faction_page_boilerplate.contains(&"crusade rules"));
     assert_eq!(v.weapon_table_labels.len(), 7);
 }
+
+/// Every named heading is one the section lists know, so a reader that matches a heading by
+/// name and one that matches the lists agree.
+#[test]
+fn named_headings_are_in_the_section_lists() {
+    let v = &vocab::TENTH;
+    let h = &v.headings;
+    for name in [
+        h.ranged_weapons,
+        h.melee_weapons,
+        h.wargear_options,
+        h.unit_composition,
+        h.abilities,
+        h.stratagems,
+        h.detachment_ability,
+        h.invulnerable_save,
+    ] {
+        assert!(v.is_datasheet_section(name), "{name}");
+    }
+    for name in [
+        h.ranged_weapons,
+        h.melee_weapons,
+        h.wargear_abilities,
+        h.leader,
+        h.led_by,
+        h.enhancements,
+    ] {
+        assert!(v.page_sections.contains(&name), "{name}");
+    }
+    assert!(v.is_datasheet_section(&format!("{}:", h.keywords)));
+    assert!(v.is_datasheet_section(&format!("{}:", h.faction_keywords)));
+    assert!(h.ranged_weapons.starts_with(h.ranged) && h.ranged_weapons.ends_with(h.weapons));
+    assert!(h.melee_weapons.starts_with(h.melee) && h.melee_weapons.ends_with(h.weapons));
+    // and the words are upper case, as printed
+    assert!(!v.is_datasheet_section("SUPREME COMMANDER"));
+    assert_eq!(h.legends_mark, h.legends_mark.to_uppercase());
+}
