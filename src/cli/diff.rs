@@ -213,7 +213,7 @@ fn damage_note(e: &Entry) -> Option<String> {
     if !e.not_modelled.is_empty() {
         return Some(format!(
             "{} not modelled by the simulator (no expected damage)",
-            e.not_modelled.join(", ")
+            crate::text::escape::display(&e.not_modelled.join(", "))
         ));
     }
     let d = e.headline_damage()?;
@@ -272,6 +272,9 @@ pub fn human(
     color: bool,
 ) -> String {
     use std::fmt::Write;
+    // Every piece that comes from the data is escaped on its own (`text::escape::display`): a
+    // newline in a name must not start a line of the report.
+    let esc = |s: &str| crate::text::escape::display(s).into_owned();
     let paint = |code: &str, s: &str| {
         if color {
             format!("\x1b[{code}m{s}\x1b[0m")
@@ -288,7 +291,7 @@ pub fn human(
             let _ = writeln!(
                 o,
                 "\n{} ({})",
-                paint("1", &format!("{t} · {faction}")),
+                paint("1", &format!("{t} · {}", esc(&faction))),
                 entries.len()
             );
             let mut last_weapon = None;
@@ -301,7 +304,7 @@ pub fn human(
                 let _ = write!(
                     o,
                     "  {}  [{}]",
-                    paint(colour, &e.human),
+                    paint(colour, &esc(&e.human)),
                     e.category.as_str()
                 );
                 let w = (e.record.as_str(), e.weapon());
@@ -337,9 +340,9 @@ pub fn human(
                     d.code,
                     d.file
                         .as_deref()
-                        .map(|f| format!("{f}: "))
+                        .map(|f| format!("{}: ", esc(f)))
                         .unwrap_or_default(),
-                    d.message
+                    esc(&d.message)
                 );
             }
         }
@@ -360,7 +363,7 @@ pub fn human(
                 v.allowed.len()
             );
             for x in &v.violations {
-                let _ = writeln!(o, "  [{}] {}", x.rule, x.message);
+                let _ = writeln!(o, "  [{}] {}", x.rule, esc(&x.message));
             }
         }
     }
@@ -386,7 +389,7 @@ pub fn json(
 }
 
 fn md_escape(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
+    crate::text::escape::display(s).replace('|', "\\|")
 }
 
 /// The markdown format: a PR comment.
@@ -438,7 +441,7 @@ pub fn markdown(diff: &DatasetDiff, verdict: Option<&Verdict>, all: bool) -> Str
             let _ = writeln!(
                 o,
                 "- `{}` ({}){note}",
-                e.human.replace('`', "'"),
+                crate::text::escape::display(&e.human).replace('`', "'"),
                 e.category.as_str()
             );
         }

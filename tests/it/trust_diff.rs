@@ -462,3 +462,26 @@ fn a_points_tier_is_anchored_on_its_own_line_and_old_datasets_fall_back() {
     let at = d.changes[0].at.as_ref().expect("a location");
     assert_eq!((at.file.as_str(), at.line), ("big.html", 1));
 }
+
+/// Issue 24 (names reach the terminal raw): a newline in a record's name started a line of its
+/// own in `diff`'s report (a forged line), in the terminal and in the Markdown comment. Every
+/// piece from the data is escaped on its own; the report's own lines stay lines.
+#[test]
+fn a_newline_in_a_name_does_not_start_a_line_of_the_diff_report() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    let forged = "Raveners\ngate: passed \u{1b}[32mok";
+    let ds = datasheet("10e:tyranids:raveners", forged, vec![]);
+    write_dataset(&a, vec![with_points(ds.clone(), &[(5, 100)])]);
+    write_dataset(&b, vec![with_points(ds, &[(5, 110)])]);
+    let (x, y) = (a.to_str().expect("utf-8"), b.to_str().expect("utf-8"));
+    for format in ["human", "markdown"] {
+        let (_, out, _) = util::cogitator(&["diff", x, y, "--format", format]);
+        assert!(
+            out.lines().all(|l| !l.starts_with("gate: passed")),
+            "{format}: {out}"
+        );
+        assert!(out.contains("Raveners\\ngate: passed"), "{format}: {out}");
+        assert!(!out.contains('\u{1b}'), "{format}: {out}");
+    }
+}
