@@ -275,30 +275,33 @@ fn conditions(ds: &Datasheet) -> Conditions {
     }
 }
 
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
 /// `datasheet,weapon,target,expected_damage,expected_models_destroyed`, one line per row in
-/// the given order, numbers with 4 decimals (deterministic output).
+/// the given order, numbers with 4 decimals (deterministic output), written by the `csv`
+/// crate's writer (a field is quoted when it needs to be).
 pub fn expected_damage_csv(rows: &[ExpectedDamageRow]) -> String {
-    let mut out =
-        String::from("datasheet,weapon,target,expected_damage,expected_models_destroyed\n");
+    let mut w = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::new());
+    let header = [
+        "datasheet",
+        "weapon",
+        "target",
+        "expected_damage",
+        "expected_models_destroyed",
+    ];
+    // Writing to memory cannot fail; a failed record would only be missing from the table.
+    let _ = w.write_record(header);
     for r in rows {
-        out.push_str(&format!(
-            "{},{},{},{:.4},{:.4}\n",
-            csv_field(&r.datasheet),
-            csv_field(&r.weapon),
-            csv_field(&r.target),
-            r.expected_damage,
-            r.expected_models_destroyed
-        ));
+        let _ = w.write_record([
+            r.datasheet.as_str(),
+            r.weapon.as_str(),
+            r.target.as_str(),
+            &format!("{:.4}", r.expected_damage),
+            &format!("{:.4}", r.expected_models_destroyed),
+        ]);
     }
-    out
+    let bytes = w.into_inner().unwrap_or_default();
+    String::from_utf8(bytes).unwrap_or_default()
 }
 
 #[cfg(test)]

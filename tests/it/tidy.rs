@@ -83,7 +83,10 @@ fn only_decode_and_records_use_format_crates() {
             continue;
         }
         for (n, l) in s.code_lines() {
-            if let Some(m) = re.find(l) {
+            // the one writer of a CSV file (`validation/expected-damage.csv`) uses csv's writer
+            let writer = s.path == "src/validate.rs"
+                && (l.contains("csv::WriterBuilder") || l.contains("csv::Terminator"));
+            if let Some(m) = re.find(l).filter(|_| !writer) {
                 v.push(format!(
                     "{}:{n}: `{}` outside src/decode/ and src/records/",
                     s.path,
