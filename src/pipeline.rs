@@ -350,10 +350,7 @@ pub fn process_one(src: &crate::source::SourceFile) -> Processed {
     normalize::normalize(&mut ex);
     // The decoder saw the document end early (`S008`) or spent a work budget (`S020`): what
     // was read is kept, and the manifest says the input was read only in part.
-    if diagnostics
-        .iter()
-        .any(|d| d.code == Code::TruncatedInput.as_str() || d.code == Code::BudgetExceeded.as_str())
-    {
+    if read_in_part(&diagnostics) {
         entry.status = InputStatus::Partial;
     }
     entry.edition = ex.edition;
@@ -434,12 +431,29 @@ fn file_group(processed: &mut [(usize, Processed)], members: &[usize], read: Vec
         };
         let p = &mut processed[k].1;
         p.table = None;
-        p.entry.status = InputStatus::Ok;
+        p.entry.status = if read_in_part(&ex.diagnostics) {
+            InputStatus::Partial
+        } else {
+            InputStatus::Ok
+        };
         p.entry.edition = ex.edition;
         p.entry.records = record_counts(&ex);
         p.diagnostics.append(&mut ex.diagnostics);
         p.extracted = Some(ex);
     }
+}
+
+/// Whether an input was read only in part: the document ended early (`S008`), a work budget
+/// was spent (`S020`), or a BattleScribe file's XML broke off (`B001`: the rest is not read).
+fn read_in_part(diagnostics: &[Diagnostic]) -> bool {
+    let codes = [
+        Code::TruncatedInput,
+        Code::BudgetExceeded,
+        Code::XmlMalformed,
+    ];
+    diagnostics
+        .iter()
+        .any(|d| codes.iter().any(|c| d.code == c.as_str()))
 }
 
 /// Reads the structured files of one folder (`dir`, files sorted by path) through the record

@@ -188,7 +188,7 @@ codes! {
 
     // --- B: BattleScribe data (records::bsdata) ------------------------------------------------
     XmlMalformed = "B001", Warning, "BattleScribe file is not well-formed XML",
-        "A `.cat`/`.gst` file has an XML syntax error, a second root element, or ends inside an element (truncated). What precedes the fault is read; the rest is not. Links into the lost part are then unresolved (`B003`).\nExample: `bsdata/Tyranids.cat:9350: warning[B001]: file ends inside <sharedSelectionEntries> (line 121): truncated; what precedes is read`";
+        "A `.cat`/`.gst` file has an XML syntax error, a second root element, or ends inside an element (truncated). What precedes the fault is read; the rest is not, and the input is `partial` in the manifest. Links into the lost part are then unresolved (`B003`).\nExample: `bsdata/Tyranids.cat:9350: warning[B001]: file ends inside <sharedSelectionEntries> (line 121): truncated; what precedes is read`";
     NotBattleScribe = "B002", Warning, "XML file is not BattleScribe data",
         "The file was handed to the BattleScribe source (a `.cat`/`.gst` name or a BattleScribe root) but its root element is neither `catalogue` nor `gameSystem`, or a catalogue names no game system present. A file with the wrong root gives no records.\nExample: `bsdata/notes.cat:2: warning[B002]: root element <roster>, not <catalogue> or <gameSystem>; not read`";
     LinkUnresolved = "B003", Warning, "BattleScribe link to an absent element",

@@ -69,10 +69,10 @@ const READERS: &[Reader] = &[
     },
     Reader {
         format: "bsdata",
-        // Malformed XML (`B001`), the file stays `ok`, no X111.
+        // Malformed XML (`B001`: the rest is not read), so `partial`; no X111.
         truncated: Truncated {
             file: "necrons.cat",
-            status: InputStatus::Ok,
+            status: InputStatus::Partial,
             x111: false,
             code: Some("B001"),
         },
