@@ -1,4 +1,5 @@
-//! Diff benchmark (criterion): two datasets of the whole Wahapedia HTML corpus — all pages, and
+//! Diff benchmark (plain `fn main`, std::time, like the other benches; helpers in
+//! `benches/common`): two datasets of the whole Wahapedia HTML corpus — all pages, and
 //! all pages but the newer Carnifexes page — compared by `cogitator diff`'s engine
 //! (`diff::dataset::diff_datasets`, expected-damage weights against the reference panel
 //! included), in memory and from the dataset directories (both read with `DatasetDir::read`,
@@ -10,8 +11,23 @@
 use cogitator::dataset::{DatasetDir, LoadedDataset};
 use cogitator::diff::dataset::diff_datasets;
 use cogitator::source::SourceFile;
-use criterion::{criterion_group, criterion_main, Criterion};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+#[path = "common/mod.rs"]
+mod common;
+
+/// The median of `rounds` timed runs of `f`.
+fn timed<T>(rounds: usize, mut f: impl FnMut() -> T) -> Duration {
+    let times = (0..rounds)
+        .map(|_| {
+            let t = Instant::now();
+            std::hint::black_box(f());
+            t.elapsed()
+        })
+        .collect();
+    common::median(times)
+}
 
 fn corpus() -> Option<PathBuf> {
     let d = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/wahapedia-html");
@@ -68,7 +84,7 @@ fn write(dir: &Path, d: &LoadedDataset) {
     );
 }
 
-fn bench(c: &mut Criterion) {
+fn main() {
     let Some(root) = corpus() else {
         eprintln!("skipped: ../shared/corpus/wahapedia-html not found");
         return;
@@ -83,26 +99,19 @@ fn bench(c: &mut Criterion) {
         d.summary.changes,
         d.summary.meaning
     );
-    let mut g = c.benchmark_group("diff");
-    g.sample_size(10);
-    g.bench_function("html corpus, in memory", |b| {
-        b.iter(|| diff_datasets(&old, &new, &panel))
-    });
+    let rounds = 10;
+    let t = timed(rounds, || diff_datasets(&old, &new, &panel));
+    println!("diff/html corpus, in memory: median {t:.2?} of {rounds}");
     let tmp = tempfile::tempdir().expect("tmp");
     let (a, b) = (tmp.path().join("old"), tmp.path().join("new"));
     write(&a, &old);
     write(&b, &new);
-    g.bench_function("html corpus, read both directories and diff", |bch| {
-        bch.iter(|| {
-            let (o, n) = (
-                DatasetDir::read(&a).expect("old"),
-                DatasetDir::read(&b).expect("new"),
-            );
-            diff_datasets(&o, &n, &panel)
-        })
+    let t = timed(rounds, || {
+        let (o, n) = (
+            DatasetDir::read(&a).expect("old"),
+            DatasetDir::read(&b).expect("new"),
+        );
+        diff_datasets(&o, &n, &panel)
     });
-    g.finish();
+    println!("diff/html corpus, read both directories and diff: median {t:.2?} of {rounds}");
 }
-
-criterion_group!(benches, bench);
-criterion_main!(benches);
