@@ -36,7 +36,7 @@
 
 use super::{tree::Tree, Kind, Store};
 use crate::diag::{Code, Diagnostic};
-use crate::ids;
+use crate::extract::sheet::{Finish, SheetBuilder};
 use crate::model::*;
 use crate::source::{Location, Provenance};
 use std::collections::HashSet;
@@ -237,7 +237,7 @@ struct Walk<'s, 'u> {
     store: &'s Store,
     faction: Option<String>,
     edition: Edition,
-    ds: Datasheet,
+    ds: SheetBuilder,
     items: Vec<Item>,
     /// Rules by link: (name, parameter, from the game system).
     rule_links: Vec<(String, Option<String>, bool, Location)>,
@@ -333,7 +333,7 @@ impl<'s, 'u> Walk<'s, 'u> {
             store,
             faction,
             edition: Edition::Tenth,
-            ds: Datasheet::empty(Edition::Tenth),
+            ds: SheetBuilder::new(Edition::Tenth),
             items: Vec::new(),
             rule_links: Vec::new(),
             unknown_types,
@@ -376,16 +376,15 @@ impl<'s, 'u> Walk<'s, 'u> {
         self.edition = file.edition;
         let node = self.store.node(target);
         let (name, legends) = strip_legends(node.attr("name").unwrap_or(""));
-        let mut ds = Datasheet::empty(self.edition);
-        ds.id = ids::datasheet(self.edition, self.faction.as_deref(), &name);
+        let mut ds = SheetBuilder::new(self.edition);
         ds.name = Some(name).filter(|n| !n.is_empty());
-        ds.faction = self.faction.clone();
         ds.legends = legends;
-        ds.sources.push(Provenance::at_line(
+        ds.source(Provenance::at_line(
             file.path.clone(),
             node.line,
             file.sha256.clone(),
         ));
+        let first = (file.path.clone(), node.line);
         self.ds = ds;
         let mut parts = vec![target];
         parts.extend(link);
@@ -437,7 +436,13 @@ impl<'s, 'u> Walk<'s, 'u> {
         self.points(&parts);
         self.composition();
         diags.append(&mut self.diags);
-        self.ds
+        let f = Finish {
+            faction: self.faction.clone(),
+            file: &first.0,
+            line: first.1,
+            link_references: true,
+        };
+        self.ds.finish(f, diags)
     }
 
     /// The cost type id of points (`pts`) on the root.
@@ -1348,10 +1353,6 @@ impl<'s, 'u> Walk<'s, 'u> {
                 at,
             });
         }
-        crate::extract::ten::link_ability_rules(
-            &mut self.ds.abilities,
-            &ids::faction_scope(self.ds.faction.as_deref()),
-        );
     }
 }
 
