@@ -25,6 +25,9 @@ use std::sync::LazyLock;
 pub(crate) static ABILITY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^([^:()]{2,60}?)(?:\s*\(([^)]*)\))?:\s*(.*)$").expect("static regex")
 });
+/// `Name (Tags)` — an ability's name as [`ABILITY`] reads it, without the text.
+static NAME_AND_TAGS: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^([^:()]{2,60}?)(?:\s*\(([^)]*)\))?\s*$").expect("static regex"));
 /// `Deadly Demise D3`, `Scouts 6"` — a reference's name and its parameter.
 static PARAM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"^(.*?)\s+(\d*D\d+(?:\+\d+)?|\d+\+?|\d+")$"#).expect("static regex")
@@ -174,34 +177,25 @@ impl SheetBuilder {
     }
 
     /// An ability with its name and text apart (a structured source): the name's bracketed
-    /// tags (`Name (Tags)`) are read as a page's line would be; the text keeps its paragraphs.
+    /// tags (`Name (Tags)`) are read as a page's ability line's are; the text keeps its
+    /// paragraphs.
     pub fn ability(&mut self, name: String, group: &str, text: String, at: Location) {
-        let first = text.split("\n\n").next().unwrap_or("");
-        let line = format!("{name}: {first}");
-        let text = Some(text).filter(|b| !b.is_empty());
-        match ABILITY.captures(&line) {
-            Some(c) => {
-                let tags = c.get(2).map(|m| split_list(m.as_str())).unwrap_or_default();
-                self.ds.abilities.push(Ability {
-                    name: c[1].trim().to_string(),
-                    group: group.to_string(),
-                    tags,
-                    parameter: None,
-                    rule_id: None,
-                    text,
-                    at,
-                });
-            }
-            None => self.ds.abilities.push(Ability {
-                name,
-                group: group.to_string(),
-                tags: Vec::new(),
-                parameter: None,
-                rule_id: None,
-                text,
-                at,
-            }),
-        }
+        let (name, tags) = match NAME_AND_TAGS.captures(&name) {
+            Some(c) => (
+                c[1].trim().to_string(),
+                c.get(2).map(|m| split_list(m.as_str())).unwrap_or_default(),
+            ),
+            None => (name, Vec::new()),
+        };
+        self.ds.abilities.push(Ability {
+            name,
+            group: group.to_string(),
+            tags,
+            parameter: None,
+            rule_id: None,
+            text: Some(text).filter(|t| !t.is_empty()),
+            at,
+        });
     }
 
     /// A reference to a core or faction rule (`group` `core` or `faction`) with its parameter
@@ -464,8 +458,13 @@ mod tests {
             "4+ save.\n\nOnce.".into(),
             at(5),
         );
+        let tagged = "Guardian (Aura, Psychic)".to_string();
+        b.ability(tagged, "datasheet", String::new(), at(6));
         let (ds, _) = finish(b, Some("Space Marines"));
-        assert_eq!(ds.abilities.len(), 4);
+        assert_eq!(ds.abilities.len(), 5);
+        assert_eq!(ds.abilities[4].name, "Guardian");
+        assert_eq!(ds.abilities[4].tags, ["Aura", "Psychic"]);
+        assert_eq!(ds.abilities[4].text, None);
         assert_eq!(ds.abilities[1].parameter.as_deref(), Some("6\""));
         assert_eq!(
             ds.abilities[0].rule_id.as_deref(),
