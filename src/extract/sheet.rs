@@ -277,6 +277,12 @@ impl SheetBuilder {
     }
 }
 
+/// The `group` of the abilities under a heading or of a profile type (`Primarch Abilities` →
+/// `primarch_abilities`): its id slug with `_` for `-`, the same for every source.
+pub fn ability_group(heading: &str) -> String {
+    ids::slug(heading).replace('-', "_")
+}
+
 /// Reads one line of an abilities section into `abilities`: `CORE: a, b` and `FACTION: x`
 /// references (returned, for the glossary's kind decisions), `Name (Tags): text` in `group`,
 /// or more text of the ability above. A new ability is located `at` the line.
@@ -477,6 +483,16 @@ mod tests {
         );
         assert_eq!(ds.abilities[3].text.as_deref(), Some("4+ save.\n\nOnce."));
         assert_eq!(ds.abilities[3].rule_id, None);
+    }
+
+    #[test]
+    fn an_ability_group_is_spelled_the_same_for_every_source() {
+        assert_eq!(ability_group("Psychic Powers"), "psychic_powers");
+        assert_eq!(ability_group(" Primarch "), "primarch");
+        assert_eq!(
+            ability_group("Lord-of-War Abilities"),
+            "lord_of_war_abilities"
+        );
     }
 
     #[test]

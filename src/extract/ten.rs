@@ -14,7 +14,7 @@ use super::sheet::{Finish, References, SheetBuilder};
 use super::text::{self, strip_prefix_ci};
 use super::Extracted;
 use crate::diag::{Code, Diagnostic};
-use crate::ids::{self, slug};
+use crate::ids;
 use crate::ir::{Block, BlockKind, Document};
 use crate::model::*;
 use crate::source::{Location, Provenance};
@@ -318,7 +318,9 @@ impl<'a> DatasheetReader<'a> {
     ) -> Option<usize> {
         let t = b.text.trim();
         if upper.ends_with(" ABILITIES") && text::is_upper(t) && t.len() < 50 {
-            self.ability_group = Some(snake(t.trim_end_matches(" ABILITIES").trim()));
+            self.ability_group = Some(crate::extract::sheet::ability_group(
+                t.trim_end_matches(" ABILITIES").trim(),
+            ));
             st.section = Section::Abilities;
         } else if upper.starts_with("DAMAGED:") {
             self.ds.damaged = Some(NamedText {
@@ -782,8 +784,4 @@ fn starts_section(b: &Block) -> bool {
         || upper.starts_with("KEYWORDS:")
         || upper.starts_with("FACTION KEYWORDS:")
         || upper.starts_with("DAMAGED:")
-}
-
-fn snake(s: &str) -> String {
-    slug(s).replace('-', "_")
 }

@@ -303,18 +303,6 @@ fn is_model(names: &[String], type_name: &str) -> bool {
     type_name == "Unit" || (has("m") && has("t") && has("w") && has("sv"))
 }
 
-fn snake(s: &str) -> String {
-    let mut out = String::new();
-    for c in s.trim().chars() {
-        if c.is_alphanumeric() {
-            out.extend(c.to_lowercase());
-        } else if !out.ends_with('_') && !out.is_empty() {
-            out.push('_');
-        }
-    }
-    out.trim_end_matches('_').to_string()
-}
-
 /// A numeric attribute.
 fn num(v: Option<&str>) -> Option<f64> {
     v.and_then(|s| s.trim().parse::<f64>().ok())
@@ -1292,7 +1280,7 @@ impl<'s, 'u> Walk<'s, 'u> {
         } else if type_name == "Abilities" || type_name.is_empty() {
             "datasheet".to_string()
         } else {
-            snake(type_name)
+            crate::extract::sheet::ability_group(type_name)
         };
         let (name, tags) = name_and_tags(&name);
         if self
