@@ -75,28 +75,8 @@ pub fn datasheets(store: &Store) -> Built {
         }
         let Some(root) = f.tree.root() else { continue };
         let faction = super::faction_of_file(store, fi);
-        let own: HashSet<String> = (0..store.files.len())
-            .filter(|&g| {
-                store.files[g].kind != Kind::GameSystem
-                    && super::faction_of_file(store, g) == faction
-            })
-            .filter_map(|g| {
-                let t = &store.files[g].tree;
-                t.root()
-                    .and_then(|r| t.node(r).attr("id"))
-                    .map(str::to_string)
-            })
-            .collect();
-        let mut roots: Vec<(At, Option<At>)> = Vec::new();
-        for e in f.tree.items(root, "selectionEntries", "selectionEntry") {
-            roots.push(((fi, e), None));
-        }
-        for l in f.tree.items(root, "entryLinks", "entryLink") {
-            let target = f.tree.node(l).attr("targetId").unwrap_or("");
-            if let Some(t) = store.resolve(target) {
-                roots.push((t, Some((fi, l))));
-            }
-        }
+        let own = own_catalogues(store, &faction);
+        let roots = root_entries(store, fi, root);
         let mut crucible = 0;
         let mut over_budget = false;
         for (target, link) in roots {
@@ -151,6 +131,38 @@ pub fn datasheets(store: &Store) -> Built {
         }
     }
     built
+}
+
+/// The ids of the catalogues of `faction` (its own entries, as opposed to another faction's).
+fn own_catalogues(store: &Store, faction: &Option<String>) -> HashSet<String> {
+    (0..store.files.len())
+        .filter(|&g| {
+            store.files[g].kind != Kind::GameSystem && super::faction_of_file(store, g) == *faction
+        })
+        .filter_map(|g| {
+            let t = &store.files[g].tree;
+            t.root()
+                .and_then(|r| t.node(r).attr("id"))
+                .map(str::to_string)
+        })
+        .collect()
+}
+
+/// The root entries of file `fi` (its `root` element's): its own entries, then the entries
+/// its links reach (with the link).
+fn root_entries(store: &Store, fi: usize, root: usize) -> Vec<(At, Option<At>)> {
+    let f = &store.files[fi];
+    let mut roots: Vec<(At, Option<At>)> = Vec::new();
+    for e in f.tree.items(root, "selectionEntries", "selectionEntry") {
+        roots.push(((fi, e), None));
+    }
+    for l in f.tree.items(root, "entryLinks", "entryLink") {
+        let target = f.tree.node(l).attr("targetId").unwrap_or("");
+        if let Some(t) = store.resolve(target) {
+            roots.push((t, Some((fi, l))));
+        }
+    }
+    roots
 }
 
 /// The keywords of every weapon profile of the store (its `Keywords` characteristic, when
@@ -619,40 +631,7 @@ impl<'s, 'u> Walk<'s, 'u> {
                         let at = self.locate(fi, cn.line);
                         self.rule_links.push((name, None, sys, at));
                     }
-                    ("infoLinks", "infoLink") => {
-                        if cn.attr("hidden") == Some("true") || default_hidden(t, c, &self.own) {
-                            continue;
-                        }
-                        let Some(target) =
-                            cn.attr("targetId").and_then(|id| self.store.resolve(id))
-                        else {
-                            continue;
-                        };
-                        let tn = self.store.node(target);
-                        if tn.attr("hidden") == Some("true")
-                            || default_hidden(self.tree(target.0), target.1, &self.own)
-                        {
-                            continue;
-                        }
-                        match tn.tag.as_ref() {
-                            "profile" => self.profile(target, Some((fi, c)), frame.in_option),
-                            "rule" if !frame.in_option => {
-                                let sys = self.store.files[target.0].kind == Kind::GameSystem;
-                                let name = tn.attr("name").unwrap_or("").trim().to_string();
-                                let param = self.appended_name(t, c);
-                                let at = self.locate(fi, cn.line);
-                                self.rule_links.push((name, param, sys, at));
-                            }
-                            "infoGroup" => {
-                                if let Some(f) =
-                                    self.enter(target, Some((fi, c)), frame, false, diags)
-                                {
-                                    pushed.push(f);
-                                }
-                            }
-                            _ => {}
-                        }
-                    }
+                    ("infoLinks", "infoLink") => self.info_link((fi, c), frame, pushed, diags),
                     ("infoGroups", "infoGroup") if cn.attr("hidden") != Some("true") => {
                         if let Some(f) = self.enter((fi, c), None, frame, false, diags) {
                             pushed.push(f);
@@ -664,25 +643,73 @@ impl<'s, 'u> Walk<'s, 'u> {
                             pushed.push(f);
                         }
                     }
-                    ("entryLinks", "entryLink") => {
-                        let Some(target) =
-                            cn.attr("targetId").and_then(|id| self.store.resolve(id))
-                        else {
-                            continue;
-                        };
-                        if !matches!(
-                            self.store.node(target).tag.as_ref(),
-                            "selectionEntry" | "selectionEntryGroup"
-                        ) {
-                            continue;
-                        }
-                        if let Some(f) = self.enter(target, Some((fi, c)), frame, true, diags) {
-                            pushed.push(f);
-                        }
-                    }
+                    ("entryLinks", "entryLink") => self.entry_link((fi, c), frame, pushed, diags),
                     _ => {}
                 }
             }
+        }
+    }
+
+    /// An `infoLink` of a part (at `(fi, c)`): the profile, rule or info group it reaches.
+    fn info_link(
+        &mut self,
+        (fi, c): At,
+        frame: &Frame,
+        pushed: &mut Vec<Frame>,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        let t = self.tree(fi);
+        let cn = t.node(c);
+        if cn.attr("hidden") == Some("true") || default_hidden(t, c, &self.own) {
+            return;
+        }
+        let Some(target) = cn.attr("targetId").and_then(|id| self.store.resolve(id)) else {
+            return;
+        };
+        let tn = self.store.node(target);
+        if tn.attr("hidden") == Some("true")
+            || default_hidden(self.tree(target.0), target.1, &self.own)
+        {
+            return;
+        }
+        match tn.tag.as_ref() {
+            "profile" => self.profile(target, Some((fi, c)), frame.in_option),
+            "rule" if !frame.in_option => {
+                let sys = self.store.files[target.0].kind == Kind::GameSystem;
+                let name = tn.attr("name").unwrap_or("").trim().to_string();
+                let param = self.appended_name(t, c);
+                let at = self.locate(fi, cn.line);
+                self.rule_links.push((name, param, sys, at));
+            }
+            "infoGroup" => {
+                if let Some(f) = self.enter(target, Some((fi, c)), frame, false, diags) {
+                    pushed.push(f);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// An `entryLink` of a part (at `(fi, c)`): the entry or entry group it reaches.
+    fn entry_link(
+        &mut self,
+        (fi, c): At,
+        frame: &Frame,
+        pushed: &mut Vec<Frame>,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        let cn = self.tree(fi).node(c);
+        let Some(target) = cn.attr("targetId").and_then(|id| self.store.resolve(id)) else {
+            return;
+        };
+        if !matches!(
+            self.store.node(target).tag.as_ref(),
+            "selectionEntry" | "selectionEntryGroup"
+        ) {
+            return;
+        }
+        if let Some(f) = self.enter(target, Some((fi, c)), frame, true, diags) {
+            pushed.push(f);
         }
     }
 
@@ -722,8 +749,38 @@ impl<'s, 'u> Walk<'s, 'u> {
         let mut parts = vec![target];
         parts.extend(link);
         let is_upgrade = tn.tag == "selectionEntry" && tn.attr("type") == Some("upgrade");
+        let pts = self.points_cost(&parts)?;
+        if is_upgrade && pts > 0.0 {
+            // An option with a points cost (an enhancement): not the datasheet, not its points.
+            return None;
+        }
+        if tn.tag == "selectionEntryGroup" && !frame.in_option {
+            self.wargear_option(&parts, frame.model.as_deref());
+        }
+        let item = if counted {
+            self.count_item(target, &parts, pts, frame.item)
+        } else {
+            frame.item
+        };
+        let model = if tn.tag == "selectionEntry" && tn.attr("type") == Some("model") {
+            tn.attr("name").map(|n| n.trim().to_string())
+        } else {
+            frame.model.clone()
+        };
+        Some(Frame {
+            parts,
+            item,
+            in_option: frame.in_option || is_upgrade,
+            depth: frame.depth + 1,
+            model,
+        })
+    }
+
+    /// The points cost of a container's `parts` (0 without one), or `None` when it has a cost
+    /// of another type or is shown only once a roster option is chosen (Crusade content).
+    fn points_cost(&self, parts: &[At]) -> Option<f64> {
         let mut pts = 0.0;
-        for &(fi, n) in &parts {
+        for &(fi, n) in parts {
             let t = self.tree(fi);
             for c in t.items(n, "costs", "cost") {
                 let c = t.node(c);
@@ -745,55 +802,39 @@ impl<'s, 'u> Walk<'s, 'u> {
                 return None;
             }
         }
-        if is_upgrade && pts > 0.0 {
-            // An option with a points cost (an enhancement): not the datasheet, not its points.
-            return None;
-        }
-        if tn.tag == "selectionEntryGroup" && !frame.in_option {
-            self.wargear_option(&parts, frame.model.as_deref());
-        }
-        let item = if counted {
-            let kind = match (tn.tag.as_ref(), tn.attr("type")) {
-                ("selectionEntryGroup", _) => ItemKind::Group,
-                (_, Some("model")) => ItemKind::Model,
-                _ => ItemKind::Entry,
-            };
-            let (min, max, max_mods) = self.constraints(&parts);
-            if kind == ItemKind::Model {
-                self.model_keywords(tn.attr("name").unwrap_or("").trim(), &parts);
-            }
-            let ids = parts
-                .iter()
-                .filter_map(|&at| self.store.node(at).attr("id").map(str::to_string))
-                .collect();
-            self.items.push(Item {
-                kind,
-                children: Vec::new(),
-                min,
-                max,
-                cost: pts,
-                ids,
-                name: tn.attr("name").unwrap_or("").trim().to_string(),
-                max_mods,
-            });
-            let id = self.items.len() - 1;
-            self.items[frame.item].children.push(id);
-            id
-        } else {
-            frame.item
+        Some(pts)
+    }
+
+    /// An item of the model count for the entry or group at `target` (its `parts`), a child of
+    /// item `parent`; returns its index.
+    fn count_item(&mut self, target: At, parts: &[At], pts: f64, parent: usize) -> usize {
+        let tn = self.store.node(target);
+        let kind = match (tn.tag.as_ref(), tn.attr("type")) {
+            ("selectionEntryGroup", _) => ItemKind::Group,
+            (_, Some("model")) => ItemKind::Model,
+            _ => ItemKind::Entry,
         };
-        let model = if tn.tag == "selectionEntry" && tn.attr("type") == Some("model") {
-            tn.attr("name").map(|n| n.trim().to_string())
-        } else {
-            frame.model.clone()
-        };
-        Some(Frame {
-            parts,
-            item,
-            in_option: frame.in_option || is_upgrade,
-            depth: frame.depth + 1,
-            model,
-        })
+        let (min, max, max_mods) = self.constraints(parts);
+        if kind == ItemKind::Model {
+            self.model_keywords(tn.attr("name").unwrap_or("").trim(), parts);
+        }
+        let ids = parts
+            .iter()
+            .filter_map(|&at| self.store.node(at).attr("id").map(str::to_string))
+            .collect();
+        self.items.push(Item {
+            kind,
+            children: Vec::new(),
+            min,
+            max,
+            cost: pts,
+            ids,
+            name: tn.attr("name").unwrap_or("").trim().to_string(),
+            max_mods,
+        });
+        let id = self.items.len() - 1;
+        self.items[parent].children.push(id);
+        id
     }
 
     /// A wargear option: a group (reached from the unit or a model, not from inside another
