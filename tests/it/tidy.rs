@@ -358,7 +358,6 @@ const RECORDS_LONG_FN_ALLOWED: &[(&str, &str)] = &[
     ("src/records/bsdata.rs", "load"),
     ("src/records/bsdata/tree.rs", "parse"),
     ("src/records/bsdata/unit.rs", "points"),
-    ("src/records/bsdata/unit.rs", "profile"),
     ("src/records/wahapedia_csv.rs", "from_tables"),
     ("src/records/wahapedia_csv.rs", "read"),
     ("src/records/wahapedia_csv.rs", "read_more"),

@@ -304,6 +304,9 @@ fn keyword_list(s: &str) -> impl Iterator<Item = &str> {
         .filter(|k| !k.is_empty() && *k != "-")
 }
 
+/// A profile's characteristic: `(name, typeId, value)`.
+type Chr = (String, String, String);
+
 /// Lower-cased characteristic names a weapon has.
 fn is_weapon(names: &[String]) -> bool {
     let has = |n: &str| names.iter().any(|x| x == n);
@@ -1128,52 +1131,9 @@ impl<'s, 'u> Walk<'s, 'u> {
 
     /// A profile: model, weapon, ability, invulnerable save or DAMAGED.
     fn profile(&mut self, (fi, p): At, link: Option<At>, in_option: bool) {
-        let t = self.tree(fi);
-        let pn = t.node(p);
+        let pn = self.tree(fi).node(p);
         let type_name = pn.attr("typeName").unwrap_or("").trim().to_string();
-        let mut name = pn.attr("name").unwrap_or("").trim().to_string();
-        let mut chars: Vec<(String, String, String)> = t
-            .items(p, "characteristics", "characteristic")
-            .map(|c| {
-                let c = t.node(c);
-                (
-                    c.attr("name").unwrap_or("").trim().to_string(),
-                    c.attr("typeId").unwrap_or("").to_string(),
-                    c.text.trim().to_string(),
-                )
-            })
-            .collect();
-        // Unconditional modifiers of the profile and of the link that reached it.
-        let mut mods = vec![(fi, p)];
-        mods.extend(link);
-        for (mfi, mn) in mods {
-            let mt = self.tree(mfi);
-            for m in mt.items(mn, "modifiers", "modifier") {
-                if !unconditional(mt, m) {
-                    continue;
-                }
-                let m = mt.node(m);
-                let (Some(field), Some(value)) = (m.attr("field"), m.attr("value")) else {
-                    continue;
-                };
-                let kind = m.attr("type").unwrap_or("");
-                if field == "name" {
-                    match kind {
-                        "set" => name = value.trim().to_string(),
-                        "append" => name = format!("{name} {}", value.trim()),
-                        _ => {}
-                    }
-                    continue;
-                }
-                if let Some(c) = chars.iter_mut().find(|c| c.1 == field || c.0 == field) {
-                    match kind {
-                        "set" => c.2 = value.trim().to_string(),
-                        "append" => c.2 = format!("{} {}", c.2, value.trim()),
-                        _ => {}
-                    }
-                }
-            }
-        }
+        let (name, chars) = self.modified_characteristics((fi, p), link);
         let names: Vec<String> = chars.iter().map(|c| c.0.to_ascii_lowercase()).collect();
         let get = |n: &str| {
             chars
@@ -1185,15 +1145,7 @@ impl<'s, 'u> Walk<'s, 'u> {
         let line = pn.line;
         let at = self.locate(fi, line);
         if is_model(&names, &type_name) {
-            let mut m = ModelProfile::new(self.edition, Some(name).filter(|n| !n.is_empty()), at);
-            for f in ProfileKind::Model.fields(self.edition) {
-                m.set(f, get(f));
-            }
-            let same =
-                |o: &ModelProfile| o.name == m.name && o.characteristics == m.characteristics;
-            if !self.ds.models.iter().any(same) {
-                self.ds.models.push(m);
-            }
+            self.model_profile(Some(name).filter(|n| !n.is_empty()), at, &get);
             return;
         }
         if is_weapon(&names) {
@@ -1205,27 +1157,7 @@ impl<'s, 'u> Walk<'s, 'u> {
             } else {
                 WeaponType::Ranged
             };
-            let mut w = WeaponProfile::new(self.edition, weapon_name(&name), kind, at);
-            for f in ProfileKind::Weapon.fields(self.edition) {
-                let v = match f.as_str() {
-                    "skill" => get("bs").or_else(|| get("ws")),
-                    "weapon_type" => get("type"),
-                    _ => get(f),
-                };
-                w.set(f, v);
-            }
-            if let Some(k) = get("keywords") {
-                w.keywords = keyword_list(&k).map(str::to_string).collect();
-            }
-            let same = |o: &WeaponProfile| {
-                o.name == w.name
-                    && o.kind == w.kind
-                    && o.characteristics == w.characteristics
-                    && o.keywords == w.keywords
-            };
-            if !self.ds.weapons.iter().any(same) {
-                self.ds.weapons.push(w);
-            }
+            self.weapon_profile(weapon_name(&name), kind, at, &get);
             return;
         }
         if type_name == "Transport" {
@@ -1257,6 +1189,102 @@ impl<'s, 'u> Walk<'s, 'u> {
         }
         let text = chars.first().map(|c| c.2.clone()).unwrap_or_default();
         self.ability(name, text, &type_name, in_option, at);
+    }
+
+    /// A profile's name and characteristics `(name, typeId, value)` after the unconditional
+    /// modifiers of the profile and of the link that reached it.
+    fn modified_characteristics(&self, (fi, p): At, link: Option<At>) -> (String, Vec<Chr>) {
+        let t = self.tree(fi);
+        let mut name = t.node(p).attr("name").unwrap_or("").trim().to_string();
+        let mut chars: Vec<Chr> = t
+            .items(p, "characteristics", "characteristic")
+            .map(|c| {
+                let c = t.node(c);
+                (
+                    c.attr("name").unwrap_or("").trim().to_string(),
+                    c.attr("typeId").unwrap_or("").to_string(),
+                    c.text.trim().to_string(),
+                )
+            })
+            .collect();
+        let mut mods = vec![(fi, p)];
+        mods.extend(link);
+        for (mfi, mn) in mods {
+            let mt = self.tree(mfi);
+            for m in mt.items(mn, "modifiers", "modifier") {
+                if !unconditional(mt, m) {
+                    continue;
+                }
+                let m = mt.node(m);
+                let (Some(field), Some(value)) = (m.attr("field"), m.attr("value")) else {
+                    continue;
+                };
+                let kind = m.attr("type").unwrap_or("");
+                let target = if field == "name" {
+                    Some(&mut name)
+                } else {
+                    chars
+                        .iter_mut()
+                        .find(|c| c.1 == field || c.0 == field)
+                        .map(|c| &mut c.2)
+                };
+                if let Some(v) = target {
+                    match kind {
+                        "set" => *v = value.trim().to_string(),
+                        "append" => *v = format!("{v} {}", value.trim()),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        (name, chars)
+    }
+
+    /// A model profile, unless the datasheet has the same one already.
+    fn model_profile(
+        &mut self,
+        name: Option<String>,
+        at: Location,
+        get: &dyn Fn(&str) -> Option<String>,
+    ) {
+        self.ds.model_fields(name, at, |_, f| get(f));
+        let n = self.ds.models.len() - 1;
+        let m = &self.ds.models[n];
+        let same = |o: &ModelProfile| o.name == m.name && o.characteristics == m.characteristics;
+        if self.ds.models[..n].iter().any(same) {
+            self.ds.models.pop();
+        }
+    }
+
+    /// A weapon profile (`BS` or `WS` its skill, its keywords from `Keywords`), unless the
+    /// datasheet has the same one already.
+    fn weapon_profile(
+        &mut self,
+        name: String,
+        kind: WeaponType,
+        at: Location,
+        get: &dyn Fn(&str) -> Option<String>,
+    ) {
+        let keywords = get("keywords")
+            .map(|k| keyword_list(&k).map(str::to_string).collect())
+            .unwrap_or_default();
+        self.ds
+            .weapon_fields(name, keywords, kind, at, |_, f| match f {
+                "skill" => get("bs").or_else(|| get("ws")),
+                "weapon_type" => get("type"),
+                _ => get(f),
+            });
+        let n = self.ds.weapons.len() - 1;
+        let w = &self.ds.weapons[n];
+        let same = |o: &WeaponProfile| {
+            o.name == w.name
+                && o.kind == w.kind
+                && o.characteristics == w.characteristics
+                && o.keywords == w.keywords
+        };
+        if self.ds.weapons[..n].iter().any(same) {
+            self.ds.weapons.pop();
+        }
     }
 
     /// The TRANSPORT block (a `Transport` profile's capacity), among the named boxes as the
