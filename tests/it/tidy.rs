@@ -357,7 +357,6 @@ fn a_datasheet_literal_outside_the_builder_is_found() {
 const RECORDS_LONG_FN_ALLOWED: &[(&str, &str)] = &[
     ("src/records/bsdata.rs", "load"),
     ("src/records/bsdata/tree.rs", "parse"),
-    ("src/records/bsdata/unit.rs", "points"),
     ("src/records/wahapedia_csv.rs", "from_tables"),
     ("src/records/wahapedia_csv.rs", "read"),
     ("src/records/wahapedia_csv.rs", "read_more"),

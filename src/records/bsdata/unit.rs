@@ -1664,6 +1664,89 @@ const MAX_MODIFIER_GROUPS: usize = 32;
 /// A condition on a model count: (`atLeast`…, value, the model entry's id or the unit's).
 type CountCondition = (String, u32, Option<String>);
 
+/// The cost `v` of a unit of `count` models after the points `rules` whose conditions hold
+/// (a condition on one model's count: the unit's count less the other models at their minimum).
+fn apply_points_rules(
+    mut v: f64,
+    count: u32,
+    rules: &[PointsRule],
+    items: &[Item],
+    ranges: &[(u32, Option<u32>, bool)],
+) -> f64 {
+    let of = |id: &Option<String>| match id {
+        None => count,
+        Some(id) => count.saturating_sub(
+            (1..items.len())
+                .filter(|&j| items[j].kind == ItemKind::Model && !items[j].ids.contains(id))
+                .map(|j| ranges[j].0)
+                .sum(),
+        ),
+    };
+    let ok = |(k, n, id): &CountCondition| holds(k, *n, of(id));
+    for r in rules {
+        let groups_hold = r.groups.iter().all(|(or, cs)| {
+            if *or {
+                cs.iter().any(ok)
+            } else {
+                cs.iter().all(ok)
+            }
+        });
+        if !r.conditions.iter().all(ok) || !groups_hold {
+            continue;
+        }
+        let times = match &r.repeat {
+            Some((per, reps, id)) => f64::from(of(id) / per) * f64::from(*reps),
+            None => 1.0,
+        };
+        match r.kind.as_str() {
+            "set" => v = r.value,
+            "increment" => v += r.value * times,
+            "decrement" => v -= r.value * times,
+            _ => {}
+        }
+    }
+    v
+}
+
+/// The points tiers from `lo` to `hi` models: at both ends when the cost is per model (or
+/// repeats), else each band of equal cost at its largest count.
+fn points_tiers(
+    lo: u32,
+    hi: u32,
+    at_ends: bool,
+    at: &Location,
+    cost: impl Fn(u32) -> f64,
+) -> Vec<PointsOption> {
+    let mut tiers: Vec<PointsOption> = Vec::new();
+    if at_ends {
+        for n in [lo, hi] {
+            if tiers.iter().all(|t| t.models != n) {
+                tiers.push(PointsOption {
+                    models: n,
+                    points: cost(n).round().max(0.0) as u32,
+                    at: at.clone(),
+                });
+            }
+        }
+    } else {
+        let mut n = lo;
+        while n <= hi {
+            let v = cost(n);
+            let mut end = n;
+            while end < hi && cost(end + 1) == v {
+                end += 1;
+            }
+            tiers.push(PointsOption {
+                models: end,
+                points: v.round().max(0.0) as u32,
+                at: at.clone(),
+            });
+            n = end + 1;
+        }
+    }
+    tiers
+}
+
 /// A points modifier keyed on the model count.
 struct PointsRule {
     kind: String,
@@ -1815,14 +1898,10 @@ impl Walk<'_, '_> {
         r
     }
 
-    /// Points tiers: each band of equal cost at its largest count; per-model costs at the
-    /// smallest and the largest count.
-    fn points(&mut self, parts: &[At]) {
-        let Some(pts) = self.pts_type.clone() else {
-            return;
-        };
+    /// The cost of points type `pts` on the unit's `parts` (the last one given), and where it
+    /// is printed (else the unit's own element).
+    fn base_cost(&self, parts: &[At], pts: &str) -> (Option<f64>, Option<(usize, u32)>) {
         let mut base: Option<f64> = None;
-        // Where the tiers were read: the points cost element, else the unit's own element.
         let mut cost_at: Option<(usize, u32)> = parts
             .first()
             .map(|&(fi, n)| (fi, self.tree(fi).node(n).line));
@@ -1830,7 +1909,7 @@ impl Walk<'_, '_> {
             let t = self.tree(fi);
             for c in t.items(n, "costs", "cost") {
                 let c = t.node(c);
-                if c.attr("typeId") == Some(pts.as_str()) {
+                if c.attr("typeId") == Some(pts) {
                     if let Some(v) = num(c.attr("value")) {
                         base = Some(v);
                         cost_at = Some((fi, c.line));
@@ -1838,6 +1917,16 @@ impl Walk<'_, '_> {
                 }
             }
         }
+        (base, cost_at)
+    }
+
+    /// Points tiers: each band of equal cost at its largest count; per-model costs at the
+    /// smallest and the largest count.
+    fn points(&mut self, parts: &[At]) {
+        let Some(pts) = self.pts_type.clone() else {
+            return;
+        };
+        let (base, cost_at) = self.base_cost(parts, &pts);
         let ranges = self.ranges();
         let (lo, hi, _) = ranges[0];
         let lo = lo.max(1);
@@ -1877,72 +1966,10 @@ impl Walk<'_, '_> {
                     .sum();
                 v += fixed + c * f64::from(count.saturating_sub(others));
             }
-            for r in &rules {
-                // A condition on one model's count: the unit's count less the other models at
-                // their minimum.
-                let of = |id: &Option<String>| match id {
-                    None => count,
-                    Some(id) => count.saturating_sub(
-                        (1..self.items.len())
-                            .filter(|&j| {
-                                self.items[j].kind == ItemKind::Model
-                                    && !self.items[j].ids.contains(id)
-                            })
-                            .map(|j| ranges[j].0)
-                            .sum(),
-                    ),
-                };
-                let ok = |(k, n, id): &CountCondition| holds(k, *n, of(id));
-                let groups_hold = r.groups.iter().all(|(or, cs)| {
-                    if *or {
-                        cs.iter().any(ok)
-                    } else {
-                        cs.iter().all(ok)
-                    }
-                });
-                if !r.conditions.iter().all(ok) || !groups_hold {
-                    continue;
-                }
-                let times = match &r.repeat {
-                    Some((per, reps, id)) => f64::from(of(id) / per) * f64::from(*reps),
-                    None => 1.0,
-                };
-                match r.kind.as_str() {
-                    "set" => v = r.value,
-                    "increment" => v += r.value * times,
-                    "decrement" => v -= r.value * times,
-                    _ => {}
-                }
-            }
-            v
+            apply_points_rules(v, count, &rules, &self.items, &ranges)
         };
-        let mut tiers: Vec<PointsOption> = Vec::new();
-        if per_model.is_some() || rules.iter().any(|r| r.repeat.is_some()) {
-            for n in [lo, hi] {
-                if tiers.iter().all(|t| t.models != n) {
-                    tiers.push(PointsOption {
-                        models: n,
-                        points: cost(n).round().max(0.0) as u32,
-                        at: at.clone(),
-                    });
-                }
-            }
-        } else {
-            let mut n = lo;
-            while n <= hi {
-                let v = cost(n);
-                let mut end = n;
-                while end < hi && cost(end + 1) == v {
-                    end += 1;
-                }
-                tiers.push(PointsOption {
-                    models: end,
-                    points: v.round().max(0.0) as u32,
-                    at: at.clone(),
-                });
-                n = end + 1;
-            }
-        }
+        let per_model_or_repeat = per_model.is_some() || rules.iter().any(|r| r.repeat.is_some());
+        let tiers = points_tiers(lo, hi, per_model_or_repeat, &at, cost);
         self.ds.points = tiers;
     }
 }
