@@ -880,6 +880,132 @@ fn read_last_update(
     Ok(v)
 }
 
+/// `Stratagems.csv`: each stratagem row (its CP cost as printed and as a number).
+fn read_stratagems(
+    tables: &Tables,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<Vec<ExportStratagem>, ExportError> {
+    let mode = Mode::Records;
+    let mut out = Vec::new();
+    let t = Table::read(
+        tables,
+        mode,
+        STRATAGEMS,
+        &["faction_id", "name", "id", "type", "cp_cost", "description"],
+        diags,
+    )?;
+    for r in t.rows() {
+        let (Some(id), Some(name)) = (r.req("id", diags), r.req("name", diags)) else {
+            continue;
+        };
+        let cp_raw = r.text("cp_cost").unwrap_or_default();
+        out.push(ExportStratagem {
+            id,
+            faction_id: r.value("faction_id"),
+            name,
+            kind: r.text("type").unwrap_or_default(),
+            cp: cp_raw.parse().ok(),
+            cp_raw,
+            legend: r.value("legend"),
+            detachment: r.value("detachment"),
+            detachment_id: r.value("detachment_id"),
+            description: r.raw("description").unwrap_or("").to_string(),
+            line: r.line,
+        });
+    }
+    Ok(out)
+}
+
+/// `Detachments.csv`: each detachment row.
+fn read_detachments(
+    tables: &Tables,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<Vec<ExportDetachment>, ExportError> {
+    let mode = Mode::Records;
+    let mut out = Vec::new();
+    let t = Table::read(
+        tables,
+        mode,
+        DETACHMENTS,
+        &["id", "faction_id", "name"],
+        diags,
+    )?;
+    for r in t.rows() {
+        let (Some(id), Some(name)) = (r.req("id", diags), r.req("name", diags)) else {
+            continue;
+        };
+        out.push(ExportDetachment {
+            id,
+            faction_id: r.value("faction_id"),
+            name,
+            line: r.line,
+        });
+    }
+    Ok(out)
+}
+
+/// A table of rules (`Detachment_abilities.csv`, `Abilities.csv`): each rule row.
+fn read_rules(
+    tables: &Tables,
+    name: &'static str,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<Vec<ExportRule>, ExportError> {
+    let mode = Mode::Records;
+    let mut out = Vec::new();
+    let t = Table::read(tables, mode, name, &["id", "name", "description"], diags)?;
+    for r in t.rows() {
+        let (Some(id), Some(rule)) = (r.req("id", diags), r.req("name", diags)) else {
+            continue;
+        };
+        out.push(ExportRule {
+            id,
+            faction_id: r.value("faction_id"),
+            name: rule,
+            legend: r.value("legend"),
+            description: r.raw("description").unwrap_or("").to_string(),
+            detachment: r.value("detachment"),
+            detachment_id: r.value("detachment_id"),
+            line: r.line,
+        });
+    }
+    Ok(out)
+}
+
+/// `Enhancements.csv`: each enhancement row (its cost as printed and as a number).
+fn read_enhancements(
+    tables: &Tables,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<Vec<ExportEnhancement>, ExportError> {
+    let mode = Mode::Records;
+    let mut out = Vec::new();
+    let t = Table::read(
+        tables,
+        mode,
+        ENHANCEMENTS,
+        &["id", "name", "cost", "description"],
+        diags,
+    )?;
+    for r in t.rows() {
+        let (Some(id), Some(name)) = (r.req("id", diags), r.req("name", diags)) else {
+            continue;
+        };
+        let cost_raw = r.text("cost").unwrap_or_default();
+        out.push(ExportEnhancement {
+            id,
+            faction_id: r.value("faction_id"),
+            name,
+            cost: cost_raw.parse().ok(),
+            cost_raw,
+            detachment: r.value("detachment"),
+            detachment_id: r.value("detachment_id"),
+            legend: r.value("legend"),
+            description: r.raw("description").unwrap_or("").to_string(),
+            line: r.line,
+        });
+    }
+    Ok(out)
+}
+
 /// The tables only the record source reads ([`Mode::Records`]: a missing one is `C003`).
 fn read_more(
     tables: &Tables,
@@ -942,96 +1068,11 @@ fn read_more(
             });
         }
     }
-    let t = Table::read(
-        tables,
-        mode,
-        STRATAGEMS,
-        &["faction_id", "name", "id", "type", "cp_cost", "description"],
-        diags,
-    )?;
-    for r in t.rows() {
-        let (Some(id), Some(name)) = (r.req("id", diags), r.req("name", diags)) else {
-            continue;
-        };
-        let cp_raw = r.text("cp_cost").unwrap_or_default();
-        m.stratagems.push(ExportStratagem {
-            id,
-            faction_id: r.value("faction_id"),
-            name,
-            kind: r.text("type").unwrap_or_default(),
-            cp: cp_raw.parse().ok(),
-            cp_raw,
-            legend: r.value("legend"),
-            detachment: r.value("detachment"),
-            detachment_id: r.value("detachment_id"),
-            description: r.raw("description").unwrap_or("").to_string(),
-            line: r.line,
-        });
-    }
-    let t = Table::read(
-        tables,
-        mode,
-        DETACHMENTS,
-        &["id", "faction_id", "name"],
-        diags,
-    )?;
-    for r in t.rows() {
-        let (Some(id), Some(name)) = (r.req("id", diags), r.req("name", diags)) else {
-            continue;
-        };
-        m.detachments.push(ExportDetachment {
-            id,
-            faction_id: r.value("faction_id"),
-            name,
-            line: r.line,
-        });
-    }
-    for (name, out) in [
-        (DETACHMENT_ABILITIES, &mut m.detachment_rules),
-        (ABILITIES, &mut m.abilities),
-    ] {
-        let t = Table::read(tables, mode, name, &["id", "name", "description"], diags)?;
-        for r in t.rows() {
-            let (Some(id), Some(rule)) = (r.req("id", diags), r.req("name", diags)) else {
-                continue;
-            };
-            out.push(ExportRule {
-                id,
-                faction_id: r.value("faction_id"),
-                name: rule,
-                legend: r.value("legend"),
-                description: r.raw("description").unwrap_or("").to_string(),
-                detachment: r.value("detachment"),
-                detachment_id: r.value("detachment_id"),
-                line: r.line,
-            });
-        }
-    }
-    let t = Table::read(
-        tables,
-        mode,
-        ENHANCEMENTS,
-        &["id", "name", "cost", "description"],
-        diags,
-    )?;
-    for r in t.rows() {
-        let (Some(id), Some(name)) = (r.req("id", diags), r.req("name", diags)) else {
-            continue;
-        };
-        let cost_raw = r.text("cost").unwrap_or_default();
-        m.enhancements.push(ExportEnhancement {
-            id,
-            faction_id: r.value("faction_id"),
-            name,
-            cost: cost_raw.parse().ok(),
-            cost_raw,
-            detachment: r.value("detachment"),
-            detachment_id: r.value("detachment_id"),
-            legend: r.value("legend"),
-            description: r.raw("description").unwrap_or("").to_string(),
-            line: r.line,
-        });
-    }
+    m.stratagems = read_stratagems(tables, diags)?;
+    m.detachments = read_detachments(tables, diags)?;
+    m.detachment_rules = read_rules(tables, DETACHMENT_ABILITIES, diags)?;
+    m.abilities = read_rules(tables, ABILITIES, diags)?;
+    m.enhancements = read_enhancements(tables, diags)?;
     // Sorted by datasheet, then line: the builder takes one datasheet's rows as a slice.
     for v in [&mut m.composition, &mut m.options] {
         v.sort_by(|a, b| (&a.datasheet_id, a.line).cmp(&(&b.datasheet_id, b.line)));
