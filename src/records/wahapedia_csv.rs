@@ -1091,6 +1091,48 @@ struct Table {
     records: Vec<(u32, csv::StringRecord)>,
 }
 
+/// The records of a table after its header, with their lines: a blank line is skipped, a
+/// line shorter than `width` fields or one the reader rejects is `C001` and skipped.
+fn records_of(
+    mut reader: csv::Reader<&[u8]>,
+    bytes: &[u8],
+    width: usize,
+    file: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<(u32, csv::StringRecord)> {
+    let mut records = Vec::new();
+    let mut lines = LineCounter::default();
+    for result in reader.records() {
+        match result {
+            Ok(rec) => {
+                let line = rec.position().map_or(0, |p| lines.line(bytes, p.byte()));
+                if rec.len() == 1 && rec.get(0).is_some_and(|s| s.trim().is_empty()) {
+                    continue; // blank line
+                }
+                if rec.len() < width {
+                    diags.push(
+                        Diagnostic::new(
+                            Code::ExportLineMalformed,
+                            format!("{} fields, {} expected; line skipped", rec.len(), width),
+                        )
+                        .at(file, line),
+                    );
+                    continue;
+                }
+                records.push((line, rec));
+            }
+            Err(e) => {
+                let line = e.position().map_or(0, |p| lines.line(bytes, p.byte()));
+                diags.push(
+                    Diagnostic::new(Code::ExportLineMalformed, format!("{e}; line skipped"))
+                        .at(file, line),
+                );
+            }
+        }
+    }
+    records
+}
+
 /// 1-based line numbers from byte offsets, counted incrementally (records come in order). The
 /// csv crate's own line count is one short after a CRLF, so lines are counted here: a record's
 /// line is one more than the newlines before its first byte (line ends skipped).
@@ -1181,6 +1223,45 @@ impl Table {
         }
     }
 
+    /// A table that cannot be read: an error in [`Mode::Crosscheck`]; in [`Mode::Records`] a
+    /// diagnostic and an empty table: a missing table a warning (`C003`; `Datasheets.csv`
+    /// excepted), one that is there but cannot be read an error at its header line (`C004`).
+    fn unreadable(
+        err: ExportError,
+        mode: Mode,
+        name: &str,
+        file: &str,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Result<Table, ExportError> {
+        if mode == Mode::Crosscheck {
+            return Err(err);
+        }
+        let missing = matches!(err, ExportError::Missing { .. });
+        let d = if missing && name != DATASHEETS {
+            Diagnostic::new(
+                Code::ExportTableMissing,
+                format!("{err}; its rows are absent"),
+            )
+            .in_file(file)
+        } else if missing {
+            Diagnostic::new(
+                Code::ExportTableUnreadable,
+                format!("{err}; the export has no datasheets"),
+            )
+            .in_file(file)
+        } else {
+            Diagnostic::new(
+                Code::ExportTableUnreadable,
+                format!("{err}; its rows are absent"),
+            )
+            .at(file, 1)
+        };
+        diags.push(d);
+        Ok(Table::empty(file.to_string()))
+    }
+
+    /// Table `name` of `tables`: its header (every `required` column there) and its records;
+    /// a table that cannot be read is [`Table::unreadable`].
     fn read(
         tables: &Tables,
         mode: Mode,
@@ -1189,35 +1270,8 @@ impl Table {
         diags: &mut Vec<Diagnostic>,
     ) -> Result<Table, ExportError> {
         let file = tables.path_of(name);
-        // In `Records` mode a table that cannot be read is a diagnostic and reads as empty: a
-        // missing table a warning (`C003`; `Datasheets.csv` excepted), one that is there but
-        // cannot be read an error at its header line (`C004`).
-        let fail = |err: ExportError, diags: &mut Vec<Diagnostic>| match mode {
-            Mode::Crosscheck => Err(err),
-            Mode::Records => {
-                let missing = matches!(err, ExportError::Missing { .. });
-                let d = if missing && name != DATASHEETS {
-                    Diagnostic::new(
-                        Code::ExportTableMissing,
-                        format!("{err}; its rows are absent"),
-                    )
-                    .in_file(&file)
-                } else if missing {
-                    Diagnostic::new(
-                        Code::ExportTableUnreadable,
-                        format!("{err}; the export has no datasheets"),
-                    )
-                    .in_file(&file)
-                } else {
-                    Diagnostic::new(
-                        Code::ExportTableUnreadable,
-                        format!("{err}; its rows are absent"),
-                    )
-                    .at(&file, 1)
-                };
-                diags.push(d);
-                Ok(Table::empty(file.clone()))
-            }
+        let fail = |err: ExportError, diags: &mut Vec<Diagnostic>| {
+            Table::unreadable(err, mode, name, &file, diags)
         };
         let Some(src) = tables.get(name) else {
             return fail(
@@ -1278,36 +1332,7 @@ impl Table {
             .filter_map(|c| columns.get(*c))
             .max()
             .map_or(0, |m| m + 1);
-        let mut records = Vec::new();
-        let mut lines = LineCounter::default();
-        for result in reader.records() {
-            match result {
-                Ok(rec) => {
-                    let line = rec.position().map_or(0, |p| lines.line(bytes, p.byte()));
-                    if rec.len() == 1 && rec.get(0).is_some_and(|s| s.trim().is_empty()) {
-                        continue; // blank line
-                    }
-                    if rec.len() < width {
-                        diags.push(
-                            Diagnostic::new(
-                                Code::ExportLineMalformed,
-                                format!("{} fields, {} expected; line skipped", rec.len(), width),
-                            )
-                            .at(&file, line),
-                        );
-                        continue;
-                    }
-                    records.push((line, rec));
-                }
-                Err(e) => {
-                    let line = e.position().map_or(0, |p| lines.line(bytes, p.byte()));
-                    diags.push(
-                        Diagnostic::new(Code::ExportLineMalformed, format!("{e}; line skipped"))
-                            .at(&file, line),
-                    );
-                }
-            }
-        }
+        let mut records = records_of(reader, bytes, width, &file, diags);
         if let Some(&col) = columns.get("id").filter(|_| ID_KEYED.contains(&name)) {
             records = one_row_per_id(records, col, &file, diags);
         }
