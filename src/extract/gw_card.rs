@@ -560,7 +560,7 @@ impl<'a> CardReader<'a> {
             }
             Section::Composition => {
                 if p.kind == BlockKind::ListItem {
-                    ds.unit_composition.push(t.to_string());
+                    ds.composition(t.to_string());
                 } else if let Some(m) = points(self.doc, p) {
                     ds.points.push(m);
                 } else {

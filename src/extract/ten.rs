@@ -204,7 +204,7 @@ impl<'a> DatasheetReader<'a> {
             // The points value's own line (`1 model` / `325` print it on the next).
             let value = n.checked_sub(1).and_then(|j| blocks.get(j)).unwrap_or(b);
             let at = super::location(self.doc, value);
-            self.ds.points.push(PointsOption { models, points, at });
+            self.ds.points(models, points, at);
             out.account.in_records += n - i;
             st.section = Section::Points;
             st.after_points = true;
@@ -273,8 +273,7 @@ impl<'a> DatasheetReader<'a> {
                     ),
                     None => (v.text.trim().to_string(), None),
                 };
-                self.ds.invulnerable_save = Some(save);
-                self.ds.invulnerable_save_condition = cond;
+                self.ds.invulnerable_save(Some(save), cond);
                 out.account.in_records += 2;
                 return Some(i + 2);
             }
@@ -364,7 +363,7 @@ impl<'a> DatasheetReader<'a> {
                 Some(i + 1)
             }
             Section::Composition if b.kind == BlockKind::ListItem => {
-                self.ds.unit_composition.push(t.to_string());
+                self.ds.composition(t.to_string());
                 Some(i + 1)
             }
             Section::Composition if !self.ends_free_text(blocks, i) => {

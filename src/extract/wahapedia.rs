@@ -460,22 +460,20 @@ impl<'a> SheetReader<'a> {
     fn composition(&mut self, b: &Block, out: &mut Extracted) {
         if b.kind == BlockKind::TableRow {
             match points_at(std::slice::from_ref(b), 0) {
-                Some((models, points, _)) => self.ds.points.push(PointsOption {
-                    models,
-                    points,
-                    at: super::location(self.doc, b),
-                }),
+                Some((models, points, _)) => {
+                    self.ds.points(models, points, super::location(self.doc, b))
+                }
                 None => {
                     let msg = format!("points line not understood: '{}'", b.text);
                     self.diag(out, Code::PointsUnparsed, msg, b);
                 }
             }
         } else if b.kind == BlockKind::ListItem {
-            self.ds.unit_composition.push(b.text.clone());
+            self.ds.composition(b.text.clone());
         } else if b.text.contains("equipped with") {
             self.ds.equipment.push(b.text.clone());
         } else {
-            self.ds.unit_composition.push(b.text.clone());
+            self.ds.composition(b.text.clone());
         }
     }
 }
