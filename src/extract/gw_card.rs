@@ -20,6 +20,7 @@
 //! of the blocks it was read from). The datasheet's faction is the faction its first faction
 //! keyword names ([`crate::vocab::Vocabulary::faction_of_keyword`]), so ids match the other sources'.
 
+use super::sheet::{Finish, SheetBuilder};
 use super::text;
 use super::Extracted;
 use crate::diag::{Code, Diagnostic};
@@ -198,13 +199,13 @@ pub fn extract(doc: &Document, out: &mut Extracted) {
             None => other.extend(paras),
         }
     }
-    let mut datasheets: Vec<Datasheet> = cards
+    let sheets: Vec<SheetBuilder> = cards
         .iter()
         .map(|(name, paras)| datasheet(doc, edition, name, paras, out))
         .collect();
     // The document's faction: the one most cards name.
     let mut counts: Vec<(String, usize)> = Vec::new();
-    for d in &datasheets {
+    for d in &sheets {
         if let Some(f) = &d.faction {
             match counts.iter_mut().find(|(g, _)| g == f) {
                 Some((_, n)) => *n += 1,
@@ -215,19 +216,16 @@ pub fn extract(doc: &Document, out: &mut Extracted) {
     counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     let faction = counts.first().map(|(f, _)| f.clone());
     out.faction = faction.clone();
-    for d in &mut datasheets {
-        if d.faction.is_none() {
-            d.faction = faction.clone();
-        }
-        d.id = ids::datasheet(
-            edition,
-            d.faction.as_deref(),
-            d.name.as_deref().unwrap_or(""),
-        );
-        let scope = ids::faction_scope(d.faction.as_deref());
-        super::ten::link_ability_rules(&mut d.abilities, &scope);
+    for d in sheets {
+        let f = Finish {
+            faction: d.faction.clone().or_else(|| faction.clone()),
+            file: &doc.file,
+            line: d.sources.first().map_or(0, |p| p.line),
+            link_references: true,
+        };
+        let ds = d.finish(f, &mut out.diagnostics);
+        out.datasheets.push(ds);
     }
-    out.datasheets.extend(datasheets);
     faction_pages(doc, edition, faction.as_deref(), &other, out);
 }
 
@@ -269,14 +267,15 @@ enum Section {
     Named,
 }
 
-/// Reads one card (all its pages) into a datasheet (id set by the caller).
+/// Reads one card (all its pages) into a datasheet (finished by the caller, which knows the
+/// document's faction).
 fn datasheet(
     doc: &Document,
     edition: Edition,
     name: &str,
     paras: &[Para],
     out: &mut Extracted,
-) -> Datasheet {
+) -> SheetBuilder {
     let mut r = CardReader::new(doc, edition, paras);
     while let Some(p) = r.next() {
         if p.text == name && p.kind != BlockKind::TableRow {
@@ -303,7 +302,7 @@ struct CardReader<'a> {
     paras: &'a [Para],
     /// The next paragraph to read.
     i: usize,
-    ds: Datasheet,
+    ds: SheetBuilder,
     section: Section,
     /// The group of the abilities read next (`datasheet`, `wargear`).
     group: String,
@@ -320,7 +319,7 @@ impl<'a> CardReader<'a> {
             edition,
             paras,
             i: 0,
-            ds: Datasheet::empty(edition),
+            ds: SheetBuilder::new(edition),
             section: Section::None,
             group: "datasheet".to_string(),
             ability_size: 0.0,
@@ -412,16 +411,7 @@ impl<'a> CardReader<'a> {
             true => title(&name),
             false => name,
         });
-        let mut mp = ModelProfile::new(self.edition, name, at);
-        for (k, f) in ProfileKind::Model.fields(self.edition).iter().enumerate() {
-            mp.set(
-                f,
-                vals.get(k)
-                    .map(|s| s.to_string())
-                    .filter(|s| !s.is_empty() && s != "-"),
-            );
-        }
-        self.ds.models.push(mp);
+        self.ds.model_row(name, &vals, at);
     }
 
     /// `RANGED WEAPONS` / `MELEE WEAPONS` table header.
@@ -464,7 +454,7 @@ impl<'a> CardReader<'a> {
         }
         if upper.starts_with("INVULNERABLE SAVE") && p.kind != BlockKind::TableRow {
             // Cut on the text itself: its upper-case copy may differ in length (`ß` → `SS`).
-            let rest = super::ten::strip_prefix_ci(&p.text, "INVULNERABLE SAVE")
+            let rest = text::strip_prefix_ci(&p.text, "INVULNERABLE SAVE")
                 .unwrap_or_default()
                 .trim();
             if !rest.is_empty() {
@@ -570,7 +560,7 @@ impl<'a> CardReader<'a> {
             }
             Section::Composition => {
                 if p.kind == BlockKind::ListItem {
-                    ds.unit_composition.push(t.to_string());
+                    ds.composition(t.to_string());
                 } else if let Some(m) = points(self.doc, p) {
                     ds.points.push(m);
                 } else {
@@ -622,16 +612,12 @@ impl<'a> CardReader<'a> {
             }
             return;
         }
-        super::ten::read_ability(
-            &mut self.ds.abilities,
-            t,
-            &self.group,
-            location(self.doc, p),
-        );
+        let at = location(self.doc, p);
+        self.ds.ability_line(t, &self.group, at);
     }
 
     /// The datasheet read: badges dropped, name, faction and sources set.
-    fn finish(self, name: &str) -> Datasheet {
+    fn finish(self, name: &str) -> SheetBuilder {
         let mut ds = self.ds;
         // Named boxes with nothing in them are badges (`WARHAMMER LEGENDS`), not rules.
         ds.special_rules.retain(|r| !r.text.is_empty());
@@ -723,7 +709,7 @@ fn weapon(
     edition: Edition,
     kind: WeaponType,
     p: &Para,
-    ds: &mut Datasheet,
+    ds: &mut SheetBuilder,
     out: &mut Extracted,
 ) {
     let Some((first, vals)) = p.cells.split_first() else {
@@ -745,15 +731,10 @@ fn weapon(
             .at(&doc.file, p.line),
         );
     }
-    let mut w = WeaponProfile::new(edition, name, kind, location(doc, p));
-    for (k, f) in fields.iter().enumerate() {
-        w.set(
-            f,
-            vals.get(k).map(|s| s.to_string()).filter(|s| !s.is_empty()),
-        );
-    }
-    w.keywords = keywords.iter().map(|k| k.to_uppercase()).collect();
-    ds.weapons.push(w);
+    let keywords = keywords.iter().map(|k| k.to_uppercase()).collect();
+    ds.weapon_fields(name, keywords, kind, location(doc, p), |k, _| {
+        vals.get(k).map(|s| s.to_string()).filter(|s| !s.is_empty())
+    });
 }
 
 fn split_keywords(s: &str) -> Vec<String> {

@@ -20,6 +20,7 @@ pub mod glossary;
 pub mod gw_card;
 pub mod heresy;
 pub mod ninth;
+pub mod sheet;
 pub mod system;
 pub mod ten;
 pub mod text;

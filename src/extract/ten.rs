@@ -10,10 +10,11 @@
 //! goes to [`glossary`](super::glossary). Never guesses a missing name or value.
 
 use super::glossary::{self, Context};
-use super::text;
+use super::sheet::{Finish, References, SheetBuilder};
+use super::text::{self, strip_prefix_ci};
 use super::Extracted;
 use crate::diag::{Code, Diagnostic};
-use crate::ids::{self, slug};
+use crate::ids;
 use crate::ir::{Block, BlockKind, Document};
 use crate::model::*;
 use crate::source::{Location, Provenance};
@@ -25,12 +26,6 @@ static POINTS: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(\d+) models?$").expect("static regex"));
 static BASE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\((?:⌀|&#8960;)?\s*(.+?mm)\)$").expect("static regex"));
-static PARAM: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"^(.*?)\s+(\d*D\d+(?:\+\d+)?|\d+\+?|\d+")$"#).expect("static regex")
-});
-pub(super) static ABILITY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^([^:()]{2,60}?)(?:\s*\(([^)]*)\))?:\s*(.*)$").expect("static regex")
-});
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Section {
@@ -99,7 +94,7 @@ struct ReadState {
 
 struct DatasheetReader<'a> {
     doc: &'a Document,
-    ds: Datasheet,
+    ds: SheetBuilder,
     found: bool,
     first_line: u32,
     core: Vec<String>,
@@ -114,7 +109,7 @@ impl<'a> DatasheetReader<'a> {
     fn new(doc: &'a Document) -> Self {
         DatasheetReader {
             doc,
-            ds: Datasheet::empty(Edition::Tenth),
+            ds: SheetBuilder::new(Edition::Tenth),
             found: false,
             first_line: 0,
             core: Vec::new(),
@@ -209,7 +204,7 @@ impl<'a> DatasheetReader<'a> {
             // The points value's own line (`1 model` / `325` print it on the next).
             let value = n.checked_sub(1).and_then(|j| blocks.get(j)).unwrap_or(b);
             let at = super::location(self.doc, value);
-            self.ds.points.push(PointsOption { models, points, at });
+            self.ds.points(models, points, at);
             out.account.in_records += n - i;
             st.section = Section::Points;
             st.after_points = true;
@@ -278,8 +273,7 @@ impl<'a> DatasheetReader<'a> {
                     ),
                     None => (v.text.trim().to_string(), None),
                 };
-                self.ds.invulnerable_save = Some(save);
-                self.ds.invulnerable_save_condition = cond;
+                self.ds.invulnerable_save(Some(save), cond);
                 out.account.in_records += 2;
                 return Some(i + 2);
             }
@@ -323,7 +317,9 @@ impl<'a> DatasheetReader<'a> {
     ) -> Option<usize> {
         let t = b.text.trim();
         if upper.ends_with(" ABILITIES") && text::is_upper(t) && t.len() < 50 {
-            self.ability_group = Some(snake(t.trim_end_matches(" ABILITIES").trim()));
+            self.ability_group = Some(crate::extract::sheet::ability_group(
+                t.trim_end_matches(" ABILITIES").trim(),
+            ));
             st.section = Section::Abilities;
         } else if upper.starts_with("DAMAGED:") {
             self.ds.damaged = Some(NamedText {
@@ -334,11 +330,11 @@ impl<'a> DatasheetReader<'a> {
             st.section = Section::Damaged;
         } else if let Some(rest) = strip_prefix_ci(t, "FACTION KEYWORDS:") {
             st.section = Section::FactionKeywords;
-            self.ds.faction_keywords.extend(split_list(rest));
+            self.ds.faction_keyword_list(rest);
         } else if let Some(rest) =
             strip_prefix_ci(t, "KEYWORDS:").or_else(|| strip_prefix_ci(t, "KEYWORDS –"))
         {
-            self.ds.keywords.extend(split_list(rest));
+            self.ds.keyword_list(rest);
             st.section = Section::None;
         } else {
             return None;
@@ -367,7 +363,7 @@ impl<'a> DatasheetReader<'a> {
                 Some(i + 1)
             }
             Section::Composition if b.kind == BlockKind::ListItem => {
-                self.ds.unit_composition.push(t.to_string());
+                self.ds.composition(t.to_string());
                 Some(i + 1)
             }
             Section::Composition if !self.ends_free_text(blocks, i) => {
@@ -383,7 +379,7 @@ impl<'a> DatasheetReader<'a> {
                 Some(i + 1)
             }
             Section::FactionKeywords if !is_section_heading(t) && text::is_upper(t) => {
-                self.ds.faction_keywords.extend(split_list(t));
+                self.ds.faction_keyword_list(t);
                 Some(i + 1)
             }
             Section::Leader if b.kind == BlockKind::ListItem => {
@@ -529,7 +525,6 @@ impl<'a> DatasheetReader<'a> {
     /// A header row at `i`, then one values row per model (the first cell may be the model
     /// name) of `n` characteristics.
     fn profile_rows(&mut self, blocks: &[Block], i: usize, n: usize, out: &mut Extracted) -> usize {
-        let edition = self.ds.edition;
         let mut j = i + 1;
         while let Some(v) = blocks.get(j) {
             if v.kind != BlockKind::TableRow {
@@ -544,7 +539,7 @@ impl<'a> DatasheetReader<'a> {
                 break;
             };
             let at = super::location(self.doc, v);
-            self.ds.models.push(profile(edition, name, vals, at));
+            self.ds.model_row(name, vals, at);
             j += 1;
         }
         self.mark(blocks[i].line());
@@ -572,9 +567,7 @@ impl<'a> DatasheetReader<'a> {
         }
         let name = self.first_model_name(blocks, i);
         let at = super::location(self.doc, b);
-        self.ds
-            .models
-            .push(profile(self.ds.edition, name, &vals, at));
+        self.ds.model_row(name, &vals, at);
         self.mark(b.line());
         let j = self.positional_profiles(blocks, i + 2 * fields.len(), fields.len());
         out.account.in_records += j - i;
@@ -617,9 +610,7 @@ impl<'a> DatasheetReader<'a> {
             }
             let at = super::location(self.doc, head);
             let name = Some(head.text.trim().to_string());
-            self.ds
-                .models
-                .push(profile(self.ds.edition, name, &vals, at));
+            self.ds.model_row(name, &vals, at);
             j += n + 1;
         }
         j
@@ -685,36 +676,17 @@ impl<'a> DatasheetReader<'a> {
         out: &mut Extracted,
     ) {
         let (name, keywords) = text::weapon_name_and_keywords(name_cell);
-        let get = |k: usize| {
-            values
-                .get(k)
-                .map(|v| v.to_string())
-                .filter(|v| !v.is_empty())
-        };
-        let fields = ProfileKind::Weapon.fields(self.ds.edition);
-        if values.iter().filter(|v| !v.is_empty()).count() < fields.len() {
-            self.diag(
-                out,
-                Code::WeaponRowIncomplete,
-                format!(
-                    "weapon '{name}' has {} of {} values",
-                    values.iter().filter(|v| !v.is_empty()).count(),
-                    fields.len()
-                ),
-                at.line,
-            );
+        let line = at.line;
+        let msg = format!("weapon '{name}' has");
+        if let Some((given, expected)) = self.ds.weapon_row(name, keywords, kind, values, at) {
+            let msg = format!("{msg} {given} of {expected} values");
+            self.diag(out, Code::WeaponRowIncomplete, msg, line);
         }
-        let mut w = WeaponProfile::new(self.ds.edition, name, kind, at);
-        for (i, f) in fields.iter().enumerate() {
-            w.set(f, get(i));
-        }
-        w.keywords = keywords;
-        self.ds.weapons.push(w);
     }
 
     fn ability(&mut self, t: &str, at: Location) {
         let group = self.ability_group.as_deref().unwrap_or("datasheet");
-        match read_ability(&mut self.ds.abilities, t, group, at) {
+        match self.ds.ability_line(t, group, at) {
             Some(References::Core(names)) => self.core.extend(names),
             Some(References::Faction(names)) => self.faction_abilities.extend(names),
             None => {}
@@ -731,45 +703,30 @@ impl<'a> DatasheetReader<'a> {
             return None;
         }
         let mut ds = self.ds.clone();
-        ds.faction = out.faction.clone();
         if ds.name.is_none() {
             if let Some(t) = &self.title {
                 ds.name = Some(t.clone());
             }
         }
+        let name = ds.name.clone();
         if let Some(first) = ds.models.first_mut() {
             if first.name.is_none() {
-                first.name = ds.name.clone();
+                first.name = name;
             }
         }
-        let faction_slug = ds
-            .faction
-            .as_deref()
-            .map(slug)
-            .unwrap_or_else(|| "unknown".to_string());
-        ds.id = match &ds.name {
-            Some(n) => ids::datasheet(ds.edition, ds.faction.as_deref(), n),
-            None => ids::unnamed_datasheet(
-                ds.edition,
-                ds.faction.as_deref(),
-                &ids::datasheet_content_key(&ds),
-            ),
+        let f = Finish {
+            faction: out.faction.clone(),
+            file: &self.doc.file,
+            line: self.first_line,
+            link_references: true,
         };
-        if ds.name.is_none() {
-            self.diag(
-                out,
-                Code::DatasheetNameMissing,
-                "datasheet has no unit name in the source; kept with name: null".to_string(),
-                self.first_line,
-            );
-        }
+        let mut ds = ds.finish(f, &mut out.diagnostics);
         if ds.faction.is_none() {
             out.diagnostics.push(
                 Diagnostic::new(Code::FactionUnknown, "faction not stated in the content")
                     .at(&self.doc.file, self.first_line),
             );
         }
-        link_ability_rules(&mut ds.abilities, &faction_slug);
         if let Some((d, at)) = &self.detachment {
             ds.special_rules.push(NamedText {
                 name: "DETACHMENT ABILITY".to_string(),
@@ -783,103 +740,6 @@ impl<'a> DatasheetReader<'a> {
             self.doc.sha256.clone(),
         ));
         Some(ds)
-    }
-}
-
-/// The references a `CORE:` or `FACTION:` abilities line makes, names as printed.
-pub(crate) enum References {
-    Core(Vec<String>),
-    Faction(Vec<String>),
-}
-
-/// Reads one line of an abilities section into `abilities`: `CORE: a, b` and `FACTION: x`
-/// references (returned, for the glossary's kind decisions), `Name (Tags): text` in `group`,
-/// or more text of the ability above. A new ability is located `at` the line. Shared by the
-/// dump and the HTML extractors and the CSV export's reader.
-pub(crate) fn read_ability(
-    abilities: &mut Vec<Ability>,
-    t: &str,
-    group: &str,
-    at: Location,
-) -> Option<References> {
-    if let Some(rest) = strip_prefix_ci(t, "CORE:") {
-        let names = split_list(rest);
-        abilities.extend(names.iter().map(|n| reference(n, "core", &at)));
-        return Some(References::Core(names));
-    }
-    if let Some(rest) = strip_prefix_ci(t, "FACTION:") {
-        let names = split_list(rest);
-        abilities.extend(names.iter().map(|n| reference(n, "faction", &at)));
-        return Some(References::Faction(names));
-    }
-    if let Some(c) = ABILITY.captures(t) {
-        let tags = c.get(2).map(|m| split_list(m.as_str())).unwrap_or_default();
-        abilities.push(Ability {
-            name: c[1].trim().to_string(),
-            group: group.to_string(),
-            tags,
-            parameter: None,
-            rule_id: None,
-            text: Some(c[3].trim().to_string()),
-            at,
-        });
-    } else if let Some(text) = abilities.last_mut().and_then(|a| a.text.as_mut()) {
-        text.push_str("\n\n");
-        text.push_str(t);
-    } else {
-        abilities.push(Ability {
-            name: t.to_string(),
-            group: group.to_string(),
-            tags: Vec::new(),
-            parameter: None,
-            rule_id: None,
-            text: None,
-            at,
-        });
-    }
-    None
-}
-
-/// Core and faction references point at their rules: `10e:core:<name>`,
-/// `10e:<faction>/army:<name>`.
-pub(crate) fn link_ability_rules(abilities: &mut [Ability], faction_slug: &str) {
-    for a in abilities {
-        a.rule_id = Some(match a.group.as_str() {
-            "core" => ids::core_rule(Edition::Tenth, &a.name),
-            "faction" => ids::army_rule(Edition::Tenth, faction_slug, &a.name),
-            _ => continue,
-        });
-    }
-}
-
-/// A model profile of `edition` from its values in the edition's order (`ProfileKind::fields`);
-/// a value the line lacks (or prints as `-`) is null.
-fn profile(edition: Edition, name: Option<String>, vals: &[&str], at: Location) -> ModelProfile {
-    let v = |k: usize| {
-        vals.get(k)
-            .map(|s| s.to_string())
-            .filter(|s| !s.is_empty() && s != "-")
-    };
-    let mut p = ModelProfile::new(edition, name, at);
-    for (i, f) in ProfileKind::Model.fields(edition).iter().enumerate() {
-        p.set(f, v(i));
-    }
-    p
-}
-
-fn reference(name: &str, group: &str, at: &Location) -> Ability {
-    let (n, param) = match PARAM.captures(name) {
-        Some(c) => (c[1].trim().to_string(), Some(c[2].to_string())),
-        None => (name.trim().to_string(), None),
-    };
-    Ability {
-        name: n,
-        group: group.to_string(),
-        tags: Vec::new(),
-        parameter: param,
-        rule_id: None,
-        text: None,
-        at: at.clone(),
     }
 }
 
@@ -908,24 +768,6 @@ fn is_value(t: &str) -> bool {
     !t.is_empty() && t.len() <= 8 && !t.contains(' ') || t.eq_ignore_ascii_case("melee")
 }
 
-pub(super) fn split_list(s: &str) -> Vec<String> {
-    s.split(',')
-        .map(|x| x.trim().to_string())
-        .filter(|x| !x.is_empty())
-        .collect()
-}
-
-pub(super) fn strip_prefix_ci<'t>(t: &'t str, prefix: &str) -> Option<&'t str> {
-    if t.len() >= prefix.len()
-        && t.is_char_boundary(prefix.len())
-        && t[..prefix.len()].eq_ignore_ascii_case(prefix)
-    {
-        Some(t[prefix.len()..].trim())
-    } else {
-        None
-    }
-}
-
 /// The datasheet's own section headings (`vocab::TENTH`).
 fn is_section_heading(t: &str) -> bool {
     vocab::TENTH.is_datasheet_section(t)
@@ -941,8 +783,4 @@ fn starts_section(b: &Block) -> bool {
         || upper.starts_with("KEYWORDS:")
         || upper.starts_with("FACTION KEYWORDS:")
         || upper.starts_with("DAMAGED:")
-}
-
-fn snake(s: &str) -> String {
-    slug(s).replace('-', "_")
 }

@@ -239,6 +239,27 @@ fn cap(w: &str) -> String {
     }
 }
 
+/// A printed list (`a, b , c`): each item trimmed, empty items dropped.
+pub fn split_list(s: &str) -> Vec<String> {
+    s.split(',')
+        .map(|x| x.trim().to_string())
+        .filter(|x| !x.is_empty())
+        .collect()
+}
+
+/// `t` after `prefix` (compared ignoring ASCII case), trimmed; `None` when `t` does not start
+/// with it.
+pub fn strip_prefix_ci<'t>(t: &'t str, prefix: &str) -> Option<&'t str> {
+    if t.len() >= prefix.len()
+        && t.is_char_boundary(prefix.len())
+        && t[..prefix.len()].eq_ignore_ascii_case(prefix)
+    {
+        Some(t[prefix.len()..].trim())
+    } else {
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,10 +12,9 @@
 
 use super::glossary::short;
 use super::glossary::{title_case, ARMY_FACTION, GROUP_LINE, WEAPON_RULE};
-use super::ten::{
-    link_ability_rules, points_at, read_ability, split_list, strip_prefix_ci, ABILITY,
-};
-use super::text;
+use super::sheet::{Finish, SheetBuilder, ABILITY};
+use super::ten::points_at;
+use super::text::{self, split_list, strip_prefix_ci};
 use super::Extracted;
 use crate::diag::{Code, Diagnostic};
 use crate::ids::{self, slug};
@@ -152,7 +151,7 @@ fn datasheet(doc: &Document, blocks: &[Block], out: &mut Extracted) {
 /// The state of reading one datasheet frame, block by block.
 struct SheetReader<'a> {
     doc: &'a Document,
-    ds: Datasheet,
+    ds: SheetBuilder,
     /// The current section's heading, upper case (`ABILITIES`, `RANGED WEAPONS`).
     section: String,
     /// The characteristic labels of the profile header (`M`, `T`, `SV`…).
@@ -173,7 +172,7 @@ impl<'a> SheetReader<'a> {
     fn new(doc: &'a Document) -> Self {
         SheetReader {
             doc,
-            ds: Datasheet::empty(Edition::Tenth),
+            ds: SheetBuilder::new(Edition::Tenth),
             section: String::new(),
             char_names: Vec::new(),
             model_name: None,
@@ -221,7 +220,7 @@ impl<'a> SheetReader<'a> {
             Some(ClassHint::DsFactionKeywords) => {
                 let t = b.text.trim();
                 let list = strip_prefix_ci(t, "FACTION KEYWORDS:").unwrap_or(t);
-                self.ds.faction_keywords.extend(split_list(list));
+                self.ds.faction_keyword_list(list);
             }
             Some(ClassHint::DsHeader) => self.section_header(b),
             _ => return false,
@@ -241,15 +240,10 @@ impl<'a> SheetReader<'a> {
                 .filter(|s| !s.is_empty())
         };
         let fields = ProfileKind::Model.fields(self.ds.edition);
-        let mut p = ModelProfile::new(
-            self.ds.edition,
-            self.model_name.take().or_else(|| self.ds.name.clone()),
-            super::location(self.doc, b),
-        );
-        for (i, f) in fields.iter().enumerate() {
-            p.set(f, get(&f.to_uppercase(), i));
-        }
-        self.ds.models.push(p);
+        let name = self.model_name.take().or_else(|| self.ds.name.clone());
+        let at = super::location(self.doc, b);
+        self.ds
+            .model_fields(name, at, |i, f| get(&f.to_uppercase(), i));
         let n = fields.len();
         if b.cells.len() > n && self.char_names.len() <= n {
             let msg = format!(
@@ -299,12 +293,9 @@ impl<'a> SheetReader<'a> {
             self.diag(out, Code::WeaponRowIncomplete, msg, b);
         }
         let at = super::location(self.doc, b);
-        let mut w = WeaponProfile::new(self.ds.edition, name, self.weapon_type, at);
-        for (i, f) in fields.iter().enumerate() {
-            w.set(f, get(i + 1));
-        }
-        w.keywords = keywords;
-        self.ds.weapons.push(w);
+        let kind = self.weapon_type;
+        self.ds
+            .weapon_fields(name, keywords, kind, at, |i, _| get(i + 1));
     }
 
     /// `KEYWORDS:` / `KEYWORDS – ALL MODELS:` apply to the unit; any other label names one
@@ -461,7 +452,7 @@ impl<'a> SheetReader<'a> {
                 "wargear"
             };
             let at = super::location(self.doc, b);
-            read_ability(&mut self.ds.abilities, &b.text, group, at);
+            self.ds.ability_line(&b.text, group, at);
         }
     }
 
@@ -469,52 +460,33 @@ impl<'a> SheetReader<'a> {
     fn composition(&mut self, b: &Block, out: &mut Extracted) {
         if b.kind == BlockKind::TableRow {
             match points_at(std::slice::from_ref(b), 0) {
-                Some((models, points, _)) => self.ds.points.push(PointsOption {
-                    models,
-                    points,
-                    at: super::location(self.doc, b),
-                }),
+                Some((models, points, _)) => {
+                    self.ds.points(models, points, super::location(self.doc, b))
+                }
                 None => {
                     let msg = format!("points line not understood: '{}'", b.text);
                     self.diag(out, Code::PointsUnparsed, msg, b);
                 }
             }
         } else if b.kind == BlockKind::ListItem {
-            self.ds.unit_composition.push(b.text.clone());
+            self.ds.composition(b.text.clone());
         } else if b.text.contains("equipped with") {
             self.ds.equipment.push(b.text.clone());
         } else {
-            self.ds.unit_composition.push(b.text.clone());
+            self.ds.composition(b.text.clone());
         }
     }
 }
 
 /// The datasheet's faction, id, ability links and source; then it joins `out`.
-fn finish_datasheet(doc: &Document, mut ds: Datasheet, first_line: u32, out: &mut Extracted) {
-    let faction = out.faction.clone();
-    ds.faction = faction.clone();
-    let faction_slug = faction
-        .as_deref()
-        .map(slug)
-        .unwrap_or_else(|| "unknown".into());
-    ds.id = match &ds.name {
-        Some(n) => ids::datasheet(ds.edition, ds.faction.as_deref(), n),
-        None => {
-            out.diagnostics.push(
-                Diagnostic::new(
-                    Code::DatasheetNameMissing,
-                    "datasheet has no unit name in the source; kept with name: null",
-                )
-                .at(&doc.file, first_line),
-            );
-            ids::unnamed_datasheet(
-                ds.edition,
-                ds.faction.as_deref(),
-                &ids::datasheet_content_key(&ds),
-            )
-        }
+fn finish_datasheet(doc: &Document, ds: SheetBuilder, first_line: u32, out: &mut Extracted) {
+    let f = Finish {
+        faction: out.faction.clone(),
+        file: &doc.file,
+        line: first_line,
+        link_references: true,
     };
-    link_ability_rules(&mut ds.abilities, &faction_slug);
+    let mut ds = ds.finish(f, &mut out.diagnostics);
     ds.sources.push(provenance(doc, first_line));
     // A page whose publication (its faction pack logo's title) is a Warhammer Legends one.
     ds.legends = doc

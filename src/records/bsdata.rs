@@ -350,84 +350,105 @@ pub fn load(group: &Group) -> (Store, BTreeMap<String, Vec<Diagnostic>>) {
     let mut unzip_left = FOLDER_UNZIPPED_MAX;
     for f in files {
         let d = diags.entry(f.path.clone()).or_default();
-        let unzipped;
-        let bytes: &[u8] = if is_zipped(&f.path, &f.bytes) {
-            let max = UNZIPPED_MAX.min(unzip_left);
-            match unzip_at_most(&f.bytes, max) {
-                Ok(b) => {
-                    unzip_left -= b.len() as u64;
-                    unzipped = b;
-                    &unzipped
-                }
-                Err((true, _)) if max < UNZIPPED_MAX => {
-                    d.push(
-                        Diagnostic::new(
-                            Code::BudgetExceeded,
-                            format!(
-                                "zipped BattleScribe data not read: the folder's zipped files \
-                                 unzip to more than {FOLDER_UNZIPPED_MAX} bytes together \
-                                 ({} left for this one)",
-                                max
-                            ),
-                        )
-                        .in_file(&f.path),
-                    );
-                    continue;
-                }
-                Err((_, why)) => {
-                    d.push(
-                        Diagnostic::new(
-                            Code::ZipUnreadable,
-                            format!("zipped BattleScribe data not read: {why}"),
-                        )
-                        .in_file(&f.path),
-                    );
-                    continue;
-                }
+        pending.extend(parse_file(f, d, &mut unzip_left));
+    }
+    store.files = with_system_editions(pending, &mut diags);
+    index_targets(&mut store);
+    unresolved_links(&store, &mut diags);
+    (store, diags)
+}
+
+/// One BattleScribe file parsed, with the game system a catalogue names; `None` (with its
+/// diagnostics in `d`) when it cannot be unzipped or is not BattleScribe data. `unzip_left`:
+/// bytes of XML the folder's zipped files may still unzip to.
+fn parse_file(
+    f: &SourceFile,
+    d: &mut Vec<Diagnostic>,
+    unzip_left: &mut u64,
+) -> Option<(File, Option<String>)> {
+    let unzipped;
+    let bytes: &[u8] = if is_zipped(&f.path, &f.bytes) {
+        let max = UNZIPPED_MAX.min(*unzip_left);
+        match unzip_at_most(&f.bytes, max) {
+            Ok(b) => {
+                *unzip_left -= b.len() as u64;
+                unzipped = b;
+                &unzipped
             }
-        } else {
-            &f.bytes
-        };
-        let tree = tree::parse(bytes, &f.path, d);
-        let Some(root) = tree.root() else {
-            d.push(
-                Diagnostic::new(Code::NotBattleScribe, "no root element; not read")
-                    .in_file(&f.path),
-            );
-            continue;
-        };
-        let r = tree.node(root);
-        let kind = match r.tag.as_ref() {
-            "gameSystem" => Kind::GameSystem,
-            "catalogue" if r.attr("library") == Some("true") => Kind::Library,
-            "catalogue" => Kind::Catalogue,
-            other => {
+            Err((true, _)) if max < UNZIPPED_MAX => {
                 d.push(
                     Diagnostic::new(
-                        Code::NotBattleScribe,
+                        Code::BudgetExceeded,
                         format!(
-                            "root element <{other}>, not <catalogue> or <gameSystem>; not read"
+                            "zipped BattleScribe data not read: the folder's zipped files \
+                             unzip to more than {FOLDER_UNZIPPED_MAX} bytes together \
+                             ({} left for this one)",
+                            max
                         ),
                     )
-                    .at(&f.path, r.line),
+                    .in_file(&f.path),
                 );
-                continue;
+                return None;
             }
-        };
-        let name = r.attr("name").unwrap_or("").to_string();
-        let system = r.attr("gameSystemId").map(str::to_string);
-        pending.push((
-            File {
-                path: f.path.clone(),
-                sha256: f.sha256.clone(),
-                edition: edition_of_system(&name),
-                tree,
-                kind,
-                name,
-            },
-            system,
-        ));
-    }
+            Err((_, why)) => {
+                d.push(
+                    Diagnostic::new(
+                        Code::ZipUnreadable,
+                        format!("zipped BattleScribe data not read: {why}"),
+                    )
+                    .in_file(&f.path),
+                );
+                return None;
+            }
+        }
+    } else {
+        &f.bytes
+    };
+    let tree = tree::parse(bytes, &f.path, d);
+    let Some(root) = tree.root() else {
+        d.push(
+            Diagnostic::new(Code::NotBattleScribe, "no root element; not read").in_file(&f.path),
+        );
+        return None;
+    };
+    let r = tree.node(root);
+    let kind = match r.tag.as_ref() {
+        "gameSystem" => Kind::GameSystem,
+        "catalogue" if r.attr("library") == Some("true") => Kind::Library,
+        "catalogue" => Kind::Catalogue,
+        other => {
+            d.push(
+                Diagnostic::new(
+                    Code::NotBattleScribe,
+                    format!("root element <{other}>, not <catalogue> or <gameSystem>; not read"),
+                )
+                .at(&f.path, r.line),
+            );
+            return None;
+        }
+    };
+    let name = r.attr("name").unwrap_or("").to_string();
+    let system = r.attr("gameSystemId").map(str::to_string);
+    Some((
+        File {
+            path: f.path.clone(),
+            sha256: f.sha256.clone(),
+            edition: edition_of_system(&name),
+            tree,
+            kind,
+            name,
+        },
+        system,
+    ))
+}
+
+/// The files, each catalogue with its game system's edition (10th, with a diagnostic, when the
+/// system is not in the folder).
+fn with_system_editions(
+    pending: Vec<(File, Option<String>)>,
+    diags: &mut BTreeMap<String, Vec<Diagnostic>>,
+) -> Vec<File> {
+    let mut files = Vec::new();
     // A catalogue's edition is its game system's.
     let systems: HashMap<String, Edition> = pending
         .iter()
@@ -456,8 +477,13 @@ pub fn load(group: &Group) -> (Store, BTreeMap<String, Vec<Diagnostic>>) {
                 }
             }
         }
-        store.files.push(f);
+        files.push(f);
     }
+    files
+}
+
+/// The store's index of link targets by id (the first element with an id wins).
+fn index_targets(store: &mut Store) {
     for (fi, f) in store.files.iter().enumerate() {
         for (ni, n) in f.tree.nodes.iter().enumerate() {
             if !TARGETS.contains(&n.tag.as_ref()) {
@@ -468,9 +494,12 @@ pub fn load(group: &Group) -> (Store, BTreeMap<String, Vec<Diagnostic>>) {
             }
         }
     }
-    // One diagnostic per link whose target no file of the folder defines, the first
-    // `UNRESOLVED_SHOWN` of a file (then one that counts the rest: a file of nothing but
-    // dangling links would otherwise hold a diagnostic per 30 bytes, 20 times its size).
+}
+
+/// One diagnostic per link whose target no file of the folder defines, the first
+/// `UNRESOLVED_SHOWN` of a file (then one that counts the rest: a file of nothing but
+/// dangling links would otherwise hold a diagnostic per 30 bytes, 20 times its size).
+fn unresolved_links(store: &Store, diags: &mut BTreeMap<String, Vec<Diagnostic>>) {
     for f in &store.files {
         let d = diags.entry(f.path.clone()).or_default();
         let mut unresolved = 0usize;
@@ -519,7 +548,6 @@ pub fn load(group: &Group) -> (Store, BTreeMap<String, Vec<Diagnostic>>) {
             );
         }
     }
-    (store, diags)
 }
 
 /// How many unresolved links of one file get a diagnostic of their own (real catalogues: 56 in

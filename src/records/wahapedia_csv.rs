@@ -459,6 +459,322 @@ pub struct MoreRows {
     pub files: BTreeMap<String, (String, String)>,
 }
 
+/// `Factions.csv`: each faction's id and name.
+fn read_factions(
+    tables: &Tables,
+    mode: Mode,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<Vec<Faction>, ExportError> {
+    let mut out = Vec::new();
+    let t = Table::read(tables, mode, FACTIONS, &["id", "name"], diags)?;
+    for r in t.rows() {
+        let (Some(id), Some(name)) = (r.req("id", diags), r.req("name", diags)) else {
+            continue;
+        };
+        out.push(Faction {
+            id,
+            name,
+            line: r.line,
+        });
+    }
+    Ok(out)
+}
+
+/// `Datasheets.csv`: one row per datasheet.
+fn read_datasheets(
+    tables: &Tables,
+    mode: Mode,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<Vec<ExportDatasheet>, ExportError> {
+    let mut out = Vec::new();
+    let t = Table::read(
+        tables,
+        mode,
+        DATASHEETS,
+        &["id", "name", "faction_id"],
+        diags,
+    )?;
+    for r in t.rows() {
+        let (Some(id), Some(name)) = (r.req("id", diags), r.req("name", diags)) else {
+            continue;
+        };
+        out.push(ExportDatasheet {
+            id,
+            name,
+            faction_id: r.text("faction_id").unwrap_or_default(),
+            source_id: r.text("source_id").filter(|s| !s.is_empty()),
+            transport: r.raw("transport").unwrap_or("").trim().to_string(),
+            virtual_: r.text("virtual").as_deref() == Some("true"),
+            loadout: r.raw("loadout").unwrap_or("").to_string(),
+            damaged_w: r.value("damaged_w"),
+            damaged_description: r.raw("damaged_description").unwrap_or("").to_string(),
+            line: r.line,
+        });
+    }
+    Ok(out)
+}
+
+/// `Datasheets_models.csv`: the model rows, their values respelled and the starred columns noted.
+fn read_models(
+    tables: &Tables,
+    mode: Mode,
+    known: &BTreeSet<String>,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<Vec<ExportModel>, ExportError> {
+    let mut out = Vec::new();
+    let t = Table::read(
+        tables,
+        mode,
+        MODELS,
+        &[
+            "datasheet_id",
+            "line",
+            "name",
+            "M",
+            "T",
+            "Sv",
+            "inv_sv",
+            "W",
+            "Ld",
+            "OC",
+        ],
+        diags,
+    )?;
+    for r in t.rows() {
+        let Some(datasheet_id) = r.datasheet(known, diags) else {
+            continue;
+        };
+        let mut starred = Vec::new();
+        let mut star = |col: &str| -> Option<String> {
+            let v = r.text(col)?;
+            let (v, s) = strip_star(&v);
+            if s {
+                starred.push(col.to_string());
+            }
+            Some(v)
+        };
+        let m = star("M").map(|v| inches(&v));
+        let t = star("T").map(|v| plain(&v));
+        let sv = star("Sv").map(|v| roll(&v));
+        let w = star("W").map(|v| plain(&v));
+        let ld = star("Ld").map(|v| roll(&v));
+        let oc = star("OC").map(|v| plain(&v));
+        let (inv_sv, inv_star) = invulnerable(r.text("inv_sv").as_deref());
+        let inv_sv_descr = r.text("inv_sv_descr").filter(|s| !s.is_empty());
+        out.push(ExportModel {
+            datasheet_id,
+            model_line: r.number("line").unwrap_or(0),
+            name: r.text("name").unwrap_or_default(),
+            m,
+            t,
+            sv,
+            inv_sv_conditional: inv_sv.is_some() && (inv_star || inv_sv_descr.is_some()),
+            inv_sv,
+            inv_sv_descr,
+            w,
+            ld,
+            oc,
+            base_size: r.value("base_size"),
+            starred,
+            line: r.line,
+        });
+    }
+    Ok(out)
+}
+
+/// `Datasheets_wargear.csv`: the weapon rows (placeholder rows without a name skipped).
+fn read_weapons(
+    tables: &Tables,
+    mode: Mode,
+    known: &BTreeSet<String>,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<Vec<ExportWeapon>, ExportError> {
+    let mut out = Vec::new();
+    let t = Table::read(
+        tables,
+        mode,
+        WARGEAR,
+        &[
+            "datasheet_id",
+            "line",
+            "name",
+            "description",
+            "range",
+            "type",
+            "A",
+            "BS_WS",
+            "S",
+            "AP",
+            "D",
+        ],
+        diags,
+    )?;
+    for r in t.rows() {
+        let Some(datasheet_id) = r.datasheet(known, diags) else {
+            continue;
+        };
+        let name = r.text("name").unwrap_or_default();
+        if name.is_empty() {
+            // Placeholder rows of units without weapons (`|||||0|-|-|0|-|`).
+            continue;
+        }
+        let kind = match r.text("type").as_deref() {
+            Some("Ranged") => Some(WeaponType::Ranged),
+            Some("Melee") => Some(WeaponType::Melee),
+            _ => None,
+        };
+        out.push(ExportWeapon {
+            datasheet_id,
+            wargear_line: r.number("line").unwrap_or(0),
+            line_in_wargear: r.number("line_in_wargear").unwrap_or(0),
+            dice: r.text("dice").filter(|s| !s.is_empty()),
+            name,
+            kind,
+            range: r.value("range").map(|v| inches(&v)),
+            attacks: r.value("A").map(|v| plain(&v)),
+            skill: r.value("BS_WS").map(|v| roll(&v)),
+            strength: r.value("S").map(|v| plain(&v)),
+            ap: r.value("AP").map(|v| plain(&v)),
+            damage: r.value("D").map(|v| plain(&v)),
+            keywords: split_keywords(r.raw("description").unwrap_or("")),
+            line: r.line,
+        });
+    }
+    Ok(out)
+}
+
+/// `Datasheets_models_cost.csv`: each cost line with its model count (`C001` for a cost that is not a number).
+fn read_costs(
+    tables: &Tables,
+    mode: Mode,
+    known: &BTreeSet<String>,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<Vec<ExportCost>, ExportError> {
+    let mut out = Vec::new();
+    let t = Table::read(
+        tables,
+        mode,
+        COSTS,
+        &["datasheet_id", "line", "description", "cost"],
+        diags,
+    )?;
+    for r in t.rows() {
+        let Some(datasheet_id) = r.datasheet(known, diags) else {
+            continue;
+        };
+        let description = r.text("description").unwrap_or_default();
+        let raw_cost = r.text("cost").unwrap_or_default();
+        let addon = raw_cost.starts_with('+');
+        let cost = raw_cost.trim_start_matches('+').parse::<u32>().ok();
+        if cost.is_none() {
+            diags.push(
+                Diagnostic::new(
+                    Code::ExportLineMalformed,
+                    format!("cost `{raw_cost}` is not a number; line kept without a cost"),
+                )
+                .at(&t.file, r.line),
+            );
+        }
+        let (models, qualifier) = model_count(&description);
+        out.push(ExportCost {
+            datasheet_id,
+            cost_line: r.number("line").unwrap_or(0),
+            description,
+            models,
+            qualifier,
+            cost,
+            addon,
+            line: r.line,
+        });
+    }
+    Ok(out)
+}
+
+/// `Datasheets_keywords.csv`: the keyword rows (empty keywords skipped).
+fn read_keywords(
+    tables: &Tables,
+    mode: Mode,
+    known: &BTreeSet<String>,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<Vec<ExportKeyword>, ExportError> {
+    let mut out = Vec::new();
+    let t = Table::read(
+        tables,
+        mode,
+        KEYWORDS,
+        &["datasheet_id", "keyword", "is_faction_keyword"],
+        diags,
+    )?;
+    for r in t.rows() {
+        let Some(datasheet_id) = r.datasheet(known, diags) else {
+            continue;
+        };
+        let keyword = r.text("keyword").unwrap_or_default();
+        if keyword.is_empty() {
+            continue;
+        }
+        out.push(ExportKeyword {
+            datasheet_id,
+            keyword,
+            model: r.text("model").filter(|s| !s.is_empty()),
+            is_faction: r.text("is_faction_keyword").as_deref() == Some("true"),
+            line: r.line,
+        });
+    }
+    Ok(out)
+}
+
+/// `Datasheets_abilities.csv`: each ability line, named by its own `name` or else by its
+/// ability's in `Abilities.csv`.
+fn read_abilities(
+    tables: &Tables,
+    mode: Mode,
+    known: &BTreeSet<String>,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<Vec<ExportAbility>, ExportError> {
+    let mut out = Vec::new();
+    let t = Table::read(tables, mode, ABILITIES, &["id", "name"], diags)?;
+    let mut ability_names: HashMap<String, String> = HashMap::new();
+    for r in t.rows() {
+        if let (Some(id), Some(name)) = (r.text("id"), r.text("name")) {
+            if !id.is_empty() && !name.is_empty() {
+                ability_names.entry(id).or_insert(name);
+            }
+        }
+    }
+
+    let t = Table::read(
+        tables,
+        mode,
+        DATASHEET_ABILITIES,
+        &["datasheet_id", "line", "ability_id", "name", "type"],
+        diags,
+    )?;
+    for r in t.rows() {
+        let Some(datasheet_id) = r.datasheet(known, diags) else {
+            continue;
+        };
+        let ability_id = r.text("ability_id").filter(|s| !s.is_empty());
+        let own = r.text("name").filter(|s| !s.is_empty());
+        let name = own.or_else(|| {
+            ability_id
+                .as_ref()
+                .and_then(|id| ability_names.get(id).cloned())
+        });
+        out.push(ExportAbility {
+            datasheet_id,
+            ability_line: r.number("line").unwrap_or(0),
+            name,
+            ability_id,
+            kind: r.text("type").unwrap_or_default(),
+            parameter: r.text("parameter").filter(|s| !s.is_empty()),
+            description: r.raw("description").unwrap_or("").to_string(),
+            line: r.line,
+        });
+    }
+    Ok(out)
+}
+
 impl Export {
     /// Reads the tables of an export (in memory). [`Mode::Crosscheck`] reads the tables the
     /// crosscheck compares and fails on a missing table or column; [`Mode::Records`] reads every
@@ -470,256 +786,14 @@ impl Export {
             ..Export::default()
         };
 
-        let t = Table::read(tables, mode, FACTIONS, &["id", "name"], &mut diags)?;
-        for r in t.rows() {
-            let (Some(id), Some(name)) = (r.req("id", &mut diags), r.req("name", &mut diags))
-            else {
-                continue;
-            };
-            ex.factions.push(Faction {
-                id,
-                name,
-                line: r.line,
-            });
-        }
-
-        let t = Table::read(
-            tables,
-            mode,
-            DATASHEETS,
-            &["id", "name", "faction_id"],
-            &mut diags,
-        )?;
-        for r in t.rows() {
-            let (Some(id), Some(name)) = (r.req("id", &mut diags), r.req("name", &mut diags))
-            else {
-                continue;
-            };
-            ex.datasheets.push(ExportDatasheet {
-                id,
-                name,
-                faction_id: r.text("faction_id").unwrap_or_default(),
-                source_id: r.text("source_id").filter(|s| !s.is_empty()),
-                transport: r.raw("transport").unwrap_or("").trim().to_string(),
-                virtual_: r.text("virtual").as_deref() == Some("true"),
-                loadout: r.raw("loadout").unwrap_or("").to_string(),
-                damaged_w: r.value("damaged_w"),
-                damaged_description: r.raw("damaged_description").unwrap_or("").to_string(),
-                line: r.line,
-            });
-        }
+        ex.factions = read_factions(tables, mode, &mut diags)?;
+        ex.datasheets = read_datasheets(tables, mode, &mut diags)?;
         let known: BTreeSet<String> = ex.datasheets.iter().map(|d| d.id.clone()).collect();
-
-        let t = Table::read(
-            tables,
-            mode,
-            MODELS,
-            &[
-                "datasheet_id",
-                "line",
-                "name",
-                "M",
-                "T",
-                "Sv",
-                "inv_sv",
-                "W",
-                "Ld",
-                "OC",
-            ],
-            &mut diags,
-        )?;
-        for r in t.rows() {
-            let Some(datasheet_id) = r.datasheet(&known, &mut diags) else {
-                continue;
-            };
-            let mut starred = Vec::new();
-            let mut star = |col: &str| -> Option<String> {
-                let v = r.text(col)?;
-                let (v, s) = strip_star(&v);
-                if s {
-                    starred.push(col.to_string());
-                }
-                Some(v)
-            };
-            let m = star("M").map(|v| inches(&v));
-            let t = star("T").map(|v| plain(&v));
-            let sv = star("Sv").map(|v| roll(&v));
-            let w = star("W").map(|v| plain(&v));
-            let ld = star("Ld").map(|v| roll(&v));
-            let oc = star("OC").map(|v| plain(&v));
-            let (inv_sv, inv_star) = invulnerable(r.text("inv_sv").as_deref());
-            let inv_sv_descr = r.text("inv_sv_descr").filter(|s| !s.is_empty());
-            ex.models.push(ExportModel {
-                datasheet_id,
-                model_line: r.number("line").unwrap_or(0),
-                name: r.text("name").unwrap_or_default(),
-                m,
-                t,
-                sv,
-                inv_sv_conditional: inv_sv.is_some() && (inv_star || inv_sv_descr.is_some()),
-                inv_sv,
-                inv_sv_descr,
-                w,
-                ld,
-                oc,
-                base_size: r.value("base_size"),
-                starred,
-                line: r.line,
-            });
-        }
-
-        let t = Table::read(
-            tables,
-            mode,
-            WARGEAR,
-            &[
-                "datasheet_id",
-                "line",
-                "name",
-                "description",
-                "range",
-                "type",
-                "A",
-                "BS_WS",
-                "S",
-                "AP",
-                "D",
-            ],
-            &mut diags,
-        )?;
-        for r in t.rows() {
-            let Some(datasheet_id) = r.datasheet(&known, &mut diags) else {
-                continue;
-            };
-            let name = r.text("name").unwrap_or_default();
-            if name.is_empty() {
-                // Placeholder rows of units without weapons (`|||||0|-|-|0|-|`).
-                continue;
-            }
-            let kind = match r.text("type").as_deref() {
-                Some("Ranged") => Some(WeaponType::Ranged),
-                Some("Melee") => Some(WeaponType::Melee),
-                _ => None,
-            };
-            ex.weapons.push(ExportWeapon {
-                datasheet_id,
-                wargear_line: r.number("line").unwrap_or(0),
-                line_in_wargear: r.number("line_in_wargear").unwrap_or(0),
-                dice: r.text("dice").filter(|s| !s.is_empty()),
-                name,
-                kind,
-                range: r.value("range").map(|v| inches(&v)),
-                attacks: r.value("A").map(|v| plain(&v)),
-                skill: r.value("BS_WS").map(|v| roll(&v)),
-                strength: r.value("S").map(|v| plain(&v)),
-                ap: r.value("AP").map(|v| plain(&v)),
-                damage: r.value("D").map(|v| plain(&v)),
-                keywords: split_keywords(r.raw("description").unwrap_or("")),
-                line: r.line,
-            });
-        }
-
-        let t = Table::read(
-            tables,
-            mode,
-            COSTS,
-            &["datasheet_id", "line", "description", "cost"],
-            &mut diags,
-        )?;
-        for r in t.rows() {
-            let Some(datasheet_id) = r.datasheet(&known, &mut diags) else {
-                continue;
-            };
-            let description = r.text("description").unwrap_or_default();
-            let raw_cost = r.text("cost").unwrap_or_default();
-            let addon = raw_cost.starts_with('+');
-            let cost = raw_cost.trim_start_matches('+').parse::<u32>().ok();
-            if cost.is_none() {
-                diags.push(
-                    Diagnostic::new(
-                        Code::ExportLineMalformed,
-                        format!("cost `{raw_cost}` is not a number; line kept without a cost"),
-                    )
-                    .at(&t.file, r.line),
-                );
-            }
-            let (models, qualifier) = model_count(&description);
-            ex.costs.push(ExportCost {
-                datasheet_id,
-                cost_line: r.number("line").unwrap_or(0),
-                description,
-                models,
-                qualifier,
-                cost,
-                addon,
-                line: r.line,
-            });
-        }
-
-        let t = Table::read(
-            tables,
-            mode,
-            KEYWORDS,
-            &["datasheet_id", "keyword", "is_faction_keyword"],
-            &mut diags,
-        )?;
-        for r in t.rows() {
-            let Some(datasheet_id) = r.datasheet(&known, &mut diags) else {
-                continue;
-            };
-            let keyword = r.text("keyword").unwrap_or_default();
-            if keyword.is_empty() {
-                continue;
-            }
-            ex.keywords.push(ExportKeyword {
-                datasheet_id,
-                keyword,
-                model: r.text("model").filter(|s| !s.is_empty()),
-                is_faction: r.text("is_faction_keyword").as_deref() == Some("true"),
-                line: r.line,
-            });
-        }
-
-        let t = Table::read(tables, mode, ABILITIES, &["id", "name"], &mut diags)?;
-        let mut ability_names: HashMap<String, String> = HashMap::new();
-        for r in t.rows() {
-            if let (Some(id), Some(name)) = (r.text("id"), r.text("name")) {
-                if !id.is_empty() && !name.is_empty() {
-                    ability_names.entry(id).or_insert(name);
-                }
-            }
-        }
-
-        let t = Table::read(
-            tables,
-            mode,
-            DATASHEET_ABILITIES,
-            &["datasheet_id", "line", "ability_id", "name", "type"],
-            &mut diags,
-        )?;
-        for r in t.rows() {
-            let Some(datasheet_id) = r.datasheet(&known, &mut diags) else {
-                continue;
-            };
-            let ability_id = r.text("ability_id").filter(|s| !s.is_empty());
-            let own = r.text("name").filter(|s| !s.is_empty());
-            let name = own.or_else(|| {
-                ability_id
-                    .as_ref()
-                    .and_then(|id| ability_names.get(id).cloned())
-            });
-            ex.abilities.push(ExportAbility {
-                datasheet_id,
-                ability_line: r.number("line").unwrap_or(0),
-                name,
-                ability_id,
-                kind: r.text("type").unwrap_or_default(),
-                parameter: r.text("parameter").filter(|s| !s.is_empty()),
-                description: r.raw("description").unwrap_or("").to_string(),
-                line: r.line,
-            });
-        }
-
+        ex.models = read_models(tables, mode, &known, &mut diags)?;
+        ex.weapons = read_weapons(tables, mode, &known, &mut diags)?;
+        ex.costs = read_costs(tables, mode, &known, &mut diags)?;
+        ex.keywords = read_keywords(tables, mode, &known, &mut diags)?;
+        ex.abilities = read_abilities(tables, mode, &known, &mut diags)?;
         ex.datasheets.sort_by(|a, b| a.id.cmp(&b.id));
         ex.models
             .sort_by(|a, b| (&a.datasheet_id, a.line).cmp(&(&b.datasheet_id, b.line)));
@@ -806,6 +880,132 @@ fn read_last_update(
     Ok(v)
 }
 
+/// `Stratagems.csv`: each stratagem row (its CP cost as printed and as a number).
+fn read_stratagems(
+    tables: &Tables,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<Vec<ExportStratagem>, ExportError> {
+    let mode = Mode::Records;
+    let mut out = Vec::new();
+    let t = Table::read(
+        tables,
+        mode,
+        STRATAGEMS,
+        &["faction_id", "name", "id", "type", "cp_cost", "description"],
+        diags,
+    )?;
+    for r in t.rows() {
+        let (Some(id), Some(name)) = (r.req("id", diags), r.req("name", diags)) else {
+            continue;
+        };
+        let cp_raw = r.text("cp_cost").unwrap_or_default();
+        out.push(ExportStratagem {
+            id,
+            faction_id: r.value("faction_id"),
+            name,
+            kind: r.text("type").unwrap_or_default(),
+            cp: cp_raw.parse().ok(),
+            cp_raw,
+            legend: r.value("legend"),
+            detachment: r.value("detachment"),
+            detachment_id: r.value("detachment_id"),
+            description: r.raw("description").unwrap_or("").to_string(),
+            line: r.line,
+        });
+    }
+    Ok(out)
+}
+
+/// `Detachments.csv`: each detachment row.
+fn read_detachments(
+    tables: &Tables,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<Vec<ExportDetachment>, ExportError> {
+    let mode = Mode::Records;
+    let mut out = Vec::new();
+    let t = Table::read(
+        tables,
+        mode,
+        DETACHMENTS,
+        &["id", "faction_id", "name"],
+        diags,
+    )?;
+    for r in t.rows() {
+        let (Some(id), Some(name)) = (r.req("id", diags), r.req("name", diags)) else {
+            continue;
+        };
+        out.push(ExportDetachment {
+            id,
+            faction_id: r.value("faction_id"),
+            name,
+            line: r.line,
+        });
+    }
+    Ok(out)
+}
+
+/// A table of rules (`Detachment_abilities.csv`, `Abilities.csv`): each rule row.
+fn read_rules(
+    tables: &Tables,
+    name: &'static str,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<Vec<ExportRule>, ExportError> {
+    let mode = Mode::Records;
+    let mut out = Vec::new();
+    let t = Table::read(tables, mode, name, &["id", "name", "description"], diags)?;
+    for r in t.rows() {
+        let (Some(id), Some(rule)) = (r.req("id", diags), r.req("name", diags)) else {
+            continue;
+        };
+        out.push(ExportRule {
+            id,
+            faction_id: r.value("faction_id"),
+            name: rule,
+            legend: r.value("legend"),
+            description: r.raw("description").unwrap_or("").to_string(),
+            detachment: r.value("detachment"),
+            detachment_id: r.value("detachment_id"),
+            line: r.line,
+        });
+    }
+    Ok(out)
+}
+
+/// `Enhancements.csv`: each enhancement row (its cost as printed and as a number).
+fn read_enhancements(
+    tables: &Tables,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<Vec<ExportEnhancement>, ExportError> {
+    let mode = Mode::Records;
+    let mut out = Vec::new();
+    let t = Table::read(
+        tables,
+        mode,
+        ENHANCEMENTS,
+        &["id", "name", "cost", "description"],
+        diags,
+    )?;
+    for r in t.rows() {
+        let (Some(id), Some(name)) = (r.req("id", diags), r.req("name", diags)) else {
+            continue;
+        };
+        let cost_raw = r.text("cost").unwrap_or_default();
+        out.push(ExportEnhancement {
+            id,
+            faction_id: r.value("faction_id"),
+            name,
+            cost: cost_raw.parse().ok(),
+            cost_raw,
+            detachment: r.value("detachment"),
+            detachment_id: r.value("detachment_id"),
+            legend: r.value("legend"),
+            description: r.raw("description").unwrap_or("").to_string(),
+            line: r.line,
+        });
+    }
+    Ok(out)
+}
+
 /// The tables only the record source reads ([`Mode::Records`]: a missing one is `C003`).
 fn read_more(
     tables: &Tables,
@@ -868,96 +1068,11 @@ fn read_more(
             });
         }
     }
-    let t = Table::read(
-        tables,
-        mode,
-        STRATAGEMS,
-        &["faction_id", "name", "id", "type", "cp_cost", "description"],
-        diags,
-    )?;
-    for r in t.rows() {
-        let (Some(id), Some(name)) = (r.req("id", diags), r.req("name", diags)) else {
-            continue;
-        };
-        let cp_raw = r.text("cp_cost").unwrap_or_default();
-        m.stratagems.push(ExportStratagem {
-            id,
-            faction_id: r.value("faction_id"),
-            name,
-            kind: r.text("type").unwrap_or_default(),
-            cp: cp_raw.parse().ok(),
-            cp_raw,
-            legend: r.value("legend"),
-            detachment: r.value("detachment"),
-            detachment_id: r.value("detachment_id"),
-            description: r.raw("description").unwrap_or("").to_string(),
-            line: r.line,
-        });
-    }
-    let t = Table::read(
-        tables,
-        mode,
-        DETACHMENTS,
-        &["id", "faction_id", "name"],
-        diags,
-    )?;
-    for r in t.rows() {
-        let (Some(id), Some(name)) = (r.req("id", diags), r.req("name", diags)) else {
-            continue;
-        };
-        m.detachments.push(ExportDetachment {
-            id,
-            faction_id: r.value("faction_id"),
-            name,
-            line: r.line,
-        });
-    }
-    for (name, out) in [
-        (DETACHMENT_ABILITIES, &mut m.detachment_rules),
-        (ABILITIES, &mut m.abilities),
-    ] {
-        let t = Table::read(tables, mode, name, &["id", "name", "description"], diags)?;
-        for r in t.rows() {
-            let (Some(id), Some(rule)) = (r.req("id", diags), r.req("name", diags)) else {
-                continue;
-            };
-            out.push(ExportRule {
-                id,
-                faction_id: r.value("faction_id"),
-                name: rule,
-                legend: r.value("legend"),
-                description: r.raw("description").unwrap_or("").to_string(),
-                detachment: r.value("detachment"),
-                detachment_id: r.value("detachment_id"),
-                line: r.line,
-            });
-        }
-    }
-    let t = Table::read(
-        tables,
-        mode,
-        ENHANCEMENTS,
-        &["id", "name", "cost", "description"],
-        diags,
-    )?;
-    for r in t.rows() {
-        let (Some(id), Some(name)) = (r.req("id", diags), r.req("name", diags)) else {
-            continue;
-        };
-        let cost_raw = r.text("cost").unwrap_or_default();
-        m.enhancements.push(ExportEnhancement {
-            id,
-            faction_id: r.value("faction_id"),
-            name,
-            cost: cost_raw.parse().ok(),
-            cost_raw,
-            detachment: r.value("detachment"),
-            detachment_id: r.value("detachment_id"),
-            legend: r.value("legend"),
-            description: r.raw("description").unwrap_or("").to_string(),
-            line: r.line,
-        });
-    }
+    m.stratagems = read_stratagems(tables, diags)?;
+    m.detachments = read_detachments(tables, diags)?;
+    m.detachment_rules = read_rules(tables, DETACHMENT_ABILITIES, diags)?;
+    m.abilities = read_rules(tables, ABILITIES, diags)?;
+    m.enhancements = read_enhancements(tables, diags)?;
     // Sorted by datasheet, then line: the builder takes one datasheet's rows as a slice.
     for v in [&mut m.composition, &mut m.options] {
         v.sort_by(|a, b| (&a.datasheet_id, a.line).cmp(&(&b.datasheet_id, b.line)));
@@ -974,6 +1089,48 @@ struct Table {
     file: String,
     columns: HashMap<String, usize>,
     records: Vec<(u32, csv::StringRecord)>,
+}
+
+/// The records of a table after its header, with their lines: a blank line is skipped, a
+/// line shorter than `width` fields or one the reader rejects is `C001` and skipped.
+fn records_of(
+    mut reader: csv::Reader<&[u8]>,
+    bytes: &[u8],
+    width: usize,
+    file: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<(u32, csv::StringRecord)> {
+    let mut records = Vec::new();
+    let mut lines = LineCounter::default();
+    for result in reader.records() {
+        match result {
+            Ok(rec) => {
+                let line = rec.position().map_or(0, |p| lines.line(bytes, p.byte()));
+                if rec.len() == 1 && rec.get(0).is_some_and(|s| s.trim().is_empty()) {
+                    continue; // blank line
+                }
+                if rec.len() < width {
+                    diags.push(
+                        Diagnostic::new(
+                            Code::ExportLineMalformed,
+                            format!("{} fields, {} expected; line skipped", rec.len(), width),
+                        )
+                        .at(file, line),
+                    );
+                    continue;
+                }
+                records.push((line, rec));
+            }
+            Err(e) => {
+                let line = e.position().map_or(0, |p| lines.line(bytes, p.byte()));
+                diags.push(
+                    Diagnostic::new(Code::ExportLineMalformed, format!("{e}; line skipped"))
+                        .at(file, line),
+                );
+            }
+        }
+    }
+    records
 }
 
 /// 1-based line numbers from byte offsets, counted incrementally (records come in order). The
@@ -1066,6 +1223,45 @@ impl Table {
         }
     }
 
+    /// A table that cannot be read: an error in [`Mode::Crosscheck`]; in [`Mode::Records`] a
+    /// diagnostic and an empty table: a missing table a warning (`C003`; `Datasheets.csv`
+    /// excepted), one that is there but cannot be read an error at its header line (`C004`).
+    fn unreadable(
+        err: ExportError,
+        mode: Mode,
+        name: &str,
+        file: &str,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Result<Table, ExportError> {
+        if mode == Mode::Crosscheck {
+            return Err(err);
+        }
+        let missing = matches!(err, ExportError::Missing { .. });
+        let d = if missing && name != DATASHEETS {
+            Diagnostic::new(
+                Code::ExportTableMissing,
+                format!("{err}; its rows are absent"),
+            )
+            .in_file(file)
+        } else if missing {
+            Diagnostic::new(
+                Code::ExportTableUnreadable,
+                format!("{err}; the export has no datasheets"),
+            )
+            .in_file(file)
+        } else {
+            Diagnostic::new(
+                Code::ExportTableUnreadable,
+                format!("{err}; its rows are absent"),
+            )
+            .at(file, 1)
+        };
+        diags.push(d);
+        Ok(Table::empty(file.to_string()))
+    }
+
+    /// Table `name` of `tables`: its header (every `required` column there) and its records;
+    /// a table that cannot be read is [`Table::unreadable`].
     fn read(
         tables: &Tables,
         mode: Mode,
@@ -1074,35 +1270,8 @@ impl Table {
         diags: &mut Vec<Diagnostic>,
     ) -> Result<Table, ExportError> {
         let file = tables.path_of(name);
-        // In `Records` mode a table that cannot be read is a diagnostic and reads as empty: a
-        // missing table a warning (`C003`; `Datasheets.csv` excepted), one that is there but
-        // cannot be read an error at its header line (`C004`).
-        let fail = |err: ExportError, diags: &mut Vec<Diagnostic>| match mode {
-            Mode::Crosscheck => Err(err),
-            Mode::Records => {
-                let missing = matches!(err, ExportError::Missing { .. });
-                let d = if missing && name != DATASHEETS {
-                    Diagnostic::new(
-                        Code::ExportTableMissing,
-                        format!("{err}; its rows are absent"),
-                    )
-                    .in_file(&file)
-                } else if missing {
-                    Diagnostic::new(
-                        Code::ExportTableUnreadable,
-                        format!("{err}; the export has no datasheets"),
-                    )
-                    .in_file(&file)
-                } else {
-                    Diagnostic::new(
-                        Code::ExportTableUnreadable,
-                        format!("{err}; its rows are absent"),
-                    )
-                    .at(&file, 1)
-                };
-                diags.push(d);
-                Ok(Table::empty(file.clone()))
-            }
+        let fail = |err: ExportError, diags: &mut Vec<Diagnostic>| {
+            Table::unreadable(err, mode, name, &file, diags)
         };
         let Some(src) = tables.get(name) else {
             return fail(
@@ -1163,36 +1332,7 @@ impl Table {
             .filter_map(|c| columns.get(*c))
             .max()
             .map_or(0, |m| m + 1);
-        let mut records = Vec::new();
-        let mut lines = LineCounter::default();
-        for result in reader.records() {
-            match result {
-                Ok(rec) => {
-                    let line = rec.position().map_or(0, |p| lines.line(bytes, p.byte()));
-                    if rec.len() == 1 && rec.get(0).is_some_and(|s| s.trim().is_empty()) {
-                        continue; // blank line
-                    }
-                    if rec.len() < width {
-                        diags.push(
-                            Diagnostic::new(
-                                Code::ExportLineMalformed,
-                                format!("{} fields, {} expected; line skipped", rec.len(), width),
-                            )
-                            .at(&file, line),
-                        );
-                        continue;
-                    }
-                    records.push((line, rec));
-                }
-                Err(e) => {
-                    let line = e.position().map_or(0, |p| lines.line(bytes, p.byte()));
-                    diags.push(
-                        Diagnostic::new(Code::ExportLineMalformed, format!("{e}; line skipped"))
-                            .at(&file, line),
-                    );
-                }
-            }
-        }
+        let mut records = records_of(reader, bytes, width, &file, diags);
         if let Some(&col) = columns.get("id").filter(|_| ID_KEYED.contains(&name)) {
             records = one_row_per_id(records, col, &file, diags);
         }

@@ -10,12 +10,10 @@
 use super::heading_case as title_case;
 use super::{cells, is_title, plain, push_para, CardStart};
 use crate::diag::{Code, Diagnostic};
+use crate::extract::sheet::SheetBuilder;
 use crate::extract::Extracted;
 use crate::ir::{Block, BlockKind, Document};
-use crate::model::{
-    Ability, Datasheet, Edition, ModelKeywords, ModelProfile, ProfileKind, Rule, WeaponProfile,
-    WeaponType,
-};
+use crate::model::{Ability, Edition, ModelKeywords, ProfileKind, Rule, WeaponProfile, WeaponType};
 use crate::source::{Location, Occurrence, Provenance};
 use regex::Regex;
 use std::sync::LazyLock;
@@ -60,7 +58,7 @@ struct Printed {
 
 struct Card<'a> {
     doc: &'a Document,
-    ds: Datasheet,
+    ds: SheetBuilder,
     section: Section,
     /// Ability being read: (ability, its paragraphs).
     ability: Option<(Ability, Vec<String>)>,
@@ -78,11 +76,11 @@ pub(super) fn read(
     last: bool,
     out: &mut Extracted,
 ) {
-    let mut ds = Datasheet::empty(Edition::Ninth);
+    let mut ds = SheetBuilder::new(Edition::Ninth);
     ds.name = Some(title_case(&start.name));
     ds.power_rating = start.power;
     let line = blocks.first().map_or(0, |b| b.line());
-    ds.sources.push(Provenance::at_line(
+    ds.source(Provenance::at_line(
         doc.file.clone(),
         line,
         doc.sha256.clone(),
@@ -230,14 +228,11 @@ impl Card<'_> {
         }
         let name = row.get(1).cloned();
         let at = crate::extract::location(self.doc, b);
-        let mut m = ModelProfile::new(Edition::Ninth, name.clone(), at);
-        for (k, f) in fields.iter().enumerate() {
-            m.set(f, row.get(k + 2).cloned());
+        if let (Some(count), Some(name)) = (row.first(), &name) {
+            self.ds.composition(format!("{count} {name}"));
         }
-        if let (Some(count), Some(name)) = (row.first(), name) {
-            self.ds.unit_composition.push(format!("{count} {name}"));
-        }
-        self.ds.models.push(m);
+        self.ds
+            .model_fields(name, at, |k, _| row.get(k + 2).cloned());
     }
 
     /// A weapon row, the note row of a multi-profile weapon, or one of its `- profile` lines.

@@ -149,37 +149,7 @@ fn detachments(store: &Store, army: &mut Army) -> HashMap<String, String> {
             if !seen.insert(id.clone()) {
                 continue;
             }
-            let mut rules = Vec::new();
-            for r in et.items(e.1, "rules", "rule") {
-                let rn = et.node(r);
-                let rname = name_of(et, r);
-                let text = super::rule_text(et, r);
-                if rn.attr("hidden") == Some("true") || rname.is_empty() || text.is_empty() {
-                    continue;
-                }
-                let scope = ids::rule_scope("detachment", faction.as_deref());
-                let rid = ids::rule(ef.edition, &scope, rname);
-                rules.push(rid.clone());
-                if seen_rules.insert(rid.clone()) {
-                    army.rules.push((
-                        e.0,
-                        Rule {
-                            id: rid,
-                            name: Some(rname.to_string()),
-                            kind: "detachment".to_string(),
-                            edition: ef.edition,
-                            faction: faction.clone(),
-                            flavor: None,
-                            text,
-                            bullets: Vec::new(),
-                            examples: Vec::new(),
-                            occurrences: vec![Location::at_line(ef.path.clone(), rn.line)],
-                            tables: Vec::new(),
-                            variants: Vec::new(),
-                        },
-                    ));
-                }
-            }
+            let rules = detachment_rules(store, e, faction.as_deref(), &mut seen_rules, army);
             army.detachments.push((
                 e.0,
                 Detachment {
@@ -200,6 +170,51 @@ fn detachments(store: &Store, army: &mut Army) -> HashMap<String, String> {
         }
     }
     names
+}
+
+/// The rules of detachment entry `e` (hidden, unnamed and empty ones left out), each added to
+/// `army` the first time it is seen; returns their ids.
+fn detachment_rules(
+    store: &Store,
+    e: At,
+    faction: Option<&str>,
+    seen_rules: &mut HashSet<String>,
+    army: &mut Army,
+) -> Vec<String> {
+    let ef = &store.files[e.0];
+    let et = &ef.tree;
+    let mut rules = Vec::new();
+    for r in et.items(e.1, "rules", "rule") {
+        let rn = et.node(r);
+        let rname = name_of(et, r);
+        let text = super::rule_text(et, r);
+        if rn.attr("hidden") == Some("true") || rname.is_empty() || text.is_empty() {
+            continue;
+        }
+        let scope = ids::rule_scope("detachment", faction);
+        let rid = ids::rule(ef.edition, &scope, rname);
+        rules.push(rid.clone());
+        if seen_rules.insert(rid.clone()) {
+            army.rules.push((
+                e.0,
+                Rule {
+                    id: rid,
+                    name: Some(rname.to_string()),
+                    kind: "detachment".to_string(),
+                    edition: ef.edition,
+                    faction: faction.map(str::to_string),
+                    flavor: None,
+                    text,
+                    bullets: Vec::new(),
+                    examples: Vec::new(),
+                    occurrences: vec![Location::at_line(ef.path.clone(), rn.line)],
+                    tables: Vec::new(),
+                    variants: Vec::new(),
+                },
+            ));
+        }
+    }
+    rules
 }
 
 /// The enhancements of the outermost `Enhancements` groups (their subgroups and the groups

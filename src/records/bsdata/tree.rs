@@ -4,7 +4,7 @@
 //! keeps what was read and becomes a diagnostic (`B001`).
 
 use crate::diag::{Code, Diagnostic};
-use quick_xml::events::Event;
+use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
 use std::borrow::Cow;
 
@@ -148,7 +148,15 @@ struct Lines<'a> {
     line: u32,
 }
 
-impl Lines<'_> {
+impl<'a> Lines<'a> {
+    fn new(bytes: &'a [u8]) -> Self {
+        Lines {
+            bytes,
+            pos: 0,
+            line: 1,
+        }
+    }
+
     fn at(&mut self, pos: usize) -> u32 {
         let pos = pos.min(self.bytes.len());
         if pos > self.pos {
@@ -303,6 +311,37 @@ fn element_budget(len: usize) -> usize {
     len / BYTES_PER_ELEMENT + ELEMENTS_FREE
 }
 
+/// Whether reading stops before the element that starts at `line`: a second root element
+/// (`B001`) or one element past the file's budget (`S020`). Either way the rest of the file is
+/// not read and the tree is marked broken.
+fn stop_before_element(
+    tree: &mut Tree,
+    second_root: bool,
+    max_nodes: usize,
+    (file, line): (&str, u32),
+    diags: &mut Vec<Diagnostic>,
+) -> bool {
+    let d = if second_root {
+        Diagnostic::new(
+            Code::XmlMalformed,
+            "a second root element; the rest of the file is not read",
+        )
+    } else if tree.nodes.len() >= max_nodes {
+        Diagnostic::new(
+            Code::BudgetExceeded,
+            format!(
+                "more than {max_nodes} elements (one per {BYTES_PER_ELEMENT} bytes of the \
+                 file); the rest of the file is not read"
+            ),
+        )
+    } else {
+        return false;
+    };
+    diags.push(d.at(file, line));
+    tree.broken = true;
+    true
+}
+
 pub fn parse(bytes: &[u8], file: &str, diags: &mut Vec<Diagnostic>) -> Tree {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let mut reader = Reader::from_reader(bytes);
@@ -310,11 +349,7 @@ pub fn parse(bytes: &[u8], file: &str, diags: &mut Vec<Diagnostic>) -> Tree {
     cfg.trim_text(false);
     cfg.check_end_names = true;
     cfg.expand_empty_elements = false;
-    let mut lines = Lines {
-        bytes,
-        pos: 0,
-        line: 1,
-    };
+    let mut lines = Lines::new(bytes);
     let mut tree = Tree::default();
     // The open elements, innermost last: each with its children and text so far (moved into
     // the node, exactly sized, when it closes).
@@ -344,120 +379,57 @@ pub fn parse(bytes: &[u8], file: &str, diags: &mut Vec<Diagnostic>) -> Tree {
                 let empty = matches!(event, Event::Empty(_));
                 // Skip leading whitespace inside the event's span (none for tags).
                 let line = lines.at(start);
-                if stack.is_empty() && done_root {
-                    diags.push(
-                        Diagnostic::new(
-                            Code::XmlMalformed,
-                            "a second root element; the rest of the file is not read",
-                        )
-                        .at(file, line),
-                    );
-                    tree.broken = true;
+                let second_root = stack.is_empty() && done_root;
+                if stop_before_element(&mut tree, second_root, max_nodes, (file, line), diags) {
                     break;
                 }
-                if tree.nodes.len() >= max_nodes {
-                    diags.push(
-                        Diagnostic::new(
-                            Code::BudgetExceeded,
-                            format!(
-                                "more than {max_nodes} elements (one per {BYTES_PER_ELEMENT} bytes \
-                                 of the file); the rest of the file is not read"
-                            ),
-                        )
-                        .at(file, line),
-                    );
-                    tree.broken = true;
-                    break;
-                }
-                attrs.clear();
-                for a in e.attributes().with_checks(false).flatten() {
-                    let raw: &[u8] = &a.value;
-                    // Most values need neither entity expansion nor whitespace normalization.
-                    let v: Cow<str> = if raw
-                        .iter()
-                        .any(|&b| matches!(b, b'&' | b'\n' | b'\r' | b'\t'))
-                    {
-                        a.normalized_value(quick_xml::XmlVersion::Implicit1_0)
-                            .map(|v| Cow::Owned(v.into_owned()))
-                            .unwrap_or_else(|_| String::from_utf8_lossy(raw))
-                    } else {
-                        String::from_utf8_lossy(raw)
-                    };
-                    let key = a.key.as_ref();
-                    pack_attr(
-                        &mut attrs,
-                        key.rsplit(|&c| c == b':').next().unwrap_or(key),
-                        &v,
-                    );
-                }
-                let id = tree.nodes.len();
-                let parent = stack.last().map(|o| o.id);
-                tree.nodes.push(Node {
-                    tag: local(e.name().as_ref()),
-                    attrs: attrs.as_slice().into(),
-                    text: Box::default(),
-                    children: Box::default(),
-                    parent,
+                pack_attrs(&mut attrs, e);
+                let parent = open_element(
+                    &mut tree,
+                    &mut stack,
+                    local(e.name().as_ref()),
+                    &attrs,
                     line,
-                });
-                if let Some(p) = stack.last_mut() {
-                    p.children.push(id);
-                }
-                if empty {
-                    if parent.is_none() {
-                        done_root = true;
-                    }
-                } else {
-                    stack.push(Open {
-                        id,
-                        children: Vec::new(),
-                        text: String::new(),
-                    });
+                    empty,
+                );
+                if empty && parent.is_none() {
+                    done_root = true;
                 }
             }
             Event::End(_) => {
                 if let Some(o) = stack.pop() {
                     o.close(&mut tree);
                 }
-                if stack.is_empty() {
-                    done_root = true;
-                }
-            }
-            Event::Text(t) => {
-                if let Some(top) = stack.last_mut() {
-                    // Indentation between elements: never part of a value (a container's text
-                    // stays empty; a space between two references in a value is kept).
-                    if top.text.is_empty() && t.iter().all(|b| b.is_ascii_whitespace()) {
-                        continue;
-                    }
-                    let s = t
-                        .xml10_content()
-                        .unwrap_or_else(|_| String::from_utf8_lossy(&t).into_owned().into());
-                    top.text.push_str(&s);
-                }
-            }
-            Event::CData(t) => {
-                if let Some(top) = stack.last_mut() {
-                    top.text.push_str(&String::from_utf8_lossy(&t.into_inner()));
-                }
-            }
-            Event::GeneralRef(r) => {
-                if let Some(top) = stack.last_mut() {
-                    let name = String::from_utf8_lossy(&r.into_inner()).into_owned();
-                    top.text.push_str(&reference(&name));
-                }
+                done_root |= stack.is_empty();
             }
             Event::Eof => break,
-            Event::Comment(_) | Event::Decl(_) | Event::PI(_) | Event::DocType(_) => {}
+            other => {
+                if let Some(top) = stack.last_mut() {
+                    element_text(top, other);
+                }
+            }
         }
     }
+    let end = lines.at(bytes.len());
+    close_left_open(&mut tree, stack, end, file, diags);
+    tree
+}
+
+/// The elements left open at the end (a syntax error, a truncated file) keep what they hold;
+/// a file that ends inside an element without a syntax error is truncated (`end`: its last
+/// line).
+fn close_left_open(
+    tree: &mut Tree,
+    mut stack: Vec<Open>,
+    end: u32,
+    file: &str,
+    diags: &mut Vec<Diagnostic>,
+) {
     let innermost = stack.last().map(|o| o.id);
-    // Elements left open (a syntax error, a truncated file) keep what they hold.
     while let Some(o) = stack.pop() {
-        o.close(&mut tree);
+        o.close(tree);
     }
     if let (Some(top), false) = (innermost, tree.broken) {
-        let line = lines.at(bytes.len());
         let open = &tree.nodes[top];
         diags.push(
             Diagnostic::new(
@@ -467,9 +439,86 @@ pub fn parse(bytes: &[u8], file: &str, diags: &mut Vec<Diagnostic>) -> Tree {
                     open.tag, open.line
                 ),
             )
-            .at(file, line),
+            .at(file, end),
         );
         tree.broken = true;
     }
-    tree
+}
+
+/// The attributes of a start tag into `out` (packed, local names), values with entities
+/// expanded and whitespace normalized where they need it.
+fn pack_attrs(out: &mut Vec<u8>, e: &BytesStart<'_>) {
+    out.clear();
+    for a in e.attributes().with_checks(false).flatten() {
+        let raw: &[u8] = &a.value;
+        // Most values need neither entity expansion nor whitespace normalization.
+        let v: Cow<str> = if raw
+            .iter()
+            .any(|&b| matches!(b, b'&' | b'\n' | b'\r' | b'\t'))
+        {
+            a.normalized_value(quick_xml::XmlVersion::Implicit1_0)
+                .map(|v| Cow::Owned(v.into_owned()))
+                .unwrap_or_else(|_| String::from_utf8_lossy(raw))
+        } else {
+            String::from_utf8_lossy(raw)
+        };
+        let key = a.key.as_ref();
+        pack_attr(out, key.rsplit(|&c| c == b':').next().unwrap_or(key), &v);
+    }
+}
+
+/// A new element (a child of the innermost open one); it stays open unless `empty`. Returns
+/// its parent.
+fn open_element(
+    tree: &mut Tree,
+    stack: &mut Vec<Open>,
+    tag: Cow<'static, str>,
+    attrs: &[u8],
+    line: u32,
+    empty: bool,
+) -> Option<NodeId> {
+    let id = tree.nodes.len();
+    let parent = stack.last().map(|o| o.id);
+    tree.nodes.push(Node {
+        tag,
+        attrs: attrs.into(),
+        text: Box::default(),
+        children: Box::default(),
+        parent,
+        line,
+    });
+    if let Some(p) = stack.last_mut() {
+        p.children.push(id);
+    }
+    if !empty {
+        stack.push(Open {
+            id,
+            children: Vec::new(),
+            text: String::new(),
+        });
+    }
+    parent
+}
+
+/// Text, CDATA or an entity reference inside the open element `top`; other events add none.
+fn element_text(top: &mut Open, event: Event<'_>) {
+    match event {
+        Event::Text(t) => {
+            // Indentation between elements: never part of a value (a container's text stays
+            // empty; a space between two references in a value is kept).
+            if top.text.is_empty() && t.iter().all(|b| b.is_ascii_whitespace()) {
+                return;
+            }
+            let s = t
+                .xml10_content()
+                .unwrap_or_else(|_| String::from_utf8_lossy(&t).into_owned().into());
+            top.text.push_str(&s);
+        }
+        Event::CData(t) => top.text.push_str(&String::from_utf8_lossy(&t.into_inner())),
+        Event::GeneralRef(r) => {
+            let name = String::from_utf8_lossy(&r.into_inner()).into_owned();
+            top.text.push_str(&reference(&name));
+        }
+        _ => {}
+    }
 }

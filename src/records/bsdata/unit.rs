@@ -36,7 +36,7 @@
 
 use super::{tree::Tree, Kind, Store};
 use crate::diag::{Code, Diagnostic};
-use crate::ids;
+use crate::extract::sheet::{Finish, SheetBuilder};
 use crate::model::*;
 use crate::source::{Location, Provenance};
 use std::collections::HashSet;
@@ -75,28 +75,8 @@ pub fn datasheets(store: &Store) -> Built {
         }
         let Some(root) = f.tree.root() else { continue };
         let faction = super::faction_of_file(store, fi);
-        let own: HashSet<String> = (0..store.files.len())
-            .filter(|&g| {
-                store.files[g].kind != Kind::GameSystem
-                    && super::faction_of_file(store, g) == faction
-            })
-            .filter_map(|g| {
-                let t = &store.files[g].tree;
-                t.root()
-                    .and_then(|r| t.node(r).attr("id"))
-                    .map(str::to_string)
-            })
-            .collect();
-        let mut roots: Vec<(At, Option<At>)> = Vec::new();
-        for e in f.tree.items(root, "selectionEntries", "selectionEntry") {
-            roots.push(((fi, e), None));
-        }
-        for l in f.tree.items(root, "entryLinks", "entryLink") {
-            let target = f.tree.node(l).attr("targetId").unwrap_or("");
-            if let Some(t) = store.resolve(target) {
-                roots.push((t, Some((fi, l))));
-            }
-        }
+        let own = own_catalogues(store, &faction);
+        let roots = root_entries(store, fi, root);
         let mut crucible = 0;
         let mut over_budget = false;
         for (target, link) in roots {
@@ -151,6 +131,38 @@ pub fn datasheets(store: &Store) -> Built {
         }
     }
     built
+}
+
+/// The ids of the catalogues of `faction` (its own entries, as opposed to another faction's).
+fn own_catalogues(store: &Store, faction: &Option<String>) -> HashSet<String> {
+    (0..store.files.len())
+        .filter(|&g| {
+            store.files[g].kind != Kind::GameSystem && super::faction_of_file(store, g) == *faction
+        })
+        .filter_map(|g| {
+            let t = &store.files[g].tree;
+            t.root()
+                .and_then(|r| t.node(r).attr("id"))
+                .map(str::to_string)
+        })
+        .collect()
+}
+
+/// The root entries of file `fi` (its `root` element's): its own entries, then the entries
+/// its links reach (with the link).
+fn root_entries(store: &Store, fi: usize, root: usize) -> Vec<(At, Option<At>)> {
+    let f = &store.files[fi];
+    let mut roots: Vec<(At, Option<At>)> = Vec::new();
+    for e in f.tree.items(root, "selectionEntries", "selectionEntry") {
+        roots.push(((fi, e), None));
+    }
+    for l in f.tree.items(root, "entryLinks", "entryLink") {
+        let target = f.tree.node(l).attr("targetId").unwrap_or("");
+        if let Some(t) = store.resolve(target) {
+            roots.push((t, Some((fi, l))));
+        }
+    }
+    roots
 }
 
 /// The keywords of every weapon profile of the store (its `Keywords` characteristic, when
@@ -237,7 +249,7 @@ struct Walk<'s, 'u> {
     store: &'s Store,
     faction: Option<String>,
     edition: Edition,
-    ds: Datasheet,
+    ds: SheetBuilder,
     items: Vec<Item>,
     /// Rules by link: (name, parameter, from the game system).
     rule_links: Vec<(String, Option<String>, bool, Location)>,
@@ -292,6 +304,9 @@ fn keyword_list(s: &str) -> impl Iterator<Item = &str> {
         .filter(|k| !k.is_empty() && *k != "-")
 }
 
+/// A profile's characteristic: `(name, typeId, value)`.
+type Chr = (String, String, String);
+
 /// Lower-cased characteristic names a weapon has.
 fn is_weapon(names: &[String]) -> bool {
     let has = |n: &str| names.iter().any(|x| x == n);
@@ -301,18 +316,6 @@ fn is_weapon(names: &[String]) -> bool {
 fn is_model(names: &[String], type_name: &str) -> bool {
     let has = |n: &str| names.iter().any(|x| x == n);
     type_name == "Unit" || (has("m") && has("t") && has("w") && has("sv"))
-}
-
-fn snake(s: &str) -> String {
-    let mut out = String::new();
-    for c in s.trim().chars() {
-        if c.is_alphanumeric() {
-            out.extend(c.to_lowercase());
-        } else if !out.ends_with('_') && !out.is_empty() {
-            out.push('_');
-        }
-    }
-    out.trim_end_matches('_').to_string()
 }
 
 /// A numeric attribute.
@@ -333,7 +336,7 @@ impl<'s, 'u> Walk<'s, 'u> {
             store,
             faction,
             edition: Edition::Tenth,
-            ds: Datasheet::empty(Edition::Tenth),
+            ds: SheetBuilder::new(Edition::Tenth),
             items: Vec::new(),
             rule_links: Vec::new(),
             unknown_types,
@@ -376,16 +379,15 @@ impl<'s, 'u> Walk<'s, 'u> {
         self.edition = file.edition;
         let node = self.store.node(target);
         let (name, legends) = strip_legends(node.attr("name").unwrap_or(""));
-        let mut ds = Datasheet::empty(self.edition);
-        ds.id = ids::datasheet(self.edition, self.faction.as_deref(), &name);
+        let mut ds = SheetBuilder::new(self.edition);
         ds.name = Some(name).filter(|n| !n.is_empty());
-        ds.faction = self.faction.clone();
         ds.legends = legends;
-        ds.sources.push(Provenance::at_line(
+        ds.source(Provenance::at_line(
             file.path.clone(),
             node.line,
             file.sha256.clone(),
         ));
+        let first = (file.path.clone(), node.line);
         self.ds = ds;
         let mut parts = vec![target];
         parts.extend(link);
@@ -437,7 +439,13 @@ impl<'s, 'u> Walk<'s, 'u> {
         self.points(&parts);
         self.composition();
         diags.append(&mut self.diags);
-        self.ds
+        let f = Finish {
+            faction: self.faction.clone(),
+            file: &first.0,
+            line: first.1,
+            link_references: true,
+        };
+        self.ds.finish(f, diags)
     }
 
     /// The cost type id of points (`pts`) on the root.
@@ -626,40 +634,7 @@ impl<'s, 'u> Walk<'s, 'u> {
                         let at = self.locate(fi, cn.line);
                         self.rule_links.push((name, None, sys, at));
                     }
-                    ("infoLinks", "infoLink") => {
-                        if cn.attr("hidden") == Some("true") || default_hidden(t, c, &self.own) {
-                            continue;
-                        }
-                        let Some(target) =
-                            cn.attr("targetId").and_then(|id| self.store.resolve(id))
-                        else {
-                            continue;
-                        };
-                        let tn = self.store.node(target);
-                        if tn.attr("hidden") == Some("true")
-                            || default_hidden(self.tree(target.0), target.1, &self.own)
-                        {
-                            continue;
-                        }
-                        match tn.tag.as_ref() {
-                            "profile" => self.profile(target, Some((fi, c)), frame.in_option),
-                            "rule" if !frame.in_option => {
-                                let sys = self.store.files[target.0].kind == Kind::GameSystem;
-                                let name = tn.attr("name").unwrap_or("").trim().to_string();
-                                let param = self.appended_name(t, c);
-                                let at = self.locate(fi, cn.line);
-                                self.rule_links.push((name, param, sys, at));
-                            }
-                            "infoGroup" => {
-                                if let Some(f) =
-                                    self.enter(target, Some((fi, c)), frame, false, diags)
-                                {
-                                    pushed.push(f);
-                                }
-                            }
-                            _ => {}
-                        }
-                    }
+                    ("infoLinks", "infoLink") => self.info_link((fi, c), frame, pushed, diags),
                     ("infoGroups", "infoGroup") if cn.attr("hidden") != Some("true") => {
                         if let Some(f) = self.enter((fi, c), None, frame, false, diags) {
                             pushed.push(f);
@@ -671,25 +646,73 @@ impl<'s, 'u> Walk<'s, 'u> {
                             pushed.push(f);
                         }
                     }
-                    ("entryLinks", "entryLink") => {
-                        let Some(target) =
-                            cn.attr("targetId").and_then(|id| self.store.resolve(id))
-                        else {
-                            continue;
-                        };
-                        if !matches!(
-                            self.store.node(target).tag.as_ref(),
-                            "selectionEntry" | "selectionEntryGroup"
-                        ) {
-                            continue;
-                        }
-                        if let Some(f) = self.enter(target, Some((fi, c)), frame, true, diags) {
-                            pushed.push(f);
-                        }
-                    }
+                    ("entryLinks", "entryLink") => self.entry_link((fi, c), frame, pushed, diags),
                     _ => {}
                 }
             }
+        }
+    }
+
+    /// An `infoLink` of a part (at `(fi, c)`): the profile, rule or info group it reaches.
+    fn info_link(
+        &mut self,
+        (fi, c): At,
+        frame: &Frame,
+        pushed: &mut Vec<Frame>,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        let t = self.tree(fi);
+        let cn = t.node(c);
+        if cn.attr("hidden") == Some("true") || default_hidden(t, c, &self.own) {
+            return;
+        }
+        let Some(target) = cn.attr("targetId").and_then(|id| self.store.resolve(id)) else {
+            return;
+        };
+        let tn = self.store.node(target);
+        if tn.attr("hidden") == Some("true")
+            || default_hidden(self.tree(target.0), target.1, &self.own)
+        {
+            return;
+        }
+        match tn.tag.as_ref() {
+            "profile" => self.profile(target, Some((fi, c)), frame.in_option),
+            "rule" if !frame.in_option => {
+                let sys = self.store.files[target.0].kind == Kind::GameSystem;
+                let name = tn.attr("name").unwrap_or("").trim().to_string();
+                let param = self.appended_name(t, c);
+                let at = self.locate(fi, cn.line);
+                self.rule_links.push((name, param, sys, at));
+            }
+            "infoGroup" => {
+                if let Some(f) = self.enter(target, Some((fi, c)), frame, false, diags) {
+                    pushed.push(f);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// An `entryLink` of a part (at `(fi, c)`): the entry or entry group it reaches.
+    fn entry_link(
+        &mut self,
+        (fi, c): At,
+        frame: &Frame,
+        pushed: &mut Vec<Frame>,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        let cn = self.tree(fi).node(c);
+        let Some(target) = cn.attr("targetId").and_then(|id| self.store.resolve(id)) else {
+            return;
+        };
+        if !matches!(
+            self.store.node(target).tag.as_ref(),
+            "selectionEntry" | "selectionEntryGroup"
+        ) {
+            return;
+        }
+        if let Some(f) = self.enter(target, Some((fi, c)), frame, true, diags) {
+            pushed.push(f);
         }
     }
 
@@ -729,8 +752,38 @@ impl<'s, 'u> Walk<'s, 'u> {
         let mut parts = vec![target];
         parts.extend(link);
         let is_upgrade = tn.tag == "selectionEntry" && tn.attr("type") == Some("upgrade");
+        let pts = self.points_cost(&parts)?;
+        if is_upgrade && pts > 0.0 {
+            // An option with a points cost (an enhancement): not the datasheet, not its points.
+            return None;
+        }
+        if tn.tag == "selectionEntryGroup" && !frame.in_option {
+            self.wargear_option(&parts, frame.model.as_deref());
+        }
+        let item = if counted {
+            self.count_item(target, &parts, pts, frame.item)
+        } else {
+            frame.item
+        };
+        let model = if tn.tag == "selectionEntry" && tn.attr("type") == Some("model") {
+            tn.attr("name").map(|n| n.trim().to_string())
+        } else {
+            frame.model.clone()
+        };
+        Some(Frame {
+            parts,
+            item,
+            in_option: frame.in_option || is_upgrade,
+            depth: frame.depth + 1,
+            model,
+        })
+    }
+
+    /// The points cost of a container's `parts` (0 without one), or `None` when it has a cost
+    /// of another type or is shown only once a roster option is chosen (Crusade content).
+    fn points_cost(&self, parts: &[At]) -> Option<f64> {
         let mut pts = 0.0;
-        for &(fi, n) in &parts {
+        for &(fi, n) in parts {
             let t = self.tree(fi);
             for c in t.items(n, "costs", "cost") {
                 let c = t.node(c);
@@ -752,55 +805,39 @@ impl<'s, 'u> Walk<'s, 'u> {
                 return None;
             }
         }
-        if is_upgrade && pts > 0.0 {
-            // An option with a points cost (an enhancement): not the datasheet, not its points.
-            return None;
-        }
-        if tn.tag == "selectionEntryGroup" && !frame.in_option {
-            self.wargear_option(&parts, frame.model.as_deref());
-        }
-        let item = if counted {
-            let kind = match (tn.tag.as_ref(), tn.attr("type")) {
-                ("selectionEntryGroup", _) => ItemKind::Group,
-                (_, Some("model")) => ItemKind::Model,
-                _ => ItemKind::Entry,
-            };
-            let (min, max, max_mods) = self.constraints(&parts);
-            if kind == ItemKind::Model {
-                self.model_keywords(tn.attr("name").unwrap_or("").trim(), &parts);
-            }
-            let ids = parts
-                .iter()
-                .filter_map(|&at| self.store.node(at).attr("id").map(str::to_string))
-                .collect();
-            self.items.push(Item {
-                kind,
-                children: Vec::new(),
-                min,
-                max,
-                cost: pts,
-                ids,
-                name: tn.attr("name").unwrap_or("").trim().to_string(),
-                max_mods,
-            });
-            let id = self.items.len() - 1;
-            self.items[frame.item].children.push(id);
-            id
-        } else {
-            frame.item
+        Some(pts)
+    }
+
+    /// An item of the model count for the entry or group at `target` (its `parts`), a child of
+    /// item `parent`; returns its index.
+    fn count_item(&mut self, target: At, parts: &[At], pts: f64, parent: usize) -> usize {
+        let tn = self.store.node(target);
+        let kind = match (tn.tag.as_ref(), tn.attr("type")) {
+            ("selectionEntryGroup", _) => ItemKind::Group,
+            (_, Some("model")) => ItemKind::Model,
+            _ => ItemKind::Entry,
         };
-        let model = if tn.tag == "selectionEntry" && tn.attr("type") == Some("model") {
-            tn.attr("name").map(|n| n.trim().to_string())
-        } else {
-            frame.model.clone()
-        };
-        Some(Frame {
-            parts,
-            item,
-            in_option: frame.in_option || is_upgrade,
-            depth: frame.depth + 1,
-            model,
-        })
+        let (min, max, max_mods) = self.constraints(parts);
+        if kind == ItemKind::Model {
+            self.model_keywords(tn.attr("name").unwrap_or("").trim(), parts);
+        }
+        let ids = parts
+            .iter()
+            .filter_map(|&at| self.store.node(at).attr("id").map(str::to_string))
+            .collect();
+        self.items.push(Item {
+            kind,
+            children: Vec::new(),
+            min,
+            max,
+            cost: pts,
+            ids,
+            name: tn.attr("name").unwrap_or("").trim().to_string(),
+            max_mods,
+        });
+        let id = self.items.len() - 1;
+        self.items[parent].children.push(id);
+        id
     }
 
     /// A wargear option: a group (reached from the unit or a model, not from inside another
@@ -1094,52 +1131,9 @@ impl<'s, 'u> Walk<'s, 'u> {
 
     /// A profile: model, weapon, ability, invulnerable save or DAMAGED.
     fn profile(&mut self, (fi, p): At, link: Option<At>, in_option: bool) {
-        let t = self.tree(fi);
-        let pn = t.node(p);
+        let pn = self.tree(fi).node(p);
         let type_name = pn.attr("typeName").unwrap_or("").trim().to_string();
-        let mut name = pn.attr("name").unwrap_or("").trim().to_string();
-        let mut chars: Vec<(String, String, String)> = t
-            .items(p, "characteristics", "characteristic")
-            .map(|c| {
-                let c = t.node(c);
-                (
-                    c.attr("name").unwrap_or("").trim().to_string(),
-                    c.attr("typeId").unwrap_or("").to_string(),
-                    c.text.trim().to_string(),
-                )
-            })
-            .collect();
-        // Unconditional modifiers of the profile and of the link that reached it.
-        let mut mods = vec![(fi, p)];
-        mods.extend(link);
-        for (mfi, mn) in mods {
-            let mt = self.tree(mfi);
-            for m in mt.items(mn, "modifiers", "modifier") {
-                if !unconditional(mt, m) {
-                    continue;
-                }
-                let m = mt.node(m);
-                let (Some(field), Some(value)) = (m.attr("field"), m.attr("value")) else {
-                    continue;
-                };
-                let kind = m.attr("type").unwrap_or("");
-                if field == "name" {
-                    match kind {
-                        "set" => name = value.trim().to_string(),
-                        "append" => name = format!("{name} {}", value.trim()),
-                        _ => {}
-                    }
-                    continue;
-                }
-                if let Some(c) = chars.iter_mut().find(|c| c.1 == field || c.0 == field) {
-                    match kind {
-                        "set" => c.2 = value.trim().to_string(),
-                        "append" => c.2 = format!("{} {}", c.2, value.trim()),
-                        _ => {}
-                    }
-                }
-            }
-        }
+        let (name, chars) = self.modified_characteristics((fi, p), link);
         let names: Vec<String> = chars.iter().map(|c| c.0.to_ascii_lowercase()).collect();
         let get = |n: &str| {
             chars
@@ -1151,15 +1145,7 @@ impl<'s, 'u> Walk<'s, 'u> {
         let line = pn.line;
         let at = self.locate(fi, line);
         if is_model(&names, &type_name) {
-            let mut m = ModelProfile::new(self.edition, Some(name).filter(|n| !n.is_empty()), at);
-            for f in ProfileKind::Model.fields(self.edition) {
-                m.set(f, get(f));
-            }
-            let same =
-                |o: &ModelProfile| o.name == m.name && o.characteristics == m.characteristics;
-            if !self.ds.models.iter().any(same) {
-                self.ds.models.push(m);
-            }
+            self.model_profile(Some(name).filter(|n| !n.is_empty()), at, &get);
             return;
         }
         if is_weapon(&names) {
@@ -1171,27 +1157,7 @@ impl<'s, 'u> Walk<'s, 'u> {
             } else {
                 WeaponType::Ranged
             };
-            let mut w = WeaponProfile::new(self.edition, weapon_name(&name), kind, at);
-            for f in ProfileKind::Weapon.fields(self.edition) {
-                let v = match f.as_str() {
-                    "skill" => get("bs").or_else(|| get("ws")),
-                    "weapon_type" => get("type"),
-                    _ => get(f),
-                };
-                w.set(f, v);
-            }
-            if let Some(k) = get("keywords") {
-                w.keywords = keyword_list(&k).map(str::to_string).collect();
-            }
-            let same = |o: &WeaponProfile| {
-                o.name == w.name
-                    && o.kind == w.kind
-                    && o.characteristics == w.characteristics
-                    && o.keywords == w.keywords
-            };
-            if !self.ds.weapons.iter().any(same) {
-                self.ds.weapons.push(w);
-            }
+            self.weapon_profile(weapon_name(&name), kind, at, &get);
             return;
         }
         if type_name == "Transport" {
@@ -1223,6 +1189,102 @@ impl<'s, 'u> Walk<'s, 'u> {
         }
         let text = chars.first().map(|c| c.2.clone()).unwrap_or_default();
         self.ability(name, text, &type_name, in_option, at);
+    }
+
+    /// A profile's name and characteristics `(name, typeId, value)` after the unconditional
+    /// modifiers of the profile and of the link that reached it.
+    fn modified_characteristics(&self, (fi, p): At, link: Option<At>) -> (String, Vec<Chr>) {
+        let t = self.tree(fi);
+        let mut name = t.node(p).attr("name").unwrap_or("").trim().to_string();
+        let mut chars: Vec<Chr> = t
+            .items(p, "characteristics", "characteristic")
+            .map(|c| {
+                let c = t.node(c);
+                (
+                    c.attr("name").unwrap_or("").trim().to_string(),
+                    c.attr("typeId").unwrap_or("").to_string(),
+                    c.text.trim().to_string(),
+                )
+            })
+            .collect();
+        let mut mods = vec![(fi, p)];
+        mods.extend(link);
+        for (mfi, mn) in mods {
+            let mt = self.tree(mfi);
+            for m in mt.items(mn, "modifiers", "modifier") {
+                if !unconditional(mt, m) {
+                    continue;
+                }
+                let m = mt.node(m);
+                let (Some(field), Some(value)) = (m.attr("field"), m.attr("value")) else {
+                    continue;
+                };
+                let kind = m.attr("type").unwrap_or("");
+                let target = if field == "name" {
+                    Some(&mut name)
+                } else {
+                    chars
+                        .iter_mut()
+                        .find(|c| c.1 == field || c.0 == field)
+                        .map(|c| &mut c.2)
+                };
+                if let Some(v) = target {
+                    match kind {
+                        "set" => *v = value.trim().to_string(),
+                        "append" => *v = format!("{v} {}", value.trim()),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        (name, chars)
+    }
+
+    /// A model profile, unless the datasheet has the same one already.
+    fn model_profile(
+        &mut self,
+        name: Option<String>,
+        at: Location,
+        get: &dyn Fn(&str) -> Option<String>,
+    ) {
+        self.ds.model_fields(name, at, |_, f| get(f));
+        let n = self.ds.models.len() - 1;
+        let m = &self.ds.models[n];
+        let same = |o: &ModelProfile| o.name == m.name && o.characteristics == m.characteristics;
+        if self.ds.models[..n].iter().any(same) {
+            self.ds.models.pop();
+        }
+    }
+
+    /// A weapon profile (`BS` or `WS` its skill, its keywords from `Keywords`), unless the
+    /// datasheet has the same one already.
+    fn weapon_profile(
+        &mut self,
+        name: String,
+        kind: WeaponType,
+        at: Location,
+        get: &dyn Fn(&str) -> Option<String>,
+    ) {
+        let keywords = get("keywords")
+            .map(|k| keyword_list(&k).map(str::to_string).collect())
+            .unwrap_or_default();
+        self.ds
+            .weapon_fields(name, keywords, kind, at, |_, f| match f {
+                "skill" => get("bs").or_else(|| get("ws")),
+                "weapon_type" => get("type"),
+                _ => get(f),
+            });
+        let n = self.ds.weapons.len() - 1;
+        let w = &self.ds.weapons[n];
+        let same = |o: &WeaponProfile| {
+            o.name == w.name
+                && o.kind == w.kind
+                && o.characteristics == w.characteristics
+                && o.keywords == w.keywords
+        };
+        if self.ds.weapons[..n].iter().any(same) {
+            self.ds.weapons.pop();
+        }
     }
 
     /// The TRANSPORT block (a `Transport` profile's capacity), among the named boxes as the
@@ -1287,7 +1349,7 @@ impl<'s, 'u> Walk<'s, 'u> {
         } else if type_name == "Abilities" || type_name.is_empty() {
             "datasheet".to_string()
         } else {
-            snake(type_name)
+            crate::extract::sheet::ability_group(type_name)
         };
         let (name, tags) = name_and_tags(&name);
         if self
@@ -1348,10 +1410,6 @@ impl<'s, 'u> Walk<'s, 'u> {
                 at,
             });
         }
-        crate::extract::ten::link_ability_rules(
-            &mut self.ds.abilities,
-            &ids::faction_scope(self.ds.faction.as_deref()),
-        );
     }
 }
 
@@ -1606,6 +1664,89 @@ const MAX_MODIFIER_GROUPS: usize = 32;
 /// A condition on a model count: (`atLeast`…, value, the model entry's id or the unit's).
 type CountCondition = (String, u32, Option<String>);
 
+/// The cost `v` of a unit of `count` models after the points `rules` whose conditions hold
+/// (a condition on one model's count: the unit's count less the other models at their minimum).
+fn apply_points_rules(
+    mut v: f64,
+    count: u32,
+    rules: &[PointsRule],
+    items: &[Item],
+    ranges: &[(u32, Option<u32>, bool)],
+) -> f64 {
+    let of = |id: &Option<String>| match id {
+        None => count,
+        Some(id) => count.saturating_sub(
+            (1..items.len())
+                .filter(|&j| items[j].kind == ItemKind::Model && !items[j].ids.contains(id))
+                .map(|j| ranges[j].0)
+                .sum(),
+        ),
+    };
+    let ok = |(k, n, id): &CountCondition| holds(k, *n, of(id));
+    for r in rules {
+        let groups_hold = r.groups.iter().all(|(or, cs)| {
+            if *or {
+                cs.iter().any(ok)
+            } else {
+                cs.iter().all(ok)
+            }
+        });
+        if !r.conditions.iter().all(ok) || !groups_hold {
+            continue;
+        }
+        let times = match &r.repeat {
+            Some((per, reps, id)) => f64::from(of(id) / per) * f64::from(*reps),
+            None => 1.0,
+        };
+        match r.kind.as_str() {
+            "set" => v = r.value,
+            "increment" => v += r.value * times,
+            "decrement" => v -= r.value * times,
+            _ => {}
+        }
+    }
+    v
+}
+
+/// The points tiers from `lo` to `hi` models: at both ends when the cost is per model (or
+/// repeats), else each band of equal cost at its largest count.
+fn points_tiers(
+    lo: u32,
+    hi: u32,
+    at_ends: bool,
+    at: &Location,
+    cost: impl Fn(u32) -> f64,
+) -> Vec<PointsOption> {
+    let mut tiers: Vec<PointsOption> = Vec::new();
+    if at_ends {
+        for n in [lo, hi] {
+            if tiers.iter().all(|t| t.models != n) {
+                tiers.push(PointsOption {
+                    models: n,
+                    points: cost(n).round().max(0.0) as u32,
+                    at: at.clone(),
+                });
+            }
+        }
+    } else {
+        let mut n = lo;
+        while n <= hi {
+            let v = cost(n);
+            let mut end = n;
+            while end < hi && cost(end + 1) == v {
+                end += 1;
+            }
+            tiers.push(PointsOption {
+                models: end,
+                points: v.round().max(0.0) as u32,
+                at: at.clone(),
+            });
+            n = end + 1;
+        }
+    }
+    tiers
+}
+
 /// A points modifier keyed on the model count.
 struct PointsRule {
     kind: String,
@@ -1757,14 +1898,10 @@ impl Walk<'_, '_> {
         r
     }
 
-    /// Points tiers: each band of equal cost at its largest count; per-model costs at the
-    /// smallest and the largest count.
-    fn points(&mut self, parts: &[At]) {
-        let Some(pts) = self.pts_type.clone() else {
-            return;
-        };
+    /// The cost of points type `pts` on the unit's `parts` (the last one given), and where it
+    /// is printed (else the unit's own element).
+    fn base_cost(&self, parts: &[At], pts: &str) -> (Option<f64>, Option<(usize, u32)>) {
         let mut base: Option<f64> = None;
-        // Where the tiers were read: the points cost element, else the unit's own element.
         let mut cost_at: Option<(usize, u32)> = parts
             .first()
             .map(|&(fi, n)| (fi, self.tree(fi).node(n).line));
@@ -1772,7 +1909,7 @@ impl Walk<'_, '_> {
             let t = self.tree(fi);
             for c in t.items(n, "costs", "cost") {
                 let c = t.node(c);
-                if c.attr("typeId") == Some(pts.as_str()) {
+                if c.attr("typeId") == Some(pts) {
                     if let Some(v) = num(c.attr("value")) {
                         base = Some(v);
                         cost_at = Some((fi, c.line));
@@ -1780,6 +1917,16 @@ impl Walk<'_, '_> {
                 }
             }
         }
+        (base, cost_at)
+    }
+
+    /// Points tiers: each band of equal cost at its largest count; per-model costs at the
+    /// smallest and the largest count.
+    fn points(&mut self, parts: &[At]) {
+        let Some(pts) = self.pts_type.clone() else {
+            return;
+        };
+        let (base, cost_at) = self.base_cost(parts, &pts);
         let ranges = self.ranges();
         let (lo, hi, _) = ranges[0];
         let lo = lo.max(1);
@@ -1819,72 +1966,10 @@ impl Walk<'_, '_> {
                     .sum();
                 v += fixed + c * f64::from(count.saturating_sub(others));
             }
-            for r in &rules {
-                // A condition on one model's count: the unit's count less the other models at
-                // their minimum.
-                let of = |id: &Option<String>| match id {
-                    None => count,
-                    Some(id) => count.saturating_sub(
-                        (1..self.items.len())
-                            .filter(|&j| {
-                                self.items[j].kind == ItemKind::Model
-                                    && !self.items[j].ids.contains(id)
-                            })
-                            .map(|j| ranges[j].0)
-                            .sum(),
-                    ),
-                };
-                let ok = |(k, n, id): &CountCondition| holds(k, *n, of(id));
-                let groups_hold = r.groups.iter().all(|(or, cs)| {
-                    if *or {
-                        cs.iter().any(ok)
-                    } else {
-                        cs.iter().all(ok)
-                    }
-                });
-                if !r.conditions.iter().all(ok) || !groups_hold {
-                    continue;
-                }
-                let times = match &r.repeat {
-                    Some((per, reps, id)) => f64::from(of(id) / per) * f64::from(*reps),
-                    None => 1.0,
-                };
-                match r.kind.as_str() {
-                    "set" => v = r.value,
-                    "increment" => v += r.value * times,
-                    "decrement" => v -= r.value * times,
-                    _ => {}
-                }
-            }
-            v
+            apply_points_rules(v, count, &rules, &self.items, &ranges)
         };
-        let mut tiers: Vec<PointsOption> = Vec::new();
-        if per_model.is_some() || rules.iter().any(|r| r.repeat.is_some()) {
-            for n in [lo, hi] {
-                if tiers.iter().all(|t| t.models != n) {
-                    tiers.push(PointsOption {
-                        models: n,
-                        points: cost(n).round().max(0.0) as u32,
-                        at: at.clone(),
-                    });
-                }
-            }
-        } else {
-            let mut n = lo;
-            while n <= hi {
-                let v = cost(n);
-                let mut end = n;
-                while end < hi && cost(end + 1) == v {
-                    end += 1;
-                }
-                tiers.push(PointsOption {
-                    models: end,
-                    points: v.round().max(0.0) as u32,
-                    at: at.clone(),
-                });
-                n = end + 1;
-            }
-        }
+        let per_model_or_repeat = per_model.is_some() || rules.iter().any(|r| r.repeat.is_some());
+        let tiers = points_tiers(lo, hi, per_model_or_repeat, &at, cost);
         self.ds.points = tiers;
     }
 }

@@ -14,7 +14,8 @@
 
 use super::*;
 use crate::decode::html::{fragment_blocks, fragment_text};
-use crate::extract::{glossary, ten, text, Extracted};
+use crate::extract::sheet::{Finish, SheetBuilder};
+use crate::extract::{glossary, Extracted};
 use crate::ids::{self, slug};
 use crate::ir::BlockKind;
 use crate::model::*;
@@ -193,9 +194,9 @@ impl<'e> Builder<'e> {
     }
 
     /// A datasheet's sub-records of `table` start at `line`: that row is one of its sources.
-    fn source_row(&self, ds: &mut Datasheet, table: &str, line: Option<u32>) {
+    fn source_row(&self, ds: &mut SheetBuilder, table: &str, line: Option<u32>) {
         if let Some(line) = line {
-            ds.sources.push(self.provenance(table, line));
+            ds.source(self.provenance(table, line));
         }
     }
 
@@ -259,35 +260,47 @@ impl<'e> Builder<'e> {
         recs.datasheets.extend(sheets.into_iter().map(|(ds, _)| ds));
     }
 
+    /// One datasheet of the export: its rows of every `Datasheets_*` table, through the
+    /// datasheet builder.
     fn datasheet(&mut self, d: &ExportDatasheet, faction: Option<String>) -> Datasheet {
-        let ex = self.ex;
-        let mut ds = Datasheet::empty(Edition::Tenth);
-        ds.id = ids::datasheet(Edition::Tenth, faction.as_deref(), &d.name);
+        let mut ds = SheetBuilder::new(Edition::Tenth);
         ds.name = Some(d.name.clone());
-        ds.faction = faction;
-        ds.sources.push(self.provenance(DATASHEETS, d.line));
+        ds.source(self.provenance(DATASHEETS, d.line));
+        self.models(&mut ds, d);
+        self.weapons(&mut ds, d);
+        self.abilities(&mut ds, d);
+        self.wargear_and_composition(&mut ds, d);
+        self.costs(&mut ds, d);
+        self.named_boxes(&mut ds, d);
+        self.leaders_and_keywords(&mut ds, d);
+        let f = Finish {
+            faction,
+            file: &self.path(DATASHEETS),
+            line: d.line,
+            link_references: true,
+        };
+        ds.finish(f, &mut self.diags)
+    }
 
-        let models = rows_of(&ex.models, &d.id, |r| &r.datasheet_id);
-        self.source_row(&mut ds, MODELS, models.iter().map(|m| m.line).min());
+    /// `Datasheets_models.csv`: one model row each, the first base size, the invulnerable save.
+    fn models(&self, ds: &mut SheetBuilder, d: &ExportDatasheet) {
+        let models = rows_of(&self.ex.models, &d.id, |r| &r.datasheet_id);
+        self.source_row(ds, MODELS, models.iter().map(|m| m.line).min());
         ds.base_size = models.iter().find_map(|m| m.base_size.clone());
         for m in models {
-            let mut p = ModelProfile::new(
-                ds.edition,
-                Some(m.name.clone()).filter(|n| !n.is_empty()),
-                self.location(MODELS, m.line),
-            );
-            for f in ProfileKind::Model.fields(ds.edition) {
-                p.set(f, m.characteristic(f).cloned().flatten());
-            }
-            ds.models.push(p);
+            let name = Some(m.name.clone()).filter(|n| !n.is_empty());
+            let at = self.location(MODELS, m.line);
+            ds.model_fields(name, at, |_, f| m.characteristic(f).cloned().flatten());
         }
         if let Some(m) = models.iter().find(|m| m.inv_sv.is_some()) {
-            ds.invulnerable_save = m.inv_sv.clone();
-            ds.invulnerable_save_condition = m.inv_sv_descr.clone();
+            ds.invulnerable_save(m.inv_sv.clone(), m.inv_sv_descr.clone());
         }
+    }
 
-        let weapons = rows_of(&ex.weapons, &d.id, |r| &r.datasheet_id);
-        self.source_row(&mut ds, WARGEAR, weapons.iter().map(|w| w.line).min());
+    /// `Datasheets_wargear.csv`: one weapon row each, its keywords from `description`.
+    fn weapons(&mut self, ds: &mut SheetBuilder, d: &ExportDatasheet) {
+        let weapons = rows_of(&self.ex.weapons, &d.id, |r| &r.datasheet_id);
+        self.source_row(ds, WARGEAR, weapons.iter().map(|w| w.line).min());
         for w in weapons {
             let Some(kind) = w.kind else {
                 self.diags.push(
@@ -299,9 +312,7 @@ impl<'e> Builder<'e> {
                 );
                 continue;
             };
-            // The page prints `Name [kw, kw]`; the export the same keywords in `description`.
-            let (mut name, keywords) =
-                text::weapon_name_and_keywords(&format!("{} [{}]", w.name, w.keywords.join(", ")));
+            let mut name = w.name.trim().to_string();
             if weapons
                 .iter()
                 .filter(|o| o.wargear_line == w.wargear_line)
@@ -311,17 +322,19 @@ impl<'e> Builder<'e> {
                 // One weapon with several profiles: named with the en dash, as the page does.
                 name = name.replacen(" - ", " – ", 1);
             }
-            let mut p = WeaponProfile::new(ds.edition, name, kind, self.location(WARGEAR, w.line));
-            for f in ProfileKind::Weapon.fields(ds.edition) {
-                p.set(f, w.characteristic(f).cloned().flatten());
-            }
-            p.keywords = keywords;
-            ds.weapons.push(p);
+            let at = self.location(WARGEAR, w.line);
+            ds.weapon_fields(name, w.keywords.clone(), kind, at, |_, f| {
+                w.characteristic(f).cloned().flatten()
+            });
         }
+    }
 
-        let abilities = rows_of(&ex.abilities, &d.id, |r| &r.datasheet_id);
+    /// `Datasheets_abilities.csv`: references to core and faction rules, the datasheet's own
+    /// abilities by group, and the named boxes the export files there (no group).
+    fn abilities(&mut self, ds: &mut SheetBuilder, d: &ExportDatasheet) {
+        let abilities = rows_of(&self.ex.abilities, &d.id, |r| &r.datasheet_id);
         self.source_row(
-            &mut ds,
+            ds,
             DATASHEET_ABILITIES,
             abilities.iter().map(|a| a.line).min(),
         );
@@ -337,69 +350,27 @@ impl<'e> Builder<'e> {
                 );
                 continue;
             };
-            let group = match a.kind.as_str() {
-                "Core" => Some("core"),
-                "Faction" => Some("faction"),
-                "Datasheet" => Some("datasheet"),
-                "Wargear" => Some("wargear"),
-                "Primarch" => Some("primarch"),
-                _ => None,
-            };
-            match group {
-                Some(g @ ("core" | "faction")) => ds.abilities.push(Ability {
-                    name,
-                    group: g.to_string(),
-                    tags: Vec::new(),
-                    parameter: a.parameter.clone(),
-                    rule_id: None,
-                    text: None,
-                    at,
-                }),
-                Some(g) => {
-                    // The page prints `Name (Tags): text`; the export name and text apart.
-                    // The line reader takes the name and tags, the text keeps its paragraphs.
-                    let body = paragraphs(&a.description);
-                    let first = body.split("\n\n").next().unwrap_or("");
-                    let n = ds.abilities.len();
-                    ten::read_ability(
-                        &mut ds.abilities,
-                        &format!("{name}: {first}"),
-                        g,
-                        at.clone(),
-                    );
-                    let read_one = ds.abilities.len() == n + 1;
-                    match ds.abilities.get_mut(n) {
-                        Some(read) if read_one => {
-                            read.text = Some(body).filter(|b| !b.is_empty());
-                        }
-                        _ => {
-                            ds.abilities.truncate(n);
-                            ds.abilities.push(Ability {
-                                name,
-                                group: g.to_string(),
-                                tags: Vec::new(),
-                                parameter: None,
-                                rule_id: None,
-                                text: Some(body).filter(|b| !b.is_empty()),
-                                at,
-                            });
-                        }
-                    }
+            match a.kind.as_str() {
+                g @ ("Core" | "Faction") => {
+                    let group = if g == "Core" { "core" } else { "faction" };
+                    ds.reference(name, group, a.parameter.clone(), at);
                 }
-                None => ds.special_rules.push(NamedText {
+                "Datasheet" => ds.ability(name, "datasheet", paragraphs(&a.description), at),
+                "Wargear" => ds.ability(name, "wargear", paragraphs(&a.description), at),
+                "Primarch" => ds.ability(name, "primarch", paragraphs(&a.description), at),
+                _ => ds.special_rules.push(NamedText {
                     name,
                     text: paragraphs(&a.description),
                     at,
                 }),
             }
         }
-        ten::link_ability_rules(
-            &mut ds.abilities,
-            &ids::faction_scope(ds.faction.as_deref()),
-        );
+    }
 
-        for o in rows_of(&ex.more.options, &d.id, |r| &r.datasheet_id) {
-            // As the page: the option, then its choices joined with `; ` after the colon.
+    /// Wargear options (as the page: the option, then its choices joined with `; ` after the
+    /// colon), unit composition and the loadout.
+    fn wargear_and_composition(&self, ds: &mut SheetBuilder, d: &ExportDatasheet) {
+        for o in rows_of(&self.ex.more.options, &d.id, |r| &r.datasheet_id) {
             let mut option = String::new();
             for b in fragment_blocks(&o.html) {
                 if b.kind == BlockKind::ListItem && !option.is_empty() {
@@ -413,24 +384,25 @@ impl<'e> Builder<'e> {
                 ds.wargear_options.push(option);
             }
         }
-        for c in rows_of(&ex.more.composition, &d.id, |r| &r.datasheet_id) {
+        for c in rows_of(&self.ex.more.composition, &d.id, |r| &r.datasheet_id) {
             let t = fragment_text(&c.html);
             if !t.is_empty() {
-                ds.unit_composition.push(t);
+                ds.composition(t);
             }
         }
         let loadout = fragment_text(&d.loadout);
         if !loadout.is_empty() {
             ds.equipment.push(loadout);
         }
+    }
 
-        for c in rows_of(&ex.costs, &d.id, |r| &r.datasheet_id) {
+    /// `Datasheets_models_cost.csv`: a unit size with its cost, else `X104`.
+    fn costs(&mut self, ds: &mut SheetBuilder, d: &ExportDatasheet) {
+        for c in rows_of(&self.ex.costs, &d.id, |r| &r.datasheet_id) {
             match (c.models, c.cost, c.addon) {
-                (Some(models), Some(points), false) => ds.points.push(PointsOption {
-                    models,
-                    points,
-                    at: self.location(COSTS, c.cost_line),
-                }),
+                (Some(models), Some(points), false) => {
+                    ds.points(models, points, self.location(COSTS, c.cost_line))
+                }
                 _ => self.diags.push(
                     Diagnostic::new(
                         Code::PointsUnparsed,
@@ -445,7 +417,11 @@ impl<'e> Builder<'e> {
                 ),
             }
         }
+    }
 
+    /// `DAMAGED:` and the `transport` column (the TRANSPORT block the pages print among the
+    /// named boxes).
+    fn named_boxes(&self, ds: &mut SheetBuilder, d: &ExportDatasheet) {
         if let Some(w) = &d.damaged_w {
             ds.damaged = Some(NamedText {
                 name: format!("DAMAGED: {w} WOUNDS REMAINING"),
@@ -453,8 +429,6 @@ impl<'e> Builder<'e> {
                 at: self.location(DATASHEETS, d.line),
             });
         }
-
-        // The `transport` column is the TRANSPORT block the pages print among the named boxes.
         let transport = paragraphs(&d.transport);
         if !transport.is_empty() {
             ds.special_rules.push(NamedText {
@@ -463,14 +437,17 @@ impl<'e> Builder<'e> {
                 at: self.location(DATASHEETS, d.line),
             });
         }
+    }
 
-        let leaders = &ex.more.leaders;
-        for l in leaders.iter().filter(|l| l.from == d.id) {
+    /// The units it leads, its keywords (per model where the export says so, faction keywords
+    /// apart) and the stratagems listed on it.
+    fn leaders_and_keywords(&self, ds: &mut SheetBuilder, d: &ExportDatasheet) {
+        let ex = self.ex;
+        for l in ex.more.leaders.iter().filter(|l| l.from == d.id) {
             if let Some(n) = self.datasheet_names.get(l.to.as_str()) {
                 ds.leads.push((*n).to_string());
             }
         }
-
         for k in rows_of(&ex.keywords, &d.id, |r| &r.datasheet_id) {
             if k.is_faction {
                 if !ds.faction_keywords.contains(&k.keyword) {
@@ -499,16 +476,13 @@ impl<'e> Builder<'e> {
                 ds.keywords.push(k.keyword.clone());
             }
         }
-
-        let links = rows_of(&ex.more.datasheet_stratagems, &d.id, |r| &r.from);
-        for l in links {
+        for l in rows_of(&ex.more.datasheet_stratagems, &d.id, |r| &r.from) {
             if let Some(id) = self.stratagem_ids.get(l.to.as_str()) {
                 if !ds.stratagems.contains(id) {
                     ds.stratagems.push(id.clone());
                 }
             }
         }
-        ds
     }
 
     fn stratagems(&mut self) {

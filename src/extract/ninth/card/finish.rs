@@ -3,6 +3,7 @@
 
 use super::{printed_rule, Card};
 use crate::diag::{Code, Diagnostic};
+use crate::extract::sheet::Finish;
 use crate::extract::Extracted;
 use crate::ids;
 
@@ -47,9 +48,15 @@ impl Card<'_> {
                 None => d,
             });
         }
-        self.ds.id = ids::datasheet(self.ds.edition, self.ds.faction.as_deref(), &name);
         out.diagnostics.append(&mut self.diagnostics);
-        out.datasheets.push(self.ds);
+        let f = Finish {
+            faction: self.ds.faction.clone(),
+            file: &self.doc.file,
+            line: self.ds.sources.first().map_or(0, |p| p.line),
+            link_references: false,
+        };
+        let ds = self.ds.finish(f, &mut out.diagnostics);
+        out.datasheets.push(ds);
     }
 
     /// The last card of the file: an entry left with a name and no text was cut off.

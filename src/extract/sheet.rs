@@ -1,0 +1,508 @@
+//! The one datasheet builder: every source, text or structured, recognises its own sections
+//! and hands what it read to a [`SheetBuilder`] through typed calls (a model row, a weapon row,
+//! an ability line or reference, the invulnerable save, points, keywords, composition); one
+//! [`SheetBuilder::finish`] sets the faction scope, the id (named or unnamed, `X101` when the
+//! source names no unit) and the rule links of core and faction abilities.
+//!
+//! Owns: how a printed value becomes a field (`-` and an empty cell are null), how an ability
+//! line (`Name (Tags): text`, `CORE: a, b`) becomes abilities, how references link to their
+//! rules. Must not: recognise a source's layout (the extractors and record sources do that),
+//! guess a missing value, or read another source's text.
+//!
+//! Sections without a typed call yet are filled through the builder's `DerefMut` to the
+//! datasheet under construction; a `Datasheet` value is only ever made here or in the model.
+
+use super::text::{split_list, strip_prefix_ci};
+use crate::diag::{Code, Diagnostic};
+use crate::ids;
+use crate::model::*;
+use crate::source::{Location, Provenance};
+use regex::Regex;
+use std::ops::{Deref, DerefMut};
+use std::sync::LazyLock;
+
+/// `Name (Tags): text` — an ability line as the pages print it.
+pub(crate) static ABILITY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^([^:()]{2,60}?)(?:\s*\(([^)]*)\))?:\s*(.*)$").expect("static regex")
+});
+/// `Name (Tags)` — an ability's name as [`ABILITY`] reads it, without the text.
+static NAME_AND_TAGS: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^([^:()]{2,60}?)(?:\s*\(([^)]*)\))?\s*$").expect("static regex"));
+/// `Deadly Demise D3`, `Scouts 6"` — a reference's name and its parameter.
+static PARAM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^(.*?)\s+(\d*D\d+(?:\+\d+)?|\d+\+?|\d+")$"#).expect("static regex")
+});
+
+/// A datasheet being read. Made with [`SheetBuilder::new`], ended with [`SheetBuilder::finish`].
+#[derive(Debug, Clone)]
+pub struct SheetBuilder {
+    ds: Datasheet,
+}
+
+/// What [`SheetBuilder::finish`] needs from its source.
+pub struct Finish<'a> {
+    /// The faction the datasheet is scoped by (`None`: `unknown`).
+    pub faction: Option<String>,
+    /// Where the datasheet's diagnostics point: the file and its first line.
+    pub file: &'a str,
+    pub line: u32,
+    /// Whether core and faction abilities are links to 10th-edition rules (a 9th-edition card
+    /// links its abilities to the rules it prints itself).
+    pub link_references: bool,
+}
+
+/// The references a `CORE:` or `FACTION:` abilities line makes, names as printed.
+pub(crate) enum References {
+    Core(Vec<String>),
+    Faction(Vec<String>),
+}
+
+impl Deref for SheetBuilder {
+    type Target = Datasheet;
+    fn deref(&self) -> &Datasheet {
+        &self.ds
+    }
+}
+
+impl DerefMut for SheetBuilder {
+    fn deref_mut(&mut self) -> &mut Datasheet {
+        &mut self.ds
+    }
+}
+
+/// A printed value as a field: an empty cell and `-` are null.
+pub fn value(v: &str) -> Option<String> {
+    let v = v.trim();
+    (!v.is_empty() && v != "-").then(|| v.to_string())
+}
+
+impl SheetBuilder {
+    /// A datasheet of `edition` with nothing read yet.
+    pub fn new(edition: Edition) -> Self {
+        SheetBuilder {
+            ds: Datasheet::empty(edition),
+        }
+    }
+
+    /// The datasheet read so far, without the steps of [`SheetBuilder::finish`].
+    pub fn into_inner(self) -> Datasheet {
+        self.ds
+    }
+
+    /// Adds `p` to the sources unless its file is one already.
+    pub fn source(&mut self, p: Provenance) {
+        self.ds.sources.push(p);
+    }
+
+    /// A model row from its printed values in the edition's order (`ProfileKind::fields`); a
+    /// value the row lacks, leaves empty or prints as `-` is null.
+    pub fn model_row(&mut self, name: Option<String>, values: &[&str], at: Location) {
+        let edition = self.ds.edition;
+        let mut p = ModelProfile::new(edition, name, at);
+        for (i, f) in ProfileKind::Model.fields(edition).iter().enumerate() {
+            p.set(f, values.get(i).and_then(|v| value(v)));
+        }
+        self.ds.models.push(p);
+    }
+
+    /// A model row whose values are found by characteristic: `field(i, name)` gives the
+    /// edition's `i`-th characteristic (`name`), or null.
+    pub fn model_fields(
+        &mut self,
+        name: Option<String>,
+        at: Location,
+        field: impl Fn(usize, &str) -> Option<String>,
+    ) {
+        let edition = self.ds.edition;
+        let mut p = ModelProfile::new(edition, name, at);
+        for (i, f) in ProfileKind::Model.fields(edition).iter().enumerate() {
+            p.set(f, field(i, f));
+        }
+        self.ds.models.push(p);
+    }
+
+    /// A weapon row from its printed values in the edition's order (an empty cell is null).
+    /// Returns `(values given, values expected)` when the row is short of values (`X102`).
+    pub fn weapon_row(
+        &mut self,
+        name: String,
+        keywords: Vec<String>,
+        kind: WeaponType,
+        values: &[&str],
+        at: Location,
+    ) -> Option<(usize, usize)> {
+        let edition = self.ds.edition;
+        let fields = ProfileKind::Weapon.fields(edition);
+        let given = values.iter().filter(|v| !v.is_empty()).count();
+        let mut w = WeaponProfile::new(edition, name, kind, at);
+        for (i, f) in fields.iter().enumerate() {
+            let v = values
+                .get(i)
+                .map(|v| v.to_string())
+                .filter(|v| !v.is_empty());
+            w.set(f, v);
+        }
+        w.keywords = keywords;
+        self.ds.weapons.push(w);
+        (given < fields.len()).then_some((given, fields.len()))
+    }
+
+    /// A weapon row whose values are found by characteristic: `field(i, name)` gives the
+    /// edition's `i`-th characteristic (`name`), or null.
+    pub fn weapon_fields(
+        &mut self,
+        name: String,
+        keywords: Vec<String>,
+        kind: WeaponType,
+        at: Location,
+        field: impl Fn(usize, &str) -> Option<String>,
+    ) {
+        let edition = self.ds.edition;
+        let mut w = WeaponProfile::new(edition, name, kind, at);
+        for (i, f) in ProfileKind::Weapon.fields(edition).iter().enumerate() {
+            w.set(f, field(i, f));
+        }
+        w.keywords = keywords;
+        self.ds.weapons.push(w);
+    }
+
+    /// One line of an abilities section: see [`read_ability`].
+    pub(crate) fn ability_line(
+        &mut self,
+        t: &str,
+        group: &str,
+        at: Location,
+    ) -> Option<References> {
+        read_ability(&mut self.ds.abilities, t, group, at)
+    }
+
+    /// An ability with its name and text apart (a structured source): the name's bracketed
+    /// tags (`Name (Tags)`) are read as a page's ability line's are; the text keeps its
+    /// paragraphs.
+    pub fn ability(&mut self, name: String, group: &str, text: String, at: Location) {
+        let (name, tags) = match NAME_AND_TAGS.captures(&name) {
+            Some(c) => (
+                c[1].trim().to_string(),
+                c.get(2).map(|m| split_list(m.as_str())).unwrap_or_default(),
+            ),
+            None => (name, Vec::new()),
+        };
+        self.ds.abilities.push(Ability {
+            name,
+            group: group.to_string(),
+            tags,
+            parameter: None,
+            rule_id: None,
+            text: Some(text).filter(|t| !t.is_empty()),
+            at,
+        });
+    }
+
+    /// A reference to a core or faction rule (`group` `core` or `faction`) with its parameter
+    /// as given; its rule link is set by [`SheetBuilder::finish`].
+    pub fn reference(
+        &mut self,
+        name: String,
+        group: &str,
+        parameter: Option<String>,
+        at: Location,
+    ) {
+        self.ds.abilities.push(Ability {
+            name,
+            group: group.to_string(),
+            tags: Vec::new(),
+            parameter,
+            rule_id: None,
+            text: None,
+            at,
+        });
+    }
+
+    /// The invulnerable save and the condition it is printed with.
+    pub fn invulnerable_save(&mut self, save: Option<String>, condition: Option<String>) {
+        self.ds.invulnerable_save = save;
+        self.ds.invulnerable_save_condition = condition;
+    }
+
+    /// One unit size and its cost.
+    pub fn points(&mut self, models: u32, points: u32, at: Location) {
+        self.ds.points.push(PointsOption { models, points, at });
+    }
+
+    /// A printed keyword list (`Infantry, Character, Grenades`), each keyword as printed.
+    pub fn keyword_list(&mut self, list: &str) {
+        self.ds.keywords.extend(split_list(list));
+    }
+
+    /// A printed faction keyword list.
+    pub fn faction_keyword_list(&mut self, list: &str) {
+        self.ds.faction_keywords.extend(split_list(list));
+    }
+
+    /// One line of the unit's composition.
+    pub fn composition(&mut self, line: String) {
+        self.ds.unit_composition.push(line);
+    }
+
+    /// The datasheet, finished: scoped by `f.faction`, its id from its name (or, when the
+    /// source names no unit, from its content, with `X101`), core and faction abilities linked
+    /// to their rules.
+    pub fn finish(self, f: Finish<'_>, diagnostics: &mut Vec<Diagnostic>) -> Datasheet {
+        let mut ds = self.ds;
+        ds.faction = f.faction;
+        ds.id = match &ds.name {
+            Some(n) => ids::datasheet(ds.edition, ds.faction.as_deref(), n),
+            None => {
+                diagnostics.push(
+                    Diagnostic::new(
+                        Code::DatasheetNameMissing,
+                        "datasheet has no unit name in the source; kept with name: null",
+                    )
+                    .at(f.file, f.line),
+                );
+                ids::unnamed_datasheet(
+                    ds.edition,
+                    ds.faction.as_deref(),
+                    &ids::datasheet_content_key(&ds),
+                )
+            }
+        };
+        if f.link_references {
+            link_ability_rules(
+                &mut ds.abilities,
+                &ids::faction_scope(ds.faction.as_deref()),
+            );
+        }
+        ds
+    }
+}
+
+/// The `group` of the abilities under a heading or of a profile type (`Primarch Abilities` →
+/// `primarch_abilities`): its id slug with `_` for `-`, the same for every source.
+pub fn ability_group(heading: &str) -> String {
+    ids::slug(heading).replace('-', "_")
+}
+
+/// Reads one line of an abilities section into `abilities`: `CORE: a, b` and `FACTION: x`
+/// references (returned, for the glossary's kind decisions), `Name (Tags): text` in `group`,
+/// or more text of the ability above. A new ability is located `at` the line.
+pub(crate) fn read_ability(
+    abilities: &mut Vec<Ability>,
+    t: &str,
+    group: &str,
+    at: Location,
+) -> Option<References> {
+    if let Some(rest) = strip_prefix_ci(t, "CORE:") {
+        let names = split_list(rest);
+        abilities.extend(names.iter().map(|n| printed_reference(n, "core", &at)));
+        return Some(References::Core(names));
+    }
+    if let Some(rest) = strip_prefix_ci(t, "FACTION:") {
+        let names = split_list(rest);
+        abilities.extend(names.iter().map(|n| printed_reference(n, "faction", &at)));
+        return Some(References::Faction(names));
+    }
+    if let Some(c) = ABILITY.captures(t) {
+        let tags = c.get(2).map(|m| split_list(m.as_str())).unwrap_or_default();
+        abilities.push(Ability {
+            name: c[1].trim().to_string(),
+            group: group.to_string(),
+            tags,
+            parameter: None,
+            rule_id: None,
+            text: Some(c[3].trim().to_string()),
+            at,
+        });
+    } else if let Some(text) = abilities.last_mut().and_then(|a| a.text.as_mut()) {
+        text.push_str("\n\n");
+        text.push_str(t);
+    } else {
+        abilities.push(Ability {
+            name: t.to_string(),
+            group: group.to_string(),
+            tags: Vec::new(),
+            parameter: None,
+            rule_id: None,
+            text: None,
+            at,
+        });
+    }
+    None
+}
+
+/// Core and faction references point at their rules: `10e:core:<name>`,
+/// `10e:<faction>/army:<name>`.
+pub(crate) fn link_ability_rules(abilities: &mut [Ability], faction_slug: &str) {
+    for a in abilities {
+        a.rule_id = Some(match a.group.as_str() {
+            "core" => ids::core_rule(Edition::Tenth, &a.name),
+            "faction" => ids::army_rule(Edition::Tenth, faction_slug, &a.name),
+            _ => continue,
+        });
+    }
+}
+
+/// A printed reference (`Deadly Demise D3`): its name and parameter apart.
+fn printed_reference(name: &str, group: &str, at: &Location) -> Ability {
+    let (n, param) = match PARAM.captures(name) {
+        Some(c) => (c[1].trim().to_string(), Some(c[2].to_string())),
+        None => (name.trim().to_string(), None),
+    };
+    Ability {
+        name: n,
+        group: group.to_string(),
+        tags: Vec::new(),
+        parameter: param,
+        rule_id: None,
+        text: None,
+        at: at.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(line: u32) -> Location {
+        Location::at_line("a.txt".to_string(), line)
+    }
+
+    fn finish(b: SheetBuilder, faction: Option<&str>) -> (Datasheet, Vec<Diagnostic>) {
+        let mut d = Vec::new();
+        let f = Finish {
+            faction: faction.map(str::to_string),
+            file: "a.txt",
+            line: 1,
+            link_references: true,
+        };
+        (b.finish(f, &mut d), d)
+    }
+
+    #[test]
+    fn a_model_row_reads_dashes_and_empty_cells_as_null() {
+        let mut b = SheetBuilder::new(Edition::Tenth);
+        b.name = Some("Intercessors".to_string());
+        b.model_row(None, &["6\"", "4", "3+", "-", "", "2"], at(3));
+        let (ds, d) = finish(b, Some("Space Marines"));
+        let v = serde_json::to_value(&ds.models[0]).unwrap_or_default();
+        assert_eq!(v["M"], "6\"");
+        assert_eq!(v["Sv"], "3+");
+        assert!(v["W"].is_null() && v["Ld"].is_null());
+        assert_eq!(v["OC"], "2");
+        assert_eq!(ds.id, "10e:space-marines:intercessors");
+        assert!(d.is_empty());
+    }
+
+    #[test]
+    fn a_weapon_with_two_profiles_is_two_rows_and_a_short_row_is_reported() {
+        let mut b = SheetBuilder::new(Edition::Tenth);
+        let full = ["24\"", "2", "3+", "4", "0", "1"];
+        let short = ["24\"", "1", "3+", "9", "-3"];
+        assert_eq!(
+            b.weapon_row(
+                "Plasma gun – standard".into(),
+                vec!["Rapid Fire 1".into()],
+                WeaponType::Ranged,
+                &full,
+                at(5)
+            ),
+            None
+        );
+        assert_eq!(
+            b.weapon_row(
+                "Plasma gun – supercharge".into(),
+                vec![],
+                WeaponType::Ranged,
+                &short,
+                at(6)
+            ),
+            Some((5, 6))
+        );
+        assert_eq!(b.weapons.len(), 2);
+        assert_eq!(b.weapons[0].keywords, ["Rapid Fire 1"]);
+        let v = serde_json::to_value(&b.weapons[1]).unwrap_or_default();
+        assert!(v["D"].is_null());
+    }
+
+    #[test]
+    fn an_invulnerable_save_keeps_its_condition() {
+        let mut b = SheetBuilder::new(Edition::Tenth);
+        b.invulnerable_save(Some("4+".into()), Some("ranged attacks only".into()));
+        assert_eq!(b.invulnerable_save.as_deref(), Some("4+"));
+        assert_eq!(
+            b.invulnerable_save_condition.as_deref(),
+            Some("ranged attacks only")
+        );
+    }
+
+    #[test]
+    fn points_tiers_and_keywords_are_kept_in_order() {
+        let mut b = SheetBuilder::new(Edition::Tenth);
+        b.points(5, 80, at(9));
+        b.points(10, 160, at(10));
+        b.keyword_list("Infantry, Battleline , ,Grenades");
+        b.faction_keyword_list("Adeptus Astartes");
+        let got: Vec<(u32, u32)> = b.points.iter().map(|p| (p.models, p.points)).collect();
+        assert_eq!(got, [(5, 80), (10, 160)]);
+        assert_eq!(b.keywords, ["Infantry", "Battleline", "Grenades"]);
+        assert_eq!(b.faction_keywords, ["Adeptus Astartes"]);
+    }
+
+    #[test]
+    fn abilities_and_references_are_linked_to_their_rules_on_finish() {
+        let mut b = SheetBuilder::new(Edition::Tenth);
+        b.name = Some("Captain".into());
+        assert!(matches!(
+            b.ability_line("CORE: Deep Strike, Scouts 6\"", "datasheet", at(2)),
+            Some(References::Core(_))
+        ));
+        b.ability_line("Rites of Battle (Aura): re-roll.", "datasheet", at(3));
+        b.ability_line("More text.", "datasheet", at(4));
+        b.ability(
+            "Iron Halo".into(),
+            "wargear",
+            "4+ save.\n\nOnce.".into(),
+            at(5),
+        );
+        let tagged = "Guardian (Aura, Psychic)".to_string();
+        b.ability(tagged, "datasheet", String::new(), at(6));
+        let (ds, _) = finish(b, Some("Space Marines"));
+        assert_eq!(ds.abilities.len(), 5);
+        assert_eq!(ds.abilities[4].name, "Guardian");
+        assert_eq!(ds.abilities[4].tags, ["Aura", "Psychic"]);
+        assert_eq!(ds.abilities[4].text, None);
+        assert_eq!(ds.abilities[1].parameter.as_deref(), Some("6\""));
+        assert_eq!(
+            ds.abilities[0].rule_id.as_deref(),
+            Some("10e:core:deep-strike")
+        );
+        assert_eq!(ds.abilities[2].tags, ["Aura"]);
+        assert_eq!(
+            ds.abilities[2].text.as_deref(),
+            Some("re-roll.\n\nMore text.")
+        );
+        assert_eq!(ds.abilities[3].text.as_deref(), Some("4+ save.\n\nOnce."));
+        assert_eq!(ds.abilities[3].rule_id, None);
+    }
+
+    #[test]
+    fn an_ability_group_is_spelled_the_same_for_every_source() {
+        assert_eq!(ability_group("Psychic Powers"), "psychic_powers");
+        assert_eq!(ability_group(" Primarch "), "primarch");
+        assert_eq!(
+            ability_group("Lord-of-War Abilities"),
+            "lord_of_war_abilities"
+        );
+    }
+
+    #[test]
+    fn an_unnamed_datasheet_gets_a_content_id_and_x101() {
+        let mut b = SheetBuilder::new(Edition::Tenth);
+        b.model_row(None, &["6\"", "4", "3+", "2", "6+", "2"], at(3));
+        let (ds, d) = finish(b, None);
+        assert!(ds.id.starts_with("10e:unknown:"), "{}", ds.id);
+        assert_ne!(ds.id, "10e:unknown:");
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].code, Code::DatasheetNameMissing.as_str());
+    }
+}
