@@ -62,9 +62,7 @@ const READERS: &[Reader] = &[
             x111: true,
             code: Some("X109"),
         },
-        // Points are located in Datasheets_models_cost.csv, which is not among the
-        // datasheet's sources, on the row's `line` column instead of its file line.
-        points_located: false,
+        points_located: true,
         prose_gives_records: false,
     },
     Reader {

@@ -153,45 +153,20 @@ pub fn parts(ds: &Dataset) -> Vec<(&'static str, Value)> {
     ]
 }
 
-/// Values a snapshot must not accept as right: known bugs, replaced by a marker naming the
-/// bug (listed in `notes/structure-fixtures.md`), so the snapshot shows the gap instead of
-/// blessing the wrong value. Each returns how many values it replaced.
-fn mark_known_bugs(fixture: &Fixture, part: &str, value: &mut Value) -> usize {
-    let mut n = 0;
-    if fixture.format == "csv" && part == "datasheets" {
-        // The export's points `at.line` is the row's `line` column (1, 2, …), not the line of
-        // the row in Datasheets_models_cost.csv (2, 3, …): records/wahapedia_csv/build.rs
-        // passes `c.cost_line` where the other tables pass the file line.
-        for d in value.as_array_mut().into_iter().flatten() {
-            for p in d["points"].as_array_mut().into_iter().flatten() {
-                p["at"]["line"] = json!("BUG: the `line` column, not the file line");
-                n += 1;
-            }
-        }
-    }
-    n
-}
-
 #[test]
 fn every_fixture_gives_its_reviewed_snapshots() {
     let mut snapshots = 0;
-    let mut marked = 0;
     for f in FIXTURES {
         let ds = ingest(&f.files());
-        for (part, mut value) in parts(&ds) {
+        for (part, value) in parts(&ds) {
             if value.as_array().is_some_and(Vec::is_empty) {
                 continue;
             }
-            marked += mark_known_bugs(f, part, &mut value);
             insta::assert_json_snapshot!(format!("{}__{part}", f.key()), value);
             snapshots += 1;
         }
     }
     assert!(snapshots >= 20, "{snapshots} snapshots");
-    assert!(
-        marked > 0,
-        "a known bug is fixed: drop its marker and review the snapshot"
-    );
 }
 
 /// Each fixture is read by the reader it is for, completely, and gives records.

@@ -398,10 +398,15 @@ impl<'e> Builder<'e> {
 
     /// `Datasheets_models_cost.csv`: a unit size with its cost, else `X104`.
     fn costs(&mut self, ds: &mut SheetBuilder, d: &ExportDatasheet) {
-        for c in rows_of(&self.ex.costs, &d.id, |r| &r.datasheet_id) {
+        let rows = rows_of(&self.ex.costs, &d.id, |r| &r.datasheet_id);
+        // the points come from the cost table: its first row is one of the datasheet's sources
+        self.source_row(ds, COSTS, rows.iter().map(|c| c.line).min());
+        for c in rows {
             match (c.models, c.cost, c.addon) {
+                // located on the row's own line of the file (not its `line` column, the row's
+                // number within the datasheet)
                 (Some(models), Some(points), false) => {
-                    ds.points(models, points, self.location(COSTS, c.cost_line))
+                    ds.points(models, points, self.location(COSTS, c.line))
                 }
                 _ => self.diags.push(
                     Diagnostic::new(
