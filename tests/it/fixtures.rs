@@ -11,7 +11,7 @@
 
 use crate::util;
 use cogitator::model::Dataset;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 /// A reader's fixture: its format folder, the file or directory under it, and the trap.
