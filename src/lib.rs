@@ -3,9 +3,10 @@
 //! The pipeline, one module per stage (see `ARCHITECTURE.md`): [`discover`] (I/O) →
 //! [`decode`] (bytes → [`ir::Document`]) → [`extract`] (IR → records, the extractor chosen by
 //! (game system, format)) or [`records`] (structured sources → records) → [`normalize`] (raw
-//! strings → canonical values) → [`merge`] / [`reconcile`] and [`dedup`] (one record per id,
-//! one rule registry) → [`validate`] → [`emit`] (I/O); [`crosscheck`] against Wahapedia's CSV
-//! export, [`diff`] between datasets, [`simulate`] the dice. [`pipeline`] strings the pure
+//! strings → canonical values) → [`reconcile`] (its `merge`: one record per id) and [`dedup`]
+//! (one rule registry) → [`validate`] → [`emit`] (I/O); [`crosscheck`] against Wahapedia's CSV
+//! export, [`diff`] between datasets, both over the one comparison core ([`compare`]),
+//! [`simulate`] the dice. [`pipeline`] strings the pure
 //! stages together. Stages return values plus diagnostics; they never abort a run.
 //!
 //! The contract sits at the bottom: [`edition`] (the editions as data: ids, profiles, weapon
