@@ -244,15 +244,9 @@ impl Block {
 
     pub fn row<S: AsRef<str>>(cells: impl IntoIterator<Item = S>, line: u32) -> Self {
         let cells: Cells = cells.into_iter().collect();
-        Block {
-            ..Block::new(BlockKind::TableRow, cells.join(" | "), line)
-        }
-        .with_cells(cells)
-    }
-
-    fn with_cells(mut self, cells: Cells) -> Self {
-        self.cells = cells;
-        self
+        let mut block = Block::new(BlockKind::TableRow, cells.join(" | "), line);
+        block.cells = cells;
+        block
     }
 
     pub fn line(&self) -> u32 {
