@@ -165,12 +165,9 @@ pub fn blocks_of(text: &str) -> (Vec<Block>, usize) {
 }
 
 fn blocks_in_pieces(text: &str, piece_size: usize) -> (Vec<Block>, usize) {
-    // a block starts on a line of its own: the non-empty lines bound the blocks (so the vector
-    // is sized once, not grown by doubling past a million table rows)
-    let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
     let mut b = Builder {
         lines: Lines::new(text),
-        blocks: Vec::with_capacity(lines),
+        blocks: Vec::with_capacity(super::non_empty_lines(text)),
         ..Builder::default()
     };
     let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;

@@ -359,6 +359,12 @@ pub fn text_of<'s>(src: &'s SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Co
     }
 }
 
+/// The non-empty lines of a text: a bound on the blocks the line-based decoders (text,
+/// Markdown) make of it, so their block vector is sized once instead of grown by doubling.
+pub(crate) fn non_empty_lines(text: &str) -> usize {
+    text.lines().filter(|l| !l.trim().is_empty()).count()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

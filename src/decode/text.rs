@@ -24,9 +24,7 @@ pub fn decode(src: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Document {
 
 /// The blocks of a text, 1-based line numbers.
 pub fn blocks_of(text: &str) -> Vec<Block> {
-    // one block per non-empty line: counted first, so the vector is not grown by doubling
-    let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
-    let mut blocks: Vec<Block> = Vec::with_capacity(lines);
+    let mut blocks: Vec<Block> = Vec::with_capacity(super::non_empty_lines(text));
     let mut blank = false;
     for (i, raw) in text.lines().enumerate() {
         let line = (i + 1) as u32;
