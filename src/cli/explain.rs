@@ -2,7 +2,7 @@
 //! values came from — every source that gave it (file, line, page and box), a short excerpt
 //! of the raw text there, the normalization fixes applied in those files to that value, the
 //! other sources that disagreed (`X110`), and which reading won and why (the row of the
-//! merge policy table, `reconcile::merge::DATASHEET` …).
+//! merge policy table, `schemas/merge.yaml`).
 //!
 //! The locations come from the dataset itself, no side file: a record's `sources` (rules:
 //! `occurrences`), a sub-record's own `at` (or a weapon's `line`), and `diagnostics.json`
@@ -16,7 +16,8 @@
 use crate::dataset::{DatasetDir, LoadedDataset};
 use crate::diff::{FieldPath, Segment};
 use crate::discover::{read_regular, LastLink, Unread};
-use crate::reconcile::merge::{FieldRule, DATASHEET, DETACHMENT, ENHANCEMENT, STRATAGEM};
+use crate::reconcile::conflict::RecordKind;
+use crate::reconcile::merge::{table, FieldRule};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -105,7 +106,7 @@ fn find(ds: &LoadedDataset, target: &str) -> Option<(Found, usize)> {
             &mut cur,
         ),
         "datasheet",
-        DATASHEET,
+        table(RecordKind::Datasheet),
     );
     pick(
         best(
@@ -114,7 +115,7 @@ fn find(ds: &LoadedDataset, target: &str) -> Option<(Found, usize)> {
             &mut cur,
         ),
         "stratagem",
-        STRATAGEM,
+        table(RecordKind::Stratagem),
     );
     pick(
         best(
@@ -123,7 +124,7 @@ fn find(ds: &LoadedDataset, target: &str) -> Option<(Found, usize)> {
             &mut cur,
         ),
         "enhancement",
-        ENHANCEMENT,
+        table(RecordKind::Enhancement),
     );
     pick(
         best(
@@ -132,7 +133,7 @@ fn find(ds: &LoadedDataset, target: &str) -> Option<(Found, usize)> {
             &mut cur,
         ),
         "detachment",
-        DETACHMENT,
+        table(RecordKind::Detachment),
     );
     pick(
         best(
@@ -363,7 +364,7 @@ pub fn explain(ds: &LoadedDataset, target: &str, inputs: &Path) -> Result<String
         let _ = writeln!(o, "{x}");
     }
     if !top.is_empty() {
-        if let Some(r) = rec.table.iter().find(|r| r.fields.contains(&top)) {
+        if let Some(r) = rec.table.iter().find(|r| r.covers(top)) {
             let _ = writeln!(
                 o,
                 "\nmerge policy ({} `{top}`): wins {:?}; X110 {:?}; why: {}",

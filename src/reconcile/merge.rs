@@ -1,8 +1,8 @@
 //! Merging the records several sources carry (same id → one record with all sources), by one
 //! policy table per record type.
 //!
-//! Owns *which source wins which field, and why*, as data ([`DATASHEET`], [`STRATAGEM`],
-//! [`ENHANCEMENT`], [`DETACHMENT`]), and applying it. Sources are read in path order; a
+//! Owns *which source wins which field, and why*, as data (`schemas/merge.yaml`, read by
+//! [`table`]), and applying it. Sources are read in path order; a
 //! reading is *newer* when the faction pack version its page cites is higher than that of the
 //! reading the merged record takes its newer-wins fields from (no version is lower than any;
 //! a tie keeps the first in path order). Every field on which two readings disagree and the
@@ -43,12 +43,14 @@ use crate::diff::{diff_values, Options};
 use crate::model::{Datasheet, Detachment, Enhancement, Stratagem};
 use crate::source::Provenance;
 use serde::de::DeserializeOwned;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::OnceLock;
 
-/// Which reading's value a merged record keeps.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Which reading's value a merged record keeps (`wins:` in `schemas/merge.yaml`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Wins {
     /// The first reading in path order.
     First,
@@ -63,8 +65,9 @@ pub enum Wins {
     Union,
 }
 
-/// When a disagreement on the field is an `X110`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// When a disagreement on the field is an `X110` (`report:` in `schemas/merge.yaml`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Report {
     Never,
     /// Both readings have a value, and the values differ.
@@ -74,160 +77,48 @@ pub enum Report {
 }
 
 /// One row of a policy table.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct FieldRule {
     /// The fields (as serialized) the row covers.
-    pub fields: &'static [&'static str],
+    pub fields: Vec<String>,
     pub wins: Wins,
     pub report: Report,
     /// Why this source wins; the reason `X110` gives for a first-wins field.
-    pub why: &'static str,
+    pub why: String,
 }
 
-const KEY: &str = "the merge key";
-const PROVENANCE: &str = "provenance: every source that printed the record";
+impl FieldRule {
+    /// Whether the row covers `field`.
+    pub fn covers(&self, field: &str) -> bool {
+        self.fields.iter().any(|f| f == field)
+    }
+}
 
-/// Datasheets: a newer faction pack replaces the whole record.
-pub const DATASHEET: &[FieldRule] = &[
-    FieldRule {
-        fields: &["id", "edition"],
-        wins: Wins::First,
-        report: Report::Never,
-        why: KEY,
-    },
-    FieldRule {
-        fields: &["sources"],
-        wins: Wins::Union,
-        report: Report::Never,
-        why: PROVENANCE,
-    },
-    FieldRule {
-        fields: &[
-            "points",
-            "power_rating",
-            "models",
-            "weapons",
-            "keywords",
-            "abilities",
-            "legends",
-        ],
-        wins: Wins::NewerNonNull,
-        report: Report::BothPresent,
-        why: "a datasheet is one publication's print: the newer faction pack replaces it; a \
-              source that does not print the part at all (no points on a Legends card) neither \
-              erases nor contradicts it",
-    },
-    FieldRule {
-        fields: &["invulnerable_save"],
-        wins: Wins::Newer,
-        report: Report::Always,
-        why: "a datasheet is one publication's print: the newer faction pack replaces it (no \
-              invulnerable save is a value)",
-    },
-    FieldRule {
-        fields: &[
-            "name",
-            "faction",
-            "base_size",
-            "invulnerable_save_condition",
-            "wargear_options",
-            "unit_composition",
-            "equipment",
-            "damaged",
-            "special_rules",
-            "leads",
-            "model_keywords",
-            "faction_keywords",
-            "stratagems",
-            "weapons_printed_elsewhere",
-        ],
-        wins: Wins::Newer,
-        report: Report::Never,
-        why: "the whole-record rule; every source prints these differently (wording, order, links)",
-    },
-];
+/// `schemas/merge.yaml`: the policy table of each record type.
+pub const MERGE_FILE: &str = include_str!("../../schemas/merge.yaml");
 
-/// Stratagems: the newer faction pack decides the cost and category; text is filled.
-pub const STRATAGEM: &[FieldRule] = &[
-    FieldRule {
-        fields: &["id", "edition", "name", "group"],
-        wins: Wins::First,
-        report: Report::Never,
-        why: KEY,
-    },
-    FieldRule {
-        fields: &["cp", "category"],
-        wins: Wins::NewerNonNull,
-        report: Report::BothPresent,
-        why: "cost and category change between faction packs; a source lacking them does not erase them",
-    },
-    FieldRule {
-        fields: &["flavor", "when", "target", "effect", "restrictions"],
-        wins: Wins::FirstNonNull,
-        report: Report::Never,
-        why: "text may be printed in another file than the header; older pages print it unlabeled; \
-              datasheet pages print variants of it",
-    },
-    FieldRule { fields: &["sources"], wins: Wins::Union, report: Report::Never, why: PROVENANCE },
-];
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Tables {
+    datasheet: Vec<FieldRule>,
+    stratagem: Vec<FieldRule>,
+    enhancement: Vec<FieldRule>,
+    detachment: Vec<FieldRule>,
+}
 
-/// Enhancements: the first reading that has a value.
-pub const ENHANCEMENT: &[FieldRule] = &[
-    FieldRule {
-        fields: &["id", "edition"],
-        wins: Wins::First,
-        report: Report::Never,
-        why: KEY,
-    },
-    FieldRule {
-        fields: &["name", "faction", "detachment", "flavor", "text"],
-        wins: Wins::FirstNonNull,
-        report: Report::BothPresent,
-        why: "text one source lacks is taken from another; where both print it, the first is kept",
-    },
-    FieldRule {
-        fields: &["points"],
-        wins: Wins::FirstNonNull,
-        report: Report::BothPresent,
-        why: "enhancement points do not yet prefer the newer faction pack",
-    },
-    FieldRule {
-        fields: &["sources"],
-        wins: Wins::Union,
-        report: Report::Never,
-        why: PROVENANCE,
-    },
-];
-
-/// Detachments: their parts are the union of every page's list.
-pub const DETACHMENT: &[FieldRule] = &[
-    FieldRule {
-        fields: &["id", "edition"],
-        wins: Wins::First,
-        report: Report::Never,
-        why: KEY,
-    },
-    FieldRule {
-        fields: &["name", "faction"],
-        wins: Wins::FirstNonNull,
-        report: Report::BothPresent,
-        why: "the id is faction + name: a difference is a spelling",
-    },
-    FieldRule {
-        fields: &["rules", "enhancements", "stratagems", "sources"],
-        wins: Wins::Union,
-        report: Report::Never,
-        why: "a detachment's parts are listed on several pages",
-    },
-];
-
-/// The policy table of a record type.
+/// The policy table of a record type (`schemas/merge.yaml`, read once).
 pub fn table(kind: RecordKind) -> &'static [FieldRule] {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    let t = TABLES.get_or_init(|| {
+        serde_saphyr::from_str(MERGE_FILE)
+            .unwrap_or_else(|e| panic!("embedded schemas/merge.yaml is invalid: {e}"))
+    });
     match kind {
-        RecordKind::Datasheet => DATASHEET,
-        RecordKind::Stratagem => STRATAGEM,
-        RecordKind::Enhancement => ENHANCEMENT,
-        RecordKind::Detachment => DETACHMENT,
+        RecordKind::Datasheet => &t.datasheet,
+        RecordKind::Stratagem => &t.stratagem,
+        RecordKind::Enhancement => &t.enhancement,
+        RecordKind::Detachment => &t.detachment,
     }
 }
 
@@ -240,7 +131,12 @@ pub trait Mergeable: Serialize + DeserializeOwned + Clone {
     fn id(&self) -> &str;
     /// How `X110` names the record.
     fn label(&self) -> String;
-    fn sort_lists(&mut self);
+    /// Sorts and deduplicates the record's lists (its `sources`; a detachment's parts too).
+    fn sort_lists(&mut self) {
+        let sources = self.sources_mut();
+        sources.sort();
+        sources.dedup();
+    }
     /// The record's `sources` (a union in every table): merging moves them aside instead of
     /// serializing a list that grows with every page that repeats the record.
     fn sources_mut(&mut self) -> &mut Vec<Provenance>;
@@ -288,10 +184,6 @@ impl Mergeable for Datasheet {
     fn label(&self) -> String {
         self.name.clone().unwrap_or_else(|| self.id.clone())
     }
-    fn sort_lists(&mut self) {
-        self.sources.sort();
-        self.sources.dedup();
-    }
 }
 
 impl Mergeable for Stratagem {
@@ -305,10 +197,6 @@ impl Mergeable for Stratagem {
     fn label(&self) -> String {
         self.name.clone()
     }
-    fn sort_lists(&mut self) {
-        self.sources.sort();
-        self.sources.dedup();
-    }
 }
 
 impl Mergeable for Enhancement {
@@ -321,10 +209,6 @@ impl Mergeable for Enhancement {
     }
     fn label(&self) -> String {
         self.name.clone().unwrap_or_else(|| self.id.clone())
-    }
-    fn sort_lists(&mut self) {
-        self.sources.sort();
-        self.sources.dedup();
     }
 }
 
@@ -391,9 +275,10 @@ pub fn merge_pair<T: Mergeable>(kept: &T, other: &T, other_newer: bool) -> (T, V
     let mut conflicts = Vec::new();
     let opts = Options::without_provenance();
     for rule in table(T::KIND) {
-        for field in rule.fields {
-            let x = a.get(*field).cloned().unwrap_or(Value::Null);
-            let y = b.get(*field).cloned().unwrap_or(Value::Null);
+        for field in &rule.fields {
+            let field = field.as_str();
+            let x = a.get(field).cloned().unwrap_or(Value::Null);
+            let y = b.get(field).cloned().unwrap_or(Value::Null);
             let take = match rule.wins {
                 Wins::First => false,
                 Wins::FirstNonNull => !present(&x) && present(&y),
@@ -435,7 +320,7 @@ pub fn merge_pair<T: Mergeable>(kept: &T, other: &T, other_newer: bool) -> (T, V
                         took_other: take,
                         why: match rule.wins {
                             Wins::Newer | Wins::NewerNonNull => Why::Version,
-                            _ => Why::First(rule.why),
+                            _ => Why::First(&rule.why),
                         },
                     });
                 }
@@ -443,9 +328,9 @@ pub fn merge_pair<T: Mergeable>(kept: &T, other: &T, other_newer: bool) -> (T, V
             if take {
                 // A field the other reading does not serialize (skipped when absent, like
                 // `legends` or `power_rating`) is absent in the merge too, not `null`.
-                match b.get(*field) {
+                match b.get(field) {
                     Some(_) => a.insert(field.to_string(), y),
-                    None => a.remove(*field),
+                    None => a.remove(field),
                 };
             }
         }
@@ -820,7 +705,7 @@ mod tests {
         for (kind, v) in samples {
             let fields: Vec<&str> = table(kind)
                 .iter()
-                .flat_map(|r| r.fields.iter().copied())
+                .flat_map(|r| r.fields.iter().map(String::as_str))
                 .collect();
             let obj = v.as_object().unwrap();
             for k in obj.keys() {

@@ -36,7 +36,8 @@
 //!   profile: `weapons_printed_elsewhere`): it neither agrees nor disagrees.
 //!
 //! For each field the report gives the emitted value (the merged datasheet's) and the merge
-//! policy's reason (`merge::DATASHEET`'s row, and the reading the newer-wins fields come from).
+//! policy's reason (the datasheet row of `schemas/merge.yaml`, and the reading the newer-wins
+//! fields come from).
 //! Per faction: agreement of every pair of sources over the fields both print, and the fields
 //! every source of a three-or-more-source datasheet prints and agrees on.
 //!
@@ -693,7 +694,9 @@ fn per_source(rs: &[&Reading]) -> Option<(Datasheet, Option<String>)> {
 
 fn reason(field: &str, origin: Option<&Origin>) -> String {
     let top = top_of(field);
-    let row = merge::DATASHEET.iter().find(|r| r.fields.contains(&top));
+    let row = merge::table(conflict::RecordKind::Datasheet)
+        .iter()
+        .find(|r| r.covers(top));
     let from = match origin {
         Some((Some((a, b)), f)) => format!("{f} (faction pack v{a}.{b})"),
         Some((None, f)) => format!("{f} (no version; first in path order)"),
