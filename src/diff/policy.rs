@@ -27,25 +27,18 @@ use serde_saphyr::Spanned;
 /// The default policy, embedded.
 pub const DEFAULT_POLICY: &str = include_str!("../../schemas/gate-default.yaml");
 
-/// What fails.
+/// What fails (a rule left out is off).
 #[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct FailOn {
-    #[serde(default)]
     pub removed_records: bool,
-    #[serde(default)]
     pub removed_weapon_profiles: bool,
-    #[serde(default)]
     pub became_null: bool,
-    #[serde(default)]
     pub new_error_diagnostics: bool,
     /// A finite number, at least 0 (checked by [`Policy::parse`]).
-    #[serde(default)]
     pub expected_damage_change: Option<Spanned<f64>>,
     /// A finite percentage, 0 to 100 (checked by [`Policy::parse`]).
-    #[serde(default)]
     pub crosscheck_agreement_below: Option<Spanned<f64>>,
-    #[serde(default)]
     pub categories: Vec<Spanned<String>>,
 }
 
@@ -54,18 +47,15 @@ pub struct FailOn {
 #[serde(deny_unknown_fields)]
 pub struct Allow {
     pub record: Spanned<String>,
-    #[serde(default)]
     pub field: Option<String>,
     pub reason: Spanned<String>,
 }
 
 /// A gate policy.
 #[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct Policy {
-    #[serde(default)]
     pub fail_on: FailOn,
-    #[serde(default)]
     pub allow: Vec<Allow>,
     #[serde(skip)]
     categories: Vec<Subject>,
@@ -95,6 +85,19 @@ pub struct Violation {
     pub change: Option<usize>,
 }
 
+impl Violation {
+    /// A violation no one change made (a new error diagnostic, a figure).
+    fn global(rule: &str, message: String) -> Violation {
+        Violation {
+            rule: rule.to_string(),
+            record: None,
+            path: None,
+            message,
+            change: None,
+        }
+    }
+}
+
 /// The gate's verdict.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Verdict {
@@ -119,20 +122,22 @@ impl Policy {
     /// with no rule (an empty file, or every rule off) is a mistake at line 1, as it would
     /// pass every diff.
     pub fn parse(file: &str, yaml: &str) -> Result<Policy, PolicyError> {
+        let err = |(line, column): (u64, u64), message: String| PolicyError {
+            file: file.to_string(),
+            line,
+            column,
+            message,
+        };
         if yaml
             .lines()
             .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
         {
-            return Err(PolicyError {
-                file: file.to_string(),
-                line: 1,
-                column: 1,
-                message: "the policy is empty: it would pass every diff (give `fail_on:` rules)"
-                    .into(),
-            });
+            return Err(err(
+                (1, 1),
+                "the policy is empty: it would pass every diff (give `fail_on:` rules)".into(),
+            ));
         }
         let mut p: Policy = serde_saphyr::from_str(yaml).map_err(|e| {
-            let (line, column) = e.location().map_or((0, 0), |l| (l.line(), l.column()));
             let text = e.to_string();
             let first = text.lines().next().unwrap_or("invalid YAML");
             let t = first.strip_prefix("error: ").unwrap_or(first);
@@ -140,72 +145,49 @@ impl Policy {
                 Some((head, rest)) if head.starts_with("line ") => rest,
                 _ => t,
             };
-            PolicyError {
-                file: file.to_string(),
-                line,
-                column,
-                message: message.to_string(),
-            }
+            let place = e.location().map_or((0, 0), |l| (l.line(), l.column()));
+            err(place, message.to_string())
         })?;
-        let at = |s: &Spanned<String>, message: String| PolicyError {
-            file: file.to_string(),
-            line: s.referenced.line(),
-            column: s.referenced.column(),
-            message,
-        };
         for c in &p.fail_on.categories {
-            match Subject::parse(&c.value) {
-                Some(cat) => p.categories.push(cat),
-                None => {
-                    let names: Vec<&str> = Subject::ALL.iter().map(|c| c.as_str()).collect();
-                    return Err(at(
-                        c,
-                        format!(
-                            "unknown category `{}` (one of: {})",
-                            c.value,
-                            names.join(", ")
-                        ),
-                    ));
-                }
-            }
+            let Some(cat) = Subject::parse(&c.value) else {
+                let names: Vec<&str> = Subject::ALL.iter().map(|c| c.as_str()).collect();
+                let names = names.join(", ");
+                let message = format!("unknown category `{}` (one of: {names})", c.value);
+                return Err(err(place(c), message));
+            };
+            p.categories.push(cat);
         }
         for a in &p.allow {
             if a.reason.value.trim().is_empty() {
-                return Err(at(&a.reason, "an allowed change needs a reason".into()));
-            }
-            if a.record.value.trim().is_empty() {
-                return Err(at(&a.record, "an allowed change needs a record id".into()));
-            }
-        }
-        let number = |s: &Spanned<f64>, message: String| PolicyError {
-            file: file.to_string(),
-            line: s.referenced.line(),
-            column: s.referenced.column(),
-            message,
-        };
-        if let Some(t) = &p.fail_on.expected_damage_change {
-            if !t.value.is_finite() || t.value < 0.0 {
-                return Err(number(
-                    t,
-                    format!(
-                        "expected_damage_change must be a finite number, 0 or more, not {}",
-                        t.value
-                    ),
+                return Err(err(
+                    place(&a.reason),
+                    "an allowed change needs a reason".into(),
                 ));
             }
-        }
-        if let Some(t) = &p.fail_on.crosscheck_agreement_below {
-            if !t.value.is_finite() || !(0.0..=100.0).contains(&t.value) {
-                return Err(number(
-                    t,
-                    format!(
-                        "crosscheck_agreement_below must be a percentage (0 to 100), not {}",
-                        t.value
-                    ),
+            if a.record.value.trim().is_empty() {
+                return Err(err(
+                    place(&a.record),
+                    "an allowed change needs a record id".into(),
                 ));
             }
         }
         let f = &p.fail_on;
+        for (threshold, range, what) in [
+            (
+                &f.expected_damage_change,
+                0.0..=f64::MAX,
+                "expected_damage_change must be a finite number, 0 or more",
+            ),
+            (
+                &f.crosscheck_agreement_below,
+                0.0..=100.0,
+                "crosscheck_agreement_below must be a percentage (0 to 100)",
+            ),
+        ] {
+            if let Some(t) = threshold.as_ref().filter(|t| !range.contains(&t.value)) {
+                return Err(err(place(t), format!("{what}, not {}", t.value)));
+            }
+        }
         let no_rule = !(f.removed_records
             || f.removed_weapon_profiles
             || f.became_null
@@ -214,14 +196,11 @@ impl Policy {
             || f.crosscheck_agreement_below.is_some()
             || !f.categories.is_empty());
         if no_rule {
-            return Err(PolicyError {
-                file: file.to_string(),
-                line: 1,
-                column: 1,
-                message: "the policy has no rule on: it would pass every diff (turn on a \
-                          `fail_on:` rule)"
+            return Err(err(
+                (1, 1),
+                "the policy has no rule on: it would pass every diff (turn on a `fail_on:` rule)"
                     .into(),
-            });
+            ));
         }
         Ok(p)
     }
@@ -324,21 +303,10 @@ impl Policy {
         }
         if self.fail_on.new_error_diagnostics {
             for d in &diff.new_errors {
-                v.violations.push(Violation {
-                    rule: "new_error_diagnostics".into(),
-                    record: None,
-                    path: None,
-                    message: format!(
-                        "{} {}{}",
-                        d.code,
-                        d.file
-                            .as_deref()
-                            .map(|f| format!("{f}: "))
-                            .unwrap_or_default(),
-                        d.message
-                    ),
-                    change: None,
-                });
+                let file = d.file.as_deref().map(|f| format!("{f}: "));
+                let message = format!("{} {}{}", d.code, file.unwrap_or_default(), d.message);
+                v.violations
+                    .push(Violation::global("new_error_diagnostics", message));
             }
         }
         let limit = self
@@ -348,16 +316,17 @@ impl Policy {
             .map(|s| s.value);
         if let (Some(limit), Some(a)) = (limit, agreement) {
             if a < limit {
-                v.violations.push(Violation {
-                    rule: "crosscheck_agreement_below".into(),
-                    record: None,
-                    path: None,
-                    message: format!("crosscheck agreement {a:.2}% is below {limit}%"),
-                    change: None,
-                });
+                let message = format!("crosscheck agreement {a:.2}% is below {limit}%");
+                v.violations
+                    .push(Violation::global("crosscheck_agreement_below", message));
             }
         }
         v.passed = v.violations.is_empty();
         v
     }
+}
+
+/// Where a value of the policy file is (line, column; 1-based).
+fn place<T>(s: &Spanned<T>) -> (u64, u64) {
+    (s.referenced.line(), s.referenced.column())
 }
