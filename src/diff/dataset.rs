@@ -42,67 +42,51 @@ use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-/// What a change is about; see the module doc's table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Subject {
-    Record,
-    Points,
-    Characteristic,
-    WeaponProfile,
-    Keyword,
-    Ability,
-    RuleText,
-    Composition,
-    Reference,
-    Name,
-    Other,
-    Provenance,
-    Typography,
+/// Declares [`Subject`] with each variant's spelling (in the JSON and the policy), once.
+macro_rules! subjects {
+    ($($variant:ident = $name:literal,)*) => {
+        /// What a change is about; see the module doc's table.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+        pub enum Subject {
+            $(#[serde(rename = $name)] $variant,)*
+        }
+
+        impl Subject {
+            pub const ALL: &'static [Subject] = &[$(Subject::$variant,)*];
+
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Subject::$variant => $name,)*
+                }
+            }
+        }
+    };
+}
+
+subjects! {
+    Record = "record",
+    Points = "points",
+    Characteristic = "characteristic",
+    WeaponProfile = "weapon_profile",
+    Keyword = "keyword",
+    Ability = "ability",
+    RuleText = "rule_text",
+    Composition = "composition",
+    Reference = "reference",
+    Name = "name",
+    Other = "other",
+    Provenance = "provenance",
+    Typography = "typography",
 }
 
 impl Subject {
-    pub const ALL: [Subject; 13] = [
-        Subject::Record,
-        Subject::Points,
-        Subject::Characteristic,
-        Subject::WeaponProfile,
-        Subject::Keyword,
-        Subject::Ability,
-        Subject::RuleText,
-        Subject::Composition,
-        Subject::Reference,
-        Subject::Name,
-        Subject::Other,
-        Subject::Provenance,
-        Subject::Typography,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Subject::Record => "record",
-            Subject::Points => "points",
-            Subject::Characteristic => "characteristic",
-            Subject::WeaponProfile => "weapon_profile",
-            Subject::Keyword => "keyword",
-            Subject::Ability => "ability",
-            Subject::RuleText => "rule_text",
-            Subject::Composition => "composition",
-            Subject::Reference => "reference",
-            Subject::Name => "name",
-            Subject::Other => "other",
-            Subject::Provenance => "provenance",
-            Subject::Typography => "typography",
-        }
-    }
-
     /// `false` for provenance-only and typography-only changes.
     pub fn is_meaning(self) -> bool {
         !matches!(self, Subject::Provenance | Subject::Typography)
     }
 
     pub fn parse(s: &str) -> Option<Subject> {
-        Subject::ALL.into_iter().find(|c| c.as_str() == s)
+        Subject::ALL.iter().copied().find(|c| c.as_str() == s)
     }
 }
 
@@ -376,13 +360,7 @@ fn diff_type(
                 push_changes(t, c, va, vb, None, targets, out);
             }
             None if !renamed_old.contains(id) => {
-                let c = Change {
-                    record: id.clone(),
-                    kind: ChangeKind::Removed,
-                    path: FieldPath::default(),
-                    old: Some(va.clone()),
-                    new: None,
-                };
+                let c = whole(id, ChangeKind::Removed, Some(va), None);
                 push_changes(t, vec![c], va, &Value::Null, None, targets, out);
             }
             None => {}
@@ -393,13 +371,7 @@ fn diff_type(
             continue;
         }
         let vb = &b[*id];
-        let c = Change {
-            record: (*id).clone(),
-            kind: ChangeKind::Added,
-            path: FieldPath::default(),
-            old: None,
-            new: Some(vb.clone()),
-        };
+        let c = whole(id, ChangeKind::Added, None, Some(vb));
         push_changes(t, vec![c], &Value::Null, vb, None, targets, out);
     }
     for (o, n) in renames {
@@ -407,6 +379,17 @@ fn diff_type(
         let mut c = diff_values(n, va, vb, &opts);
         c.retain(|c| c.path.0 != [Segment::Field("id".into())]);
         push_changes(t, c, va, vb, Some(o), targets, out);
+    }
+}
+
+/// A whole record added or removed.
+fn whole(id: &str, kind: ChangeKind, old: Option<&Value>, new: Option<&Value>) -> Change {
+    Change {
+        record: id.to_string(),
+        kind,
+        path: FieldPath::default(),
+        old: old.cloned(),
+        new: new.cloned(),
     }
 }
 
@@ -629,34 +612,6 @@ fn became_null(kind: ChangeKind, old: Option<&Value>, new: Option<&Value>) -> bo
     kind == ChangeKind::Changed && old.is_some_and(|v| !empty(v)) && new.is_some_and(empty)
 }
 
-/// The value at `path` inside `v`, following keyed lists with the engine's keys (computed
-/// with `other`, the other reading of the record; pass `v` itself when there is none).
-pub fn element<'a>(v: &'a Value, path: &[Segment], other: &Value) -> Option<&'a Value> {
-    let (mut cur, mut oth) = (v, other);
-    for s in path {
-        match s {
-            Segment::Field(f) => {
-                cur = cur.get(f)?;
-                oth = oth.get(f).unwrap_or(&Value::Null);
-            }
-            Segment::Key(k) => {
-                let xs = cur.as_array()?;
-                let ys = oth.as_array().map(Vec::as_slice).unwrap_or(&[]);
-                let (kx, ky) = keys(xs, ys)?;
-                let i = kx.iter().position(|x| x == k)?;
-                let j = ky.iter().position(|y| y == k);
-                cur = &xs[i];
-                oth = j.and_then(|j| ys.get(j)).unwrap_or(&Value::Null);
-            }
-            Segment::Index(i) => {
-                cur = cur.get(*i)?;
-                oth = oth.get(*i).unwrap_or(&Value::Null);
-            }
-        }
-    }
-    Some(cur)
-}
-
 fn at_of(v: &Value) -> Option<At> {
     let line = v.get("line")?.as_u64()? as u32;
     Some(At {
@@ -668,8 +623,7 @@ fn at_of(v: &Value) -> Option<At> {
 
 /// The two readings of one record (OLD, NEW; either may be null), with each keyed list
 /// indexed once, when first walked, by the engine's keys (key → position, per side): finding
-/// the element of every change of a record is then linear in the record's size, where
-/// [`element`] computes a list's keys again on every call.
+/// the element of every change of a record is then linear in the record's size.
 struct Readings<'a> {
     old: &'a Value,
     new: &'a Value,
@@ -705,7 +659,7 @@ impl<'a> Readings<'a> {
         }
     }
 
-    /// The value at `path` in the reading `side` (what [`element`] gives).
+    /// The value at `path` in the reading `side`, following keyed lists by the engine's keys.
     fn element(&mut self, side: Side, path: &[Segment]) -> Option<&'a Value> {
         let mut cur = [Some(self.old), Some(self.new)];
         for (n, s) in path.iter().enumerate() {
