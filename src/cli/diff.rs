@@ -60,49 +60,19 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<i32> {
-    let policy = match &args.gate {
-        None => None,
-        Some(g) if g == "default" => Some(Policy::parse(
-            "schemas/gate-default.yaml",
-            crate::diff::policy::DEFAULT_POLICY,
-        )),
-        Some(g) => {
-            let text = match std::fs::read_to_string(g) {
-                Ok(t) => t,
-                Err(e) => {
-                    errln!("error: {g}: cannot read: {e}");
-                    return Ok(super::EXIT_USAGE);
-                }
-            };
-            Some(Policy::parse(g, &text))
-        }
-    };
-    let policy = match policy.transpose() {
-        Ok(p) => p,
+    let (policy, (old, new, old_name, new_name)) = match policy_and_datasets(&args) {
+        Ok(x) => x,
         Err(e) => {
             errln!("error: {e}");
             return Ok(super::EXIT_USAGE);
         }
     };
-    let needs_export = policy
-        .as_ref()
-        .is_some_and(|p| p.fail_on.crosscheck_agreement_below.is_some());
-    if needs_export && args.wahapedia_csv.is_none() {
-        errln!(
-            "error: the policy's crosscheck_agreement_below needs --wahapedia-csv DIR (Wahapedia's CSV export)"
-        );
-        return Ok(super::EXIT_USAGE);
-    }
-    let (old, new, old_name, new_name) = match read_both(&args) {
-        Ok(x) => x,
-        Err(e) => {
-            errln!("error: {e:#}");
-            return Ok(super::EXIT_USAGE);
-        }
-    };
     let panel = crate::validate::default_panel();
     let diff = diff_datasets(&old, &new, &panel);
-    let agreement = match (&args.wahapedia_csv, needs_export) {
+    let agreement = match (
+        &args.wahapedia_csv,
+        policy.as_ref().is_some_and(needs_export),
+    ) {
         (Some(dir), true) => {
             let export = crate::crosscheck::Export::read_dir(dir)?;
             let r = crate::crosscheck::crosscheck(&export, &new.datasheets);
@@ -139,6 +109,36 @@ fn color() -> bool {
 }
 
 type Both = (LoadedDataset, LoadedDataset, String, String);
+
+/// Whether the policy needs the crosscheck's agreement (and so `--wahapedia-csv`).
+fn needs_export(p: &Policy) -> bool {
+    p.fail_on.crosscheck_agreement_below.is_some()
+}
+
+/// The policy (`--gate`) and the two datasets; a usage error as its message.
+fn policy_and_datasets(args: &Args) -> Result<(Option<Policy>, Both), String> {
+    let policy = match args.gate.as_deref() {
+        None => None,
+        Some("default") => Some(Policy::parse(
+            "schemas/gate-default.yaml",
+            crate::diff::policy::DEFAULT_POLICY,
+        )),
+        Some(g) => {
+            let text = std::fs::read_to_string(g).map_err(|e| format!("{g}: cannot read: {e}"))?;
+            Some(Policy::parse(g, &text))
+        }
+    };
+    let policy = policy.transpose().map_err(|e| e.to_string())?;
+    if policy.as_ref().is_some_and(needs_export) && args.wahapedia_csv.is_none() {
+        return Err(
+            "the policy's crosscheck_agreement_below needs --wahapedia-csv DIR \
+                    (Wahapedia's CSV export)"
+                .into(),
+        );
+    }
+    let both = read_both(args).map_err(|e| format!("{e:#}"))?;
+    Ok((policy, both))
+}
 
 fn read_both(args: &Args) -> anyhow::Result<Both> {
     let read = |p: &Path| DatasetDir::read(p).map_err(anyhow::Error::from);
@@ -493,9 +493,15 @@ pub fn github(diff: &DatasetDiff, verdict: Option<&Verdict>, root: Option<&str>)
             }
         }
     }
-    let file = |f: &str| match root {
-        Some(r) => format!("{}/{f}", r.trim_end_matches('/')),
-        None => f.to_string(),
+    // `file=…,line=…` of an annotation.
+    let place = |file: &str, line: Option<u32>| -> Vec<String> {
+        let file = match root {
+            Some(r) => format!("{}/{file}", r.trim_end_matches('/')),
+            None => file.to_string(),
+        };
+        let mut props = vec![format!("file={}", gh_escape(&file, true))];
+        props.extend(line.map(|l| format!("line={l}")));
+        props
     };
     for (i, e) in diff.changes.iter().enumerate() {
         if !e.meaning {
@@ -503,11 +509,9 @@ pub fn github(diff: &DatasetDiff, verdict: Option<&Verdict>, root: Option<&str>)
         }
         let rules = failing.get(&i);
         let level = if rules.is_some() { "error" } else { "warning" };
-        let mut props = Vec::new();
-        if let Some(a) = &e.at {
-            props.push(format!("file={}", gh_escape(&file(&a.file), true)));
-            props.push(format!("line={}", a.line.max(1)));
-        }
+        let mut props = (e.at.as_ref())
+            .map(|a| place(&a.file, Some(a.line.max(1))))
+            .unwrap_or_default();
         let title = match rules {
             Some(r) => format!("cogitator gate ({}): {}", r.join(", "), e.category.as_str()),
             None => format!("cogitator diff: {}", e.category.as_str()),
@@ -528,13 +532,9 @@ pub fn github(diff: &DatasetDiff, verdict: Option<&Verdict>, root: Option<&str>)
         );
     }
     for d in &diff.new_errors {
-        let mut props = Vec::new();
-        if let Some(f) = &d.file {
-            props.push(format!("file={}", gh_escape(&file(f), true)));
-            if let Some(l) = d.line {
-                props.push(format!("line={l}"));
-            }
-        }
+        let mut props = (d.file.as_ref())
+            .map(|f| place(f, d.line))
+            .unwrap_or_default();
         props.push(format!(
             "title={}",
             gh_escape(&format!("new {}", d.code), true)
