@@ -78,21 +78,12 @@ pub fn view(kind: RecordKind, field: &str, v: &Value) -> Value {
     match (kind, field) {
         (RecordKind::Datasheet, "keywords") => upper_strings(v).into(),
         (RecordKind::Datasheet, "abilities") => ability_names(v).into(),
-        (RecordKind::Datasheet, "models") => Value::Array(
-            v.as_array()
-                .map(|a| {
-                    a.iter()
-                        .map(|m| {
-                            Value::Object(
-                                characteristics(m, MODEL_NON_CHARACTERISTICS)
-                                    .map(|(k, v)| (k.clone(), v.clone()))
-                                    .collect(),
-                            )
-                        })
-                        .collect()
-                })
-                .unwrap_or_default(),
-        ),
+        (RecordKind::Datasheet, "models") => (v.as_array().into_iter().flatten())
+            .map(|m| {
+                let c = characteristics(m, MODEL_NON_CHARACTERISTICS);
+                Value::Object(c.map(|(k, v)| (k.clone(), v.clone())).collect())
+            })
+            .collect(),
         (RecordKind::Datasheet, "invulnerable_save") if v.is_null() => Value::String(String::new()),
         _ => v.clone(),
     }

@@ -970,15 +970,20 @@ fn pct(a: usize, b: usize) -> f64 {
 
 /// The per-faction figures of the report's datasheets.
 fn figures(datasheets: &[DatasheetReport]) -> Vec<FactionFigures> {
-    let mut by: BTreeMap<String, FactionFigures> = BTreeMap::new();
+    // Per faction: its figures, and its pairs of sources by their names (sorted).
+    type Pairs = BTreeMap<[String; 2], PairFigures>;
+    let mut by: BTreeMap<String, (FactionFigures, Pairs)> = BTreeMap::new();
     for d in datasheets {
         let faction = d.faction.clone().unwrap_or_default();
-        let ff = by.entry(faction.clone()).or_insert_with(|| FactionFigures {
-            faction,
-            ..FactionFigures::default()
+        let (ff, pairs) = by.entry(faction.clone()).or_insert_with(|| {
+            let ff = FactionFigures {
+                faction,
+                ..FactionFigures::default()
+            };
+            (ff, Pairs::new())
         });
         ff.datasheets += 1;
-        let mut pairs_seen: BTreeSet<(String, String)> = BTreeSet::new();
+        let mut pairs_seen: BTreeSet<[String; 2]> = BTreeSet::new();
         let all_three = d.sources.len() >= 3;
         if all_three {
             ff.all_sources.datasheets += 1;
@@ -1012,22 +1017,11 @@ fn figures(datasheets: &[DatasheetReport]) -> Vec<FactionFigures> {
             for (i, a) in printed.iter().enumerate() {
                 for b in &printed[i + 1..] {
                     let (sa, sb) = (state[a], state[b]);
-                    let key = (a.to_string(), b.to_string());
-                    let p = ff
-                        .pairs
-                        .iter_mut()
-                        .find(|p| p.sources[0] == key.0 && p.sources[1] == key.1);
-                    let p = match p {
-                        Some(p) => p,
-                        None => {
-                            ff.pairs.push(PairFigures {
-                                sources: [key.0.clone(), key.1.clone()],
-                                ..PairFigures::default()
-                            });
-                            let n = ff.pairs.len() - 1;
-                            &mut ff.pairs[n]
-                        }
-                    };
+                    let key = [a.to_string(), b.to_string()];
+                    let p = pairs.entry(key.clone()).or_insert_with(|| PairFigures {
+                        sources: key.clone(),
+                        ..PairFigures::default()
+                    });
                     if pairs_seen.insert(key) {
                         p.datasheets += 1;
                     }
@@ -1046,14 +1040,15 @@ fn figures(datasheets: &[DatasheetReport]) -> Vec<FactionFigures> {
             }
         }
     }
-    let mut out: Vec<FactionFigures> = by.into_values().collect();
-    for ff in &mut out {
-        ff.pairs.sort_by(|a, b| a.sources.cmp(&b.sources));
-        for p in &mut ff.pairs {
+    let mut out = Vec::with_capacity(by.len());
+    for (mut ff, pairs) in by.into_values() {
+        for mut p in pairs.into_values() {
             p.percent = pct(p.agree, p.checks);
             p.percent_up_to_naming = pct(p.agree_up_to_naming, p.checks);
+            ff.pairs.push(p);
         }
         ff.all_sources.percent = pct(ff.all_sources.agree, ff.all_sources.checks);
+        out.push(ff);
     }
     out
 }
