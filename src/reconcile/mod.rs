@@ -692,16 +692,23 @@ fn per_source(rs: &[&Reading]) -> Option<(Datasheet, Option<String>)> {
     recs.into_sorted().into_iter().next().map(|d| (d, dated))
 }
 
+/// The reading a merged record's newer-wins fields come from: its file and faction pack
+/// version (`no_version` when it has none).
+fn origin_label((version, file): &Origin, no_version: &str) -> String {
+    match version {
+        Some((a, b)) => format!("{file} (faction pack v{a}.{b})"),
+        None => format!("{file} ({no_version})"),
+    }
+}
+
 fn reason(field: &str, origin: Option<&Origin>) -> String {
     let top = top_of(field);
     let row = merge::table(conflict::RecordKind::Datasheet)
         .iter()
         .find(|r| r.covers(top));
-    let from = match origin {
-        Some((Some((a, b)), f)) => format!("{f} (faction pack v{a}.{b})"),
-        Some((None, f)) => format!("{f} (no version; first in path order)"),
-        None => "-".into(),
-    };
+    let from = origin.map_or("-".into(), |o| {
+        origin_label(o, "no version; first in path order")
+    });
     match row {
         Some(r) => {
             let wins = match r.wins {
@@ -767,14 +774,12 @@ fn datasheet_report(
         })
         .collect();
     let alias = matching::pair_weapons(&wkeys);
-    let mut k = 0;
+    let mut keys = mkeys.iter();
     let mut sources: Vec<SourceViews> = Vec::new();
     for (s, dated, vs) in &readings {
-        let mut views = Vec::new();
-        for (n, d) in vs {
-            views.push((n.clone(), view(d, &mkeys[k], &alias)));
-            k += 1;
-        }
+        let views = (vs.iter().zip(&mut keys))
+            .map(|((n, d), k)| (n.clone(), view(d, k, &alias)))
+            .collect();
         sources.push(SourceViews {
             source: s.clone(),
             dated: dated.clone(),
@@ -830,11 +835,9 @@ fn datasheet_report(
         name: merged.name.clone(),
         faction: merged.faction.clone(),
         sources: sources.iter().map(|s| s.source.clone()).collect(),
-        kept_from: match origin {
-            Some((Some((a, b)), f)) => format!("{f} (faction pack v{a}.{b})"),
-            Some((None, f)) => format!("{f} (no version)"),
-            None => String::new(),
-        },
+        kept_from: origin
+            .map(|o| origin_label(o, "no version"))
+            .unwrap_or_default(),
         policy,
         fields,
     }
