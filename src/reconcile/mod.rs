@@ -300,7 +300,7 @@ pub struct DatasheetReport {
 }
 
 /// One compared field.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct FieldReport {
     pub field: String,
     /// The merged datasheet's value (absent when the dataset has none).
@@ -847,10 +847,7 @@ fn field_report(path: &str, sources: &[SourceViews], emitted: Option<String>) ->
     let mut f = FieldReport {
         field: path.to_string(),
         emitted: emitted.clone(),
-        value: None,
-        agree: Vec::new(),
-        differ: Vec::new(),
-        absent: Vec::new(),
+        ..FieldReport::default()
     };
     // (source, exact, loose, dated)
     let mut present: Vec<(&str, String, String, Option<&str>)> = Vec::new();
