@@ -255,18 +255,11 @@ pub fn word_diff(old: &str, new: &str) -> String {
                 }
             }
             Piece::Change(d, i) => {
-                let mut s = String::new();
-                if !d.is_empty() {
-                    s.push_str(&format!("[-{}-]", d.join(" ")));
-                }
-                if !i.is_empty() {
-                    if !s.is_empty() {
-                        s.push(' ');
-                    }
-                    s.push_str(&format!("{{+{}+}}", i.join(" ")));
-                }
-                if !s.is_empty() {
-                    out.push(s);
+                let deleted = (!d.is_empty()).then(|| format!("[-{}-]", d.join(" ")));
+                let inserted = (!i.is_empty()).then(|| format!("{{+{}+}}", i.join(" ")));
+                let both: Vec<String> = deleted.into_iter().chain(inserted).collect();
+                if !both.is_empty() {
+                    out.push(both.join(" "));
                 }
             }
         }
