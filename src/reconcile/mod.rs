@@ -137,8 +137,9 @@ pub fn prepare(extracted: &mut [Extracted], formats: &BTreeMap<String, String>) 
     let source_of = |file: &str| {
         source_of_format(formats.get(file).map(String::as_str).unwrap_or("")).to_string()
     };
+    // Each extracted file's source, in `extracted`'s order.
+    let sources: Vec<String> = extracted.iter().map(|e| source_of(&e.file)).collect();
     let matches = {
-        let sources: Vec<String> = extracted.iter().map(|e| source_of(&e.file)).collect();
         let cands: Vec<Candidate<'_>> = extracted
             .iter()
             .zip(&sources)
@@ -159,8 +160,7 @@ pub fn prepare(extracted: &mut [Extracted], formats: &BTreeMap<String, String>) 
         .collect();
     // Ids two or more sources print once matched: only their readings are kept.
     let mut sources_of: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for ex in extracted.iter() {
-        let source = source_of(&ex.file);
+    for (ex, source) in extracted.iter().zip(&sources) {
         for d in &ex.datasheets {
             let id = by_from
                 .get(&(d.id.as_str(), source.as_str()))
@@ -172,8 +172,7 @@ pub fn prepare(extracted: &mut [Extracted], formats: &BTreeMap<String, String>) 
         }
     }
     let mut readings: BTreeMap<String, Vec<Reading>> = BTreeMap::new();
-    for ex in extracted.iter_mut() {
-        let source = source_of(&ex.file);
+    for (ex, source) in extracted.iter_mut().zip(&sources) {
         let dated = dated_label(ex.version, ex.dated.as_deref());
         let mut kept = Vec::with_capacity(ex.datasheets.len());
         for mut d in std::mem::take(&mut ex.datasheets) {
