@@ -285,15 +285,12 @@ pub fn diff_datasets(
         diff_type(t, &a, &b, &targets, &mut changes);
     }
     mark_set_typography(&mut changes);
-    changes.sort_by(|x, y| {
-        let rank = |t: &str| TYPES.iter().position(|x| *x == t);
-        (rank(x.record_type), &x.faction, &x.record, &x.field_path).cmp(&(
-            rank(y.record_type),
-            &y.faction,
-            &y.record,
-            &y.field_path,
-        ))
-    });
+    // By record type (in `TYPES` order), faction, record, path.
+    fn order(e: &Entry) -> (Option<usize>, &Option<String>, &String, &FieldPath) {
+        let rank = TYPES.iter().position(|t| *t == e.record_type);
+        (rank, &e.faction, &e.record, &e.field_path)
+    }
+    changes.sort_by(|x, y| order(x).cmp(&order(y)));
     let new_errors = new_error_diagnostics(&old.diagnostics, &new.diagnostics);
     let resolved = new_error_diagnostics(&new.diagnostics, &old.diagnostics).len();
     let summary = summarize(&changes, new_errors.len(), resolved);
