@@ -104,7 +104,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let diff = diff_datasets(&old, &new, &panel);
     let agreement = match (&args.wahapedia_csv, needs_export) {
         (Some(dir), true) => {
-            let export = crate::crosscheck::Export::read_dir(dir)?;
+            let export = crate::crosscheck::Exported::read_dir(dir)?;
             let r = crate::crosscheck::crosscheck(&export, &new.datasheets);
             Some(r.summary.agreement_pct_excluding_changes)
         }

@@ -1,14 +1,17 @@
 //! Crosscheck: compares a dataset's datasheets with Wahapedia's own CSV export, field by field,
 //! and explains every disagreement.
 //!
-//! Owns matching dataset datasheets to the export's (by faction and name, tolerant of case,
-//! apostrophes, dashes and accents; see [`crosscheck`]) and assembling the [`Report`].
-//! `export` (the record source `records::wahapedia_csv`) reads the CSV tables, `compare` compares one matched pair and decides the
-//! category of each disagreement (`changed_since_export`, `naming`, `extraction_error`; the
-//! rule is in `compare`'s module doc and `docs/crosscheck.md`), `report` holds the report types
-//! and the summary figures.
+//! The export is read as ingest reads it: its record source (`records::wahapedia_csv`, here
+//! `export`) builds `Datasheet`s from the tables (`pipeline::read_group`, normalized), and in
+//! `Mode::Crosscheck` checks the tables are all there and gives what only the export carries
+//! ([`ExportFacts`]). This module owns matching each dataset datasheet to an export datasheet
+//! (by faction and name, tolerant of case, apostrophes, dashes and accents; see
+//! [`crosscheck`]) and assembling the [`Report`]; `compare` compares one matched pair through
+//! the comparison core's view (`compare::view`, shared with the reconciliation) and decides
+//! the category of each disagreement (`changed_since_export`, `naming`, `extraction_error`);
+//! `report` holds the report types and the summary figures.
 //!
-//! Pure: it must not read or write files other than through `Export::read_dir`, must not
+//! Pure: it must not read or write files other than through [`Exported::read_dir`], must not
 //! change the dataset, and must not know unit names (no list of expected differences): the
 //! known real changes between the dated export and later pages have to show up in the report
 //! by the general rule. Output is deterministic: sorted, no timestamps, no absolute paths.
@@ -17,27 +20,34 @@ pub mod compare;
 pub mod report;
 
 pub use crate::compare::Category;
-/// The export's reader lives with the pipeline's record sources; the crosscheck reads the
-/// tables it compares through it ([`export::Mode::Crosscheck`]).
+/// The export's reader lives with the pipeline's record sources.
 pub use crate::records::wahapedia_csv as export;
-pub use export::{Export, ExportError};
+pub use export::{Export, ExportError, ExportFacts};
 pub use report::{Disagreement, Kind, Match, Report, Summary, Tally, Unmatched};
 
 use crate::model::Datasheet;
 use crate::text::fold::fold_name_key;
 use compare::{categorize, compare, Pair};
-use export::ExportDatasheet;
 use std::collections::{BTreeMap, BTreeSet};
 
-impl Export {
-    /// Reads the tables the crosscheck compares from an export directory: the crosscheck's
-    /// only I/O. A missing table or column is an [`ExportError`].
-    pub fn read_dir(dir: &std::path::Path) -> Result<Export, ExportError> {
+/// The export as the crosscheck compares it: its tables (read in `Mode::Crosscheck`: the
+/// diagnostics of reading them, `Last_update.csv`, the factions) and every datasheet its
+/// record source builds, with that datasheet's [`ExportFacts`], in export id order.
+#[derive(Debug, Default)]
+pub struct Exported {
+    pub export: Export,
+    pub datasheets: Vec<(Datasheet, ExportFacts)>,
+}
+
+impl Exported {
+    /// Reads an export directory: the crosscheck's only I/O. A missing table or column is an
+    /// [`ExportError`].
+    pub fn read_dir(dir: &std::path::Path) -> Result<Exported, ExportError> {
         if !dir.is_dir() {
             return Err(ExportError::NotADirectory(dir.to_path_buf()));
         }
         let mut files = Vec::new();
-        for name in export::READ {
+        for name in export::READ.iter().chain(export::NOT_READ) {
             let path = dir.join(name);
             if !path.is_file() {
                 continue;
@@ -48,11 +58,32 @@ impl Export {
             })?;
             files.push(crate::source::SourceFile::new(*name, bytes));
         }
+        files.sort_by(|a, b| a.path.cmp(&b.path));
         let tables = export::Tables {
             prefix: String::new(),
             files: files.iter().map(|f| (f.path.clone(), f)).collect(),
         };
-        Export::from_tables(&tables, export::Mode::Crosscheck)
+        Ok(Exported::build(
+            Export::from_tables(&tables, export::Mode::Crosscheck)?,
+            &files.iter().collect::<Vec<_>>(),
+        ))
+    }
+
+    /// The datasheets the record source builds from `files` (the tables `export` was read
+    /// from), each with its facts.
+    pub fn build(export: Export, files: &[&crate::source::SourceFile]) -> Exported {
+        let mut facts = export.facts();
+        let mut datasheets: Vec<(Datasheet, ExportFacts)> = crate::pipeline::read_group("", files)
+            .into_iter()
+            .flat_map(|e| e.datasheets)
+            .filter_map(|d| {
+                let p = d.sources.iter().find(|p| p.file == export::DATASHEETS)?;
+                let f = facts.remove(&p.line)?;
+                Some((d, f))
+            })
+            .collect();
+        datasheets.sort_by(|a, b| a.1.id.cmp(&b.1.id));
+        Exported { export, datasheets }
     }
 }
 
@@ -63,25 +94,33 @@ fn our_source(d: &Datasheet, line: Option<u32>) -> Option<String> {
         .map(|p| format!("{}:{}", p.file, line.unwrap_or(p.line)))
 }
 
+/// An export datasheet as built, with its facts.
+type Theirs<'e> = &'e (Datasheet, ExportFacts);
+
 /// How the candidates of one datasheet were found.
 struct Candidates<'e> {
-    list: Vec<&'e ExportDatasheet>,
+    list: Vec<Theirs<'e>>,
     method: &'static str,
     note: Option<String>,
 }
 
 struct Index<'e> {
-    by_name: BTreeMap<String, Vec<&'e ExportDatasheet>>,
+    by_name: BTreeMap<String, Vec<Theirs<'e>>>,
     faction_ids: BTreeMap<String, Vec<String>>,
     /// Export datasheet id → its faction keywords as keys.
     faction_keywords: BTreeMap<&'e str, BTreeSet<String>>,
 }
 
 impl<'e> Index<'e> {
-    fn new(export: &'e Export) -> Index<'e> {
-        let mut by_name: BTreeMap<String, Vec<&ExportDatasheet>> = BTreeMap::new();
-        for d in &export.datasheets {
-            by_name.entry(fold_name_key(&d.name)).or_default().push(d);
+    fn new(exported: &'e Exported) -> Index<'e> {
+        let export = &exported.export;
+        let mut by_name: BTreeMap<String, Vec<Theirs<'e>>> = BTreeMap::new();
+        let mut faction_keywords: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+        for t in &exported.datasheets {
+            let name = t.0.name.as_deref().unwrap_or_default();
+            by_name.entry(fold_name_key(name)).or_default().push(t);
+            let keys = t.0.faction_keywords.iter().map(|k| fold_name_key(k));
+            faction_keywords.insert(t.1.id.as_str(), keys.collect());
         }
         let mut faction_ids: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for f in &export.factions {
@@ -89,13 +128,6 @@ impl<'e> Index<'e> {
                 .entry(fold_name_key(&f.name))
                 .or_default()
                 .push(f.id.clone());
-        }
-        let mut faction_keywords: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
-        for k in export.keywords.iter().filter(|k| k.is_faction) {
-            faction_keywords
-                .entry(k.datasheet_id.as_str())
-                .or_default()
-                .insert(fold_name_key(&k.keyword));
         }
         Index {
             by_name,
@@ -122,7 +154,7 @@ impl<'e> Index<'e> {
             let list: Vec<_> = all
                 .iter()
                 .copied()
-                .filter(|d| ids.contains(&d.faction_id))
+                .filter(|d| ids.contains(&d.1.faction_id))
                 .collect();
             if !list.is_empty() {
                 return Candidates {
@@ -138,7 +170,7 @@ impl<'e> Index<'e> {
             .copied()
             .filter(|d| {
                 self.faction_keywords
-                    .get(d.id.as_str())
+                    .get(d.1.id.as_str())
                     .is_some_and(|s| s.contains(&fk))
             })
             .collect();
@@ -165,8 +197,9 @@ impl<'e> Index<'e> {
 }
 
 /// Compares every datasheet of the dataset with the export and explains each disagreement.
-pub fn crosscheck(export: &Export, datasheets: &[Datasheet]) -> Report {
-    let index = Index::new(export);
+pub fn crosscheck(exported: &Exported, datasheets: &[Datasheet]) -> Report {
+    let export = &exported.export;
+    let index = Index::new(exported);
     let mut sorted: Vec<&Datasheet> = datasheets.iter().collect();
     sorted.sort_by(|a, b| a.id.cmp(&b.id));
 
@@ -193,9 +226,9 @@ pub fn crosscheck(export: &Export, datasheets: &[Datasheet]) -> Report {
         tally.agreed += 1;
         // Several candidates (a faction's two datasheets of one name, or name-only matches in
         // several factions): the one that agrees best, ties to the lowest export id.
-        let mut best: Option<(&ExportDatasheet, Pair)> = None;
+        let mut best: Option<(Theirs, Pair)> = None;
         for c in &cands.list {
-            let p = compare(d, export, c);
+            let p = compare(d, &c.0, &c.1);
             let better = match &best {
                 None => true,
                 Some((_, bp)) => (p.ratio(), p.agreed()) > (bp.ratio(), bp.agreed()),
@@ -204,7 +237,7 @@ pub fn crosscheck(export: &Export, datasheets: &[Datasheet]) -> Report {
                 best = Some((c, p));
             }
         }
-        let Some((theirs, pair)) = best else {
+        let Some(((_, theirs), pair)) = best else {
             continue;
         };
         for c in &pair.checks {
@@ -235,8 +268,8 @@ pub fn crosscheck(export: &Export, datasheets: &[Datasheet]) -> Report {
         let mut others: Vec<String> = cands
             .list
             .iter()
-            .filter(|c| c.id != theirs.id)
-            .map(|c| c.id.clone())
+            .filter(|c| c.1.id != theirs.id)
+            .map(|c| c.1.id.clone())
             .collect();
         others.sort();
         matches.push(Match {
