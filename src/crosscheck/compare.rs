@@ -28,6 +28,7 @@ use crate::compare::view::{
 use crate::compare::Category;
 use crate::model::Datasheet;
 use crate::normalize::{canonicalize, contract, Outcome};
+use crate::source::Location;
 use crate::text::fold::fold_name_key;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -108,34 +109,46 @@ fn well_formed(grammar: &str, v: &str) -> bool {
         .is_some_and(|g| !matches!(canonicalize(g, v), Outcome::Broken { .. }))
 }
 
-/// Item path (`weapons[lasgun]`) → (the name printed, `file:line` where it was read), for the
-/// models, weapons, keywords and abilities of a reading keyed as its [`View`] keys them.
+/// An item's printed name and where it was read.
+type Printed = (String, Option<Location>);
+
+/// Item path (`weapons[lasgun]`) → [`Printed`], for the models, weapons, keywords and abilities
+/// of a reading keyed as its [`View`] keys them.
 fn items(
     d: &Datasheet,
     mkeys: &[String],
     alias: &BTreeMap<String, String>,
-) -> BTreeMap<String, (String, Option<String>)> {
-    let at = |l: &crate::source::Location| Some(format!("{}:{}", l.file, l.line));
+) -> BTreeMap<String, Printed> {
     let unit = d.name.clone().unwrap_or_default();
+    let weapon_key = |n: &str| {
+        let k = name_key(n);
+        alias.get(&k).cloned().unwrap_or(k)
+    };
+    let models = (d.models.iter().zip(mkeys)).map(|(m, k)| {
+        (
+            format!("models[{k}]"),
+            m.name.as_ref().unwrap_or(&unit),
+            Some(&m.at),
+        )
+    });
+    let weapons = (d.weapons.iter()).map(|w| {
+        (
+            format!("weapons[{}]", weapon_key(&w.name)),
+            &w.name,
+            Some(&w.at),
+        )
+    });
+    let keywords = (d.keywords.iter()).map(|k| (format!("keywords[{}]", name_key(k)), k, None));
+    let abilities = (d.abilities.iter()).map(|a| {
+        (
+            format!("abilities[{}]", name_key(&a.name)),
+            &a.name,
+            Some(&a.at),
+        )
+    });
     let mut out = BTreeMap::new();
-    for (m, k) in d.models.iter().zip(mkeys) {
-        let name = m.name.clone().unwrap_or_else(|| unit.clone());
-        out.entry(format!("models[{k}]"))
-            .or_insert((name, at(&m.at)));
-    }
-    for w in &d.weapons {
-        let k = name_key(&w.name);
-        let k = alias.get(&k).cloned().unwrap_or(k);
-        out.entry(format!("weapons[{k}]"))
-            .or_insert((w.name.clone(), at(&w.at)));
-    }
-    for k in &d.keywords {
-        out.entry(format!("keywords[{}]", name_key(k)))
-            .or_insert((k.clone(), None));
-    }
-    for a in &d.abilities {
-        out.entry(format!("abilities[{}]", name_key(&a.name)))
-            .or_insert((a.name.clone(), at(&a.at)));
+    for (path, name, at) in models.chain(weapons).chain(keywords).chain(abilities) {
+        out.entry(path).or_insert((name.clone(), at.cloned()));
     }
     out
 }
@@ -228,9 +241,8 @@ pub fn compare(ours: &Datasheet, theirs: &Datasheet, facts: &ExportFacts) -> Pai
             continue;
         };
         let item_path = item.map(|i| format!("{group}[{i}]"));
-        let printed = |m: &BTreeMap<String, (String, Option<String>)>| {
-            item_path.as_ref().and_then(|p| m.get(p)).cloned()
-        };
+        let printed =
+            |m: &BTreeMap<String, Printed>| item_path.as_ref().and_then(|p| m.get(p)).cloned();
         let (po, pt) = (printed(&io), printed(&it));
         let label = match (group, item) {
             ("points", Some(n)) => format!("{n} model{}", if n == "1" { "" } else { "s" }),
@@ -243,7 +255,7 @@ pub fn compare(ours: &Datasheet, theirs: &Datasheet, facts: &ExportFacts) -> Pai
             (Some(_), Some(s)) => format!("{group}[{label}].{s}"),
         };
         let presence = item.is_some() && sub.is_none() && group != "points";
-        let shown = |e: &str, p: &Option<(String, Option<String>)>| match e {
+        let shown = |e: &str, p: &Option<Printed>| match e {
             MISSING | "" => None,
             _ if presence => p.as_ref().map(|p| p.0.clone()),
             _ => Some(e.to_string()),
@@ -290,21 +302,11 @@ pub fn compare(ours: &Datasheet, theirs: &Datasheet, facts: &ExportFacts) -> Pai
                 .models
                 .first()
                 .map(|m| format!("{}:{}", m.at.file, m.at.line)),
-            _ => pt.and_then(|p| p.1),
+            _ => pt
+                .and_then(|p| p.1)
+                .map(|l| format!("{}:{}", l.file, l.line)),
         };
-        let our_line = match group {
-            "weapons" => item.and_then(|i| {
-                let k = format!("weapons[{i}]");
-                ours.weapons
-                    .iter()
-                    .find(|w| {
-                        let k2 = name_key(&w.name);
-                        format!("weapons[{}]", alias.get(&k2).unwrap_or(&k2)) == k
-                    })
-                    .map(|w| w.at.line)
-            }),
-            _ => None,
-        };
+        let our_line = po.and_then(|p| p.1).filter(|_| group == "weapons");
         pair.checks.push(Check {
             kind: kind_of(group),
             field,
@@ -313,7 +315,7 @@ pub fn compare(ours: &Datasheet, theirs: &Datasheet, facts: &ExportFacts) -> Pai
             theirs: theirs_v,
             agree,
             hint,
-            our_line,
+            our_line: our_line.map(|l| l.line),
             export_source,
         });
     }
@@ -385,7 +387,7 @@ fn value_hint(
     sub: Option<&str>,
     o: &str,
     t: &str,
-    model: &Option<(String, Option<String>)>,
+    model: &Option<Printed>,
     facts: &ExportFacts,
     theirs: &Datasheet,
 ) -> Hint {

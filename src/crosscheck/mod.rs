@@ -28,7 +28,7 @@ pub use report::{Disagreement, Kind, Match, Report, Summary, Tally, Unmatched};
 use crate::model::Datasheet;
 use crate::text::fold::fold_name_key;
 use compare::{categorize, compare, Pair};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// The export as the crosscheck compares it: its tables (read in `Mode::Crosscheck`: the
 /// diagnostics of reading them, `Last_update.csv`, the factions) and every datasheet its
@@ -97,109 +97,45 @@ fn our_source(d: &Datasheet, line: Option<u32>) -> Option<String> {
 /// An export datasheet as built, with its facts.
 type Theirs<'e> = &'e (Datasheet, ExportFacts);
 
-/// How the candidates of one datasheet were found.
-struct Candidates<'e> {
-    list: Vec<Theirs<'e>>,
-    method: &'static str,
-    note: Option<String>,
-}
-
-struct Index<'e> {
-    by_name: BTreeMap<String, Vec<Theirs<'e>>>,
-    faction_ids: BTreeMap<String, Vec<String>>,
-    /// Export datasheet id → its faction keywords as keys.
-    faction_keywords: BTreeMap<&'e str, BTreeSet<String>>,
-}
-
-impl<'e> Index<'e> {
-    fn new(exported: &'e Exported) -> Index<'e> {
-        let export = &exported.export;
-        let mut by_name: BTreeMap<String, Vec<Theirs<'e>>> = BTreeMap::new();
-        let mut faction_keywords: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
-        for t in &exported.datasheets {
-            let name = t.0.name.as_deref().unwrap_or_default();
-            by_name.entry(fold_name_key(name)).or_default().push(t);
-            let keys = t.0.faction_keywords.iter().map(|k| fold_name_key(k));
-            faction_keywords.insert(t.1.id.as_str(), keys.collect());
-        }
-        let mut faction_ids: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        for f in &export.factions {
-            faction_ids
-                .entry(fold_name_key(&f.name))
-                .or_default()
-                .push(f.id.clone());
-        }
-        Index {
-            by_name,
-            faction_ids,
-            faction_keywords,
-        }
+/// The export datasheets named `name` (by [`fold_name_key`]) a dataset datasheet of `faction`
+/// may be, how they were found (`faction_and_name`, `faction_keyword_and_name`, `name_only`),
+/// and why the faction did not decide, when it did not.
+fn candidates<'e>(
+    exported: &'e Exported,
+    name: &str,
+    faction: Option<&str>,
+) -> (Vec<Theirs<'e>>, &'static str, Option<String>) {
+    let key = |s: Option<&str>| s.map(fold_name_key);
+    let all = (exported.datasheets.iter()).filter(|t| key(t.0.name.as_deref()) == key(Some(name)));
+    let Some(faction) = faction else {
+        let note = "the datasheet has no faction".to_string();
+        return (all.collect(), "name_only", Some(note));
+    };
+    let fk = fold_name_key(faction);
+    let in_faction = |t: &Theirs| t.0.faction.as_deref().map(fold_name_key) == Some(fk.clone());
+    let list: Vec<_> = all.clone().filter(in_faction).collect();
+    if !list.is_empty() {
+        return (list, "faction_and_name", None);
     }
-
-    fn candidates(&self, name: &str, faction: Option<&str>) -> Candidates<'e> {
-        let all = self
-            .by_name
-            .get(&fold_name_key(name))
-            .cloned()
-            .unwrap_or_default();
-        let Some(faction) = faction else {
-            return Candidates {
-                list: all,
-                method: "name_only",
-                note: Some("the datasheet has no faction".into()),
-            };
-        };
-        let fk = fold_name_key(faction);
-        if let Some(ids) = self.faction_ids.get(&fk) {
-            let list: Vec<_> = all
-                .iter()
-                .copied()
-                .filter(|d| ids.contains(&d.1.faction_id))
-                .collect();
-            if !list.is_empty() {
-                return Candidates {
-                    list,
-                    method: "faction_and_name",
-                    note: None,
-                };
-            }
-        }
-        // A sub-faction (`Space Wolves`) is a faction keyword of the export, not a faction.
-        let list: Vec<_> = all
-            .iter()
-            .copied()
-            .filter(|d| {
-                self.faction_keywords
-                    .get(d.1.id.as_str())
-                    .is_some_and(|s| s.contains(&fk))
-            })
-            .collect();
-        if !list.is_empty() {
-            return Candidates {
-                list,
-                method: "faction_keyword_and_name",
-                note: Some(format!(
-                    "`{faction}` is not a faction of the export; matched by faction keyword"
-                )),
-            };
-        }
-        let note = if self.faction_ids.contains_key(&fk) {
-            format!("faction `{faction}` has no datasheet of this name in the export")
-        } else {
-            format!("`{faction}` is neither a faction nor a faction keyword of the export")
-        };
-        Candidates {
-            list: all,
-            method: "name_only",
-            note: Some(note),
-        }
+    // A sub-faction (`Space Wolves`) is a faction keyword of the export, not a faction.
+    let by_keyword = |t: &Theirs| t.0.faction_keywords.iter().any(|k| fold_name_key(k) == fk);
+    let list: Vec<_> = all.clone().filter(by_keyword).collect();
+    if !list.is_empty() {
+        let note =
+            format!("`{faction}` is not a faction of the export; matched by faction keyword");
+        return (list, "faction_keyword_and_name", Some(note));
     }
+    let note = if (exported.export.factions.iter()).any(|f| fold_name_key(&f.name) == fk) {
+        format!("faction `{faction}` has no datasheet of this name in the export")
+    } else {
+        format!("`{faction}` is neither a faction nor a faction keyword of the export")
+    };
+    (all.collect(), "name_only", Some(note))
 }
 
 /// Compares every datasheet of the dataset with the export and explains each disagreement.
 pub fn crosscheck(exported: &Exported, datasheets: &[Datasheet]) -> Report {
     let export = &exported.export;
-    let index = Index::new(exported);
     let mut sorted: Vec<&Datasheet> = datasheets.iter().collect();
     sorted.sort_by(|a, b| a.id.cmp(&b.id));
 
@@ -217,8 +153,8 @@ pub fn crosscheck(exported: &Exported, datasheets: &[Datasheet]) -> Report {
             push_unmatched(d, reason, &mut unmatched, &mut disagreements);
             continue;
         };
-        let cands = index.candidates(name, d.faction.as_deref());
-        if cands.list.is_empty() {
+        let (list, method, note) = candidates(exported, name, d.faction.as_deref());
+        if list.is_empty() {
             let reason = format!("no datasheet named `{name}` in the export");
             push_unmatched(d, reason, &mut unmatched, &mut disagreements);
             continue;
@@ -227,7 +163,7 @@ pub fn crosscheck(exported: &Exported, datasheets: &[Datasheet]) -> Report {
         // Several candidates (a faction's two datasheets of one name, or name-only matches in
         // several factions): the one that agrees best, ties to the lowest export id.
         let mut best: Option<(Theirs, Pair)> = None;
-        for c in &cands.list {
+        for c in &list {
             let p = compare(d, &c.0, &c.1);
             let better = match &best {
                 None => true,
@@ -265,8 +201,7 @@ pub fn crosscheck(exported: &Exported, datasheets: &[Datasheet]) -> Report {
                 export_source: c.export_source.clone(),
             });
         }
-        let mut others: Vec<String> = cands
-            .list
+        let mut others: Vec<String> = list
             .iter()
             .filter(|c| c.1.id != theirs.id)
             .map(|c| c.1.id.clone())
@@ -279,8 +214,8 @@ pub fn crosscheck(exported: &Exported, datasheets: &[Datasheet]) -> Report {
             export_datasheet_id: theirs.id.clone(),
             export_name: theirs.name.clone(),
             export_faction_id: theirs.faction_id.clone(),
-            method: cands.method.to_string(),
-            note: cands.note,
+            method: method.to_string(),
+            note,
             other_candidates: others,
             compared: pair.compared(),
             agreed: pair.agreed(),
