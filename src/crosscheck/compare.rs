@@ -411,18 +411,12 @@ fn value_hint(
         ("faction_keywords", _) => return Hint::Other("the faction keywords differ".into()),
         _ => {}
     }
-    let mut note = Vec::new();
-    let ok = [(o, "our value"), (t, "the export's value")]
+    let mut note: Vec<String> = [(o, "our value"), (t, "the export's value")]
         .into_iter()
-        .filter(|(v, who)| {
-            let bad = !well_formed(aspect, v);
-            if bad {
-                note.push(format!("{who} is not a well-formed {aspect}"));
-            }
-            bad
-        })
-        .count()
-        == 0;
+        .filter(|(v, _)| !well_formed(aspect, v))
+        .map(|(_, who)| format!("{who} is not a well-formed {aspect}"))
+        .collect();
+    let ok = note.is_empty();
     let starred = model
         .as_ref()
         .is_some_and(|m| facts.starred.contains(&(m.0.clone(), aspect.to_string())));
@@ -471,28 +465,22 @@ pub fn categorize(pair: &Pair) -> Vec<(usize, Category, String)> {
             Hint::Value {
                 well_formed: true,
                 note,
-            } if close => (
-                Category::Version,
-                with_note(
-                    format!(
-                        "both values are well-formed and {closeness}: a change since the export"
-                    ),
-                    note,
-                ),
-            ),
-            Hint::Value {
-                well_formed: true,
-                note,
-            } => (
-                Category::DataError,
-                with_note(
-                    format!(
-                        "both values are well-formed but only {closeness}, below {:.0}%",
-                        CLOSE_MATCH * 100.0
-                    ),
-                    note,
-                ),
-            ),
+            } => {
+                let (cat, base) = if close {
+                    let change = "a change since the export";
+                    (
+                        Category::Version,
+                        format!("both values are well-formed and {closeness}: {change}"),
+                    )
+                } else {
+                    let below = format!("below {:.0}%", CLOSE_MATCH * 100.0);
+                    (
+                        Category::DataError,
+                        format!("both values are well-formed but only {closeness}, {below}"),
+                    )
+                };
+                (cat, with_note(base, note))
+            }
             Hint::Value { note, .. } => (Category::DataError, note.clone()),
             Hint::WeaponKeywords => {
                 let weapon = c.field.rsplit_once('.').map_or("", |(w, _)| w);
