@@ -36,17 +36,6 @@ use std::collections::{BTreeMap, BTreeSet};
 /// count as a change since the export rather than an extraction error.
 pub const CLOSE_MATCH: f64 = 0.75;
 
-/// The field groups of a datasheet the view compares.
-const GROUPS: [&str; 7] = [
-    "models",
-    "invulnerable_save",
-    "weapons",
-    "points",
-    "keywords",
-    "faction_keywords",
-    "abilities",
-];
-
 /// How a disagreeing pair of values relates, before the category is decided.
 #[derive(Debug, Clone, PartialEq)]
 enum Hint {
@@ -204,22 +193,20 @@ pub fn compare(ours: &Datasheet, theirs: &Datasheet, facts: &ExportFacts) -> Pai
         );
     }
     // A field group the export prints and we do not: one disagreement, not one per value.
-    for g in GROUPS {
-        if vt.prints.contains(g) && !vo.prints.contains(g) {
-            pair.checks.push(Check {
-                kind: kind_of(g),
-                field: g.into(),
-                aspect: "presence".into(),
-                ours: None,
-                theirs: Some(g.into()),
-                agree: false,
-                hint: Hint::Other(format!(
-                    "no {g} on our side (our source may not print them)"
-                )),
-                our_line: None,
-                export_source: None,
-            });
-        }
+    for &g in vt.prints.difference(&vo.prints) {
+        pair.checks.push(Check {
+            kind: kind_of(g),
+            field: g.into(),
+            aspect: "presence".into(),
+            ours: None,
+            theirs: Some(g.into()),
+            agree: false,
+            hint: Hint::Other(format!(
+                "no {g} on our side (our source may not print them)"
+            )),
+            our_line: None,
+            export_source: None,
+        });
     }
     let paths: BTreeSet<&String> = vo.checks.keys().chain(vt.checks.keys()).collect();
     // Items one side has and the other lacks, per group: a list that differs as a whole.
