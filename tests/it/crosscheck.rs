@@ -1,6 +1,7 @@
 //! `cogitator crosscheck`: the export's CSV conventions (on small hand-written fixtures written
-//! to a temporary directory), the real export read in place, the comparison categories on
-//! hand-built datasheets, and the command's exit codes and report file.
+//! to a temporary directory), the real export read in place, the comparison categories of
+//! hand-built datasheets against the datasheets the export's record source builds (with their
+//! `ExportFacts`), and the command's exit codes and report file.
 
 use crate::util;
 use cogitator::crosscheck::export::{self, Export};
