@@ -11,7 +11,7 @@
 //! changes the dataset files, and it never overwrites a file that is not a previous crosscheck
 //! report (refused with exit 2 before comparing).
 
-use crate::crosscheck::{crosscheck, Export};
+use crate::crosscheck::{crosscheck, Exported};
 use std::path::{Path, PathBuf};
 
 /// Default name of the report file, inside the dataset directory.
@@ -66,7 +66,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         .dataset_dir
         .clone()
         .unwrap_or_else(|| PathBuf::from("output"));
-    let export = Export::read_dir(&args.wahapedia_csv)?;
+    let export = Exported::read_dir(&args.wahapedia_csv)?;
     let sheets = crate::dataset::DatasetDir::open(&dataset_dir)?.datasheets()?;
 
     let report = crosscheck(&export, &sheets);

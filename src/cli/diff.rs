@@ -74,7 +74,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         policy.as_ref().is_some_and(needs_export),
     ) {
         (Some(dir), true) => {
-            let export = crate::crosscheck::Export::read_dir(dir)?;
+            let export = crate::crosscheck::Exported::read_dir(dir)?;
             let r = crate::crosscheck::crosscheck(&export, &new.datasheets);
             Some(r.summary.agreement_pct_excluding_changes)
         }

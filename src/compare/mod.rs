@@ -10,6 +10,7 @@
 //! these rules).
 
 pub mod names;
+pub mod view;
 
 use serde::{Deserialize, Serialize};
 

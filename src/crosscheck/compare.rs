@@ -1,74 +1,54 @@
-//! Field-by-field comparison of one dataset datasheet with one export datasheet, and the rule
-//! that puts every disagreement in a category.
+//! One matched pair — a dataset datasheet and the datasheet the export's record source built —
+//! compared through the comparison core's view of a reading (`compare::view`, the one the
+//! reconciliation compares sources with), and the rule that puts every disagreement in a
+//! category (see `docs/crosscheck.md`):
 //!
-//! Owns the normalization used for comparing (name keys tolerant of case, apostrophes, dashes
-//! and accents; values through the dataset's own 10th-edition grammars, so `3` and `3+` or `-0`
-//! and `0` agree; weapon keywords through the weapon-ability vocabulary), the pairing of models,
-//! weapons, points, keywords and abilities, and the category rule (see `docs/crosscheck.md`):
+//! * `naming`: the view pairs the two things under one key and only their names differ (case,
+//!   plural, the weapon rule, a keyword printed split) — for a model paired by position, when
+//!   the names are `compare::names::similar` or one side names the model after its unit;
+//! * `changed_since_export`: both values are well-formed canonical values of the field (the
+//!   dataset's 10th-edition grammars; point costs), the pair otherwise agrees on at least
+//!   [`CLOSE_MATCH`] of its fields, and the field is points, a characteristic, the keywords of
+//!   a weapon whose characteristics changed too, or a weapon or unit size present on one side
+//!   only while the other side has one the first lacks (the list changed as a whole);
+//! * `extraction_error`: everything else.
 //!
-//! * `naming`: the two sides name the same thing differently (the core's names rule,
-//!   `compare::names::similar`, or a model named after its unit) and pairing them by that name makes the values comparable;
-//! * `changed_since_export`: both values are well-formed canonical values of the field (both
-//!   pass the grammar; both are point costs), the pair of datasheets otherwise agrees on at least
-//!   [`CLOSE_MATCH`] of its fields, and the field is points, a characteristic, the keywords of a
-//!   weapon whose characteristics changed too, or a weapon or unit size present on one side
-//!   only while the other side has an unpaired one of the same type (the list changed as a whole);
-//! * `extraction_error`: everything else (a malformed value, a value or record missing on one
-//!   side, a keyword or ability name that differs, any difference on a datasheet that does not
-//!   match closely).
-//!
-//! Which pairs of values agree is decided by the shared diff engine (`crate::diff`), not here:
-//! the paired models, weapons and unit sizes of both sides, under the keys the pairing gave
-//! them, become two JSON documents of canonical values (`models[M].T`, `invulnerable_save`,
-//! `weapons[W].keywords` as a set, `points[2 models].points`), and a field agrees when
-//! `diff::diff_values` reports no change at it ([`Pair::settle`]). What stays here is what the
-//! engine cannot know: pairing names by the `similar` rule, canonical spelling through the
-//! grammars, and the category of each disagreement.
-//!
-//! Characteristics are compared by name, those of the export's edition (10th) as
-//! `schemas/characteristics.yaml` lists them, each export column mapped to its name.
-//!
-//! It must not read files, know unit names, or decide which datasheet of the export a dataset
-//! datasheet is (that is `crosscheck::crosscheck`).
+//! What only the export carries (its ids, the line of each points row, footnote stars, points
+//! rows that price no unit size) comes with the pair as [`ExportFacts`]; the conditional
+//! invulnerable save is the built datasheet's `invulnerable_save_condition`. It must not read
+//! files, know unit names, or decide which export datasheet a dataset datasheet is (that is
+//! `crosscheck::crosscheck`).
 
-use super::export::{Export, ExportDatasheet, ExportModel, ExportWeapon};
+use super::export::{ExportFacts, COSTS, KEYWORDS};
 use super::report::Kind;
-use crate::compare::names::{similar, synonym_key};
-use crate::compare::Category;
-use crate::diff::{diff_values, FieldPath, Options, Segment};
-use crate::model::{Datasheet, Edition, ModelProfile, ProfileKind, WeaponProfile, WeaponType};
-use crate::normalize::{
-    canonicalize, contract, fold_typography, keyword, profile_fields, KeywordOutcome, Outcome,
+use crate::compare::names::{name_key, similar};
+use crate::compare::view::{
+    model_keys, pair_weapons, split_path, value_at, view, weapon_signature, Value, View, MISSING,
 };
+use crate::compare::Category;
+use crate::model::Datasheet;
+use crate::normalize::{canonicalize, contract, Outcome};
+use crate::source::Location;
 use crate::text::fold::fold_name_key;
-use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Share of a datasheet pair's fields that must agree for a difference of well-formed values to
 /// count as a change since the export rather than an extraction error.
 pub const CLOSE_MATCH: f64 = 0.75;
 
-/// Export ability types that are not datasheet abilities: footnotes of weapon profiles
-/// (`One Shot`, a random-profile table) and untitled notes (`Designer's Note`).
-pub const UNCOMPARED_ABILITY_TYPES: &[&str] = &["Wargear profile", "Без заголовка"];
-
-/// How a pair of values relates, before the category is decided.
+/// How a disagreeing pair of values relates, before the category is decided.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Hint {
+enum Hint {
+    /// The same thing, named differently.
+    Naming(String),
     /// Both sides have the value.
     Value { well_formed: bool, note: String },
     /// The keywords of a weapon differ.
-    WeaponKeywords { well_formed: bool },
-    /// Present on one side only while the other side has an unpaired one of the same sort.
+    WeaponKeywords,
+    /// Present on one side only while the other side has one the first lacks.
     ListChanged(String),
-    /// The same thing, named differently.
-    Naming(String),
-    /// Missing on our side, present in the export.
-    Missing(String),
-    /// Present on our side, absent from the export.
-    Extra(String),
-    /// Paired, but the names are not similar.
-    Mismatch(String),
+    /// Anything else: an extraction error, for the reason given.
+    Other(String),
 }
 
 /// One compared field.
@@ -80,37 +60,17 @@ pub struct Check {
     pub ours: Option<String>,
     pub theirs: Option<String>,
     pub agree: bool,
-    pub hint: Hint,
+    hint: Hint,
     /// Line of our source, when more precise than the datasheet's (a weapon profile row).
     pub our_line: Option<u32>,
     pub export_source: Option<String>,
-    /// Checks of the same weapon share a group.
-    pub group: Option<String>,
 }
 
 /// All checks of one datasheet pair, and what of the export was not compared.
-///
-/// Name and presence checks are decided while pairing; the value checks of paired records are
-/// laid out as two JSON documents (`models[M].T`, `invulnerable_save`, `weapons[W].keywords`,
-/// `points[2 models].points`) and decided by the shared diff engine ([`Pair::settle`]).
 #[derive(Debug, Clone, Default)]
 pub struct Pair {
     pub checks: Vec<Check>,
     pub not_compared: BTreeMap<String, usize>,
-    doc: Doc,
-}
-
-/// One record's fields on our side and on the export's.
-type Sides = (Map<String, Value>, Map<String, Value>);
-
-/// The two sides' compared values, and which check each field decides.
-#[derive(Debug, Clone, Default)]
-struct Doc {
-    top: Sides,
-    /// List name → record key → (ours, theirs).
-    lists: BTreeMap<&'static str, BTreeMap<String, Sides>>,
-    /// Index into `checks` → the path the engine reports a difference of that field at.
-    paths: Vec<(usize, FieldPath)>,
 }
 
 impl Pair {
@@ -128,1096 +88,335 @@ impl Pair {
             self.agreed() as f64 / self.compared() as f64
         }
     }
-
-    /// A new sub-record of `list` labelled `label` in both documents; its key, unique in the list.
-    fn record(&mut self, list: &'static str, label: &str) -> String {
-        let l = self.doc.lists.entry(list).or_default();
-        let (mut key, mut n) = (label.to_string(), 1);
-        while l.contains_key(&key) {
-            n += 1;
-            key = format!("{label} #{n}");
-        }
-        let named = || Map::from_iter([("name".to_string(), Value::String(key.clone()))]);
-        l.insert(key.clone(), (named(), named()));
-        key
-    }
-
-    /// A value check whose agreement the diff engine decides: the field `aspect` of the record
-    /// `at` (a list and key from [`Pair::record`]; `None` for a datasheet field) holds `ours`
-    /// on our side and `theirs` on the export's.
-    fn field(
-        &mut self,
-        at: Option<(&'static str, &str)>,
-        check: Check,
-        ours: Value,
-        theirs: Value,
-    ) {
-        let aspect = check.aspect.clone();
-        let (path, sides) = match at {
-            Some((list, key)) => (
-                vec![
-                    Segment::Field(list.to_string()),
-                    Segment::Key(key.to_string()),
-                    Segment::Field(aspect.clone()),
-                ],
-                self.doc.lists.get_mut(list).and_then(|l| l.get_mut(key)),
-            ),
-            None => (
-                vec![Segment::Field(aspect.clone())],
-                Some(&mut self.doc.top),
-            ),
-        };
-        if let Some((o, t)) = sides {
-            o.insert(aspect.clone(), ours);
-            t.insert(aspect, theirs);
-        }
-        self.doc.paths.push((self.checks.len(), FieldPath(path)));
-        self.checks.push(check);
-    }
-
-    /// [`Pair::field`] of a check whose compared values are its shown ones.
-    fn value(&mut self, at: Option<(&'static str, &str)>, check: Check) {
-        let (o, t) = (opt(&check.ours), opt(&check.theirs));
-        self.field(at, check, o, t);
-    }
-
-    /// Diffs the two documents with the shared engine: a value check agrees when
-    /// `diff::diff_values` reports no change at its field.
-    fn settle(&mut self) {
-        let doc = std::mem::take(&mut self.doc);
-        let (mut ours, mut theirs) = doc.top;
-        for (list, records) in doc.lists {
-            let (o, t): (Vec<Value>, Vec<Value>) = records
-                .into_values()
-                .map(|(o, t)| (Value::Object(o), Value::Object(t)))
-                .unzip();
-            ours.insert(list.to_string(), Value::Array(o));
-            theirs.insert(list.to_string(), Value::Array(t));
-        }
-        let changed: BTreeSet<FieldPath> = diff_values(
-            "crosscheck",
-            &Value::Object(ours),
-            &Value::Object(theirs),
-            &Options::all(),
-        )
-        .into_iter()
-        .map(|c| c.path)
-        .collect();
-        for (i, path) in doc.paths {
-            if let Some(c) = self.checks.get_mut(i) {
-                c.agree = !changed
-                    .iter()
-                    .any(|p| p.0.starts_with(&path.0) || path.0.starts_with(&p.0));
-            }
-        }
-    }
 }
 
-fn opt(v: &Option<String>) -> Value {
-    v.clone().map_or(Value::Null, Value::String)
+/// A characteristic value is well-formed: its 10th-edition grammar (`schemas/characteristics.yaml`)
+/// takes it as it is or respells it.
+fn well_formed(grammar: &str, v: &str) -> bool {
+    contract()
+        .grammar("10e", grammar)
+        .is_some_and(|g| !matches!(canonicalize(g, v), Outcome::Broken { .. }))
 }
 
-/// An ability name as a key: trailing bracketed tags (`(Aura)`, `(Psychic)`) dropped.
-pub fn ability_key(s: &str) -> String {
-    let mut t = s.trim();
-    while t.ends_with(')') {
-        match t.rfind('(') {
-            Some(i) => t = t[..i].trim_end(),
-            None => break,
-        }
-    }
-    fold_name_key(t)
-}
+/// An item's printed name and where it was read.
+type Printed = (String, Option<Location>);
 
-/// A weapon keyword in canonical spelling (`rapid fire 2` → `RAPID FIRE 2`) and whether the
-/// vocabulary knows it; outside the vocabulary, typography-folded upper case.
-pub fn weapon_keyword_key(raw: &str) -> (String, bool) {
-    match keyword(&contract().vocabulary, raw) {
-        KeywordOutcome::Canonical => (raw.trim().to_string(), true),
-        KeywordOutcome::Respelled(c) => (c, true),
-        _ => (fold_typography(raw).to_uppercase(), false),
-    }
-}
-
-/// A characteristic value in canonical spelling under the 10th-edition grammar `grammar`, and
-/// whether it is well-formed. `None` stays `None` (as does the grammar's "no value", `-`).
-pub fn canon(grammar: &str, v: Option<&str>) -> (Option<String>, bool) {
-    let Some(v) = v else {
-        return (None, true);
+/// Item path (`weapons[lasgun]`) → [`Printed`], for the models, weapons, keywords and abilities
+/// of a reading keyed as its [`View`] keys them.
+fn items(
+    d: &Datasheet,
+    mkeys: &[String],
+    alias: &BTreeMap<String, String>,
+) -> BTreeMap<String, Printed> {
+    let unit = d.name.clone().unwrap_or_default();
+    let weapon_key = |n: &str| {
+        let k = name_key(n);
+        alias.get(&k).cloned().unwrap_or(k)
     };
-    match contract().grammar("10e", grammar) {
-        Some(g) => match canonicalize(g, v) {
-            Outcome::Canonical => (Some(v.to_string()), true),
-            Outcome::Fixed { value, .. } => (Some(value), true),
-            Outcome::Null => (None, true),
-            Outcome::Broken { .. } => (Some(v.trim().to_string()), false),
-        },
-        None => (Some(v.trim().to_string()), false),
+    let models = (d.models.iter().zip(mkeys)).map(|(m, k)| {
+        (
+            format!("models[{k}]"),
+            m.name.as_ref().unwrap_or(&unit),
+            Some(&m.at),
+        )
+    });
+    let weapons = (d.weapons.iter()).map(|w| {
+        (
+            format!("weapons[{}]", weapon_key(&w.name)),
+            &w.name,
+            Some(&w.at),
+        )
+    });
+    let keywords = (d.keywords.iter()).map(|k| (format!("keywords[{}]", name_key(k)), k, None));
+    let abilities = (d.abilities.iter()).map(|a| {
+        (
+            format!("abilities[{}]", name_key(&a.name)),
+            &a.name,
+            Some(&a.at),
+        )
+    });
+    let mut out = BTreeMap::new();
+    for (path, name, at) in models.chain(weapons).chain(keywords).chain(abilities) {
+        out.entry(path).or_insert((name.clone(), at.cloned()));
     }
+    out
 }
 
-fn at(file: &str, line: u32) -> Option<String> {
-    Some(format!("{file}:{line}"))
-}
-
-/// Compares `ours` with the export datasheet `theirs`.
-pub fn compare(ours: &Datasheet, export: &Export, theirs: &ExportDatasheet) -> Pair {
+/// Compares `ours` with `theirs`, the datasheet the export's record source built, whose
+/// export-only facts are `facts`.
+pub fn compare(ours: &Datasheet, theirs: &Datasheet, facts: &ExportFacts) -> Pair {
+    let (ours, theirs) = (&typed(ours), &typed(theirs));
+    let both = [ours, theirs];
+    let mkeys = model_keys(&both);
+    let sigs: Vec<BTreeMap<String, String>> = both
+        .iter()
+        .map(|d| {
+            d.weapons
+                .iter()
+                .map(|w| (name_key(&w.name), weapon_signature(w)))
+                .collect()
+        })
+        .collect();
+    let alias = pair_weapons(&sigs);
+    let (vo, vt) = (
+        view(ours, &mkeys[0], &alias),
+        view(theirs, &mkeys[1], &alias),
+    );
+    let (io, it) = (
+        items(ours, &mkeys[0], &alias),
+        items(theirs, &mkeys[1], &alias),
+    );
+    let table_line = |file: &str| {
+        theirs
+            .sources
+            .iter()
+            .find(|p| p.file.ends_with(file))
+            .map(|p| format!("{}:{}", p.file, p.line))
+    };
     let mut pair = Pair::default();
-    models(ours, export, theirs, &mut pair);
-    weapons(ours, export, theirs, &mut pair);
-    points(ours, export, theirs, &mut pair);
-    keywords(ours, export, theirs, &mut pair);
-    abilities(ours, export, theirs, &mut pair);
-    pair.settle();
+    for (k, n) in &facts.not_compared {
+        *pair.not_compared.entry(k.to_string()).or_default() += n;
+    }
+    // Weapon-profile footnotes and untitled notes (the export's rows of other types, which its
+    // record source files as special rules) that we did not pick up are not compared.
+    let ours_names: BTreeSet<String> = (ours.abilities.iter().map(|a| &a.name))
+        .chain(ours.special_rules.iter().map(|r| &r.name))
+        .map(|n| name_key(n))
+        .collect();
+    let skipped = (theirs.special_rules.iter())
+        .filter(|r| !ours_names.contains(&name_key(&r.name)))
+        .count();
+    if skipped > 0 {
+        pair.not_compared.insert(
+            "weapon-profile footnotes and untitled notes among the export's abilities".into(),
+            skipped,
+        );
+    }
+    // A field group the export prints and we do not: one disagreement, not one per value.
+    for &g in vt.prints.difference(&vo.prints) {
+        pair.checks.push(Check {
+            kind: kind_of(g),
+            field: g.into(),
+            aspect: "presence".into(),
+            ours: None,
+            theirs: Some(g.into()),
+            agree: false,
+            hint: Hint::Other(format!(
+                "no {g} on our side (our source may not print them)"
+            )),
+            our_line: None,
+            export_source: None,
+        });
+    }
+    let paths: BTreeSet<&String> = vo.checks.keys().chain(vt.checks.keys()).collect();
+    // Items one side has and the other lacks, per group: a list that differs as a whole.
+    let lacking = |v: &View, group: &str| {
+        paths.iter().any(|p| {
+            split_path(p).0 == group
+                && split_path(p).2.is_none()
+                && matches!(value_at(v, p), Value::One(e, _) if e == MISSING)
+        })
+    };
+    let lacks = [lacking(&vo, "weapons"), lacking(&vt, "weapons")];
+    let lacks_size = [lacking(&vo, "points"), lacking(&vt, "points")];
+    for path in paths {
+        let (group, item, sub) = split_path(path);
+        let (Value::One(eo, lo), Value::One(et, lt)) = (value_at(&vo, path), value_at(&vt, path))
+        else {
+            // Not printed by one side (the group, or a weapon sent to another card), or a
+            // sub-field of an item one side lacks (its presence check says so).
+            continue;
+        };
+        let item_path = item.map(|i| format!("{group}[{i}]"));
+        let printed =
+            |m: &BTreeMap<String, Printed>| item_path.as_ref().and_then(|p| m.get(p)).cloned();
+        let (po, pt) = (printed(&io), printed(&it));
+        let label = match (group, item) {
+            ("points", Some(n)) => format!("{n} model{}", if n == "1" { "" } else { "s" }),
+            (_, Some(i)) => pt.as_ref().or(po.as_ref()).map_or(i, |p| &p.0).to_string(),
+            _ => String::new(),
+        };
+        let field = match (item, sub) {
+            (None, _) => group.to_string(),
+            (Some(_), None) => format!("{group}[{label}]"),
+            (Some(_), Some(s)) => format!("{group}[{label}].{s}"),
+        };
+        let presence = item.is_some() && sub.is_none() && group != "points";
+        let shown = |e: &str, p: &Option<Printed>| match e {
+            MISSING | "" => None,
+            _ if presence => p.as_ref().map(|p| p.0.clone()),
+            _ => Some(e.to_string()),
+        };
+        let (ours_v, theirs_v) = (shown(&eo, &po), shown(&et, &pt));
+        let agree = eo == et;
+        let aspect = match (sub, presence) {
+            (Some(s), _) => s.to_string(),
+            (None, true) if eo != MISSING && et != MISSING => "name".into(),
+            (None, true) => "presence".into(),
+            (None, false) if group == "points" => "points".into(),
+            (None, false) => group.to_string(),
+        };
+        let hint = if agree {
+            Hint::Other(String::new())
+        } else if lo == lt {
+            naming(group, &ours_v, &theirs_v, [ours, theirs])
+        } else if eo == MISSING || et == MISSING {
+            let side = usize::from(eo == MISSING);
+            let changed = match group {
+                "weapons" => lacks[side],
+                "points" => lacks_size[side],
+                _ => false,
+            };
+            if changed {
+                Hint::ListChanged(format!(
+                    "the other side lacks one of this side's {group} too: the list differs as a whole"
+                ))
+            } else if eo == MISSING {
+                Hint::Other(format!("missing from our {group}"))
+            } else {
+                Hint::Other(format!("not among the export's {group}"))
+            }
+        } else {
+            value_hint(group, sub, &eo, &et, &pt, facts, theirs)
+        };
+        let export_source = match group {
+            "points" => item
+                .and_then(|n| n.parse().ok())
+                .and_then(|n: u32| facts.cost_lines.get(&n))
+                .map(|l| format!("{COSTS}:{l}")),
+            "keywords" | "faction_keywords" => table_line(KEYWORDS),
+            "invulnerable_save" => theirs
+                .models
+                .first()
+                .map(|m| format!("{}:{}", m.at.file, m.at.line)),
+            _ => pt
+                .and_then(|p| p.1)
+                .map(|l| format!("{}:{}", l.file, l.line)),
+        };
+        let our_line = po.and_then(|p| p.1).filter(|_| group == "weapons");
+        pair.checks.push(Check {
+            kind: kind_of(group),
+            field,
+            aspect,
+            ours: ours_v,
+            theirs: theirs_v,
+            agree,
+            hint,
+            our_line: our_line.map(|l| l.line),
+            export_source,
+        });
+    }
     pair
 }
 
-#[allow(clippy::too_many_arguments)]
-fn value_check(
-    kind: Kind,
-    field: String,
-    aspect: &str,
-    grammar: &str,
-    ours: Option<&str>,
-    theirs: Option<&str>,
-    note: &str,
-    our_line: Option<u32>,
-    export_source: Option<String>,
-    group: Option<String>,
-) -> Check {
-    let (o, o_ok) = canon(grammar, ours);
-    let (t, t_ok) = canon(grammar, theirs);
-    let hint = match (&o, &t) {
-        (None, Some(_)) => Hint::Missing(format!("{aspect} missing on our side")),
-        (Some(_), None) => Hint::Extra(format!("the export has no {aspect}")),
-        _ => {
-            let mut n = Vec::new();
-            if !o_ok {
-                n.push(format!("our value is not a well-formed {aspect}"));
-            }
-            if !t_ok {
-                n.push(format!("the export's value is not a well-formed {aspect}"));
-            }
-            if !note.is_empty() {
-                n.push(note.to_string());
-            }
-            Hint::Value {
-                well_formed: o_ok && t_ok,
-                note: n.join("; "),
-            }
+/// A copy of `d` in which the weapons whose name a profile of the other type shares (a spear
+/// thrown and wielded) carry their type in brackets, so that the view, which keys weapons by
+/// name, compares both profiles (`Singing spear (melee)`).
+fn typed(d: &Datasheet) -> Datasheet {
+    let mut d = d.clone();
+    let mut types: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for w in &d.weapons {
+        let t = format!("{:?}", w.kind).to_lowercase();
+        types.entry(name_key(&w.name)).or_default().insert(t);
+    }
+    for w in &mut d.weapons {
+        if types.get(&name_key(&w.name)).is_some_and(|t| t.len() > 1) {
+            w.name = format!("{} ({})", w.name, format!("{:?}", w.kind).to_lowercase());
         }
+    }
+    d
+}
+
+fn kind_of(group: &str) -> Kind {
+    match group {
+        "weapons" => Kind::Weapon,
+        "points" => Kind::Points,
+        "keywords" | "faction_keywords" => Kind::Keywords,
+        "abilities" => Kind::Abilities,
+        _ => Kind::Model,
+    }
+}
+
+/// Two names the view pairs under one key: `naming`, except two model profiles paired only by
+/// position whose names are not similar and neither of which is the unit's name.
+fn naming(group: &str, o: &Option<String>, t: &Option<String>, units: [&Datasheet; 2]) -> Hint {
+    let (Some(o), Some(t)) = (o, t) else {
+        return Hint::Naming(format!(
+            "printed split or joined: every word of it is a word of the other side's {group}"
+        ));
     };
-    Check {
-        kind,
-        field,
-        aspect: aspect.to_string(),
-        ours: o,
-        theirs: t,
-        // Decided by the diff engine (`Pair::settle`).
-        agree: false,
-        hint,
-        our_line,
-        export_source,
-        group,
+    if let Some(r) = similar(o, t) {
+        return Hint::Naming(r);
     }
-}
-
-fn presence(
-    kind: Kind,
-    field: String,
-    ours: Option<String>,
-    theirs: Option<String>,
-    hint: Hint,
-) -> Check {
-    let agree = matches!((&ours, &theirs), (Some(a), Some(b)) if a == b);
-    let aspect = match hint {
-        Hint::Naming(_) | Hint::Mismatch(_) => "name",
-        _ => "presence",
-    };
-    Check {
-        kind,
-        field,
-        aspect: aspect.to_string(),
-        ours,
-        theirs,
-        agree,
-        hint,
-        our_line: None,
-        export_source: None,
-        group: None,
+    if name_key(o) == name_key(t) {
+        return Hint::Naming("the names differ by a plural or a tag".into());
     }
-}
-
-/// Pairs (our index, their index, why the names differ when they do), then the unpaired
-/// indices of each side.
-type Pairing = (Vec<(usize, usize, Option<String>)>, Vec<usize>, Vec<usize>);
-
-/// Pairs items of two lists: exact keys first, then similar names. `compatible` says which
-/// items may pair at all (a weapon's type).
-fn pair_by_name(
-    ours: &[String],
-    theirs: &[String],
-    compatible: &dyn Fn(usize, usize) -> bool,
-) -> Pairing {
-    let mut pairs = Vec::new();
-    let mut used_t = vec![false; theirs.len()];
-    let mut left_o = Vec::new();
-    for (i, o) in ours.iter().enumerate() {
-        let k = fold_name_key(o);
-        match (0..theirs.len())
-            .find(|&j| !used_t[j] && compatible(i, j) && fold_name_key(&theirs[j]) == k)
-        {
-            Some(j) => {
-                used_t[j] = true;
-                pairs.push((i, j, None));
-            }
-            None => left_o.push(i),
-        }
+    if group != "models" {
+        return Hint::Naming(
+            "a weapon with the same profile and type has another name on each side (the weapon rule)"
+                .into(),
+        );
     }
-    let mut still_o = Vec::new();
-    for i in left_o {
-        let found = (0..theirs.len())
-            .filter(|&j| !used_t[j] && compatible(i, j))
-            .find_map(|j| similar(&ours[i], &theirs[j]).map(|r| (j, r)));
-        match found {
-            Some((j, r)) => {
-                used_t[j] = true;
-                pairs.push((i, j, Some(r)));
-            }
-            None => still_o.push(i),
-        }
-    }
-    let left_t: Vec<usize> = (0..theirs.len()).filter(|&j| !used_t[j]).collect();
-    (pairs, still_o, left_t)
-}
-
-fn models(ours: &Datasheet, export: &Export, theirs: &ExportDatasheet, pair: &mut Pair) {
-    let t_models = export.models_of(&theirs.id);
-    if t_models.is_empty() {
-        return;
-    }
-    let unit = ours.name.clone().unwrap_or_default();
-    if ours.models.is_empty() {
-        pair.checks.push(Check {
-            export_source: at(super::export::MODELS, t_models[0].line),
-            ..presence(
-                Kind::Model,
-                "models".into(),
-                None,
-                Some(format!("{} model profile(s)", t_models.len())),
-                Hint::Missing("no model profile on our side".into()),
-            )
-        });
+    let unit = units.iter().filter_map(|d| d.name.as_deref());
+    if unit
+        .map(fold_name_key)
+        .any(|u| u == fold_name_key(o) || u == fold_name_key(t))
+    {
+        Hint::Naming("one side names the model after its unit".into())
     } else {
-        let o_names: Vec<String> = ours
-            .models
-            .iter()
-            .map(|m| m.name.clone().unwrap_or_else(|| unit.clone()))
-            .collect();
-        let t_names: Vec<String> = t_models.iter().map(|m| m.name.clone()).collect();
-        let (mut pairs, left_o, left_t) = pair_by_name(&o_names, &t_names, &|_, _| true);
-        let mut unpaired_o = Vec::new();
-        let mut unpaired_t = left_t.clone();
-        if left_o.len() == left_t.len() {
-            // What is left pairs in order; a model named after its unit is a naming difference.
-            for (&i, &j) in left_o.iter().zip(left_t.iter()) {
-                let named_after_unit = [&unit, &theirs.name].iter().any(|u| {
-                    fold_name_key(u) == fold_name_key(&o_names[i])
-                        || fold_name_key(u) == fold_name_key(&t_names[j])
-                });
-                let why = if named_after_unit {
-                    Some("one side names the model after its unit".to_string())
-                } else {
-                    None
-                };
-                pairs.push((i, j, why.or(Some(String::new()))));
-            }
-            unpaired_t.clear();
-        } else {
-            unpaired_o = left_o;
-        }
-        pairs.sort();
-        for (i, j, why) in pairs {
-            let (o, t) = (&ours.models[i], t_models[j]);
-            let label = &t_names[j];
-            match why {
-                None => pair.checks.push(Check {
-                    export_source: at(super::export::MODELS, t.line),
-                    ..presence(
-                        Kind::Model,
-                        format!("models[{label}]"),
-                        Some(fold_name_key(&o_names[i])),
-                        Some(fold_name_key(label)),
-                        Hint::Naming(String::new()),
-                    )
-                }),
-                Some(r) => {
-                    let hint = if r.is_empty() {
-                        Hint::Mismatch(
-                            "the only unpaired models of each side have unrelated names".into(),
-                        )
-                    } else {
-                        Hint::Naming(r)
-                    };
-                    pair.checks.push(Check {
-                        export_source: at(super::export::MODELS, t.line),
-                        ..presence(
-                            Kind::Model,
-                            format!("models[{label}]"),
-                            Some(o_names[i].clone()),
-                            Some(label.clone()),
-                            hint,
-                        )
-                    });
-                }
-            }
-            let key = pair.record("models", label);
-            model_values(o, t, label, &key, pair);
-        }
-        for i in unpaired_o {
-            pair.checks.push(presence(
-                Kind::Model,
-                format!("models[{}]", o_names[i]),
-                Some(o_names[i].clone()),
-                None,
-                Hint::Extra("no model of this name in the export".into()),
-            ));
-        }
-        for j in unpaired_t {
-            pair.checks.push(Check {
-                export_source: at(super::export::MODELS, t_models[j].line),
-                ..presence(
-                    Kind::Model,
-                    format!("models[{}]", t_names[j]),
-                    None,
-                    Some(t_names[j].clone()),
-                    Hint::Missing("model profile missing on our side".into()),
-                )
-            });
-        }
-    }
-    invulnerable(ours, &t_models, pair);
-}
-
-fn model_values(o: &ModelProfile, t: &ExportModel, label: &str, key: &str, pair: &mut Pair) {
-    let src = at(super::export::MODELS, t.line);
-    let star = |c: &str| {
-        if t.starred.iter().any(|s| s == c) {
-            "the export prints this value with a footnote star".to_string()
-        } else {
-            String::new()
-        }
-    };
-    for aspect in profile_fields(EXPORT_EDITION, ProfileKind::Model) {
-        let aspect = aspect.as_str();
-        let tv = t.characteristic(aspect).and_then(Option::as_deref);
-        pair.value(
-            Some(("models", key)),
-            value_check(
-                Kind::Model,
-                format!("models[{label}].{aspect}"),
-                aspect,
-                aspect,
-                o.get(aspect),
-                tv,
-                &star(aspect),
-                None,
-                src.clone(),
-                None,
-            ),
-        );
+        Hint::Other("the only unpaired models of each side have unrelated names".into())
     }
 }
 
-fn invulnerable(ours: &Datasheet, t_models: &[&ExportModel], pair: &mut Pair) {
-    let Some(first) = t_models.first() else {
-        return;
-    };
-    let theirs: BTreeSet<Option<String>> = t_models.iter().map(|m| m.inv_sv.clone()).collect();
-    let (o, _) = canon("invulnerable_save", ours.invulnerable_save.as_deref());
-    // Models of one unit with different saves: ours agrees with any of them.
-    let chosen = if theirs.contains(&o) {
-        o.clone()
-    } else {
-        first.inv_sv.clone()
-    };
-    let mut note = String::new();
-    if theirs.len() > 1 {
-        note = "the export's models have different invulnerable saves".to_string();
-    } else if first.inv_sv_conditional {
-        note = format!(
-            "the export marks it conditional{}",
-            first
-                .inv_sv_descr
-                .as_deref()
-                .map(|d| format!(": {d}"))
-                .unwrap_or_default()
-        );
+/// Two printed values of one field that differ.
+fn value_hint(
+    group: &str,
+    sub: Option<&str>,
+    o: &str,
+    t: &str,
+    model: &Option<Printed>,
+    facts: &ExportFacts,
+    theirs: &Datasheet,
+) -> Hint {
+    let aspect = sub.unwrap_or(group);
+    match (group, sub) {
+        ("weapons", Some("keywords")) => return Hint::WeaponKeywords,
+        ("points", _) => {
+            let ok = o.parse::<u32>().is_ok() && t.parse::<u32>().is_ok();
+            return Hint::Value {
+                well_formed: ok,
+                note: String::new(),
+            };
+        }
+        ("invulnerable_save", _) if o == "none" || t == "none" => {
+            return Hint::Other(if o == "none" {
+                "invulnerable_save missing on our side".into()
+            } else {
+                "the export has no invulnerable_save".into()
+            })
+        }
+        ("faction_keywords", _) => return Hint::Other("the faction keywords differ".into()),
+        _ => {}
     }
-    pair.value(
-        None,
-        value_check(
-            Kind::Model,
-            "invulnerable_save".into(),
-            "invulnerable_save",
-            "invulnerable_save",
-            o.as_deref(),
-            chosen.as_deref(),
-            &note,
-            None,
-            at(super::export::MODELS, first.line),
-            None,
-        ),
-    );
-}
-
-/// The export's edition: its characteristics are compared (`schemas/characteristics.yaml`).
-const EXPORT_EDITION: Edition = Edition::Tenth;
-
-fn weapon_values(w: &WeaponProfile) -> Vec<Option<String>> {
-    profile_fields(EXPORT_EDITION, ProfileKind::Weapon)
-        .iter()
-        .map(|f| canon(f, w.get(f)).0)
-        .collect()
-}
-
-fn export_weapon_values(w: &ExportWeapon) -> Vec<Option<String>> {
-    profile_fields(EXPORT_EDITION, ProfileKind::Weapon)
-        .iter()
-        .map(|f| canon(f, w.characteristic(f).and_then(Option::as_deref)).0)
-        .collect()
-}
-
-fn weapon_keys(kws: &[String]) -> (BTreeSet<String>, bool) {
-    let mut ok = true;
-    let set = kws
-        .iter()
-        .map(|k| {
-            let (c, known) = weapon_keyword_key(k);
-            ok &= known;
-            c
-        })
+    let mut note: Vec<String> = [(o, "our value"), (t, "the export's value")]
+        .into_iter()
+        .filter(|(v, _)| !well_formed(aspect, v))
+        .map(|(_, who)| format!("{who} is not a well-formed {aspect}"))
         .collect();
-    (set, ok)
-}
-
-fn weapons(ours: &Datasheet, export: &Export, theirs: &ExportDatasheet, pair: &mut Pair) {
-    // The export repeats a weapon per model line; identical repeats are one weapon, variants
-    // with the same name but other values stay, and ours pairs with its best-agreeing variant.
-    let mut t_weapons: Vec<&ExportWeapon> = Vec::new();
-    for w in export.weapons_of(&theirs.id) {
-        let dup = t_weapons.iter().any(|x| {
-            fold_name_key(&x.name) == fold_name_key(&w.name)
-                && x.kind == w.kind
-                && export_weapon_values(x) == export_weapon_values(w)
-        });
-        if !dup {
-            t_weapons.push(w);
-        }
+    let ok = note.is_empty();
+    let starred = model
+        .as_ref()
+        .is_some_and(|m| facts.starred.contains(&(m.0.clone(), aspect.to_string())));
+    if group == "models" && starred {
+        note.push("the export prints this value with a footnote star".into());
     }
-    let mut o_weapons: Vec<&WeaponProfile> = Vec::new();
-    for w in &ours.weapons {
-        let dup = o_weapons.iter().any(|x| {
-            fold_name_key(&x.name) == fold_name_key(&w.name)
-                && x.kind == w.kind
-                && weapon_values(x) == weapon_values(w)
-        });
-        if !dup {
-            o_weapons.push(w);
-        }
+    if let ("invulnerable_save", Some(c)) = (group, &theirs.invulnerable_save_condition) {
+        note.push(format!("the export marks it conditional: {c}"));
     }
-    if t_weapons.is_empty() && o_weapons.is_empty() {
-        return;
+    Hint::Value {
+        well_formed: ok,
+        note: note.join("; "),
     }
-    if o_weapons.is_empty() {
-        pair.checks.push(Check {
-            export_source: at(super::export::WARGEAR, t_weapons[0].line),
-            ..presence(
-                Kind::Weapon,
-                "weapons".into(),
-                None,
-                Some(format!("{} weapon profile(s)", t_weapons.len())),
-                Hint::Missing("no weapon profile on our side".into()),
-            )
-        });
-        return;
-    }
-    // Group the export's variants by (name key, type).
-    let mut groups: Vec<Vec<&ExportWeapon>> = Vec::new();
-    for w in t_weapons {
-        match groups
-            .iter_mut()
-            .find(|g| fold_name_key(&g[0].name) == fold_name_key(&w.name) && g[0].kind == w.kind)
-        {
-            Some(g) => g.push(w),
-            None => groups.push(vec![w]),
-        }
-    }
-    let o_names: Vec<String> = o_weapons.iter().map(|w| w.name.clone()).collect();
-    let t_names: Vec<String> = groups.iter().map(|g| g[0].name.clone()).collect();
-    let kind_ok = |i: usize, j: usize| groups[j][0].kind.map_or(true, |k| k == o_weapons[i].kind);
-    let (mut pairs, left_o, left_t) = pair_by_name(&o_names, &t_names, &kind_ok);
-    // Unpaired weapons with identical profiles are one weapon under a new name.
-    let mut rest_o = Vec::new();
-    let mut used_t: BTreeSet<usize> = BTreeSet::new();
-    let mut renamed = Vec::new();
-    for i in left_o {
-        let v = weapon_values(o_weapons[i]);
-        let found = left_t.iter().copied().find(|j| {
-            !used_t.contains(j)
-                && kind_ok(i, *j)
-                && groups[*j].iter().any(|w| export_weapon_values(w) == v)
-        });
-        match found {
-            Some(j) => {
-                used_t.insert(j);
-                renamed.push((i, j));
-            }
-            None => rest_o.push(i),
-        }
-    }
-    let rest_t: Vec<usize> = left_t.into_iter().filter(|j| !used_t.contains(j)).collect();
-    let kind_of_t = |j: usize| groups[j][0].kind;
-    for (i, j, why) in pairs.drain(..) {
-        let g = &groups[j];
-        let label = g[0].name.clone();
-        let hint = match &why {
-            None => Hint::Naming(String::new()),
-            Some(r) => Hint::Naming(r.clone()),
-        };
-        let (ov, tv) = match why {
-            None => (fold_name_key(&o_names[i]), fold_name_key(&label)),
-            Some(_) => (o_names[i].clone(), label.clone()),
-        };
-        weapon_pair(o_weapons[i], g, &label, ov, tv, hint, pair);
-    }
-    for (i, j) in renamed {
-        let g = &groups[j];
-        let label = g[0].name.clone();
-        weapon_pair(
-            o_weapons[i],
-            g,
-            &label,
-            o_names[i].clone(),
-            label.clone(),
-            Hint::ListChanged(
-                "a weapon with the same profile and type has another name on each side (renamed)"
-                    .into(),
-            ),
-            pair,
-        );
-    }
-    for i in &rest_o {
-        let k = o_weapons[*i].kind;
-        let hint = if rest_t
-            .iter()
-            .any(|&j| kind_of_t(j).map_or(true, |t| t == k))
-        {
-            Hint::ListChanged(format!(
-                "the export has an unpaired {} weapon too: the weapon list differs as a whole",
-                kind_name(k)
-            ))
-        } else {
-            Hint::Extra("no weapon of this name or profile in the export".into())
-        };
-        pair.checks.push(Check {
-            our_line: Some(o_weapons[*i].at.line),
-            group: Some(o_names[*i].clone()),
-            ..presence(
-                Kind::Weapon,
-                format!("weapons[{}]", o_names[*i]),
-                Some(o_names[*i].clone()),
-                None,
-                hint,
-            )
-        });
-    }
-    for j in rest_t {
-        let g = &groups[j];
-        let hint = if rest_o
-            .iter()
-            .any(|&i| kind_of_t(j).map_or(true, |t| t == o_weapons[i].kind))
-        {
-            Hint::ListChanged(
-                "we have an unpaired weapon of the same type: the weapon list differs as a whole"
-                    .into(),
-            )
-        } else {
-            Hint::Missing("weapon profile missing on our side".into())
-        };
-        pair.checks.push(Check {
-            export_source: at(super::export::WARGEAR, g[0].line),
-            group: Some(g[0].name.clone()),
-            ..presence(
-                Kind::Weapon,
-                format!("weapons[{}]", g[0].name),
-                None,
-                Some(g[0].name.clone()),
-                hint,
-            )
-        });
-    }
-}
-
-fn kind_name(k: WeaponType) -> &'static str {
-    match k {
-        WeaponType::Ranged => "ranged",
-        WeaponType::Melee => "melee",
-    }
-}
-
-fn weapon_pair(
-    o: &WeaponProfile,
-    variants: &[&ExportWeapon],
-    label: &str,
-    o_name: String,
-    t_name: String,
-    name_hint: Hint,
-    pair: &mut Pair,
-) {
-    let ov = weapon_values(o);
-    let best = variants
-        .iter()
-        .max_by_key(|w| {
-            let tv = export_weapon_values(w);
-            let n = ov.iter().zip(tv.iter()).filter(|(a, b)| a == b).count();
-            (n, std::cmp::Reverse(w.line))
-        })
-        .copied();
-    let Some(t) = best else {
-        return;
-    };
-    let group = Some(label.to_string());
-    let src = at(super::export::WARGEAR, t.line);
-    let key = pair.record("weapons", label);
-    pair.checks.push(Check {
-        our_line: Some(o.at.line),
-        export_source: src.clone(),
-        group: group.clone(),
-        ..presence(
-            Kind::Weapon,
-            format!("weapons[{label}]"),
-            Some(o_name),
-            Some(t_name),
-            name_hint,
-        )
-    });
-    let note = if variants.len() > 1 {
-        "the export has several profiles of this name; compared with the closest".to_string()
-    } else {
-        String::new()
-    };
-    for aspect in profile_fields(EXPORT_EDITION, ProfileKind::Weapon) {
-        let aspect = aspect.as_str();
-        let tv = t.characteristic(aspect).and_then(Option::as_deref);
-        pair.value(
-            Some(("weapons", &key)),
-            value_check(
-                Kind::Weapon,
-                format!("weapons[{label}].{aspect}"),
-                aspect,
-                aspect,
-                o.get(aspect),
-                tv,
-                &note,
-                Some(o.at.line),
-                src.clone(),
-                group.clone(),
-            ),
-        );
-    }
-    let (ok, o_ok) = weapon_keys(&o.keywords);
-    let (tk, t_ok) = weapon_keys(&t.keywords);
-    let show = |s: &BTreeSet<String>| s.iter().cloned().collect::<Vec<_>>().join(", ");
-    let list = |s: &BTreeSet<String>| Value::Array(s.iter().cloned().map(Value::String).collect());
-    let (o_list, t_list) = (list(&ok), list(&tk));
-    pair.field(
-        Some(("weapons", &key)),
-        Check {
-            kind: Kind::Weapon,
-            field: format!("weapons[{label}].keywords"),
-            aspect: "keywords".into(),
-            ours: Some(show(&ok)),
-            theirs: Some(show(&tk)),
-            agree: false,
-            hint: Hint::WeaponKeywords {
-                well_formed: o_ok && t_ok,
-            },
-            our_line: Some(o.at.line),
-            export_source: src,
-            group,
-        },
-        o_list,
-        t_list,
-    );
-}
-
-fn points(ours: &Datasheet, export: &Export, theirs: &ExportDatasheet, pair: &mut Pair) {
-    let costs = export.costs_of(&theirs.id);
-    let mut t: BTreeMap<u32, (BTreeSet<u32>, u32)> = BTreeMap::new();
-    for c in &costs {
-        match (c.addon, c.models, c.cost) {
-            (true, _, _) => {
-                *pair
-                    .not_compared
-                    .entry("add-on point costs (`+55`)".into())
-                    .or_default() += 1
-            }
-            (false, Some(n), Some(p)) => {
-                let e = t.entry(n).or_insert((BTreeSet::new(), c.line));
-                e.0.insert(p);
-            }
-            _ => {
-                *pair
-                    .not_compared
-                    .entry("points lines without a model count or cost".into())
-                    .or_default() += 1
-            }
-        }
-    }
-    if t.is_empty() {
-        return;
-    }
-    if ours.points.is_empty() {
-        let first = t.values().next().map(|v| v.1).unwrap_or(0);
-        pair.checks.push(Check {
-            export_source: at(super::export::COSTS, first),
-            ..presence(
-                Kind::Points,
-                "points".into(),
-                None,
-                Some(format!("{} unit size(s)", t.len())),
-                Hint::Missing("no points on our side (our source may not print them)".into()),
-            )
-        });
-        return;
-    }
-    let mut o: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
-    for p in &ours.points {
-        o.entry(p.models).or_default().insert(p.points);
-    }
-    let only_o = o.keys().any(|k| !t.contains_key(k));
-    let only_t = t.keys().any(|k| !o.contains_key(k));
-    let counts: BTreeSet<u32> = o.keys().chain(t.keys()).copied().collect();
-    let show = |s: &BTreeSet<u32>| {
-        s.iter()
-            .map(u32::to_string)
-            .collect::<Vec<_>>()
-            .join(" or ")
-    };
-    for n in counts {
-        let field = format!("points[{n} model{}]", if n == 1 { "" } else { "s" });
-        let src = t.get(&n).and_then(|v| at(super::export::COSTS, v.1));
-        let check = match (o.get(&n), t.get(&n)) {
-            (Some(a), Some((b, _))) => {
-                // A unit size priced several ways: the prices both sides know are compared.
-                let common: BTreeSet<u32> = a.intersection(b).copied().collect();
-                let costs = |s: &BTreeSet<u32>| {
-                    let s = if common.is_empty() { s } else { &common };
-                    Value::Array(s.iter().map(|&p| Value::from(p)).collect())
-                };
-                let (o_costs, t_costs) = (costs(a), costs(b));
-                let key = pair.record("points", &field);
-                let check = Check {
-                    kind: Kind::Points,
-                    field,
-                    aspect: "points".into(),
-                    ours: Some(show(a)),
-                    theirs: Some(show(b)),
-                    agree: false,
-                    hint: Hint::Value {
-                        well_formed: true,
-                        note: if b.len() > 1 {
-                            "the export prices this unit size several ways".into()
-                        } else {
-                            String::new()
-                        },
-                    },
-                    our_line: None,
-                    export_source: src,
-                    group: None,
-                };
-                pair.field(Some(("points", &key)), check, o_costs, t_costs);
-                continue;
-            }
-            (Some(a), None) => presence(
-                Kind::Points,
-                field,
-                Some(show(a)),
-                None,
-                if only_t {
-                    Hint::ListChanged("the export has another unit size instead".into())
-                } else {
-                    Hint::Extra("no such unit size in the export".into())
-                },
-            ),
-            (None, Some((b, _))) => Check {
-                export_source: src,
-                ..presence(
-                    Kind::Points,
-                    field,
-                    None,
-                    Some(show(b)),
-                    if only_o {
-                        Hint::ListChanged("we have another unit size instead".into())
-                    } else {
-                        Hint::Missing("unit size missing on our side".into())
-                    },
-                )
-            },
-            (None, None) => continue,
-        };
-        pair.checks.push(check);
-    }
-}
-
-/// Compares two sets of names: each name of the union is one check; unpaired names pair up by
-/// similarity (a `naming` difference) before being called missing or extra.
-#[allow(clippy::too_many_arguments)]
-fn name_sets(
-    kind: Kind,
-    label: &str,
-    key: &dyn Fn(&str) -> String,
-    ours: &[String],
-    theirs: &[(String, u32)],
-    also_theirs: &BTreeSet<String>,
-    file: &str,
-    pair: &mut Pair,
-) {
-    let mut o: BTreeMap<String, String> = BTreeMap::new();
-    for n in ours {
-        o.entry(key(n)).or_insert_with(|| n.clone());
-    }
-    let mut t: BTreeMap<String, (String, u32)> = BTreeMap::new();
-    for (n, line) in theirs {
-        t.entry(key(n)).or_insert_with(|| (n.clone(), *line));
-    }
-    let mut left_o: Vec<String> = Vec::new();
-    for (k, n) in &o {
-        if let Some((_, line)) = t.get(k) {
-            pair.checks.push(Check {
-                export_source: at(file, *line),
-                ..presence(
-                    kind,
-                    format!("{label}[{n}]"),
-                    Some(k.clone()),
-                    Some(k.clone()),
-                    Hint::Naming(String::new()),
-                )
-            });
-        } else if also_theirs.contains(k) {
-            pair.checks.push(presence(
-                kind,
-                format!("{label}[{n}]"),
-                Some(k.clone()),
-                Some(k.clone()),
-                Hint::Naming(String::new()),
-            ));
-        } else {
-            left_o.push(k.clone());
-        }
-    }
-    let mut left_t: Vec<String> = t.keys().filter(|k| !o.contains_key(*k)).cloned().collect();
-    for ko in left_o {
-        let n = &o[&ko];
-        let found = left_t
-            .iter()
-            .position(|kt| similar(n, &t[kt].0).is_some() || synonym_key(&ko) == synonym_key(kt));
-        match found {
-            Some(p) => {
-                let kt = left_t.remove(p);
-                let (tn, line) = &t[&kt];
-                let why = similar(n, tn).unwrap_or_else(|| "the names differ by a plural".into());
-                pair.checks.push(Check {
-                    export_source: at(file, *line),
-                    ..presence(
-                        kind,
-                        format!("{label}[{tn}]"),
-                        Some(n.clone()),
-                        Some(tn.clone()),
-                        Hint::Naming(why),
-                    )
-                });
-            }
-            None => pair.checks.push(presence(
-                kind,
-                format!("{label}[{n}]"),
-                Some(n.clone()),
-                None,
-                Hint::Extra(format!("not among the export's {label}")),
-            )),
-        }
-    }
-    for kt in left_t {
-        let (tn, line) = &t[&kt];
-        pair.checks.push(Check {
-            export_source: at(file, *line),
-            ..presence(
-                kind,
-                format!("{label}[{tn}]"),
-                None,
-                Some(tn.clone()),
-                Hint::Missing(format!("missing from our {label}")),
-            )
-        });
-    }
-}
-
-fn keywords(ours: &Datasheet, export: &Export, theirs: &ExportDatasheet, pair: &mut Pair) {
-    let kws = export.keywords_of(&theirs.id);
-    let plain: Vec<(String, u32)> = kws
-        .iter()
-        .filter(|k| !k.is_faction)
-        .map(|k| (k.keyword.clone(), k.line))
-        .collect();
-    let faction: Vec<(String, u32)> = kws
-        .iter()
-        .filter(|k| k.is_faction)
-        .map(|k| (k.keyword.clone(), k.line))
-        .collect();
-    let none = BTreeSet::new();
-    for (label, o, t) in [
-        ("keywords", &ours.keywords, plain),
-        ("faction_keywords", &ours.faction_keywords, faction),
-    ] {
-        if t.is_empty() && o.is_empty() {
-            continue;
-        }
-        if o.is_empty() {
-            pair.checks.push(Check {
-                export_source: t.first().and_then(|(_, l)| at(super::export::KEYWORDS, *l)),
-                ..presence(
-                    Kind::Keywords,
-                    label.into(),
-                    None,
-                    Some(format!("{} keyword(s)", t.len())),
-                    Hint::Missing(format!("no {label} on our side")),
-                )
-            });
-            continue;
-        }
-        name_sets(
-            Kind::Keywords,
-            label,
-            &fold_name_key,
-            o,
-            &t,
-            &none,
-            super::export::KEYWORDS,
-            pair,
-        );
-    }
-}
-
-fn abilities(ours: &Datasheet, export: &Export, theirs: &ExportDatasheet, pair: &mut Pair) {
-    let mut t: Vec<(String, u32)> = Vec::new();
-    let mut uncompared: BTreeSet<String> = BTreeSet::new();
-    // Name + parameter of parameterised abilities (`Scouts` + `6"`), to recognise a name of
-    // ours that carries its parameter.
-    let mut with_param: Vec<(String, String, String, u32)> = Vec::new();
-    for a in export.abilities_of(&theirs.id) {
-        let Some(name) = a.name.clone() else {
-            *pair
-                .not_compared
-                .entry("ability lines whose ability_id is not in Abilities.csv".into())
-                .or_default() += 1;
-            continue;
-        };
-        if UNCOMPARED_ABILITY_TYPES.contains(&a.kind.as_str()) {
-            uncompared.insert(ability_key(&name));
-        } else {
-            if let Some(p) = &a.parameter {
-                with_param.push((
-                    format!("{} {}", ability_key(&name), fold_name_key(p)),
-                    name.clone(),
-                    p.clone(),
-                    a.line,
-                ));
-            }
-            t.push((name, a.line));
-        }
-    }
-    let mut o: Vec<String> = ours
-        .abilities
-        .iter()
-        .map(|a| a.name.clone())
-        // A designer's note is commentary printed among the abilities, not an ability.
-        .chain(
-            ours.special_rules
-                .iter()
-                .filter(|r| !r.name.to_lowercase().starts_with("designer"))
-                .map(|r| r.name.clone()),
-        )
-        .collect();
-    // Weapon-profile footnotes and untitled notes we did not pick up are not counted.
-    let o_keys: BTreeSet<String> = o.iter().map(|n| ability_key(n)).collect();
-    let skipped = uncompared.iter().filter(|k| !o_keys.contains(*k)).count();
-    if skipped > 0 {
-        *pair
-            .not_compared
-            .entry(
-                "weapon-profile footnotes and untitled notes among the export's abilities".into(),
-            )
-            .or_default() += skipped;
-    }
-    // The export keeps a transport's capacity in `Datasheets.csv`'s `transport` column, not
-    // among the abilities; our TRANSPORT block agrees with it when that column is filled.
-    if !theirs.transport.is_empty() {
-        uncompared.insert(ability_key("Transport"));
-    }
-    // `Scouts 6"` of ours against `Scouts` with parameter `6"`: one disagreement (the parameter
-    // belongs in `parameter`), not a missing and an extra ability.
-    let t_keys: BTreeSet<String> = t.iter().map(|(n, _)| ability_key(n)).collect();
-    for (joined, name, param, line) in &with_param {
-        let Some(i) = o
-            .iter()
-            .position(|n| ability_key(n) == *joined && !t_keys.contains(&ability_key(n)))
-        else {
-            continue;
-        };
-        let ours_name = o.remove(i);
-        t.retain(|(n, _)| ability_key(n) != ability_key(name));
-        pair.checks.push(Check {
-            export_source: at(super::export::DATASHEET_ABILITIES, *line),
-            ..presence(
-                Kind::Abilities,
-                format!("abilities[{name}]"),
-                Some(ours_name),
-                Some(name.clone()),
-                Hint::Mismatch(format!(
-                    "our ability name carries its parameter `{param}`, which belongs in `parameter`"
-                )),
-            )
-        });
-    }
-    if t.is_empty() && o.is_empty() {
-        return;
-    }
-    if o.is_empty() {
-        pair.checks.push(Check {
-            export_source: t
-                .first()
-                .and_then(|(_, l)| at(super::export::DATASHEET_ABILITIES, *l)),
-            ..presence(
-                Kind::Abilities,
-                "abilities".into(),
-                None,
-                Some(format!("{} abilities", t.len())),
-                Hint::Missing("no abilities on our side".into()),
-            )
-        });
-        return;
-    }
-    name_sets(
-        Kind::Abilities,
-        "abilities",
-        &ability_key,
-        &o,
-        &t,
-        &uncompared,
-        super::export::DATASHEET_ABILITIES,
-        pair,
-    );
 }
 
 /// The category of each disagreeing check of a pair, with the reason in words.
@@ -1229,83 +428,53 @@ pub fn categorize(pair: &Pair) -> Vec<(usize, Category, String)> {
         ratio * 100.0
     );
     // Weapons with a characteristic change: their keyword change is part of the same change.
-    let changed_groups: BTreeSet<&str> = pair
-        .checks
-        .iter()
+    let changed: BTreeSet<&str> = (pair.checks.iter())
+        .filter(|c| !c.agree && c.kind == Kind::Weapon)
         .filter(|c| {
-            !c.agree
-                && matches!(
-                    c.hint,
-                    Hint::Value {
-                        well_formed: true,
-                        ..
-                    }
-                )
+            matches!(
+                c.hint,
+                Hint::Value {
+                    well_formed: true,
+                    ..
+                }
+            )
         })
-        .filter_map(|c| c.group.as_deref())
+        .filter_map(|c| c.field.rsplit_once('.').map(|(w, _)| w))
         .collect();
-    let with_note = |base: String, note: &str| {
-        if note.is_empty() {
-            base
-        } else {
-            format!("{base}; {note}")
-        }
+    let with_note = |base: String, note: &str| match note {
+        "" => base,
+        n => format!("{base}; {n}"),
     };
     let mut out = Vec::new();
-    for (i, c) in pair.checks.iter().enumerate() {
-        if c.agree {
-            continue;
-        }
+    for (i, c) in pair.checks.iter().enumerate().filter(|(_, c)| !c.agree) {
         let (cat, reason) = match &c.hint {
-            Hint::Naming(r) => (
-                Category::Naming,
-                if r.is_empty() {
-                    "the same name spelled differently".to_string()
+            Hint::Naming(r) => (Category::Naming, r.clone()),
+            Hint::Value {
+                well_formed: true,
+                note,
+            } => {
+                let (cat, base) = if close {
+                    let change = "a change since the export";
+                    (
+                        Category::Version,
+                        format!("both values are well-formed and {closeness}: {change}"),
+                    )
                 } else {
-                    r.clone()
-                },
-            ),
-            Hint::Value {
-                well_formed: true,
-                note,
-            } if close => (
-                Category::Version,
-                with_note(
-                    format!(
-                        "both values are well-formed and {closeness}: a change since the export"
-                    ),
-                    note,
-                ),
-            ),
-            Hint::Value {
-                well_formed: true,
-                note,
-            } => (
-                Category::DataError,
-                with_note(
-                    format!(
-                        "both values are well-formed but only {closeness}, below {:.0}%",
-                        CLOSE_MATCH * 100.0
-                    ),
-                    note,
-                ),
-            ),
+                    let below = format!("below {:.0}%", CLOSE_MATCH * 100.0);
+                    (
+                        Category::DataError,
+                        format!("both values are well-formed but only {closeness}, {below}"),
+                    )
+                };
+                (cat, with_note(base, note))
+            }
             Hint::Value { note, .. } => (Category::DataError, note.clone()),
-            Hint::WeaponKeywords { well_formed } => {
-                let grouped = c
-                    .group
-                    .as_deref()
-                    .is_some_and(|g| changed_groups.contains(g));
-                if *well_formed && close && grouped {
+            Hint::WeaponKeywords => {
+                let weapon = c.field.rsplit_once('.').map_or("", |(w, _)| w);
+                if close && changed.contains(weapon) {
                     (
                         Category::Version,
                         format!("the weapon's characteristics changed too and {closeness}"),
-                    )
-                } else if !*well_formed {
-                    (
-                        Category::DataError,
-                        "the keywords differ and not all are in the weapon-ability vocabulary"
-                            .into(),
                     )
                 } else {
                     (
@@ -1316,9 +485,7 @@ pub fn categorize(pair: &Pair) -> Vec<(usize, Category, String)> {
             }
             Hint::ListChanged(r) if close => (Category::Version, format!("{r}, and {closeness}")),
             Hint::ListChanged(r) => (Category::DataError, format!("{r}, but only {closeness}")),
-            Hint::Missing(r) | Hint::Extra(r) | Hint::Mismatch(r) => {
-                (Category::DataError, r.clone())
-            }
+            Hint::Other(r) => (Category::DataError, r.clone()),
         };
         out.push((i, cat, reason));
     }

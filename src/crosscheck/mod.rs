@@ -1,14 +1,17 @@
 //! Crosscheck: compares a dataset's datasheets with Wahapedia's own CSV export, field by field,
 //! and explains every disagreement.
 //!
-//! Owns matching dataset datasheets to the export's (by faction and name, tolerant of case,
-//! apostrophes, dashes and accents; see [`crosscheck`]) and assembling the [`Report`].
-//! `export` (the record source `records::wahapedia_csv`) reads the CSV tables, `compare` compares one matched pair and decides the
-//! category of each disagreement (`changed_since_export`, `naming`, `extraction_error`; the
-//! rule is in `compare`'s module doc and `docs/crosscheck.md`), `report` holds the report types
-//! and the summary figures.
+//! The export is read as ingest reads it: its record source (`records::wahapedia_csv`, here
+//! `export`) builds `Datasheet`s from the tables (`pipeline::read_group`, normalized), and in
+//! `Mode::Crosscheck` checks the tables are all there and gives what only the export carries
+//! ([`ExportFacts`]). This module owns matching each dataset datasheet to an export datasheet
+//! (by faction and name, tolerant of case, apostrophes, dashes and accents; see
+//! [`crosscheck`]) and assembling the [`Report`]; `compare` compares one matched pair through
+//! the comparison core's view (`compare::view`, shared with the reconciliation) and decides
+//! the category of each disagreement (`changed_since_export`, `naming`, `extraction_error`);
+//! `report` holds the report types and the summary figures.
 //!
-//! Pure: it must not read or write files other than through `Export::read_dir`, must not
+//! Pure: it must not read or write files other than through [`Exported::read_dir`], must not
 //! change the dataset, and must not know unit names (no list of expected differences): the
 //! known real changes between the dated export and later pages have to show up in the report
 //! by the general rule. Output is deterministic: sorted, no timestamps, no absolute paths.
@@ -17,27 +20,34 @@ pub mod compare;
 pub mod report;
 
 pub use crate::compare::Category;
-/// The export's reader lives with the pipeline's record sources; the crosscheck reads the
-/// tables it compares through it ([`export::Mode::Crosscheck`]).
+/// The export's reader lives with the pipeline's record sources.
 pub use crate::records::wahapedia_csv as export;
-pub use export::{Export, ExportError};
+pub use export::{Export, ExportError, ExportFacts};
 pub use report::{Disagreement, Kind, Match, Report, Summary, Tally, Unmatched};
 
 use crate::model::Datasheet;
 use crate::text::fold::fold_name_key;
 use compare::{categorize, compare, Pair};
-use export::ExportDatasheet;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
-impl Export {
-    /// Reads the tables the crosscheck compares from an export directory: the crosscheck's
-    /// only I/O. A missing table or column is an [`ExportError`].
-    pub fn read_dir(dir: &std::path::Path) -> Result<Export, ExportError> {
+/// The export as the crosscheck compares it: its tables (read in `Mode::Crosscheck`: the
+/// diagnostics of reading them, `Last_update.csv`, the factions) and every datasheet its
+/// record source builds, with that datasheet's [`ExportFacts`], in export id order.
+#[derive(Debug, Default)]
+pub struct Exported {
+    pub export: Export,
+    pub datasheets: Vec<(Datasheet, ExportFacts)>,
+}
+
+impl Exported {
+    /// Reads an export directory: the crosscheck's only I/O. A missing table or column is an
+    /// [`ExportError`].
+    pub fn read_dir(dir: &std::path::Path) -> Result<Exported, ExportError> {
         if !dir.is_dir() {
             return Err(ExportError::NotADirectory(dir.to_path_buf()));
         }
         let mut files = Vec::new();
-        for name in export::READ {
+        for name in export::READ.iter().chain(export::NOT_READ) {
             let path = dir.join(name);
             if !path.is_file() {
                 continue;
@@ -48,11 +58,32 @@ impl Export {
             })?;
             files.push(crate::source::SourceFile::new(*name, bytes));
         }
+        files.sort_by(|a, b| a.path.cmp(&b.path));
         let tables = export::Tables {
             prefix: String::new(),
             files: files.iter().map(|f| (f.path.clone(), f)).collect(),
         };
-        Export::from_tables(&tables, export::Mode::Crosscheck)
+        Ok(Exported::build(
+            Export::from_tables(&tables, export::Mode::Crosscheck)?,
+            &files.iter().collect::<Vec<_>>(),
+        ))
+    }
+
+    /// The datasheets the record source builds from `files` (the tables `export` was read
+    /// from), each with its facts.
+    pub fn build(export: Export, files: &[&crate::source::SourceFile]) -> Exported {
+        let mut facts = export.facts();
+        let mut datasheets: Vec<(Datasheet, ExportFacts)> = crate::pipeline::read_group("", files)
+            .into_iter()
+            .flat_map(|e| e.datasheets)
+            .filter_map(|d| {
+                let p = d.sources.iter().find(|p| p.file == export::DATASHEETS)?;
+                let f = facts.remove(&p.line)?;
+                Some((d, f))
+            })
+            .collect();
+        datasheets.sort_by(|a, b| a.1.id.cmp(&b.1.id));
+        Exported { export, datasheets }
     }
 }
 
@@ -63,110 +94,48 @@ fn our_source(d: &Datasheet, line: Option<u32>) -> Option<String> {
         .map(|p| format!("{}:{}", p.file, line.unwrap_or(p.line)))
 }
 
-/// How the candidates of one datasheet were found.
-struct Candidates<'e> {
-    list: Vec<&'e ExportDatasheet>,
-    method: &'static str,
-    note: Option<String>,
-}
+/// An export datasheet as built, with its facts.
+type Theirs<'e> = &'e (Datasheet, ExportFacts);
 
-struct Index<'e> {
-    by_name: BTreeMap<String, Vec<&'e ExportDatasheet>>,
-    faction_ids: BTreeMap<String, Vec<String>>,
-    /// Export datasheet id → its faction keywords as keys.
-    faction_keywords: BTreeMap<&'e str, BTreeSet<String>>,
-}
-
-impl<'e> Index<'e> {
-    fn new(export: &'e Export) -> Index<'e> {
-        let mut by_name: BTreeMap<String, Vec<&ExportDatasheet>> = BTreeMap::new();
-        for d in &export.datasheets {
-            by_name.entry(fold_name_key(&d.name)).or_default().push(d);
-        }
-        let mut faction_ids: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        for f in &export.factions {
-            faction_ids
-                .entry(fold_name_key(&f.name))
-                .or_default()
-                .push(f.id.clone());
-        }
-        let mut faction_keywords: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
-        for k in export.keywords.iter().filter(|k| k.is_faction) {
-            faction_keywords
-                .entry(k.datasheet_id.as_str())
-                .or_default()
-                .insert(fold_name_key(&k.keyword));
-        }
-        Index {
-            by_name,
-            faction_ids,
-            faction_keywords,
-        }
+/// The export datasheets named `name` (by [`fold_name_key`]) a dataset datasheet of `faction`
+/// may be, how they were found (`faction_and_name`, `faction_keyword_and_name`, `name_only`),
+/// and why the faction did not decide, when it did not.
+fn candidates<'e>(
+    exported: &'e Exported,
+    name: &str,
+    faction: Option<&str>,
+) -> (Vec<Theirs<'e>>, &'static str, Option<String>) {
+    let key = |s: Option<&str>| s.map(fold_name_key);
+    let all = (exported.datasheets.iter()).filter(|t| key(t.0.name.as_deref()) == key(Some(name)));
+    let Some(faction) = faction else {
+        let note = "the datasheet has no faction".to_string();
+        return (all.collect(), "name_only", Some(note));
+    };
+    let fk = fold_name_key(faction);
+    let in_faction = |t: &Theirs| t.0.faction.as_deref().map(fold_name_key) == Some(fk.clone());
+    let list: Vec<_> = all.clone().filter(in_faction).collect();
+    if !list.is_empty() {
+        return (list, "faction_and_name", None);
     }
-
-    fn candidates(&self, name: &str, faction: Option<&str>) -> Candidates<'e> {
-        let all = self
-            .by_name
-            .get(&fold_name_key(name))
-            .cloned()
-            .unwrap_or_default();
-        let Some(faction) = faction else {
-            return Candidates {
-                list: all,
-                method: "name_only",
-                note: Some("the datasheet has no faction".into()),
-            };
-        };
-        let fk = fold_name_key(faction);
-        if let Some(ids) = self.faction_ids.get(&fk) {
-            let list: Vec<_> = all
-                .iter()
-                .copied()
-                .filter(|d| ids.contains(&d.faction_id))
-                .collect();
-            if !list.is_empty() {
-                return Candidates {
-                    list,
-                    method: "faction_and_name",
-                    note: None,
-                };
-            }
-        }
-        // A sub-faction (`Space Wolves`) is a faction keyword of the export, not a faction.
-        let list: Vec<_> = all
-            .iter()
-            .copied()
-            .filter(|d| {
-                self.faction_keywords
-                    .get(d.id.as_str())
-                    .is_some_and(|s| s.contains(&fk))
-            })
-            .collect();
-        if !list.is_empty() {
-            return Candidates {
-                list,
-                method: "faction_keyword_and_name",
-                note: Some(format!(
-                    "`{faction}` is not a faction of the export; matched by faction keyword"
-                )),
-            };
-        }
-        let note = if self.faction_ids.contains_key(&fk) {
-            format!("faction `{faction}` has no datasheet of this name in the export")
-        } else {
-            format!("`{faction}` is neither a faction nor a faction keyword of the export")
-        };
-        Candidates {
-            list: all,
-            method: "name_only",
-            note: Some(note),
-        }
+    // A sub-faction (`Space Wolves`) is a faction keyword of the export, not a faction.
+    let by_keyword = |t: &Theirs| t.0.faction_keywords.iter().any(|k| fold_name_key(k) == fk);
+    let list: Vec<_> = all.clone().filter(by_keyword).collect();
+    if !list.is_empty() {
+        let note =
+            format!("`{faction}` is not a faction of the export; matched by faction keyword");
+        return (list, "faction_keyword_and_name", Some(note));
     }
+    let note = if (exported.export.factions.iter()).any(|f| fold_name_key(&f.name) == fk) {
+        format!("faction `{faction}` has no datasheet of this name in the export")
+    } else {
+        format!("`{faction}` is neither a faction nor a faction keyword of the export")
+    };
+    (all.collect(), "name_only", Some(note))
 }
 
 /// Compares every datasheet of the dataset with the export and explains each disagreement.
-pub fn crosscheck(export: &Export, datasheets: &[Datasheet]) -> Report {
-    let index = Index::new(export);
+pub fn crosscheck(exported: &Exported, datasheets: &[Datasheet]) -> Report {
+    let export = &exported.export;
     let mut sorted: Vec<&Datasheet> = datasheets.iter().collect();
     sorted.sort_by(|a, b| a.id.cmp(&b.id));
 
@@ -184,8 +153,8 @@ pub fn crosscheck(export: &Export, datasheets: &[Datasheet]) -> Report {
             push_unmatched(d, reason, &mut unmatched, &mut disagreements);
             continue;
         };
-        let cands = index.candidates(name, d.faction.as_deref());
-        if cands.list.is_empty() {
+        let (list, method, note) = candidates(exported, name, d.faction.as_deref());
+        if list.is_empty() {
             let reason = format!("no datasheet named `{name}` in the export");
             push_unmatched(d, reason, &mut unmatched, &mut disagreements);
             continue;
@@ -193,9 +162,9 @@ pub fn crosscheck(export: &Export, datasheets: &[Datasheet]) -> Report {
         tally.agreed += 1;
         // Several candidates (a faction's two datasheets of one name, or name-only matches in
         // several factions): the one that agrees best, ties to the lowest export id.
-        let mut best: Option<(&ExportDatasheet, Pair)> = None;
-        for c in &cands.list {
-            let p = compare(d, export, c);
+        let mut best: Option<(Theirs, Pair)> = None;
+        for c in &list {
+            let p = compare(d, &c.0, &c.1);
             let better = match &best {
                 None => true,
                 Some((_, bp)) => (p.ratio(), p.agreed()) > (bp.ratio(), bp.agreed()),
@@ -204,7 +173,7 @@ pub fn crosscheck(export: &Export, datasheets: &[Datasheet]) -> Report {
                 best = Some((c, p));
             }
         }
-        let Some((theirs, pair)) = best else {
+        let Some(((_, theirs), pair)) = best else {
             continue;
         };
         for c in &pair.checks {
@@ -232,11 +201,10 @@ pub fn crosscheck(export: &Export, datasheets: &[Datasheet]) -> Report {
                 export_source: c.export_source.clone(),
             });
         }
-        let mut others: Vec<String> = cands
-            .list
+        let mut others: Vec<String> = list
             .iter()
-            .filter(|c| c.id != theirs.id)
-            .map(|c| c.id.clone())
+            .filter(|c| c.1.id != theirs.id)
+            .map(|c| c.1.id.clone())
             .collect();
         others.sort();
         matches.push(Match {
@@ -246,8 +214,8 @@ pub fn crosscheck(export: &Export, datasheets: &[Datasheet]) -> Report {
             export_datasheet_id: theirs.id.clone(),
             export_name: theirs.name.clone(),
             export_faction_id: theirs.faction_id.clone(),
-            method: cands.method.to_string(),
-            note: cands.note,
+            method: method.to_string(),
+            note,
             other_candidates: others,
             compared: pair.compared(),
             agreed: pair.agreed(),

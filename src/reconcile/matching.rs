@@ -18,7 +18,7 @@
 //! variants' values do not enter the merge, and where they differ among themselves the
 //! report shows it as a `naming` difference (`variant`), never as a data error.
 //!
-//! **Weapons** ([`pair_weapons`]). Inside one datasheet, weapons are keyed by [`name_key`].
+//! **Weapons** (`compare::view::pair_weapons`). Inside one datasheet, weapons are keyed by [`name_key`].
 //! Two keys no reading has both of, each with the same characteristics (type and every
 //! characteristic of the edition's profile) in every reading that has it, the two equal, and
 //! whose names share their first word, are one weapon (`Master-crafted bolter` /
@@ -29,7 +29,7 @@
 //! another card is the core's too (`compare::names::printed_elsewhere`).
 
 use crate::compare::names::name_key;
-use crate::model::{Datasheet, WeaponProfile};
+use crate::model::Datasheet;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One datasheet reading as the unit rule sees it.
@@ -195,58 +195,6 @@ pub fn match_units(readings: &[Candidate<'_>]) -> UnitMatches {
     out
 }
 
-/// A weapon's characteristics as the weapon rule compares them: its type and every
-/// characteristic of its profile, in order (not its keywords, not its name).
-pub fn weapon_signature(w: &WeaponProfile) -> String {
-    let mut s = format!("{:?}", w.kind);
-    for (n, v) in w.characteristics.iter() {
-        s.push('|');
-        s.push_str(n);
-        s.push('=');
-        s.push_str(v.unwrap_or(""));
-    }
-    s
-}
-
-/// The weapon rule (see the module doc) over the weapon keys of one datasheet's readings:
-/// `keys[r]` maps reading `r`'s weapon keys ([`name_key`]) to their signatures. Returns the
-/// renames (key → the key it pairs with, the one that sorts first kept).
-pub fn pair_weapons(keys: &[BTreeMap<String, String>]) -> BTreeMap<String, String> {
-    // key → (readings that have it, its one signature if every reading agrees)
-    let mut all: BTreeMap<&str, (BTreeSet<usize>, BTreeSet<&str>)> = BTreeMap::new();
-    for (r, m) in keys.iter().enumerate() {
-        for (k, sig) in m {
-            let e = all.entry(k.as_str()).or_default();
-            e.0.insert(r);
-            e.1.insert(sig.as_str());
-        }
-    }
-    let first_word = |k: &str| k.split(' ').next().unwrap_or("").to_string();
-    let mut cands: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-    for (a, (ra, sa)) in &all {
-        for (b, (rb, sb)) in &all {
-            if a == b
-                || sa.len() != 1
-                || sa != sb
-                || !ra.is_disjoint(rb)
-                || first_word(a) != first_word(b)
-            {
-                continue;
-            }
-            cands.entry(a).or_default().push(b);
-        }
-    }
-    let mut out = BTreeMap::new();
-    for (a, bs) in &cands {
-        if let [b] = bs[..] {
-            if cands.get(b).is_some_and(|back| back[..] == [*a]) && a > &b {
-                out.insert(a.to_string(), b.to_string());
-            }
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -263,30 +211,5 @@ mod tests {
         );
         assert_eq!(qualifier("soul grinderx", "soul grinder"), None);
         assert_eq!(qualifier("soul grinder", "soul grinder"), None);
-    }
-
-    #[test]
-    fn weapons_pair_only_one_to_one() {
-        let m = |v: &[(&str, &str)]| -> BTreeMap<String, String> {
-            v.iter()
-                .map(|(k, s)| (k.to_string(), s.to_string()))
-                .collect()
-        };
-        let a = m(&[("master-crafted bolter", "x"), ("bolt pistol", "p")]);
-        let b = m(&[("master-crafted boltgun", "x"), ("bolt pistol", "p")]);
-        let r = pair_weapons(&[a.clone(), b]);
-        assert_eq!(
-            r.get("master-crafted boltgun").map(String::as_str),
-            Some("master-crafted bolter")
-        );
-        // Different characteristics: no pair.
-        let c = m(&[("master-crafted boltgun", "y"), ("bolt pistol", "p")]);
-        assert!(pair_weapons(&[a.clone(), c]).is_empty());
-        // Two candidates: no pair.
-        let d = m(&[
-            ("master-crafted boltgun", "x"),
-            ("master-crafted rifle", "x"),
-        ]);
-        assert!(pair_weapons(&[a, d]).is_empty());
     }
 }

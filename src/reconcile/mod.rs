@@ -47,11 +47,14 @@ pub mod conflict;
 pub mod matching;
 pub mod merge;
 
-use crate::compare::names::{elsewhere_keys, name_key, printed_elsewhere};
+use crate::compare::names::name_key;
+pub use crate::compare::view::{item_key, split_path};
+use crate::compare::view::{
+    model_keys, pair_weapons, top_of, value_at, view, weapon_signature, Value, View,
+};
 pub use crate::compare::Category;
 use crate::extract::Extracted;
 use crate::model::Datasheet;
-use crate::text::fold::fold_for_compare;
 use matching::{Candidate, UnitMatches};
 use merge::{Origin, Records, Wins};
 use serde::Serialize;
@@ -75,31 +78,6 @@ pub struct Dated {
     /// `faction pack v1.8`, `export 2025-11-14 19:35:22`, `revision 124`; absent when none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dated: Option<String>,
-}
-
-/// A report field's path as (field group, item key, characteristic): `weapons[lasgun].AP` →
-/// (`weapons`, `lasgun`, `AP`); `invulnerable_save` → (`invulnerable_save`, none, none).
-pub fn split_path(path: &str) -> (&str, Option<&str>, Option<&str>) {
-    let Some((top, rest)) = path.split_once('[') else {
-        return (path, None, None);
-    };
-    match rest.split_once(']') {
-        Some((item, sub)) => (
-            top,
-            Some(item),
-            sub.strip_prefix('.').filter(|s| !s.is_empty()),
-        ),
-        None => (top, None, None),
-    }
-}
-
-/// The report's item key for an item as a dataset path names it (`points[2 models]` → `2`,
-/// `weapons[Storm bolter]` → `storm bolter`).
-pub fn item_key(top: &str, item: &str) -> String {
-    match top {
-        "points" => item.split_whitespace().next().unwrap_or("").to_string(),
-        _ => name_key(item),
-    }
 }
 
 /// One reading of a datasheet, kept for the report.
@@ -328,224 +306,6 @@ pub struct Difference {
     pub note: Option<String>,
 }
 
-const MISSING: &str = "(missing)";
-const PRESENT: &str = "present";
-
-/// One reading's checks: path → (exact value, value as `naming` compares it).
-#[derive(Debug, Default, Clone)]
-struct View {
-    checks: BTreeMap<String, (String, String)>,
-    /// The top-level fields the reading prints (non-empty).
-    prints: BTreeSet<&'static str>,
-    /// The words of its keywords and ability names (split/joined spellings).
-    words: BTreeMap<&'static str, BTreeSet<String>>,
-    /// The keys of the weapons it says are printed on another card (`name_key`).
-    elsewhere: Vec<String>,
-}
-
-fn top_of(path: &str) -> &'static str {
-    for t in [
-        "models",
-        "weapons",
-        "keywords",
-        "faction_keywords",
-        "points",
-        "abilities",
-        "invulnerable_save",
-    ] {
-        if path == t || path.starts_with(&format!("{t}[")) {
-            return t;
-        }
-    }
-    ""
-}
-
-/// Keys of each reading's model profiles: [`name_key`] of the name when another reading names
-/// a profile so; the others by position among them (`#1`, `#2`).
-fn model_keys(ds: &[&Datasheet]) -> Vec<Vec<String>> {
-    let keys: Vec<Vec<String>> = ds
-        .iter()
-        .map(|d| {
-            d.models
-                .iter()
-                .map(|m| name_key(m.name.as_deref().unwrap_or("")))
-                .collect()
-        })
-        .collect();
-    let mut count: BTreeMap<&str, usize> = BTreeMap::new();
-    for ks in &keys {
-        for k in ks.iter().collect::<BTreeSet<_>>() {
-            *count.entry(k).or_default() += 1;
-        }
-    }
-    // Keys two or more readings name, in the order they first appear.
-    let mut shared: Vec<&str> = Vec::new();
-    for k in keys.iter().flatten() {
-        if count.get(k.as_str()).copied().unwrap_or(0) > 1 && !shared.contains(&k.as_str()) {
-            shared.push(k);
-        }
-    }
-    keys.iter()
-        .map(|ks| {
-            // A profile no other reading names takes, in order, a shared name this reading
-            // lacks (a third source names it otherwise), else its position among the rest.
-            let mut lacking = shared.iter().filter(|k| !ks.iter().any(|x| x == *k));
-            let mut pos = 0;
-            ks.iter()
-                .map(|k| {
-                    if count.get(k.as_str()).copied().unwrap_or(0) > 1 || ds.len() == 1 {
-                        k.clone()
-                    } else if let Some(s) = lacking.next() {
-                        s.to_string()
-                    } else {
-                        pos += 1;
-                        format!("#{pos}")
-                    }
-                })
-                .collect()
-        })
-        .collect()
-}
-
-fn view(d: &Datasheet, model_keys: &[String], weapon_alias: &BTreeMap<String, String>) -> View {
-    let mut v = View::default();
-    let put = |v: &mut View, path: String, exact: String, loose: String| {
-        v.checks.entry(path).or_insert((exact, loose));
-    };
-    if !d.models.is_empty() {
-        v.prints.insert("models");
-    }
-    for (m, k) in d.models.iter().zip(model_keys) {
-        let name = fold_for_compare(m.name.as_deref().unwrap_or(""));
-        put(&mut v, format!("models[{k}]"), name, PRESENT.into());
-        for (c, val) in m.characteristics.iter() {
-            let val = val.unwrap_or("").to_string();
-            put(&mut v, format!("models[{k}].{c}"), val.clone(), val);
-        }
-    }
-    if !d.weapons.is_empty() {
-        v.prints.insert("weapons");
-    }
-    v.elsewhere = elsewhere_keys(d);
-    for w in &d.weapons {
-        let k = name_key(&w.name);
-        let k = weapon_alias.get(&k).cloned().unwrap_or(k);
-        put(
-            &mut v,
-            format!("weapons[{k}]"),
-            fold_for_compare(&w.name),
-            PRESENT.into(),
-        );
-        for (c, val) in w.characteristics.iter() {
-            let val = val.unwrap_or("").to_string();
-            put(&mut v, format!("weapons[{k}].{c}"), val.clone(), val);
-        }
-        let mut kws: Vec<String> = w.keywords.iter().map(|x| fold_for_compare(x)).collect();
-        kws.sort();
-        let kws = kws.join(", ");
-        put(&mut v, format!("weapons[{k}].keywords"), kws.clone(), kws);
-    }
-    for (top, items) in [
-        ("keywords", d.keywords.clone()),
-        (
-            "abilities",
-            d.abilities.iter().map(|a| a.name.clone()).collect(),
-        ),
-    ] {
-        if items.is_empty() {
-            continue;
-        }
-        v.prints.insert(top);
-        let words = v.words.entry(top).or_default();
-        for i in &items {
-            words.extend(name_key(i).split(' ').map(str::to_string));
-        }
-        for i in &items {
-            put(
-                &mut v,
-                format!("{top}[{}]", name_key(i)),
-                fold_for_compare(i),
-                PRESENT.into(),
-            );
-        }
-    }
-    if !d.faction_keywords.is_empty() {
-        v.prints.insert("faction_keywords");
-        let mut exact: Vec<String> = d
-            .faction_keywords
-            .iter()
-            .map(|x| fold_for_compare(x))
-            .collect();
-        let mut loose: Vec<String> = d.faction_keywords.iter().map(|x| name_key(x)).collect();
-        exact.sort();
-        loose.sort();
-        put(
-            &mut v,
-            "faction_keywords".into(),
-            exact.join(", "),
-            loose.join(", "),
-        );
-    }
-    if !d.points.is_empty() {
-        v.prints.insert("points");
-    }
-    for p in &d.points {
-        let n = p.points.to_string();
-        put(&mut v, format!("points[{}]", p.models), n.clone(), n);
-    }
-    v.prints.insert("invulnerable_save");
-    let inv = d.invulnerable_save.clone().unwrap_or_else(|| "none".into());
-    put(&mut v, "invulnerable_save".into(), inv.clone(), inv);
-    v
-}
-
-/// A source's value at a path.
-#[derive(Debug, Clone, PartialEq)]
-enum Value {
-    /// The source does not print the field.
-    Absent,
-    /// The sub-field of an item the source does not have (its presence check says so).
-    Skip,
-    One(String, String),
-    /// Variants that differ: (variant's name, exact value).
-    Split(Vec<(String, String)>),
-}
-
-fn value_at(v: &View, path: &str) -> Value {
-    let top = top_of(path);
-    if !v.prints.contains(top) {
-        return Value::Absent;
-    }
-    if let Some((e, l)) = v.checks.get(path) {
-        return Value::One(e.clone(), l.clone());
-    }
-    // A weapon the reading sends to another card for its profile: not printed here.
-    if top == "weapons"
-        && split_path(path)
-            .1
-            .is_some_and(|item| printed_elsewhere(&v.elsewhere, item))
-    {
-        return Value::Absent;
-    }
-    if path.contains("].") {
-        return Value::Skip;
-    }
-    // A missing item; a keyword or ability whose every word the source prints is spelled
-    // split or joined there.
-    let covered = matches!(top, "keywords" | "abilities")
-        && path
-            .strip_prefix(top)
-            .and_then(|p| p.strip_prefix('['))
-            .and_then(|p| p.strip_suffix(']'))
-            .is_some_and(|item| {
-                v.words
-                    .get(top)
-                    .is_some_and(|w| item.split(' ').all(|x| w.contains(x)))
-            });
-    let loose = if covered { PRESENT } else { MISSING };
-    Value::One(MISSING.into(), loose.into())
-}
-
 /// A source's readings of one datasheet: one view, or the variants' views.
 struct SourceViews {
     source: String,
@@ -768,11 +528,11 @@ fn datasheet_report(
         .map(|d| {
             d.weapons
                 .iter()
-                .map(|w| (name_key(&w.name), matching::weapon_signature(w)))
+                .map(|w| (name_key(&w.name), weapon_signature(w)))
                 .collect()
         })
         .collect();
-    let alias = matching::pair_weapons(&wkeys);
+    let alias = pair_weapons(&wkeys);
     let mut keys = mkeys.iter();
     let mut sources: Vec<SourceViews> = Vec::new();
     for (s, dated, vs) in &readings {

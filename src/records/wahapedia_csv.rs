@@ -349,6 +349,31 @@ pub struct ExportAbility {
     pub line: u32,
 }
 
+/// What only the export carries about one of its datasheets, beside the [`Datasheet`] the
+/// record source builds from it ([`Export::facts`]): its own ids, the line of each unit size's
+/// points row, the characteristics printed with a footnote star, and the points rows that
+/// price no unit size. The crosscheck compares the built datasheet and reports these.
+///
+/// [`Datasheet`]: crate::model::Datasheet
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ExportFacts {
+    pub id: String,
+    pub name: String,
+    pub faction_id: String,
+    /// Model count → the line of its first points row (`Datasheets_models_cost.csv`).
+    pub cost_lines: BTreeMap<u32, u32>,
+    /// (model name, characteristic) printed with a footnote star (`T` `5*`).
+    pub starred: BTreeSet<(String, String)>,
+    /// Points rows that price no unit size, counted by reason ([`ADDON_COSTS`],
+    /// [`UNCOUNTED_COSTS`]).
+    pub not_compared: BTreeMap<&'static str, usize>,
+}
+
+/// [`ExportFacts::not_compared`]: a cost printed `+55`.
+pub const ADDON_COSTS: &str = "add-on point costs (`+55`)";
+/// [`ExportFacts::not_compared`]: a points row without a model count or a cost.
+pub const UNCOUNTED_COSTS: &str = "points lines without a model count or cost";
+
 /// The whole export, rows sorted by (datasheet id, line), plus what could not be read.
 #[derive(Debug, Clone, Default)]
 pub struct Export {
@@ -811,6 +836,36 @@ impl Export {
         crate::diag::sort_diagnostics(&mut diags);
         ex.diagnostics = diags;
         Ok(ex)
+    }
+
+    /// The [`ExportFacts`] of every datasheet, keyed by its `Datasheets.csv` line (the line
+    /// the datasheet built from it names in its provenance).
+    pub fn facts(&self) -> BTreeMap<u32, ExportFacts> {
+        let mut out = BTreeMap::new();
+        for d in &self.datasheets {
+            let mut f = ExportFacts {
+                id: d.id.clone(),
+                name: d.name.clone(),
+                faction_id: d.faction_id.clone(),
+                ..ExportFacts::default()
+            };
+            for c in self.costs_of(&d.id) {
+                match (c.addon, c.models, c.cost) {
+                    (true, _, _) => *f.not_compared.entry(ADDON_COSTS).or_default() += 1,
+                    (false, Some(n), Some(_)) => {
+                        f.cost_lines.entry(n).or_insert(c.line);
+                    }
+                    _ => *f.not_compared.entry(UNCOUNTED_COSTS).or_default() += 1,
+                }
+            }
+            for m in self.models_of(&d.id) {
+                for c in &m.starred {
+                    f.starred.insert((m.name.clone(), c.clone()));
+                }
+            }
+            out.insert(d.line, f);
+        }
+        out
     }
 
     /// The datasheet with this export id.

@@ -1,9 +1,11 @@
 //! `cogitator crosscheck`: the export's CSV conventions (on small hand-written fixtures written
-//! to a temporary directory), the real export read in place, the comparison categories on
-//! hand-built datasheets, and the command's exit codes and report file.
+//! to a temporary directory), the real export read in place, the comparison categories of
+//! hand-built datasheets against the datasheets the export's record source builds (with their
+//! `ExportFacts`), and the command's exit codes and report file.
 
 use crate::util;
 use cogitator::crosscheck::export::{self, Export};
+use cogitator::crosscheck::Exported;
 use cogitator::crosscheck::{crosscheck, Category, Kind, Report};
 use cogitator::model::{Datasheet, WeaponType};
 use serde_json::json;
@@ -139,9 +141,9 @@ fn fixture() -> tempfile::TempDir {
     dir
 }
 
-fn read_fixture() -> (tempfile::TempDir, Export) {
+fn read_fixture() -> (tempfile::TempDir, Exported) {
     let dir = fixture();
-    let ex = Export::read_dir(dir.path()).expect("fixture export reads");
+    let ex = Exported::read_dir(dir.path()).expect("fixture export reads");
     (dir, ex)
 }
 
@@ -260,7 +262,8 @@ fn disagreements<'r>(r: &'r Report, id: &str) -> Vec<&'r cogitator::crosscheck::
 
 #[test]
 fn export_conventions_on_a_hand_written_fixture() {
-    let (_dir, ex) = read_fixture();
+    let (_dir, read) = read_fixture();
+    let ex: &Export = &read.export;
     assert_eq!(ex.last_update.as_deref(), Some("2025-11-14 19:35:22"));
     assert_eq!(ex.factions.len(), 2);
     // Trailing space in a name is trimmed; the BOM does not end up in the first column.
@@ -369,7 +372,7 @@ fn export_conventions_on_a_hand_written_fixture() {
 fn missing_table_is_an_error_not_a_panic() {
     let dir = fixture();
     std::fs::remove_file(dir.path().join("Datasheets_wargear.csv")).expect("rm");
-    let err = Export::read_dir(dir.path()).expect_err("wargear table missing");
+    let err = Exported::read_dir(dir.path()).expect_err("wargear table missing");
     assert!(err.to_string().contains("Datasheets_wargear.csv"), "{err}");
     let dir = fixture();
     table(
@@ -377,7 +380,7 @@ fn missing_table_is_an_error_not_a_panic() {
         "Datasheets_models.csv",
         &["datasheet_id|line|name|M"],
     );
-    let err = Export::read_dir(dir.path()).expect_err("columns missing");
+    let err = Exported::read_dir(dir.path()).expect_err("columns missing");
     assert!(err.to_string().contains("column `T`"), "{err}");
 }
 
@@ -394,10 +397,12 @@ fn agreeing_datasheets_agree_on_every_field() {
         r.summary.fields_compared
     );
     assert_eq!(r.summary.agreement_pct, 100.0);
-    // The add-on cost and the weapon-profile footnote are counted as not compared.
+    // Not compared, and counted: the add-on cost, and the export's special rules we do not
+    // have (the Warboss's weapon-profile footnote, the TRANSPORT box the record source builds
+    // from the Intercessors' transport column).
     assert_eq!(
         r.summary.not_compared.values().sum::<usize>(),
-        2,
+        3,
         "{:?}",
         r.summary.not_compared
     );
@@ -453,7 +458,7 @@ fn a_changed_characteristic_and_a_replaced_unit_size_are_changes() {
 }
 
 #[test]
-fn a_synonym_weapon_name_is_naming_and_its_values_still_compare() {
+fn a_synonym_weapon_name_is_naming_by_the_weapon_rule() {
     let (_dir, ex) = read_fixture();
     let mut v = intercessors();
     v["weapons"][2]["name"] = json!("Master-crafted boltgun");
@@ -462,18 +467,24 @@ fn a_synonym_weapon_name_is_naming_and_its_values_still_compare() {
     assert_eq!(d.len(), 1, "{d:#?}");
     assert_eq!(d[0].category, Category::Naming);
     assert_eq!(d[0].kind, Kind::Weapon);
+    assert_eq!(d[0].field, "weapons[Master-crafted bolter]");
     assert_eq!(d[0].ours.as_deref(), Some("Master-crafted boltgun"));
     assert_eq!(d[0].theirs.as_deref(), Some("Master-crafted bolter"));
-    // The D of the paired weapon was compared (and agrees).
+    // The weapon rule pairs identical profiles only: renamed with another D, it is a weapon
+    // list that differs as a whole (each side lacks the other's), not a naming difference.
     let mut v = intercessors();
     v["weapons"][2]["name"] = json!("Master-crafted boltgun");
     v["weapons"][2]["D"] = json!("1");
     let r = crosscheck(&ex, &[sheet(v)]);
-    assert!(
-        r.disagreements
-            .iter()
-            .any(|d| d.field == "weapons[Master-crafted bolter].D"
-                && d.theirs.as_deref() == Some("2"))
+    let got: Vec<(&str, Category)> = (r.disagreements.iter())
+        .map(|d| (d.field.as_str(), d.category))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("weapons[Master-crafted bolter]", Category::Version),
+            ("weapons[Master-crafted boltgun]", Category::Version)
+        ]
     );
 }
 
@@ -759,7 +770,8 @@ fn real_export_read_in_place() {
         return;
     };
     let dir = corpus.join("wahapedia-csv/2025-11-14");
-    let ex = Export::read_dir(&dir).expect("the real export reads");
+    let read = Exported::read_dir(&dir).expect("the real export reads");
+    let ex = &read.export;
     assert_eq!(ex.last_update.as_deref(), Some("2025-11-14 19:35:22"));
     assert_eq!(ex.factions.len(), 26);
     assert_eq!(ex.datasheets.len(), 1676);
@@ -856,73 +868,18 @@ fn real_export_read_in_place() {
 
 #[test]
 fn real_export_against_itself_agrees() {
-    // Datasheets rebuilt from the export's own typed rows must agree with it completely: the
-    // comparison's normalization is symmetric and the matching finds every datasheet.
+    // The datasheets the record source builds from the export, crosschecked against the same
+    // export, agree completely: the comparison is symmetric and the matching finds each one.
     let Some(corpus) = util::corpus() else {
         return;
     };
-    let ex = Export::read_dir(&corpus.join("wahapedia-csv/2025-11-14")).expect("export");
-    let factions: std::collections::BTreeMap<&str, &str> = ex
-        .factions
-        .iter()
-        .map(|f| (f.id.as_str(), f.name.as_str()))
-        .collect();
-    let mut sheets = Vec::new();
-    for d in ex
+    let ex = Exported::read_dir(&corpus.join("wahapedia-csv/2025-11-14")).expect("export");
+    let sheets: Vec<Datasheet> = ex
         .datasheets
         .iter()
-        .filter(|d| ["ORK", "AM", "TYR"].contains(&d.faction_id.as_str()))
-    {
-        let mut v = base(
-            &format!("10e:{}:{}", d.faction_id, d.id),
-            &d.name,
-            factions[d.faction_id.as_str()],
-        );
-        let models = ex.models_of(&d.id);
-        v["models"] = models
-            .iter()
-            .map(|m| json!({"name": m.name, "M": m.m, "T": m.t, "Sv": m.sv, "W": m.w, "Ld": m.ld, "OC": m.oc}))
-            .collect();
-        v["invulnerable_save"] = json!(models.first().and_then(|m| m.inv_sv.clone()));
-        v["weapons"] = ex
-            .weapons_of(&d.id)
-            .iter()
-            .filter_map(|w| {
-                let kind = match w.kind? {
-                    WeaponType::Ranged => "ranged",
-                    WeaponType::Melee => "melee",
-                };
-                Some(
-                    json!({"name": w.name, "type": kind, "range": w.range, "A": w.attacks,
-                    "skill": w.skill, "S": w.strength, "AP": w.ap, "D": w.damage,
-                    "keywords": w.keywords, "line": w.line}),
-                )
-            })
-            .collect();
-        v["points"] = ex
-            .costs_of(&d.id)
-            .iter()
-            .filter(|c| !c.addon)
-            .filter_map(|c| Some(json!({"models": c.models?, "points": c.cost?})))
-            .collect();
-        let kws = ex.keywords_of(&d.id);
-        v["keywords"] = kws
-            .iter()
-            .filter(|k| !k.is_faction)
-            .map(|k| json!(k.keyword))
-            .collect();
-        v["faction_keywords"] = kws
-            .iter()
-            .filter(|k| k.is_faction)
-            .map(|k| json!(k.keyword))
-            .collect();
-        v["abilities"] = ex
-            .abilities_of(&d.id)
-            .iter()
-            .filter_map(|a| Some(ability(a.name.as_deref()?, "datasheet")))
-            .collect();
-        sheets.push(sheet(v));
-    }
+        .filter(|(_, f)| ["ORK", "AM", "TYR"].contains(&f.faction_id.as_str()))
+        .map(|(d, _)| d.clone())
+        .collect();
     assert!(sheets.len() > 250, "{}", sheets.len());
     let r = crosscheck(&ex, &sheets);
     assert_eq!(r.summary.unmatched, 0);
@@ -937,12 +894,22 @@ fn real_export_against_itself_agrees() {
         "{}",
         r.summary.fields_compared
     );
+    // Known-bad input fails it: one changed characteristic is one disagreement.
+    let mut bad = sheets.clone();
+    let m = bad
+        .iter_mut()
+        .find(|d| !d.models.is_empty())
+        .and_then(|d| d.models.first_mut())
+        .expect("a model");
+    m.set("T", Some("99".into()));
+    let r = crosscheck(&ex, &bad);
+    assert_eq!(r.summary.disagreements, 1, "{:#?}", r.disagreements);
 }
 
 #[test]
-fn an_ability_name_carrying_its_parameter_is_one_extraction_error() {
+fn an_ability_name_carrying_its_parameter_is_an_extraction_error() {
     let (_dir, ex) = read_fixture();
-    let p = &ex.abilities_of("000000002")[2];
+    let p = &ex.export.abilities_of("000000002")[2];
     assert_eq!(
         (p.name.as_deref(), p.parameter.as_deref()),
         (Some("Scouts"), Some("6\""))
@@ -950,50 +917,58 @@ fn an_ability_name_carrying_its_parameter_is_one_extraction_error() {
     let mut v = intercessors();
     v["abilities"][2]["name"] = json!("Scouts 6\"");
     let r = crosscheck(&ex, &[sheet(v)]);
-    assert_eq!(r.disagreements.len(), 1, "{:#?}", r.disagreements);
-    let d = &r.disagreements[0];
-    assert_eq!(d.field, "abilities[Scouts]");
-    assert_eq!(d.category, Category::DataError);
-    assert!(d.reason.contains("parameter"), "{}", d.reason);
+    let got: Vec<(&str, Category)> = (r.disagreements.iter())
+        .map(|d| (d.field.as_str(), d.category))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("abilities[Scouts 6\"]", Category::DataError),
+            // Every word of `Scouts` is a word of ours: the view's covered rule.
+            ("abilities[Scouts]", Category::Naming)
+        ],
+        "{:#?}",
+        r.disagreements
+    );
 }
 
 #[test]
-fn a_transport_block_agrees_with_the_transport_column() {
+fn special_rules_are_not_compared_and_the_exports_are_counted() {
+    // Named boxes (TRANSPORT, ORDERS) and the export's weapon-profile footnotes are special
+    // rules, outside the compared view: ours do not count, the export's we lack are counted
+    // as not compared.
     let (_dir, ex) = read_fixture();
-    let transport =
-        json!([{"name": "TRANSPORT", "text": "This model has a transport capacity of 6."}]);
-    let mut v = intercessors();
-    v["special_rules"] = transport.clone();
+    let mut v = warboss();
+    v["special_rules"] = json!([{"name": "TRANSPORT", "text": "Capacity 6."}]);
     let r = crosscheck(&ex, &[sheet(v)]);
     assert_eq!(r.disagreements, vec![], "{:#?}", r.disagreements);
-    // The Warboss has no transport column: our TRANSPORT block there is not in the export.
+    let footnotes = "weapon-profile footnotes and untitled notes among the export's abilities";
+    assert_eq!(r.summary.not_compared.get(footnotes), Some(&1));
     let mut v = warboss();
-    v["special_rules"] = transport;
+    v["special_rules"] = json!([{"name": "One Shot", "text": "once per battle"}]);
     let r = crosscheck(&ex, &[sheet(v)]);
-    assert_eq!(r.disagreements.len(), 1, "{:#?}", r.disagreements);
-    assert_eq!(r.disagreements[0].field, "abilities[TRANSPORT]");
-    assert_eq!(r.disagreements[0].category, Category::DataError);
+    assert_eq!(r.summary.not_compared.get(footnotes), None);
 }
 
-/// Agreement of paired values is decided by the shared diff engine: a weapon's keywords are a
-/// set (order does not matter), and a unit size priced two ways agrees when a price is shared.
+/// A weapon's keywords compare as a set (order does not matter); a unit size compares its
+/// first price, as the reconciliation does.
 #[test]
-fn keyword_order_and_a_shared_price_agree_through_the_diff_engine() {
+fn keyword_order_agrees_and_a_unit_size_compares_its_first_price() {
     let (_dir, ex) = read_fixture();
     let mut v = intercessors();
     v["weapons"][0]["keywords"] = json!(["HEAVY", "ASSAULT"]);
     v["points"] = json!([
         {"models": 5, "points": 80},
-        {"models": 10, "points": 170},
-        {"models": 10, "points": 160}
+        {"models": 10, "points": 160},
+        {"models": 10, "points": 170}
     ]);
     let r = crosscheck(&ex, &[sheet(v.clone())]);
     assert_eq!(r.disagreements, vec![], "{:#?}", r.disagreements);
 
     v["points"] = json!([
         {"models": 5, "points": 80},
-        {"models": 10, "points": 170},
-        {"models": 10, "points": 150}
+        {"models": 10, "points": 150},
+        {"models": 10, "points": 160}
     ]);
     let r = crosscheck(&ex, &[sheet(v)]);
     let d = disagreements(&r, "10e:space-marines:intercessor-squad");
@@ -1001,7 +976,43 @@ fn keyword_order_and_a_shared_price_agree_through_the_diff_engine() {
     assert_eq!(d[0].field, "points[10 models]");
     assert_eq!(
         (d[0].ours.as_deref(), d[0].theirs.as_deref()),
-        (Some("150 or 170"), Some("160"))
+        (Some("150"), Some("160"))
     );
     assert_eq!(d[0].category, Category::Version);
+}
+
+/// What only the export carries comes with each built datasheet as `ExportFacts`, and the
+/// reasons use it: a footnote star on a characteristic, a conditional invulnerable save.
+#[test]
+fn export_facts_footnote_star_and_conditional_save_reach_the_reason() {
+    let (_dir, ex) = read_fixture();
+    let (built, facts) = ex
+        .datasheets
+        .iter()
+        .find(|(_, f)| f.id == "000000001")
+        .expect("the Warboss is built");
+    assert!(facts
+        .starred
+        .contains(&("Warboss".to_string(), "T".to_string())));
+    assert_eq!(facts.cost_lines.get(&1), Some(&2));
+    assert!(built.invulnerable_save_condition.is_some());
+    let mut v = warboss();
+    v["models"][0]["T"] = json!("6");
+    v["invulnerable_save"] = json!("5+");
+    let r = crosscheck(&ex, &[sheet(v)]);
+    let reason = |f: &str| {
+        (r.disagreements.iter())
+            .find(|d| d.field == f)
+            .map(|d| d.reason.clone())
+            .unwrap_or_default()
+    };
+    assert!(
+        reason("models[Warboss].T").contains("footnote star"),
+        "{r:#?}"
+    );
+    assert!(
+        reason("invulnerable_save").contains("conditional"),
+        "{r:#?}"
+    );
+    assert_eq!(r.disagreements.len(), 2);
 }
