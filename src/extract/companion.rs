@@ -28,6 +28,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::ir::{Block, BlockKind, Document};
 use crate::model::{Edition, Rule, Stratagem};
 use crate::source::{Occurrence, Provenance};
+use crate::vocab::{Heading as H, TENTH as V};
 
 /// Heading words → record kind, first match wins.
 const KINDS: &[(&[&str], &str)] = &[
@@ -122,11 +123,12 @@ pub fn extract(doc: &Document, out: &mut Extracted) {
 
 /// A heading whose next block is a `UNIT … BASE SIZE` table header, or that header itself.
 fn starts_base_sizes(blocks: &[Block], i: usize) -> bool {
-    let is_header = |b: &Block| b.text.starts_with("UNIT") && b.text.len() < 120;
+    let base_size = V.heading(H::BaseSize);
+    let is_header = |b: &Block| b.text.starts_with(V.heading(H::Unit)) && b.text.len() < 120;
     let header_at = |j: usize| {
         blocks.get(j).is_some_and(is_header)
-            && (blocks[j].text.contains("BASE SIZE")
-                || blocks.get(j + 1).is_some_and(|b| b.text == "BASE SIZE"))
+            && (blocks[j].text.contains(base_size)
+                || blocks.get(j + 1).is_some_and(|b| b.text == base_size))
     };
     header_at(i) || blocks[i].kind == BlockKind::Heading && header_at(i + 1)
 }
@@ -298,9 +300,8 @@ impl Reader<'_> {
             return false;
         };
         let text = b.text.trim();
-        const LABELS: [&str; 4] = ["WHEN:", "TARGET:", "EFFECT:", "RESTRICTIONS:"];
-        if let Some(k) = LABELS.iter().position(|l| text.starts_with(l)) {
-            card.fields[k] = Some(text[LABELS[k].len()..].trim().to_string());
+        if let Some((part, rest)) = V.stratagem_part(text) {
+            card.fields[part as usize] = Some(rest.to_string());
         } else if let Some(cp) = text
             .strip_prefix('(')
             .and_then(|t| t.strip_suffix("CP)"))
@@ -459,7 +460,10 @@ fn designers_note(text: &str) -> Option<&str> {
 
 /// `CORE - STRATEGIC PLOY STRATAGEM` → (group `Core`, category `Strategic Ploy`).
 fn stratagem_type(text: &str) -> Option<(Option<String>, Option<String>)> {
-    let body = text.trim().strip_suffix("STRATAGEM")?.trim_end();
+    let body = text
+        .trim()
+        .strip_suffix(V.heading(H::StratagemType))?
+        .trim_end();
     let (group, category) = match body.split_once(" - ") {
         Some((g, c)) => (Some(title_case(g.trim())), Some(title_case(c.trim()))),
         None => (None, Some(title_case(body))),

@@ -18,6 +18,7 @@ use crate::ids::slug;
 use crate::ir::{Block, BlockKind, Document};
 use crate::model::{Detachment, Edition, Enhancement, Rule, Stratagem};
 use crate::source::{Occurrence, Provenance};
+use crate::vocab::StratagemPart;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -207,9 +208,11 @@ impl Reader<'_> {
                 field = Some(k);
             } else if field.is_none() && s.flavor.is_none() && j == i + 3 && !text::is_upper(t) {
                 // flavor comes right after the header, before WHEN:
-                let is_text = blocks
-                    .get(j + 1)
-                    .is_some_and(|n| n.text.trim_start().starts_with("WHEN:"));
+                let is_text = blocks.get(j + 1).is_some_and(|n| {
+                    crate::vocab::TENTH
+                        .stratagem_part(n.text.trim_start())
+                        .is_some_and(|(p, _)| p == StratagemPart::When)
+                });
                 if !is_text {
                     break;
                 }
@@ -867,12 +870,7 @@ pub(super) fn short(s: &str) -> String {
 /// A stratagem text line that starts with its label: the part (0 WHEN, 1 TARGET, 2 EFFECT,
 /// 3 RESTRICTIONS) and the text after the label.
 fn stratagem_label(line: &str) -> Option<(usize, &str)> {
-    [
-        ("WHEN:", 0),
-        ("TARGET:", 1),
-        ("EFFECT:", 2),
-        ("RESTRICTIONS:", 3),
-    ]
-    .iter()
-    .find_map(|(l, k)| line.strip_prefix(l).map(|rest| (*k, rest.trim())))
+    crate::vocab::TENTH
+        .stratagem_part(line)
+        .map(|(part, rest)| (part as usize, rest))
 }

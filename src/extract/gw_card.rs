@@ -28,6 +28,7 @@ use crate::ids;
 use crate::ir::{Block, BlockKind, Document};
 use crate::model::*;
 use crate::source::{BBox, Location, PageSize, Provenance};
+use crate::vocab::{Heading as H, TENTH as V};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -153,18 +154,11 @@ fn push_line(out: &mut Vec<Para>, held: &mut Option<Para>, p: Para, blank_before
 
 /// A line that starts a field of its own even without a gap before it.
 fn starts_new(t: &str) -> bool {
-    [
-        "WHEN:",
-        "TARGET:",
-        "EFFECT:",
-        "RESTRICTIONS:",
-        "KEYWORDS",
-        "FACTION KEYWORDS",
-        "CORE:",
-        "FACTION:",
-    ]
-    .iter()
-    .any(|l| t.starts_with(l))
+    V.starts_with_stratagem_label(t)
+        || t.starts_with(V.heading(H::Keywords))
+        || t.starts_with(V.heading(H::FactionKeywords))
+        || V.starts_with(H::CoreReferences, ":", t)
+        || V.starts_with(H::FactionReferences, ":", t)
         || CP.is_match(t)
         || STRATAGEM_TYPE.is_match(t)
 }
@@ -250,8 +244,8 @@ fn card_name(paras: &[Para]) -> Option<String> {
     let has = |l: &str| paras.iter().any(|p| p.text.starts_with(l));
     (first.kind != BlockKind::TableRow
         && text::is_upper(&first.text)
-        && has("KEYWORDS")
-        && has("FACTION KEYWORDS"))
+        && has(V.heading(H::Keywords))
+        && has(V.heading(H::FactionKeywords)))
     .then(|| first.text.clone())
 }
 
@@ -419,9 +413,9 @@ impl<'a> CardReader<'a> {
         if p.kind != BlockKind::TableRow || p.cells.len() < 2 {
             return false;
         }
-        let kind = if p.cells[0].eq_ignore_ascii_case("RANGED WEAPONS") {
+        let kind = if V.is(H::RangedWeapons, &p.cells[0]) {
             WeaponType::Ranged
-        } else if p.cells[0].eq_ignore_ascii_case("MELEE WEAPONS") {
+        } else if V.is(H::MeleeWeapons, &p.cells[0]) {
             WeaponType::Melee
         } else {
             return false;
@@ -434,9 +428,7 @@ impl<'a> CardReader<'a> {
     fn invulnerable_save(&mut self, p: &Para, upper: &str) -> bool {
         if p.kind == BlockKind::TableRow
             && p.cells.len() == 2
-            && p.cells[0]
-                .trim_end_matches('*')
-                .eq_ignore_ascii_case("INVULNERABLE SAVE")
+            && V.is(H::InvulnerableSave, p.cells[0].trim_end_matches('*'))
         {
             self.ds.invulnerable_save = Some(p.cells[1].trim_end_matches('*').to_string());
             // `INVULNERABLE SAVE*` with its condition in a `* …` note below.
@@ -452,11 +444,11 @@ impl<'a> CardReader<'a> {
             }
             return true;
         }
-        if upper.starts_with("INVULNERABLE SAVE") && p.kind != BlockKind::TableRow {
+        if upper.starts_with(V.heading(H::InvulnerableSave)) && p.kind != BlockKind::TableRow {
             // Cut on the text itself: its upper-case copy may differ in length (`ß` → `SS`).
-            let rest = text::strip_prefix_ci(&p.text, "INVULNERABLE SAVE")
-                .unwrap_or_default()
-                .trim();
+            let rest = V
+                .after_label(H::InvulnerableSave, "", &p.text)
+                .unwrap_or_default();
             if !rest.is_empty() {
                 self.ds.invulnerable_save = Some(rest.trim_end_matches('*').to_string());
             }
@@ -468,11 +460,11 @@ impl<'a> CardReader<'a> {
     /// `FACTION KEYWORDS:` and `KEYWORDS:` lines (the latter on both pages, read once).
     fn keywords(&mut self, p: &Para) -> bool {
         let t = p.text.as_str();
-        if let Some(rest) = t.strip_prefix("FACTION KEYWORDS:") {
+        if let Some(rest) = V.after_printed_label(H::FactionKeywords, ":", t) {
             self.ds.faction_keywords = split_keywords(rest);
             return true;
         }
-        if let Some(rest) = t.strip_prefix("KEYWORDS:") {
+        if let Some(rest) = V.after_printed_label(H::Keywords, ":", t) {
             for k in split_keywords(rest) {
                 if !self.ds.keywords.contains(&k) {
                     self.ds.keywords.push(k);
@@ -486,7 +478,7 @@ impl<'a> CardReader<'a> {
     /// A heading that starts a section: `DAMAGED:`, the named columns and boxes.
     fn heading(&mut self, p: &Para, upper: &str) -> bool {
         let t = p.text.as_str();
-        if upper.starts_with("DAMAGED:") {
+        if V.starts_with(H::Damaged, ":", upper) {
             self.section = Section::Damaged;
             self.ds.damaged = Some(NamedText {
                 name: t.to_string(),
@@ -495,17 +487,17 @@ impl<'a> CardReader<'a> {
             });
             return true;
         }
-        let (section, group) = match upper {
+        let (section, group) = match V.heading_of(upper) {
             // The badge of a Legends datasheet (letter-spaced on the card, joined by the decoder).
-            "WARHAMMER LEGENDS" => {
+            Some(H::LegendsMark) => {
                 self.ds.legends = true;
                 return true;
             }
-            "ABILITIES" => (Section::Abilities, Some("datasheet")),
-            "WARGEAR ABILITIES" => (Section::Abilities, Some("wargear")),
-            "WARGEAR OPTIONS" => (Section::Wargear, None),
-            "UNIT COMPOSITION" => (Section::Composition, None),
-            "LEADER" => (Section::Leader, None),
+            Some(H::Abilities) => (Section::Abilities, Some("datasheet")),
+            Some(H::WargearAbilities) => (Section::Abilities, Some("wargear")),
+            Some(H::WargearOptions) => (Section::Wargear, None),
+            Some(H::UnitComposition) => (Section::Composition, None),
+            Some(H::Leader) => (Section::Leader, None),
             _ => return self.named_box(p),
         };
         self.section = section;
@@ -634,11 +626,10 @@ impl<'a> CardReader<'a> {
             .cloned()
             .unwrap_or_else(|| title(name));
         ds.name = Some(display);
-        ds.faction = ds.faction_keywords.first().and_then(|k| {
-            crate::vocab::TENTH
-                .faction_of_keyword(k)
-                .map(str::to_string)
-        });
+        ds.faction = ds
+            .faction_keywords
+            .first()
+            .and_then(|k| V.faction_of_keyword(k).map(str::to_string));
         for (p, bbox) in self.boxes {
             ds.sources.push(Provenance {
                 bbox: Some(bbox),
@@ -682,7 +673,9 @@ fn model_label(v: &Para) -> bool {
         && t.chars().count() <= 48
         && !t.contains(':')
         && !t.chars().any(|c| c.is_ascii_digit())
-        && !t.to_uppercase().starts_with("INVULNERABLE")
+        && !t
+            .to_uppercase()
+            .starts_with(first_word(V.heading(H::InvulnerableSave)))
 }
 
 /// `1 model | 70` or `10 models | 200 pts`.
@@ -775,11 +768,10 @@ fn title(s: &str) -> String {
         .join(" ")
 }
 
-/// Headings of detachment pages.
-const DETACHMENT_RULE: &str = "DETACHMENT RULE";
-const ENHANCEMENTS: &str = "ENHANCEMENTS";
-const RESTRICTIONS: &str = "RESTRICTIONS";
-const ARMY_RULES: &str = "ARMY RULES";
+/// The first word of a heading (`INVULNERABLE`).
+fn first_word(h: &str) -> &str {
+    h.split_whitespace().next().unwrap_or(h)
+}
 
 /// What the upper-case names read next on a faction page are: the rule of a detachment, its
 /// enhancements, army rules.
@@ -944,7 +936,10 @@ impl<'a> PageReader<'a> {
     fn page_title(&mut self, i: usize, upper: &str) {
         let paras = self.paras;
         let p = &paras[i];
-        if p.kind == BlockKind::Heading && p.level <= 2 && !upper.starts_with("FACTION PACK") {
+        if p.kind == BlockKind::Heading
+            && p.level <= 2
+            && !upper.starts_with(V.heading(H::FactionPack))
+        {
             self.last_heading = Some(p);
             if paras
                 .get(i.wrapping_sub(1))
@@ -957,14 +952,14 @@ impl<'a> PageReader<'a> {
 
     /// `DETACHMENT RULE`, `ENHANCEMENTS`, `RESTRICTIONS`, `ARMY RULES`: what comes next.
     fn heading(&mut self, upper: &str) -> bool {
-        self.mode = match upper {
-            DETACHMENT_RULE => {
+        self.mode = match V.heading_of(upper) {
+            Some(H::DetachmentRule) => {
                 self.detachment();
                 Mode::Rule
             }
-            ENHANCEMENTS => Mode::Enhancements,
-            RESTRICTIONS => Mode::Restrictions,
-            ARMY_RULES => Mode::Army,
+            Some(H::Enhancements) => Mode::Enhancements,
+            Some(H::Restrictions) => Mode::Restrictions,
+            Some(H::ArmyRules) => Mode::Army,
             _ => return false,
         };
         true
@@ -987,7 +982,8 @@ impl<'a> PageReader<'a> {
             return;
         };
         if !*started {
-            rule.text.push_str("\n\nRESTRICTIONS");
+            rule.text.push_str("\n\n");
+            rule.text.push_str(V.heading(H::Restrictions));
             *started = true;
         }
         rule.text.push_str("\n\n");
@@ -1198,9 +1194,7 @@ fn stratagem_body(s: &mut Stratagem, before: Option<&Para>, body: &[Para], mut b
                 continue;
             }
             text = true;
-            let labelled = ["WHEN:", "TARGET:", "EFFECT:", "RESTRICTIONS:"]
-                .iter()
-                .any(|l| cell.starts_with(l));
+            let labelled = V.starts_with_stratagem_label(cell);
             if lines.is_empty() && !labelled {
                 flavor.push(cell);
             } else {

@@ -12,11 +12,12 @@
 //! Sections without a typed call yet are filled through the builder's `DerefMut` to the
 //! datasheet under construction; a `Datasheet` value is only ever made here or in the model.
 
-use super::text::{split_list, strip_prefix_ci};
+use super::text::split_list;
 use crate::diag::{Code, Diagnostic};
 use crate::ids;
 use crate::model::*;
 use crate::source::{Location, Provenance};
+use crate::vocab::Heading;
 use regex::Regex;
 use std::ops::{Deref, DerefMut};
 use std::sync::LazyLock;
@@ -292,12 +293,13 @@ pub(crate) fn read_ability(
     group: &str,
     at: Location,
 ) -> Option<References> {
-    if let Some(rest) = strip_prefix_ci(t, "CORE:") {
+    let v = &crate::vocab::TENTH;
+    if let Some(rest) = v.after_label(Heading::CoreReferences, ":", t) {
         let names = split_list(rest);
         abilities.extend(names.iter().map(|n| printed_reference(n, "core", &at)));
         return Some(References::Core(names));
     }
-    if let Some(rest) = strip_prefix_ci(t, "FACTION:") {
+    if let Some(rest) = v.after_label(Heading::FactionReferences, ":", t) {
         let names = split_list(rest);
         abilities.extend(names.iter().map(|n| printed_reference(n, "faction", &at)));
         return Some(References::Faction(names));

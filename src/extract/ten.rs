@@ -11,14 +11,14 @@
 
 use super::glossary::{self, Context};
 use super::sheet::{Finish, References, SheetBuilder};
-use super::text::{self, strip_prefix_ci};
+use super::text;
 use super::Extracted;
 use crate::diag::{Code, Diagnostic};
 use crate::ids;
 use crate::ir::{Block, BlockKind, Document};
 use crate::model::*;
 use crate::source::{Location, Provenance};
-use crate::vocab;
+use crate::vocab::{Heading as H, TENTH as V};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -192,7 +192,10 @@ impl<'a> DatasheetReader<'a> {
         let upper = b.text.trim().to_uppercase();
         let first_cell = b.cells.first().map(|c| c.trim().to_uppercase());
         let header = first_cell.as_deref().unwrap_or(upper.as_str());
-        if header == "RANGED WEAPONS" || header == "MELEE WEAPONS" {
+        if matches!(
+            V.heading_of(header),
+            Some(H::RangedWeapons | H::MeleeWeapons)
+        ) {
             return Some(self.weapons_header(blocks, i, header, st, out));
         }
         if let Some(n) = self.characteristics(blocks, i, out) {
@@ -226,7 +229,7 @@ impl<'a> DatasheetReader<'a> {
         out: &mut Extracted,
     ) -> usize {
         self.mark(blocks[i].line());
-        let kind = if header.starts_with("RANGED") {
+        let kind = if header.starts_with(V.heading(H::Ranged)) {
             WeaponType::Ranged
         } else {
             WeaponType::Melee
@@ -235,11 +238,7 @@ impl<'a> DatasheetReader<'a> {
         i += 1;
         out.account.in_records += 1;
         // one-label-per-line header
-        while i < blocks.len()
-            && vocab::TENTH
-                .weapon_table_labels
-                .contains(&blocks[i].text.trim())
-        {
+        while i < blocks.len() && V.weapon_table_labels.contains(&blocks[i].text.trim()) {
             i += 1;
             out.account.in_records += 1;
         }
@@ -255,8 +254,8 @@ impl<'a> DatasheetReader<'a> {
         st: &mut ReadState,
         out: &mut Extracted,
     ) -> Option<usize> {
-        match upper {
-            "INVULNERABLE SAVE" => {
+        match V.heading_of(upper) {
+            Some(H::InvulnerableSave) => {
                 // The value is the next line, unless that line starts a section of its own
                 // (a heading with nothing under it: the save is absent, never a heading).
                 let value = blocks
@@ -277,7 +276,7 @@ impl<'a> DatasheetReader<'a> {
                 out.account.in_records += 2;
                 return Some(i + 2);
             }
-            "LEADER"
+            Some(H::Leader)
                 if blocks
                     .get(i + 1)
                     .is_some_and(|n| n.text.contains("can be attached to")) =>
@@ -288,16 +287,18 @@ impl<'a> DatasheetReader<'a> {
             }
             _ => {}
         }
-        st.section = match upper {
-            "WARGEAR OPTIONS" => Section::Wargear,
-            "UNIT COMPOSITION" => Section::Composition,
-            "ABILITIES" => {
+        // `FACTION KEYWORDS:` on a line of its own, its list below.
+        let label = upper.strip_suffix(':').and_then(|u| V.heading_of(u));
+        st.section = match (V.heading_of(upper), label) {
+            (Some(H::WargearOptions), _) => Section::Wargear,
+            (Some(H::UnitComposition), _) => Section::Composition,
+            (Some(H::Abilities), _) => {
                 self.ability_group = None;
                 Section::Abilities
             }
-            "STRATAGEMS" => Section::Stratagems,
-            "DETACHMENT ABILITY" => Section::Detachment,
-            "FACTION KEYWORDS:" => Section::FactionKeywords,
+            (Some(H::Stratagems), _) => Section::Stratagems,
+            (Some(H::DetachmentAbility), _) => Section::Detachment,
+            (_, Some(H::FactionKeywords)) => Section::FactionKeywords,
             _ => return None,
         };
         self.mark(blocks[i].line());
@@ -316,23 +317,25 @@ impl<'a> DatasheetReader<'a> {
         out: &mut Extracted,
     ) -> Option<usize> {
         let t = b.text.trim();
-        if upper.ends_with(" ABILITIES") && text::is_upper(t) && t.len() < 50 {
+        let group_suffix = format!(" {}", V.heading(H::Abilities));
+        if upper.ends_with(&group_suffix) && text::is_upper(t) && t.len() < 50 {
             self.ability_group = Some(crate::extract::sheet::ability_group(
-                t.trim_end_matches(" ABILITIES").trim(),
+                t.trim_end_matches(group_suffix.as_str()).trim(),
             ));
             st.section = Section::Abilities;
-        } else if upper.starts_with("DAMAGED:") {
+        } else if V.starts_with(H::Damaged, ":", upper) {
             self.ds.damaged = Some(NamedText {
                 name: t.to_string(),
                 text: String::new(),
                 at: super::location(self.doc, b),
             });
             st.section = Section::Damaged;
-        } else if let Some(rest) = strip_prefix_ci(t, "FACTION KEYWORDS:") {
+        } else if let Some(rest) = V.after_label(H::FactionKeywords, ":", t) {
             st.section = Section::FactionKeywords;
             self.ds.faction_keyword_list(rest);
-        } else if let Some(rest) =
-            strip_prefix_ci(t, "KEYWORDS:").or_else(|| strip_prefix_ci(t, "KEYWORDS –"))
+        } else if let Some(rest) = V
+            .after_label(H::Keywords, ":", t)
+            .or_else(|| V.after_label(H::Keywords, " –", t))
         {
             self.ds.keyword_list(rest);
             st.section = Section::None;
@@ -485,9 +488,9 @@ impl<'a> DatasheetReader<'a> {
         let u = t.to_uppercase();
         blocks[i].kind == BlockKind::Heading
             || points_at(blocks, i).is_some()
-            || u.starts_with("KEYWORDS")
-            || u.starts_with("FACTION KEYWORDS")
-            || u.starts_with("DAMAGED:")
+            || u.starts_with(V.heading(H::Keywords))
+            || u.starts_with(V.heading(H::FactionKeywords))
+            || V.starts_with(H::Damaged, ":", &u)
             || (text::is_upper(t) && text::looks_like_heading(t) && t.len() > 3)
     }
 
@@ -729,7 +732,7 @@ impl<'a> DatasheetReader<'a> {
         }
         if let Some((d, at)) = &self.detachment {
             ds.special_rules.push(NamedText {
-                name: "DETACHMENT ABILITY".to_string(),
+                name: V.heading(H::DetachmentAbility).to_string(),
                 text: d.clone(),
                 at: at.clone(),
             });
@@ -770,7 +773,7 @@ fn is_value(t: &str) -> bool {
 
 /// The datasheet's own section headings (`vocab::TENTH`).
 fn is_section_heading(t: &str) -> bool {
-    vocab::TENTH.is_datasheet_section(t)
+    V.is_datasheet_section(t)
 }
 
 /// Whether block `b` opens a section by its first cell (a weapon table's header row) or is a
@@ -779,8 +782,8 @@ fn starts_section(b: &Block) -> bool {
     let first = b.cells.first().unwrap_or(b.text.as_str());
     let upper = first.trim().to_uppercase();
     is_section_heading(&upper)
-        || vocab::TENTH.page_sections.contains(&upper.as_str())
-        || upper.starts_with("KEYWORDS:")
-        || upper.starts_with("FACTION KEYWORDS:")
-        || upper.starts_with("DAMAGED:")
+        || V.page_sections.contains(&upper.as_str())
+        || V.starts_with(H::Keywords, ":", &upper)
+        || V.starts_with(H::FactionKeywords, ":", &upper)
+        || V.starts_with(H::Damaged, ":", &upper)
 }

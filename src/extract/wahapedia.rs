@@ -14,14 +14,14 @@ use super::glossary::short;
 use super::glossary::{title_case, ARMY_FACTION, GROUP_LINE, WEAPON_RULE};
 use super::sheet::{Finish, SheetBuilder, ABILITY};
 use super::ten::points_at;
-use super::text::{self, split_list, strip_prefix_ci};
+use super::text::{self, split_list};
 use super::Extracted;
 use crate::diag::{Code, Diagnostic};
 use crate::ids::{self, slug};
 use crate::ir::{Block, BlockKind, ClassHint, Document, Region};
 use crate::model::*;
 use crate::source::{Occurrence, Provenance};
-use crate::vocab::{self, StratagemPart};
+use crate::vocab::{self, Heading as H, StratagemPart, TENTH as V};
 
 /// Reads one Wahapedia page.
 pub fn extract(doc: &Document, out: &mut Extracted) {
@@ -219,7 +219,7 @@ impl<'a> SheetReader<'a> {
             Some(ClassHint::DsKeywords) => self.keywords(b),
             Some(ClassHint::DsFactionKeywords) => {
                 let t = b.text.trim();
-                let list = strip_prefix_ci(t, "FACTION KEYWORDS:").unwrap_or(t);
+                let list = V.after_label(H::FactionKeywords, ":", t).unwrap_or(t);
                 self.ds.faction_keyword_list(list);
             }
             Some(ClassHint::DsHeader) => self.section_header(b),
@@ -261,7 +261,7 @@ impl<'a> SheetReader<'a> {
             .first()
             .map(|c| c.to_uppercase())
             .unwrap_or_default();
-        self.weapon_type = if head.contains("MELEE") {
+        self.weapon_type = if head.contains(V.heading(H::Melee)) {
             WeaponType::Melee
         } else {
             WeaponType::Ranged
@@ -306,7 +306,7 @@ impl<'a> SheetReader<'a> {
             Some(i) => (t[..i].trim(), &t[i + 1..]),
             None => ("", t),
         };
-        if !group.is_empty() && !group.to_uppercase().starts_with("KEYWORDS") {
+        if !group.is_empty() && !group.to_uppercase().starts_with(V.heading(H::Keywords)) {
             self.ds.model_keywords.push(ModelKeywords {
                 model: group.to_string(),
                 keywords: split_list(list),
@@ -330,9 +330,9 @@ impl<'a> SheetReader<'a> {
             text: String::new(),
             at: super::location(self.doc, b),
         };
-        if self.section.starts_with("DAMAGED") {
+        if self.section.starts_with(V.heading(H::Damaged)) {
             self.damaged = Some(named());
-        } else if !vocab::TENTH.page_sections.contains(&self.section.as_str()) {
+        } else if !V.page_sections.contains(&self.section.as_str()) {
             self.special = Some(named());
         }
     }
@@ -350,7 +350,7 @@ impl<'a> SheetReader<'a> {
     /// A note printed under a weapon's profile (`One Shot: …`, `Ibram Gaunt only.`): a named
     /// rules block. `false` when `b` is not one.
     fn weapon_note(&mut self, b: &Block) -> bool {
-        if class(b) != Some(ClassHint::WNote) && !self.section.ends_with("WEAPONS") {
+        if class(b) != Some(ClassHint::WNote) && !self.section.ends_with(V.heading(H::Weapons)) {
             return false;
         }
         let named = ABILITY
@@ -378,19 +378,19 @@ impl<'a> SheetReader<'a> {
             push_para(&mut d.text, &b.text);
             return;
         }
-        match self.section.as_str() {
-            "WARGEAR OPTIONS" => self.wargear_option(b),
-            "ABILITIES" | "WARGEAR ABILITIES" => self.ability(b),
-            "UNIT COMPOSITION" => self.composition(b, out),
-            "LEADER" if b.kind == BlockKind::ListItem => self.ds.leads.push(b.text.clone()),
-            "STRATAGEMS" if class(b) == Some(ClassHint::S10Wrap) => {
+        match V.heading_of(&self.section) {
+            Some(H::WargearOptions) => self.wargear_option(b),
+            Some(H::Abilities | H::WargearAbilities) => self.ability(b),
+            Some(H::UnitComposition) => self.composition(b, out),
+            Some(H::Leader) if b.kind == BlockKind::ListItem => self.ds.leads.push(b.text.clone()),
+            Some(H::Stratagems) if class(b) == Some(ClassHint::S10Wrap) => {
                 if let Some(id) = listed_stratagem(self.doc, b, out) {
                     if !self.ds.stratagems.contains(&id) {
                         self.ds.stratagems.push(id);
                     }
                 }
             }
-            "LEADER" | "LED BY" | "DETACHMENT ABILITY" | "ENHANCEMENTS" | "STRATAGEMS" => {
+            Some(H::Leader | H::LedBy | H::DetachmentAbility | H::Enhancements | H::Stratagems) => {
                 // Cross-references to other pages' records (bodyguards, detachment rules,
                 // enhancements): read there, not here.
             }
@@ -446,7 +446,7 @@ impl<'a> SheetReader<'a> {
                 text.push_str(b.text.trim());
             }
         } else {
-            let group = if self.section == "ABILITIES" {
+            let group = if V.heading_of(&self.section) == Some(H::Abilities) {
                 "datasheet"
             } else {
                 "wargear"
@@ -785,7 +785,7 @@ fn card_block(s: &mut Stratagem, b: &Block, read: &mut CardText) -> bool {
 /// card's unlabeled rule (kept as the effect). `false` when it is none of these.
 fn card_text(s: &mut Stratagem, b: &Block, read: &mut CardText) -> bool {
     let t = b.text.trim();
-    if let Some((part, rest)) = vocab::TENTH.stratagem_part(t) {
+    if let Some((part, rest)) = V.stratagem_part(t) {
         *field(s, part) = Some(rest.to_string());
         read.last = Some(part);
         return true;
@@ -892,22 +892,20 @@ impl<'a> FactionPage<'a> {
             Sec::Enhancements | Sec::Stratagems if level <= 3 => self.sec = Sec::None,
             _ => {}
         }
-        if lower == "army rules" || lower == "army rule" {
+        let is = |h| V.is(h, b.text.trim());
+        if is(H::ArmyRules) || is(H::ArmyRule) {
             self.sec = Sec::ArmyRules(level);
-        } else if lower == "detachment rule" || lower == "detachment rules" {
+        } else if is(H::DetachmentRule) || is(H::DetachmentRules) {
             self.open_detachment(level);
             self.sec = Sec::DetachmentRule(level);
-        } else if lower == "enhancements" {
+        } else if is(H::Enhancements) {
             self.sec = Sec::Enhancements;
-        } else if lower == "stratagems" {
+        } else if is(H::Stratagems) {
             self.sec = Sec::Stratagems;
         } else if matches!(self.sec, Sec::ArmyRules(_) | Sec::DetachmentRule(_)) {
             return self.rule(blocks, i, out);
         }
-        if !vocab::TENTH
-            .faction_page_boilerplate
-            .contains(&lower.as_str())
-        {
+        if !V.faction_page_boilerplate.contains(&lower.as_str()) {
             self.last_plain[level as usize] = Some((b.text.trim().to_string(), b.line()));
             for slot in self.last_plain.iter_mut().skip(level as usize + 1) {
                 *slot = None;

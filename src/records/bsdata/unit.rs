@@ -1290,10 +1290,11 @@ impl<'s, 'u> Walk<'s, 'u> {
     /// The TRANSPORT block (a `Transport` profile's capacity), among the named boxes as the
     /// cards and Wahapedia print it; once per text.
     fn transport(&mut self, text: String, at: Location) {
-        let known = |r: &NamedText| r.name == "TRANSPORT" && r.text == text;
+        let name = crate::vocab::TENTH.heading(crate::vocab::Heading::Transport);
+        let known = |r: &NamedText| r.name == name && r.text == text;
         if !text.is_empty() && !self.ds.special_rules.iter().any(known) {
             self.ds.special_rules.push(NamedText {
-                name: "TRANSPORT".to_string(),
+                name: name.to_string(),
                 text,
                 at,
             });

@@ -21,6 +21,7 @@ use crate::ir::BlockKind;
 use crate::model::*;
 use crate::records::{file_name, Group};
 use crate::source::{Location, Provenance};
+use crate::vocab::{Heading as H, TENTH as V};
 
 /// Reads a claimed export group: the typed rows, then the records.
 pub fn records(group: &Group) -> Vec<Extracted> {
@@ -429,7 +430,7 @@ impl<'e> Builder<'e> {
     fn named_boxes(&self, ds: &mut SheetBuilder, d: &ExportDatasheet) {
         if let Some(w) = &d.damaged_w {
             ds.damaged = Some(NamedText {
-                name: format!("DAMAGED: {w} WOUNDS REMAINING"),
+                name: format!("{}: {w} WOUNDS REMAINING", V.heading(H::Damaged)),
                 text: paragraphs(&d.damaged_description),
                 at: self.location(DATASHEETS, d.line),
             });
@@ -437,7 +438,7 @@ impl<'e> Builder<'e> {
         let transport = paragraphs(&d.transport);
         if !transport.is_empty() {
             ds.special_rules.push(NamedText {
-                name: "TRANSPORT".to_string(),
+                name: V.heading(H::Transport).to_string(),
                 text: transport,
                 at: self.location(DATASHEETS, d.line),
             });
@@ -463,7 +464,7 @@ impl<'e> Builder<'e> {
             if let Some(model) = k
                 .model
                 .as_ref()
-                .filter(|m| !matches!(m.to_uppercase().as_str(), "ALL MODELS" | "ALL"))
+                .filter(|m| !matches!(V.heading_of(&m.to_uppercase()), Some(H::AllModels | H::All)))
             {
                 match ds.model_keywords.iter_mut().find(|mk| &mk.model == model) {
                     Some(mk) => mk.keywords.push(k.keyword.clone()),
