@@ -18,6 +18,7 @@ use crate::ids::slug;
 use crate::ir::{Block, BlockKind, Document};
 use crate::model::{Detachment, Edition, Enhancement, Rule, Stratagem};
 use crate::source::{Occurrence, Provenance};
+use crate::text::words::TitleStyle;
 use crate::vocab::StratagemPart;
 use regex::Regex;
 use std::sync::LazyLock;
@@ -632,7 +633,7 @@ impl Reader<'_> {
         let faction = if kind == "army" {
             ARMY_FACTION
                 .captures(&body)
-                .and_then(|c| c.get(1).map(|m| title_case(m.as_str())))
+                .and_then(|c| c.get(1).map(|m| TitleStyle::EVERY_WORD.apply(m.as_str())))
                 .or_else(|| self.ctx.faction.clone())
                 .or_else(|| self.out.faction.clone())
         } else {
@@ -658,7 +659,7 @@ impl Reader<'_> {
     fn name_from_text(&self, body: &str) -> (Option<String>, String) {
         if let Some(c) = WEAPON_RULE.captures(body) {
             return (
-                Some(text::title_case_keyword(&c[1])),
+                Some(TitleStyle::WEAPON_ABILITY.apply(&c[1])),
                 "weapon_ability".into(),
             );
         }
@@ -831,20 +832,6 @@ pub(crate) fn stratagem_text<'t>(
         }
     }
     last.is_some()
-}
-
-/// `ASTRA MILITARUM` → `Astra Militarum`.
-pub fn title_case(s: &str) -> String {
-    s.split_whitespace()
-        .map(|w| {
-            let mut c = w.chars();
-            match c.next() {
-                Some(f) => f.to_uppercase().collect::<String>() + &c.as_str().to_lowercase(),
-                None => String::new(),
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// The last 40 characters of `s`, `…` before when cut (for diagnostics).

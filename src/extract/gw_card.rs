@@ -28,6 +28,7 @@ use crate::ids;
 use crate::ir::{Block, BlockKind, Document};
 use crate::model::*;
 use crate::source::{BBox, Location, PageSize, Provenance};
+use crate::text::words::{ListStyle, TitleStyle};
 use crate::vocab::{Heading as H, TENTH as V};
 use regex::Regex;
 use std::sync::LazyLock;
@@ -402,7 +403,7 @@ impl<'a> CardReader<'a> {
         }
         let name = name.join(" ");
         let name = (!name.is_empty()).then(|| match text::is_upper(&name) {
-            true => title(&name),
+            true => TitleStyle::CARD.apply(&name),
             false => name,
         });
         self.ds.model_row(name, &vals, at);
@@ -461,11 +462,11 @@ impl<'a> CardReader<'a> {
     fn keywords(&mut self, p: &Para) -> bool {
         let t = p.text.as_str();
         if let Some(rest) = V.after_printed_label(H::FactionKeywords, ":", t) {
-            self.ds.faction_keywords = split_keywords(rest);
+            self.ds.faction_keywords = ListStyle::CARD.split(rest);
             return true;
         }
         if let Some(rest) = V.after_printed_label(H::Keywords, ":", t) {
-            for k in split_keywords(rest) {
+            for k in ListStyle::CARD.split(rest) {
                 if !self.ds.keywords.contains(&k) {
                     self.ds.keywords.push(k);
                 }
@@ -624,7 +625,7 @@ impl<'a> CardReader<'a> {
             .iter()
             .find(|k| k.eq_ignore_ascii_case(name) && !text::is_upper(k))
             .cloned()
-            .unwrap_or_else(|| title(name));
+            .unwrap_or_else(|| TitleStyle::CARD.apply(name));
         ds.name = Some(display);
         ds.faction = ds
             .faction_keywords
@@ -728,44 +729,6 @@ fn weapon(
     ds.weapon_fields(name, keywords, kind, location(doc, p), |k, _| {
         vals.get(k).map(|s| s.to_string()).filter(|s| !s.is_empty())
     });
-}
-
-fn split_keywords(s: &str) -> Vec<String> {
-    s.split(',')
-        .map(|k| k.trim().trim_end_matches('.').trim().to_string())
-        .filter(|k| !k.is_empty())
-        .collect()
-}
-
-/// `CHAMPIONS OF FENRIS` → `Champions of Fenris` (short words lower-case after the first).
-fn title(s: &str) -> String {
-    const SMALL: &[&str] = &[
-        "of", "the", "and", "in", "on", "a", "an", "to", "for", "with", "or",
-    ];
-    s.split_whitespace()
-        .enumerate()
-        .map(|(i, w)| {
-            let lower = w.to_lowercase();
-            if i > 0 && SMALL.contains(&lower.as_str()) {
-                return lower;
-            }
-            let mut out = String::new();
-            let mut cap = true;
-            for c in lower.chars() {
-                if cap && c.is_alphabetic() {
-                    out.extend(c.to_uppercase());
-                    cap = false;
-                } else {
-                    out.push(c);
-                }
-                if c == '-' {
-                    cap = true;
-                }
-            }
-            out
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// The first word of a heading (`INVULNERABLE`).
@@ -880,8 +843,8 @@ impl<'a> PageReader<'a> {
         if !text::is_upper(t) || p.kind == BlockKind::TableRow {
             return None;
         }
-        let group = title(&c[1]);
-        let category = title(&c[2]);
+        let group = TitleStyle::CARD.apply(&c[1]);
+        let category = TitleStyle::CARD.apply(&c[2]);
         let mut end = i + 2;
         while end < paras.len()
             && !paras
@@ -894,7 +857,7 @@ impl<'a> PageReader<'a> {
         let edition = self.edition;
         let mut s = Stratagem {
             id: ids::stratagem(edition, &group, t),
-            name: title(t),
+            name: TitleStyle::CARD.apply(t),
             edition,
             cp: None,
             group: Some(group.clone()),
@@ -998,7 +961,7 @@ impl<'a> PageReader<'a> {
         let Some(h) = self.last_heading else {
             return;
         };
-        let name = title(&h.text);
+        let name = TitleStyle::CARD.apply(&h.text);
         let id = ids::detachment(self.edition, self.faction, &name);
         if !self.detachments.iter().any(|d| d.id == id) {
             self.detachments.push(Detachment {
@@ -1037,7 +1000,7 @@ impl<'a> PageReader<'a> {
             return None;
         }
         let end = self.entry_end(i);
-        let entry = self.entry(i, end, title(t));
+        let entry = self.entry(i, end, TitleStyle::CARD.apply(t));
         match self.mode {
             Mode::Rule | Mode::Army => self.rule(entry, out),
             Mode::Enhancements => self.enhancement(entry, head_pts, out),

@@ -12,11 +12,11 @@
 //! Sections without a typed call yet are filled through the builder's `DerefMut` to the
 //! datasheet under construction; a `Datasheet` value is only ever made here or in the model.
 
-use super::text::split_list;
 use crate::diag::{Code, Diagnostic};
 use crate::ids;
 use crate::model::*;
 use crate::source::{Location, Provenance};
+use crate::text::words::split_list;
 use crate::vocab::Heading;
 use regex::Regex;
 use std::ops::{Deref, DerefMut};

@@ -11,16 +11,17 @@
 //! file name. Never guesses: a value the page lacks stays `None`.
 
 use super::glossary::short;
-use super::glossary::{title_case, ARMY_FACTION, GROUP_LINE, WEAPON_RULE};
+use super::glossary::{ARMY_FACTION, GROUP_LINE, WEAPON_RULE};
 use super::sheet::{Finish, SheetBuilder, ABILITY};
 use super::ten::points_at;
-use super::text::{self, split_list};
+use super::text;
 use super::Extracted;
 use crate::diag::{Code, Diagnostic};
 use crate::ids::{self, slug};
 use crate::ir::{Block, BlockKind, ClassHint, Document, Region};
 use crate::model::*;
 use crate::source::{Occurrence, Provenance};
+use crate::text::words::{split_list, TitleStyle};
 use crate::vocab::{self, Heading as H, StratagemPart, TENTH as V};
 
 /// Reads one Wahapedia page.
@@ -577,7 +578,10 @@ fn rule_kind(body: &str) -> (&'static str, Option<String>) {
     if WEAPON_RULE.is_match(body) {
         ("weapon_ability", None)
     } else if let Some(c) = ARMY_FACTION.captures(body) {
-        ("army", c.get(1).map(|m| title_case(m.as_str())))
+        (
+            "army",
+            c.get(1).map(|m| TitleStyle::EVERY_WORD.apply(m.as_str())),
+        )
     } else {
         ("core", None)
     }
@@ -706,7 +710,7 @@ fn read_glossary(doc: &Document, blocks: &[&Block], out: &mut Extracted) {
 fn display_name(name: &str) -> String {
     let n = name.trim();
     if text::is_upper(n) {
-        title_case(n)
+        TitleStyle::EVERY_WORD.apply(n)
     } else {
         n.to_string()
     }

@@ -1471,12 +1471,7 @@ pub fn invulnerable(s: Option<&str>) -> (Option<String>, bool) {
 /// The weapon abilities of a `description` cell: HTML stripped, split on commas (and on the
 /// `. ` a few lines use instead), empty pieces dropped, case kept.
 pub fn split_keywords(raw: &str) -> Vec<String> {
-    let text = clean_text(raw);
-    text.split(',')
-        .flat_map(|p| p.split(". "))
-        .map(|p| p.trim().trim_end_matches('.').trim().to_string())
-        .filter(|p| !p.is_empty())
-        .collect()
+    crate::text::words::ListStyle::EXPORT.split(&clean_text(raw))
 }
 
 /// The model count of a points description: the sum of its numbers (`1 Spanner and 4 Burna

@@ -7,7 +7,6 @@
 //! an upper-case heading naming one of its abilities (`REANIMATION PROTOCOLS`), which become
 //! faction rules.
 
-use super::heading_case as title_case;
 use super::{cells, is_title, plain, push_para, CardStart};
 use crate::diag::{Code, Diagnostic};
 use crate::extract::sheet::SheetBuilder;
@@ -15,6 +14,7 @@ use crate::extract::Extracted;
 use crate::ir::{Block, BlockKind, Document};
 use crate::model::{Ability, Edition, ModelKeywords, ProfileKind, Rule, WeaponProfile, WeaponType};
 use crate::source::{Location, Occurrence, Provenance};
+use crate::text::words::TitleStyle;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -77,7 +77,7 @@ pub(super) fn read(
     out: &mut Extracted,
 ) {
     let mut ds = SheetBuilder::new(Edition::Ninth);
-    ds.name = Some(title_case(&start.name));
+    ds.name = Some(TitleStyle::NINTH.apply(&start.name));
     ds.power_rating = start.power;
     let line = blocks.first().map_or(0, |b| b.line());
     ds.source(Provenance::at_line(
@@ -174,7 +174,7 @@ impl Card<'_> {
             return None;
         }
         self.printed.push(Printed {
-            name: title_case(t),
+            name: TitleStyle::NINTH.apply(t),
             line: 0,
             ..Printed::default()
         });
@@ -192,7 +192,7 @@ impl Card<'_> {
                 .iter()
                 .find(|k| !k.starts_with('<') && !ALLIANCES.contains(&k.as_str()));
             if self.ds.faction.is_none() {
-                self.ds.faction = own.map(|k| title_case(k));
+                self.ds.faction = own.map(|k| TitleStyle::NINTH.apply(k));
             }
             self.ds.faction_keywords.extend(words);
             return;
@@ -368,7 +368,8 @@ impl Card<'_> {
         }
         if let Some(c) = CARD_LABEL.captures(&t) {
             let first = c[2].trim().to_string();
-            p.labels.push((title_case(&c[1]), b.line(), vec![first]));
+            p.labels
+                .push((TitleStyle::NINTH.apply(&c[1]), b.line(), vec![first]));
             return;
         }
         let text = if b.kind == BlockKind::ListItem {

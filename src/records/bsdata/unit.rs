@@ -195,7 +195,11 @@ fn weapon_keywords(store: &Store) -> HashSet<String> {
                     .attr("name")
                     .is_some_and(|n| n.trim().eq_ignore_ascii_case("keywords"))
                 {
-                    out.extend(keyword_list(&cn.text).map(crate::text::fold::fold_for_compare));
+                    out.extend(
+                        keyword_list(&cn.text)
+                            .iter()
+                            .map(|k| crate::text::fold::fold_for_compare(k)),
+                    );
                 }
             }
         }
@@ -298,10 +302,8 @@ fn modifiers_of(t: &Tree, n: usize) -> Vec<usize> {
 }
 
 /// A weapon profile's `Keywords` characteristic as a list: comma-separated, `-` for none.
-fn keyword_list(s: &str) -> impl Iterator<Item = &str> {
-    s.split(',')
-        .map(str::trim)
-        .filter(|k| !k.is_empty() && *k != "-")
+fn keyword_list(s: &str) -> Vec<String> {
+    crate::text::words::ListStyle::BATTLESCRIBE.split(s)
 }
 
 /// A profile's characteristic: `(name, typeId, value)`.
@@ -1266,7 +1268,7 @@ impl<'s, 'u> Walk<'s, 'u> {
         get: &dyn Fn(&str) -> Option<String>,
     ) {
         let keywords = get("keywords")
-            .map(|k| keyword_list(&k).map(str::to_string).collect())
+            .map(|k| keyword_list(&k))
             .unwrap_or_default();
         self.ds
             .weapon_fields(name, keywords, kind, at, |_, f| match f {
