@@ -20,7 +20,7 @@
 //! of the blocks it was read from). The datasheet's faction is the faction its first faction
 //! keyword names ([`crate::vocab::Vocabulary::faction_of_keyword`]), so ids match the other sources'.
 
-use super::sheet::{Finish, SheetBuilder};
+use super::sheet::{Finish, PrintedSave, SheetBuilder};
 use super::text;
 use super::Extracted;
 use crate::diag::{Code, Diagnostic};
@@ -431,7 +431,7 @@ impl<'a> CardReader<'a> {
             && p.cells.len() == 2
             && V.is(H::InvulnerableSave, p.cells[0].trim_end_matches('*'))
         {
-            self.ds.invulnerable_save = Some(p.cells[1].trim_end_matches('*').to_string());
+            self.ds.invulnerable_save = PrintedSave::read(&p.cells[1]).save;
             // `INVULNERABLE SAVE*` with its condition in a `* …` note below.
             let starred = p.cells.iter().any(|c| c.ends_with('*'));
             if let Some(note) = self
@@ -451,7 +451,7 @@ impl<'a> CardReader<'a> {
                 .after_label(H::InvulnerableSave, "", &p.text)
                 .unwrap_or_default();
             if !rest.is_empty() {
-                self.ds.invulnerable_save = Some(rest.trim_end_matches('*').to_string());
+                self.ds.invulnerable_save = PrintedSave::read(rest).save;
             }
             return true;
         }

@@ -34,6 +34,65 @@ static PARAM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"^(.*?)\s+(\d*D\d+(?:\+\d+)?|\d+\+?|\d+")$"#).expect("static regex")
 });
 
+/// `4+ invulnerable save against melee weapons.`, `The bearer has a 5+ invulnerable save.`: a
+/// save printed as a sentence, its condition after it.
+static SAVE_SENTENCE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:The bearer has an? )?([2-6]\+) invulnerable save(?: (.+?))?\.?$")
+        .expect("static regex")
+});
+
+/// An invulnerable save as its text prints it (the one reader of that text; where the text is
+/// — a box, a cell, a line after a heading, an ability's first paragraph — is each layout's).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PrintedSave {
+    /// The roll (`4+`); `None` when the text prints none (`-`, empty).
+    pub save: Option<String>,
+    /// Whether the roll is starred: its condition is printed after the star or in a note.
+    pub starred: bool,
+    /// The condition printed with the save (`against melee weapons`, after a star or the
+    /// sentence).
+    pub condition: Option<String>,
+}
+
+impl PrintedSave {
+    /// The text of a save: `4+`; `4` (the export's spelling: `4+`); `4+*` or `4*` (starred);
+    /// `4+* Ranged attacks only` (starred, with its condition); a sentence (`4+ invulnerable
+    /// save against melee weapons.`, see [`PrintedSave::sentence`]). `-` and an empty text print
+    /// no save.
+    pub fn read(t: &str) -> PrintedSave {
+        if let Some(s) = PrintedSave::sentence(t) {
+            return s;
+        }
+        let t = t.trim();
+        let (roll, starred, condition) = match t.split_once('*') {
+            Some((r, c)) => (r.trim(), true, Some(c.trim().to_string())),
+            None => (t, false, None),
+        };
+        let save = match roll {
+            "" | "-" => None,
+            r if r.bytes().all(|b| b.is_ascii_digit()) => Some(format!("{r}+")),
+            r => Some(r.to_string()),
+        };
+        PrintedSave {
+            save,
+            starred,
+            condition: condition.filter(|c| !c.is_empty()),
+        }
+    }
+
+    /// A save printed as a sentence (`The bearer has a 4+ invulnerable save.`, `5+
+    /// invulnerable save against ranged attacks`), its condition the words after it; `None`
+    /// for any other text.
+    pub fn sentence(t: &str) -> Option<PrintedSave> {
+        let c = SAVE_SENTENCE.captures(t.trim())?;
+        Some(PrintedSave {
+            save: Some(c[1].to_string()),
+            starred: false,
+            condition: c.get(2).map(|m| m.as_str().to_string()),
+        })
+    }
+}
+
 /// A datasheet being read. Made with [`SheetBuilder::new`], ended with [`SheetBuilder::finish`].
 #[derive(Debug, Clone)]
 pub struct SheetBuilder {
@@ -435,6 +494,33 @@ mod tests {
             b.invulnerable_save_condition.as_deref(),
             Some("ranged attacks only")
         );
+    }
+
+    #[test]
+    fn a_save_is_read_from_each_way_it_is_printed() {
+        let read = |t: &str| {
+            let s = PrintedSave::read(t);
+            (s.save, s.starred, s.condition)
+        };
+        let some = |s: &str| Some(s.to_string());
+        assert_eq!(read(" 4+ "), (some("4+"), false, None));
+        assert_eq!(read("4"), (some("4+"), false, None));
+        assert_eq!(read("4*"), (some("4+"), true, None));
+        assert_eq!(
+            read("5+* Ranged only"),
+            (some("5+"), true, some("Ranged only"))
+        );
+        assert_eq!(
+            read("4+ invulnerable save against melee weapons."),
+            (some("4+"), false, some("against melee weapons"))
+        );
+        assert_eq!(
+            read("The bearer has a 5+ invulnerable save."),
+            (some("5+"), false, None)
+        );
+        assert_eq!(read("-"), (None, false, None));
+        assert_eq!(read(""), (None, false, None));
+        assert_eq!(PrintedSave::sentence("This model has a 4+ save."), None);
     }
 
     #[test]

@@ -10,7 +10,7 @@
 //! goes to [`glossary`](super::glossary). Never guesses a missing name or value.
 
 use super::glossary::{self, Context};
-use super::sheet::{Finish, References, SheetBuilder};
+use super::sheet::{Finish, PrintedSave, References, SheetBuilder};
 use super::text;
 use super::Extracted;
 use crate::diag::{Code, Diagnostic};
@@ -265,14 +265,8 @@ impl<'a> DatasheetReader<'a> {
                     out.account.in_records += 1;
                     return Some(i + 1);
                 };
-                let (save, cond) = match v.text.split_once('*') {
-                    Some((s, c)) => (
-                        s.trim().to_string(),
-                        Some(c.trim().to_string()).filter(|c| !c.is_empty()),
-                    ),
-                    None => (v.text.trim().to_string(), None),
-                };
-                self.ds.invulnerable_save(Some(save), cond);
+                let s = PrintedSave::read(&v.text);
+                self.ds.invulnerable_save(s.save, s.condition);
                 out.account.in_records += 2;
                 return Some(i + 2);
             }

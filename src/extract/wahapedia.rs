@@ -12,7 +12,7 @@
 
 use super::glossary::short;
 use super::glossary::{ARMY_FACTION, GROUP_LINE, WEAPON_RULE};
-use super::sheet::{Finish, SheetBuilder, ABILITY};
+use super::sheet::{Finish, PrintedSave, SheetBuilder, ABILITY};
 use super::ten::points_at;
 use super::text;
 use super::Extracted;
@@ -208,7 +208,7 @@ impl<'a> SheetReader<'a> {
                 self.char_names = b.cells.iter().map(|c| c.to_uppercase()).collect();
             }
             Some(ClassHint::DsProfile) => self.model_profile(b, out),
-            Some(ClassHint::DsInvul) => self.ds.invulnerable_save = Some(b.text.trim().to_string()),
+            Some(ClassHint::DsInvul) => self.ds.invulnerable_save = PrintedSave::read(&b.text).save,
             Some(ClassHint::DsInvulComment) => {
                 self.ds.invulnerable_save_condition =
                     Some(b.text.trim().trim_start_matches('*').trim().to_string());

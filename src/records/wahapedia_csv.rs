@@ -1458,14 +1458,8 @@ pub fn inches(s: &str) -> String {
 
 /// `inv_sv`: `4` → `4+`, `4*` → (`4+`, starred), `-`/empty → `None`.
 pub fn invulnerable(s: Option<&str>) -> (Option<String>, bool) {
-    let Some(s) = s else {
-        return (None, false);
-    };
-    let (v, star) = strip_star(s);
-    if v.is_empty() || v == "-" {
-        return (None, star);
-    }
-    (Some(roll(&v)), star)
+    let p = crate::extract::sheet::PrintedSave::read(s.unwrap_or_default());
+    (p.save, p.starred)
 }
 
 /// The weapon abilities of a `description` cell: HTML stripped, split on commas (and on the

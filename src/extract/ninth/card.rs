@@ -9,7 +9,7 @@
 
 use super::{cells, is_title, plain, push_para, CardStart};
 use crate::diag::{Code, Diagnostic};
-use crate::extract::sheet::SheetBuilder;
+use crate::extract::sheet::{PrintedSave, SheetBuilder};
 use crate::extract::Extracted;
 use crate::ir::{Block, BlockKind, Document};
 use crate::model::{Ability, Edition, ModelKeywords, ProfileKind, Rule, WeaponProfile, WeaponType};
@@ -20,10 +20,6 @@ use std::sync::LazyLock;
 
 static KEYWORDS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^(FACTION )?KEYWORDS(?: \[([^\]]+)\])?:\s*(.*)$").expect("static regex")
-});
-static INVULN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(?:The bearer has an? )?([2-6]\+) invulnerable save(?: (.+?))?\.?$")
-        .expect("static regex")
 });
 static CARD_LABEL: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^([A-Z][A-Z ,'’-]*[A-Z]):\s*(.*)$").expect("static regex"));
@@ -349,9 +345,8 @@ impl Card<'_> {
         } else {
             a.text = Some(join_ability(&paras));
             if a.group == "datasheet" && self.ds.invulnerable_save.is_none() {
-                if let Some(c) = paras.first().and_then(|p| INVULN.captures(p)) {
-                    self.ds.invulnerable_save = Some(c[1].to_string());
-                    self.ds.invulnerable_save_condition = c.get(2).map(|m| m.as_str().to_string());
+                if let Some(s) = paras.first().and_then(|p| PrintedSave::sentence(p)) {
+                    self.ds.invulnerable_save(s.save, s.condition);
                 }
             }
         }
@@ -501,15 +496,5 @@ mod tests {
             "In a battle-forged army, you can include 1"
         ));
         assert!(!is_ability_name("Beginning of your turn:"));
-    }
-
-    #[test]
-    fn invulnerable_saves() {
-        let c = INVULN.captures("4+ invulnerable save against melee weapons.");
-        assert_eq!(c.as_ref().map(|c| &c[1]), Some("4+"));
-        assert_eq!(
-            c.and_then(|c| c.get(2)).map(|m| m.as_str()),
-            Some("against melee weapons")
-        );
     }
 }
