@@ -217,6 +217,7 @@ pub fn extract(doc: &Document, out: &mut Extracted) {
             file: &doc.file,
             line: d.sources.first().map_or(0, |p| p.line),
             link_references: true,
+            publication: None,
         };
         let ds = d.finish(f, &mut out.diagnostics);
         out.datasheets.push(ds);
@@ -491,7 +492,7 @@ impl<'a> CardReader<'a> {
         let (section, group) = match V.heading_of(upper) {
             // The badge of a Legends datasheet (letter-spaced on the card, joined by the decoder).
             Some(H::LegendsMark) => {
-                self.ds.legends = true;
+                self.ds.legends_mark();
                 return true;
             }
             Some(H::Abilities) => (Section::Abilities, Some("datasheet")),
@@ -614,10 +615,6 @@ impl<'a> CardReader<'a> {
         let mut ds = self.ds;
         // Named boxes with nothing in them are badges (`WARHAMMER LEGENDS`), not rules.
         ds.special_rules.retain(|r| !r.text.is_empty());
-        if let Some(vocab) = crate::vocab::of(ds.edition) {
-            ds.weapons_printed_elsewhere =
-                super::wargear::weapons_printed_elsewhere(&ds.wargear_options, vocab);
-        }
         // The name as the keywords spell it when they are not in capitals, else the printed
         // upper-case name in title case (`Wolf Guard Pack Leader in Terminator Armour`).
         let display = ds

@@ -109,6 +109,9 @@ pub struct Finish<'a> {
     /// Whether core and faction abilities are links to 10th-edition rules (a 9th-edition card
     /// links its abilities to the rules it prints itself).
     pub link_references: bool,
+    /// The publication the source says the datasheet is printed in (a page's faction pack, the
+    /// export's `Source.csv` row): a Warhammer Legends one makes it a Legends datasheet.
+    pub publication: Option<&'a str>,
 }
 
 /// The references a `CORE:` or `FACTION:` abilities line makes, names as printed.
@@ -299,6 +302,12 @@ impl SheetBuilder {
         self.ds.faction_keywords.extend(split_list(list));
     }
 
+    /// The source marks the datasheet as a Warhammer Legends one (a card's badge, a
+    /// BattleScribe entry's `[Legends]`).
+    pub fn legends_mark(&mut self) {
+        self.ds.legends = true;
+    }
+
     /// One line of the unit's composition.
     pub fn composition(&mut self, line: String) {
         self.ds.unit_composition.push(line);
@@ -306,10 +315,18 @@ impl SheetBuilder {
 
     /// The datasheet, finished: scoped by `f.faction`, its id from its name (or, when the
     /// source names no unit, from its content, with `X101`), core and faction abilities linked
-    /// to their rules.
+    /// to their rules; for every source, a Legends datasheet when its publication is a Legends
+    /// one, and the weapons its wargear options' footnote says are printed on another card.
     pub fn finish(self, f: Finish<'_>, diagnostics: &mut Vec<Diagnostic>) -> Datasheet {
         let mut ds = self.ds;
         ds.faction = f.faction;
+        ds.legends |= f
+            .publication
+            .is_some_and(|p| crate::vocab::legends_publication(ds.edition, p));
+        if let Some(v) = crate::vocab::of(ds.edition) {
+            ds.weapons_printed_elsewhere =
+                super::wargear::weapons_printed_elsewhere(&ds.wargear_options, v);
+        }
         ds.id = match &ds.name {
             Some(n) => ids::datasheet(ds.edition, ds.faction.as_deref(), n),
             None => {
@@ -435,6 +452,7 @@ mod tests {
             file: "a.txt",
             line: 1,
             link_references: true,
+            publication: None,
         };
         (b.finish(f, &mut d), d)
     }
@@ -571,6 +589,35 @@ mod tests {
         );
         assert_eq!(ds.abilities[3].text.as_deref(), Some("4+ save.\n\nOnce."));
         assert_eq!(ds.abilities[3].rule_id, None);
+    }
+
+    #[test]
+    fn finish_derives_legends_and_weapons_printed_elsewhere_for_any_source() {
+        let read = |publication: Option<&str>| {
+            let mut b = SheetBuilder::new(Edition::Tenth);
+            b.name = Some("Wolf Guard".into());
+            b.wargear_options = vec![
+                "This model can be equipped with 1 plasma pistol*".into(),
+                "* The profiles for these weapons can be found on the Armoury card.".into(),
+            ];
+            let mut d = Vec::new();
+            let f = Finish {
+                faction: Some("Space Wolves".into()),
+                file: "export/Datasheets.csv",
+                line: 2,
+                link_references: true,
+                publication,
+            };
+            b.finish(f, &mut d)
+        };
+        let ds = read(Some("Space Wolves (Warhammer Legends)"));
+        assert!(ds.legends);
+        assert_eq!(ds.weapons_printed_elsewhere, ["plasma pistol"]);
+        assert!(!read(Some("Codex: Space Wolves")).legends);
+        assert!(!read(None).legends);
+        let mut b = SheetBuilder::new(Edition::Tenth);
+        b.legends_mark();
+        assert!(finish(b, None).0.legends);
     }
 
     #[test]

@@ -716,6 +716,7 @@ impl<'a> DatasheetReader<'a> {
             file: &self.doc.file,
             line: self.first_line,
             link_references: true,
+            publication: None,
         };
         let mut ds = ds.finish(f, &mut out.diagnostics);
         if ds.faction.is_none() {

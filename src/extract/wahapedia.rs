@@ -22,7 +22,7 @@ use crate::ir::{Block, BlockKind, ClassHint, Document, Region};
 use crate::model::*;
 use crate::source::{Occurrence, Provenance};
 use crate::text::words::{split_list, TitleStyle};
-use crate::vocab::{self, Heading as H, StratagemPart, TENTH as V};
+use crate::vocab::{Heading as H, StratagemPart, TENTH as V};
 
 /// Reads one Wahapedia page.
 pub fn extract(doc: &Document, out: &mut Extracted) {
@@ -486,14 +486,11 @@ fn finish_datasheet(doc: &Document, ds: SheetBuilder, first_line: u32, out: &mut
         file: &doc.file,
         line: first_line,
         link_references: true,
+        // The page's publication: its faction pack logo's title.
+        publication: doc.meta.get("faction_pack").map(String::as_str),
     };
     let mut ds = ds.finish(f, &mut out.diagnostics);
     ds.sources.push(provenance(doc, first_line));
-    // A page whose publication (its faction pack logo's title) is a Warhammer Legends one.
-    ds.legends = doc
-        .meta
-        .get("faction_pack")
-        .is_some_and(|t| vocab::legends_publication(ds.edition, t));
     out.datasheets.push(ds);
 }
 

@@ -383,7 +383,9 @@ impl<'s, 'u> Walk<'s, 'u> {
         let (name, legends) = strip_legends(node.attr("name").unwrap_or(""));
         let mut ds = SheetBuilder::new(self.edition);
         ds.name = Some(name).filter(|n| !n.is_empty());
-        ds.legends = legends;
+        if legends {
+            ds.legends_mark();
+        }
         ds.source(Provenance::at_line(
             file.path.clone(),
             node.line,
@@ -446,6 +448,7 @@ impl<'s, 'u> Walk<'s, 'u> {
             file: &first.0,
             line: first.1,
             link_references: true,
+            publication: None,
         };
         self.ds.finish(f, diags)
     }

@@ -244,16 +244,14 @@ impl<'e> Builder<'e> {
                 continue;
             }
             let faction = self.faction(Some(&d.faction_id), DATASHEETS, d.line);
-            let mut ds = self.datasheet(d, faction);
             let publication = d
                 .source_id
                 .as_ref()
                 .and_then(|s| ex.more.publications.get(s))
                 .map(String::as_str);
             // A datasheet of a Warhammer Legends publication (`Space Wolves (Warhammer
-            // Legends)`, `Legends: Tyranids`) is a Legends datasheet, as the cards' badge says.
-            ds.legends =
-                publication.is_some_and(|p| crate::vocab::legends_publication(ds.edition, p));
+            // Legends)`, `Legends: Tyranids`) is a Legends datasheet (set by `finish`).
+            let ds = self.datasheet(d, faction, publication);
             sheets.push((ds, publication));
         }
         tell_apart_by_publication(&mut sheets);
@@ -263,7 +261,12 @@ impl<'e> Builder<'e> {
 
     /// One datasheet of the export: its rows of every `Datasheets_*` table, through the
     /// datasheet builder.
-    fn datasheet(&mut self, d: &ExportDatasheet, faction: Option<String>) -> Datasheet {
+    fn datasheet(
+        &mut self,
+        d: &ExportDatasheet,
+        faction: Option<String>,
+        publication: Option<&str>,
+    ) -> Datasheet {
         let mut ds = SheetBuilder::new(Edition::Tenth);
         ds.name = Some(d.name.clone());
         ds.source(self.provenance(DATASHEETS, d.line));
@@ -279,6 +282,7 @@ impl<'e> Builder<'e> {
             file: &self.path(DATASHEETS),
             line: d.line,
             link_references: true,
+            publication,
         };
         ds.finish(f, &mut self.diags)
     }
