@@ -133,10 +133,13 @@ impl DerefMut for SheetBuilder {
     }
 }
 
-/// A printed value as a field: an empty cell and `-` are null.
+/// A printed value as a field, the one rule for every source: an empty cell is null; anything
+/// printed is kept, `-` included. Whether a characteristic's `-` means "none" is the
+/// contract's (`schemas/characteristics.yaml` `none`, applied by normalization): a
+/// fortification's `M -` is a value, a 9th-edition weapon's abilities `-` is none.
 pub fn value(v: &str) -> Option<String> {
     let v = v.trim();
-    (!v.is_empty() && v != "-").then(|| v.to_string())
+    (!v.is_empty()).then(|| v.to_string())
 }
 
 impl SheetBuilder {
@@ -158,7 +161,7 @@ impl SheetBuilder {
     }
 
     /// A model row from its printed values in the edition's order (`ProfileKind::fields`); a
-    /// value the row lacks, leaves empty or prints as `-` is null.
+    /// value the row lacks or leaves empty is null ([`value`]).
     pub fn model_row(&mut self, name: Option<String>, values: &[&str], at: Location) {
         let edition = self.ds.edition;
         let mut p = ModelProfile::new(edition, name, at);
@@ -184,7 +187,8 @@ impl SheetBuilder {
         self.ds.models.push(p);
     }
 
-    /// A weapon row from its printed values in the edition's order (an empty cell is null).
+    /// A weapon row from its printed values in the edition's order (an empty cell is null:
+    /// [`value`]).
     /// Returns `(values given, values expected)` when the row is short of values (`X102`).
     pub fn weapon_row(
         &mut self,
@@ -199,11 +203,7 @@ impl SheetBuilder {
         let given = values.iter().filter(|v| !v.is_empty()).count();
         let mut w = WeaponProfile::new(edition, name, kind, at);
         for (i, f) in fields.iter().enumerate() {
-            let v = values
-                .get(i)
-                .map(|v| v.to_string())
-                .filter(|v| !v.is_empty());
-            w.set(f, v);
+            w.set(f, values.get(i).and_then(|v| value(v)));
         }
         w.keywords = keywords;
         self.ds.weapons.push(w);
@@ -458,13 +458,13 @@ mod tests {
     }
 
     #[test]
-    fn a_model_row_reads_dashes_and_empty_cells_as_null() {
+    fn a_model_row_keeps_a_printed_dash_and_reads_empty_cells_as_null() {
         let mut b = SheetBuilder::new(Edition::Tenth);
         b.name = Some("Intercessors".to_string());
-        b.model_row(None, &["6\"", "4", "3+", "-", "", "2"], at(3));
+        b.model_row(None, &["-", "4", "3+", " ", "", "2"], at(3));
         let (ds, d) = finish(b, Some("Space Marines"));
         let v = serde_json::to_value(&ds.models[0]).unwrap_or_default();
-        assert_eq!(v["M"], "6\"");
+        assert_eq!(v["M"], "-");
         assert_eq!(v["Sv"], "3+");
         assert!(v["W"].is_null() && v["Ld"].is_null());
         assert_eq!(v["OC"], "2");
