@@ -7,8 +7,10 @@
 //! faction abilities of `Abilities.csv`). Ids come from the same scope + name functions the
 //! page extractors use (`10e:<faction>:<unit>` with the faction's name from `Factions.csv`), so
 //! a unit read from a page and from the export is one datasheet. HTML inside fields is read by
-//! `decode::html::fragment_blocks`; ability lines, stratagem texts and weapon keywords by the
-//! extractors' own readers. A record's provenance is its row in its own table; it is filed
+//! `decode::html::fragment_blocks`; a datasheet's rows go to the datasheet builder as typed
+//! values (a weapon's name, keywords and values, an ability's name and text apart: nothing is
+//! formatted into text to be parsed again); the export's own HTML texts (stratagems, ability
+//! groups) are read by the extractors' readers. A record's provenance is its row in its own table; it is filed
 //! under that table. Never invents: a value the export lacks stays `None`, with a diagnostic
 //! where the contract expects one.
 
