@@ -482,7 +482,7 @@ impl<'a> CardReader<'a> {
         let t = p.text.as_str();
         if V.starts_with(H::Damaged, ":", upper) {
             self.section = Section::Damaged;
-            self.ds.damaged = Some(NamedText {
+            self.ds.damaged_box(NamedText {
                 name: t.to_string(),
                 text: String::new(),
                 at: location(self.doc, p),
@@ -520,7 +520,7 @@ impl<'a> CardReader<'a> {
             && t.split_whitespace().count() <= 5;
         if named {
             self.section = Section::Named;
-            self.ds.special_rules.push(NamedText {
+            self.ds.named_box(NamedText {
                 name: t.to_string(),
                 text: String::new(),
                 at: location(self.doc, p),
@@ -549,7 +549,7 @@ impl<'a> CardReader<'a> {
             Section::Abilities => self.ability(p),
             Section::Wargear => {
                 if !t.eq_ignore_ascii_case("None") {
-                    ds.wargear_options.push(t.to_string());
+                    ds.wargear_option(t.to_string());
                 }
             }
             Section::Composition => {
@@ -558,12 +558,12 @@ impl<'a> CardReader<'a> {
                 } else if let Some(m) = points(self.doc, p) {
                     ds.points.push(m);
                 } else {
-                    ds.equipment.push(t.to_string());
+                    ds.equipment_line(t.to_string());
                 }
             }
             Section::Leader => {
                 if p.kind == BlockKind::ListItem {
-                    ds.leads.push(t.to_string());
+                    ds.can_lead(t.to_string());
                 }
             }
             // A footnote of the weapon table set below the column (smaller than the
@@ -623,7 +623,7 @@ impl<'a> CardReader<'a> {
             .find(|k| k.eq_ignore_ascii_case(name) && !text::is_upper(k))
             .cloned()
             .unwrap_or_else(|| TitleStyle::CARD.apply(name));
-        ds.name = Some(display);
+        ds.set_name(display);
         ds.faction = ds
             .faction_keywords
             .first()

@@ -308,6 +308,47 @@ impl SheetBuilder {
         self.ds.legends = true;
     }
 
+    /// The unit's name as the source prints it.
+    pub fn set_name(&mut self, name: String) {
+        self.ds.name = Some(name);
+    }
+
+    /// The unit's base size (`32mm`), if the source prints one.
+    pub fn set_base_size(&mut self, size: Option<String>) {
+        self.ds.base_size = size;
+    }
+
+    /// One wargear option as printed.
+    pub fn wargear_option(&mut self, line: String) {
+        self.ds.wargear_options.push(line);
+    }
+
+    /// One line of what the unit is equipped with.
+    pub fn equipment_line(&mut self, line: String) {
+        self.ds.equipment.push(line);
+    }
+
+    /// A unit this one can lead (a Leader's attach list).
+    pub fn can_lead(&mut self, unit: String) {
+        self.ds.leads.push(unit);
+    }
+
+    /// A stratagem the datasheet lists, by id.
+    pub fn stratagem(&mut self, id: String) {
+        self.ds.stratagems.push(id);
+    }
+
+    /// A named box of rules printed on the datasheet (SUPREME COMMANDER, TRANSPORT, a
+    /// weapon's note).
+    pub fn named_box(&mut self, b: NamedText) {
+        self.ds.special_rules.push(b);
+    }
+
+    /// The DAMAGED profile box (`DAMAGED: 1-5 WOUNDS REMAINING` and its text).
+    pub fn damaged_box(&mut self, b: NamedText) {
+        self.ds.damaged = Some(b);
+    }
+
     /// One line of the unit's composition.
     pub fn composition(&mut self, line: String) {
         self.ds.unit_composition.push(line);

@@ -318,7 +318,7 @@ impl<'a> DatasheetReader<'a> {
             ));
             st.section = Section::Abilities;
         } else if V.starts_with(H::Damaged, ":", upper) {
-            self.ds.damaged = Some(NamedText {
+            self.ds.damaged_box(NamedText {
                 name: t.to_string(),
                 text: String::new(),
                 at: super::location(self.doc, b),
@@ -356,7 +356,7 @@ impl<'a> DatasheetReader<'a> {
             Section::Wargear
                 if b.kind == BlockKind::ListItem || !self.ends_free_text(blocks, i) =>
             {
-                self.ds.wargear_options.push(t.to_string());
+                self.ds.wargear_option(t.to_string());
                 Some(i + 1)
             }
             Section::Composition if b.kind == BlockKind::ListItem => {
@@ -364,7 +364,7 @@ impl<'a> DatasheetReader<'a> {
                 Some(i + 1)
             }
             Section::Composition if !self.ends_free_text(blocks, i) => {
-                self.ds.equipment.push(t.to_string());
+                self.ds.equipment_line(t.to_string());
                 Some(i + 1)
             }
             Section::Abilities if !self.ends_free_text(blocks, i) => {
@@ -380,13 +380,13 @@ impl<'a> DatasheetReader<'a> {
                 Some(i + 1)
             }
             Section::Leader if b.kind == BlockKind::ListItem => {
-                self.ds.leads.push(t.to_string());
+                self.ds.can_lead(t.to_string());
                 Some(i + 1)
             }
             Section::Stratagems => {
                 // stratagem_at counts the blocks itself
                 let (id, next) = glossary::stratagem_at(self.doc, blocks, i, Edition::Tenth, out)?;
-                self.ds.stratagems.push(id);
+                self.ds.stratagem(id);
                 return Some(next);
             }
             Section::Detachment if self.detachment.is_none() && text::looks_like_heading(t) => {
@@ -423,10 +423,10 @@ impl<'a> DatasheetReader<'a> {
         let b = &blocks[i];
         let t = b.text.trim();
         if let Some(c) = BASE.captures(t) {
-            self.ds.base_size = Some(c[1].trim().to_string());
+            self.ds.set_base_size(Some(c[1].trim().to_string()));
             if let Some(prev) = i.checked_sub(1).and_then(|p| blocks.get(p)) {
                 if !text::is_chrome(&prev.text) && prev.text.len() < 80 {
-                    self.ds.name = Some(prev.text.trim().to_string());
+                    self.ds.set_name(prev.text.trim().to_string());
                 }
             }
             self.mark(b.line());
@@ -465,7 +465,7 @@ impl<'a> DatasheetReader<'a> {
         if !starts {
             return None;
         }
-        self.ds.special_rules.push(NamedText {
+        self.ds.named_box(NamedText {
             name: t.to_string(),
             text: String::new(),
             at: super::location(self.doc, b),
@@ -702,7 +702,7 @@ impl<'a> DatasheetReader<'a> {
         let mut ds = self.ds.clone();
         if ds.name.is_none() {
             if let Some(t) = &self.title {
-                ds.name = Some(t.clone());
+                ds.set_name(t.clone());
             }
         }
         let name = ds.name.clone();

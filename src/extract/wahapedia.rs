@@ -195,12 +195,12 @@ impl<'a> SheetReader<'a> {
         match class(b) {
             Some(ClassHint::DsH2Header) => {
                 if !b.text.is_empty() {
-                    self.ds.name = Some(b.text.clone());
+                    self.ds.set_name(b.text.clone());
                 }
             }
             Some(ClassHint::DsModelBase) => {
                 if self.ds.base_size.is_none() {
-                    self.ds.base_size = base_size(&b.text);
+                    self.ds.set_base_size(base_size(&b.text));
                 }
             }
             Some(ClassHint::DsModelName) => self.model_name = Some(b.text.clone()),
@@ -341,10 +341,10 @@ impl<'a> SheetReader<'a> {
     /// The DAMAGED or named rules block being read goes to the datasheet.
     fn close_named_block(&mut self) {
         if let Some(n) = self.damaged.take() {
-            self.ds.damaged = Some(n);
+            self.ds.damaged_box(n);
         }
         if let Some(s) = self.special.take() {
-            self.ds.special_rules.push(s);
+            self.ds.named_box(s);
         }
     }
 
@@ -365,7 +365,7 @@ impl<'a> SheetReader<'a> {
         }) else {
             return false;
         };
-        self.ds.special_rules.push(NamedText {
+        self.ds.named_box(NamedText {
             name,
             text,
             at: super::location(self.doc, b),
@@ -383,11 +383,11 @@ impl<'a> SheetReader<'a> {
             Some(H::WargearOptions) => self.wargear_option(b),
             Some(H::Abilities | H::WargearAbilities) => self.ability(b),
             Some(H::UnitComposition) => self.composition(b, out),
-            Some(H::Leader) if b.kind == BlockKind::ListItem => self.ds.leads.push(b.text.clone()),
+            Some(H::Leader) if b.kind == BlockKind::ListItem => self.ds.can_lead(b.text.clone()),
             Some(H::Stratagems) if class(b) == Some(ClassHint::S10Wrap) => {
                 if let Some(id) = listed_stratagem(self.doc, b, out) {
                     if !self.ds.stratagems.contains(&id) {
-                        self.ds.stratagems.push(id);
+                        self.ds.stratagem(id);
                     }
                 }
             }
@@ -407,7 +407,7 @@ impl<'a> SheetReader<'a> {
     /// A wargear option; a nested list item continues the option above it.
     fn wargear_option(&mut self, b: &Block) {
         if b.kind != BlockKind::ListItem {
-            self.ds.wargear_options.push(b.text.clone());
+            self.ds.wargear_option(b.text.clone());
             return;
         }
         if b.level > 1 {
@@ -421,7 +421,7 @@ impl<'a> SheetReader<'a> {
             }
         }
         self.wargear_parent = Some(self.ds.wargear_options.len());
-        self.ds.wargear_options.push(b.text.clone());
+        self.ds.wargear_option(b.text.clone());
     }
 
     /// A line of ABILITIES or WARGEAR ABILITIES.
@@ -433,7 +433,7 @@ impl<'a> SheetReader<'a> {
                 .split_once(':')
                 .map(|(_, t)| t.trim())
                 .unwrap_or(&b.text);
-            self.ds.special_rules.push(NamedText {
+            self.ds.named_box(NamedText {
                 name: "Designer’s Note".to_string(),
                 text: text.to_string(),
                 at: super::location(self.doc, b),
@@ -472,7 +472,7 @@ impl<'a> SheetReader<'a> {
         } else if b.kind == BlockKind::ListItem {
             self.ds.composition(b.text.clone());
         } else if b.text.contains("equipped with") {
-            self.ds.equipment.push(b.text.clone());
+            self.ds.equipment_line(b.text.clone());
         } else {
             self.ds.composition(b.text.clone());
         }

@@ -73,7 +73,7 @@ pub(super) fn read(
     out: &mut Extracted,
 ) {
     let mut ds = SheetBuilder::new(Edition::Ninth);
-    ds.name = Some(TitleStyle::NINTH.apply(&start.name));
+    ds.set_name(TitleStyle::NINTH.apply(&start.name));
     ds.power_rating = start.power;
     let line = blocks.first().map_or(0, |b| b.line());
     ds.source(Provenance::at_line(
@@ -134,7 +134,7 @@ impl Card<'_> {
             Section::Models if b.text.contains('\t') => self.model(b),
             Section::Weapons if b.text.contains('\t') => self.weapon(b),
             Section::Abilities | Section::Wargear => return self.ability_line(t, b.line()),
-            Section::Options => self.ds.wargear_options.push(t),
+            Section::Options => self.ds.wargear_option(t),
             Section::Printed(k) => self.printed_line(k, t, b),
             _ => return self.note(&t, b.line()),
         }
@@ -384,7 +384,7 @@ impl Card<'_> {
         for s in sentences(t) {
             if s.contains("equipped with") {
                 if !self.ds.equipment.contains(&s) {
-                    self.ds.equipment.push(s);
+                    self.ds.equipment_line(s);
                 }
                 used = true;
             } else if s.contains("its PR is") {

@@ -382,7 +382,9 @@ impl<'s, 'u> Walk<'s, 'u> {
         let node = self.store.node(target);
         let (name, legends) = strip_legends(node.attr("name").unwrap_or(""));
         let mut ds = SheetBuilder::new(self.edition);
-        ds.name = Some(name).filter(|n| !n.is_empty());
+        if !name.is_empty() {
+            ds.set_name(name);
+        }
         if legends {
             ds.legends_mark();
         }
@@ -907,7 +909,7 @@ impl<'s, 'u> Walk<'s, 'u> {
             None => format!("{group}{range}: {}", choices.join(", ")),
         };
         if !self.ds.wargear_options.contains(&line) {
-            self.ds.wargear_options.push(line);
+            self.ds.wargear_option(line);
         }
     }
 
@@ -1298,7 +1300,7 @@ impl<'s, 'u> Walk<'s, 'u> {
         let name = crate::vocab::TENTH.heading(crate::vocab::Heading::Transport);
         let known = |r: &NamedText| r.name == name && r.text == text;
         if !text.is_empty() && !self.ds.special_rules.iter().any(known) {
-            self.ds.special_rules.push(NamedText {
+            self.ds.named_box(NamedText {
                 name: name.to_string(),
                 text,
                 at,
@@ -1319,7 +1321,7 @@ impl<'s, 'u> Walk<'s, 'u> {
             // The units' names as printed, before the markup is made plain (capitals).
             for unit in leads_in(&text) {
                 if !self.ds.leads.contains(&unit) {
-                    self.ds.leads.push(unit);
+                    self.ds.can_lead(unit);
                 }
             }
         }
@@ -1342,7 +1344,7 @@ impl<'s, 'u> Walk<'s, 'u> {
         }
         if lower.starts_with("damaged:") {
             if self.ds.damaged.is_none() {
-                self.ds.damaged = Some(NamedText {
+                self.ds.damaged_box(NamedText {
                     name: name.to_uppercase(),
                     text,
                     at,

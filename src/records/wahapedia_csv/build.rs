@@ -270,7 +270,7 @@ impl<'e> Builder<'e> {
         publication: Option<&str>,
     ) -> Datasheet {
         let mut ds = SheetBuilder::new(Edition::Tenth);
-        ds.name = Some(d.name.clone());
+        ds.set_name(d.name.clone());
         ds.source(self.provenance(DATASHEETS, d.line));
         self.models(&mut ds, d);
         self.weapons(&mut ds, d);
@@ -293,7 +293,7 @@ impl<'e> Builder<'e> {
     fn models(&self, ds: &mut SheetBuilder, d: &ExportDatasheet) {
         let models = rows_of(&self.ex.models, &d.id, |r| &r.datasheet_id);
         self.source_row(ds, MODELS, models.iter().map(|m| m.line).min());
-        ds.base_size = models.iter().find_map(|m| m.base_size.clone());
+        ds.set_base_size(models.iter().find_map(|m| m.base_size.clone()));
         for m in models {
             let name = Some(m.name.clone()).filter(|n| !n.is_empty());
             let at = self.location(MODELS, m.line);
@@ -365,7 +365,7 @@ impl<'e> Builder<'e> {
                 "Datasheet" => ds.ability(name, "datasheet", paragraphs(&a.description), at),
                 "Wargear" => ds.ability(name, "wargear", paragraphs(&a.description), at),
                 "Primarch" => ds.ability(name, "primarch", paragraphs(&a.description), at),
-                _ => ds.special_rules.push(NamedText {
+                _ => ds.named_box(NamedText {
                     name,
                     text: paragraphs(&a.description),
                     at,
@@ -388,7 +388,7 @@ impl<'e> Builder<'e> {
                 option.push_str(&b.text);
             }
             if !option.is_empty() {
-                ds.wargear_options.push(option);
+                ds.wargear_option(option);
             }
         }
         for c in rows_of(&self.ex.more.composition, &d.id, |r| &r.datasheet_id) {
@@ -399,7 +399,7 @@ impl<'e> Builder<'e> {
         }
         let loadout = fragment_text(&d.loadout);
         if !loadout.is_empty() {
-            ds.equipment.push(loadout);
+            ds.equipment_line(loadout);
         }
     }
 
@@ -435,7 +435,7 @@ impl<'e> Builder<'e> {
     /// named boxes).
     fn named_boxes(&self, ds: &mut SheetBuilder, d: &ExportDatasheet) {
         if let Some(w) = &d.damaged_w {
-            ds.damaged = Some(NamedText {
+            ds.damaged_box(NamedText {
                 name: format!("{}: {w} WOUNDS REMAINING", V.heading(H::Damaged)),
                 text: paragraphs(&d.damaged_description),
                 at: self.location(DATASHEETS, d.line),
@@ -443,7 +443,7 @@ impl<'e> Builder<'e> {
         }
         let transport = paragraphs(&d.transport);
         if !transport.is_empty() {
-            ds.special_rules.push(NamedText {
+            ds.named_box(NamedText {
                 name: V.heading(H::Transport).to_string(),
                 text: transport,
                 at: self.location(DATASHEETS, d.line),
@@ -457,7 +457,7 @@ impl<'e> Builder<'e> {
         let ex = self.ex;
         for l in ex.more.leaders.iter().filter(|l| l.from == d.id) {
             if let Some(n) = self.datasheet_names.get(l.to.as_str()) {
-                ds.leads.push((*n).to_string());
+                ds.can_lead((*n).to_string());
             }
         }
         for k in rows_of(&ex.keywords, &d.id, |r| &r.datasheet_id) {
@@ -491,7 +491,7 @@ impl<'e> Builder<'e> {
         for l in rows_of(&ex.more.datasheet_stratagems, &d.id, |r| &r.from) {
             if let Some(id) = self.stratagem_ids.get(l.to.as_str()) {
                 if !ds.stratagems.contains(id) {
-                    ds.stratagems.push(id.clone());
+                    ds.stratagem(id.clone());
                 }
             }
         }
