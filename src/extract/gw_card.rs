@@ -556,7 +556,7 @@ impl<'a> CardReader<'a> {
                 if p.kind == BlockKind::ListItem {
                     ds.composition(t.to_string());
                 } else if let Some(m) = points(self.doc, p) {
-                    ds.points.push(m);
+                    ds.points(m.models, m.points, m.at);
                 } else {
                     ds.equipment_line(t.to_string());
                 }
@@ -581,7 +581,7 @@ impl<'a> CardReader<'a> {
             }
             Section::None => {
                 if let Some(m) = points(self.doc, p) {
-                    ds.points.push(m);
+                    ds.points(m.models, m.points, m.at);
                 }
             }
         }
