@@ -432,7 +432,8 @@ impl<'a> CardReader<'a> {
             && p.cells.len() == 2
             && V.is(H::InvulnerableSave, p.cells[0].trim_end_matches('*'))
         {
-            self.ds.invulnerable_save = PrintedSave::read(&p.cells[1]).save;
+            self.ds
+                .invulnerable_value(PrintedSave::read(&p.cells[1]).save);
             // `INVULNERABLE SAVE*` with its condition in a `* …` note below.
             let starred = p.cells.iter().any(|c| c.ends_with('*'));
             if let Some(note) = self
@@ -440,8 +441,9 @@ impl<'a> CardReader<'a> {
                 .get(self.i)
                 .filter(|n| starred && n.text.starts_with('*'))
             {
-                self.ds.invulnerable_save_condition =
-                    Some(note.text.trim_start_matches('*').trim().to_string());
+                self.ds.invulnerable_condition(Some(
+                    note.text.trim_start_matches('*').trim().to_string(),
+                ));
                 self.i += 1;
             }
             return true;
@@ -452,7 +454,7 @@ impl<'a> CardReader<'a> {
                 .after_label(H::InvulnerableSave, "", &p.text)
                 .unwrap_or_default();
             if !rest.is_empty() {
-                self.ds.invulnerable_save = PrintedSave::read(rest).save;
+                self.ds.invulnerable_value(PrintedSave::read(rest).save);
             }
             return true;
         }

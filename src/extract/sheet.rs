@@ -287,6 +287,17 @@ impl SheetBuilder {
         self.ds.invulnerable_save_condition = condition;
     }
 
+    /// The invulnerable save's value alone, where the layout prints its condition apart (a
+    /// note below the box: [`SheetBuilder::invulnerable_condition`]).
+    pub fn invulnerable_value(&mut self, save: Option<String>) {
+        self.ds.invulnerable_save = save;
+    }
+
+    /// The condition of the invulnerable save, printed apart from its value.
+    pub fn invulnerable_condition(&mut self, condition: Option<String>) {
+        self.ds.invulnerable_save_condition = condition;
+    }
+
     /// One unit size and its cost.
     pub fn points(&mut self, models: u32, points: u32, at: Location) {
         self.ds.points.push(PointsOption { models, points, at });

@@ -208,10 +208,11 @@ impl<'a> SheetReader<'a> {
                 self.char_names = b.cells.iter().map(|c| c.to_uppercase()).collect();
             }
             Some(ClassHint::DsProfile) => self.model_profile(b, out),
-            Some(ClassHint::DsInvul) => self.ds.invulnerable_save = PrintedSave::read(&b.text).save,
+            Some(ClassHint::DsInvul) => self.ds.invulnerable_value(PrintedSave::read(&b.text).save),
             Some(ClassHint::DsInvulComment) => {
-                self.ds.invulnerable_save_condition =
-                    Some(b.text.trim().trim_start_matches('*').trim().to_string());
+                self.ds.invulnerable_condition(Some(
+                    b.text.trim().trim_start_matches('*').trim().to_string(),
+                ));
             }
             Some(ClassHint::WHeader) => self.weapon_header(b),
             Some(ClassHint::WProfile) | Some(ClassHint::WProfileMulti) => {

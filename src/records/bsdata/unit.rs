@@ -1330,9 +1330,10 @@ impl<'s, 'u> Walk<'s, 'u> {
             if self.ds.invulnerable_save.is_none() {
                 let value = roll_in(&name).or_else(|| roll_in(&text));
                 let conditional = name.contains('*') || roll_star(&text);
-                self.ds.invulnerable_save = value;
+                self.ds.invulnerable_value(value);
                 if conditional {
-                    self.ds.invulnerable_save_condition = Some(text).filter(|t| !t.is_empty());
+                    self.ds
+                        .invulnerable_condition(Some(text).filter(|t| !t.is_empty()));
                 }
             }
             return;
