@@ -104,6 +104,9 @@ pub struct EditionData {
     /// The file of the edition's weapon-ability vocabulary (`keywords.yaml`), if it has one.
     #[serde(default)]
     pub weapon_abilities: Option<Spanned<String>>,
+    /// Phrases (lower case) a document of the edition prints: what tells a text's edition.
+    #[serde(default)]
+    pub markers: Vec<String>,
 }
 
 /// `schemas/editions.yaml`.
@@ -182,6 +185,11 @@ pub fn keyword_vocabulary() -> &'static KeywordVocabulary {
     })
 }
 
+/// The phrases (lower case) that mark a document of `edition` (`editions.yaml` `markers`).
+pub fn markers(edition: Edition) -> &'static [String] {
+    edition.data().map_or(&[], |d| &d.markers)
+}
+
 /// The weapon abilities of `edition` (its `weapon_abilities` file of `schemas/editions.yaml`):
 /// canonical spelling, printed form, parameter kind, aliases; empty for an edition without one.
 pub fn weapon_abilities(edition: Edition) -> &'static [KeywordDef] {
@@ -216,5 +224,10 @@ mod tests {
         assert_eq!(ProfileKind::Weapon.fields(Edition::Ninth)[1], "weapon_type");
         assert!(weapon_abilities(Edition::Tenth).len() >= 20);
         assert!(weapon_abilities(Edition::Ninth).is_empty());
+        for e in Edition::ALL {
+            assert!(!markers(*e).is_empty(), "{e:?} has markers");
+            assert!(markers(*e).iter().all(|m| *m == m.to_lowercase()));
+        }
+        assert!(markers(Edition::Tenth).iter().any(|m| m == "[rapid fire"));
     }
 }

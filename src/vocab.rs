@@ -3,9 +3,10 @@
 //! pages, weapon-table labels, faction-page boilerplate headings,
 //! stratagem part labels, the faction keywords cards print, the words of a wargear footnote
 //! that sends weapons' profiles to another card, the word of a Legends publication's name.
-//! Readers should match these words rather than spell them (some extractors still spell a
-//! heading: `notes/structure-editions.md` lists them). A new edition's sources get a new
-//! `Vocabulary` static and a line in [`of`].
+//! Readers match these words rather than spell them: the readers of an edition with a
+//! vocabulary take every heading and label from it ([`Heading`], [`Vocabulary::heading`];
+//! `tests/it/tidy.rs` fails on a heading spelled as a literal). A new edition's sources get a
+//! new `Vocabulary` static and a line in [`of`].
 //!
 //! The weapon-ability vocabulary (`RAPID FIRE`, `ANTI-`, … and their aliases) is data in
 //! `schemas/keywords.yaml`, loaded by the contract's bottom layer (`edition`);
@@ -27,51 +28,76 @@ pub enum StratagemPart {
     Restrictions,
 }
 
-/// Each heading and label a datasheet prints, by what it starts (upper case, as the cards and
-/// the dumps print it): the names readers match instead of spelling them.
-#[derive(Debug)]
-pub struct Headings {
+/// Each heading and label a source of the edition prints to structure a datasheet, a
+/// stratagem card or a faction page, by what it starts: the names readers match instead of
+/// spelling them. [`Vocabulary::heading`] gives its printed form (upper case, as the cards and
+/// the dumps print it, without a trailing `:`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Heading {
     /// The ranged weapons table (`RANGED WEAPONS`).
-    pub ranged_weapons: &'static str,
+    RangedWeapons,
     /// The melee weapons table (`MELEE WEAPONS`).
-    pub melee_weapons: &'static str,
+    MeleeWeapons,
     /// The word a weapon table's header starts with for ranged weapons (`RANGED`).
-    pub ranged: &'static str,
+    Ranged,
     /// The word a weapon table's header starts with for melee weapons (`MELEE`).
-    pub melee: &'static str,
+    Melee,
     /// The word every weapon table's header ends with (`WEAPONS`).
-    pub weapons: &'static str,
-    pub abilities: &'static str,
-    pub wargear_abilities: &'static str,
-    pub wargear_options: &'static str,
-    pub unit_composition: &'static str,
-    /// The characters a unit leads (`LEADER`) and those that lead it (`LED BY`).
-    pub leader: &'static str,
-    pub led_by: &'static str,
-    pub stratagems: &'static str,
-    pub detachment_ability: &'static str,
-    pub enhancements: &'static str,
-    pub invulnerable_save: &'static str,
+    Weapons,
+    Abilities,
+    WargearAbilities,
+    WargearOptions,
+    UnitComposition,
+    /// The characters a unit leads (`LEADER`).
+    Leader,
+    /// The characters that lead it (`LED BY`).
+    LedBy,
+    Stratagems,
+    DetachmentAbility,
+    Enhancements,
+    InvulnerableSave,
     /// The keywords line (`KEYWORDS:` in the dumps, `KEYWORDS` on cards).
-    pub keywords: &'static str,
-    pub faction_keywords: &'static str,
+    Keywords,
+    FactionKeywords,
     /// The damaged profile's heading starts with it (`DAMAGED: 1-5 WOUNDS REMAINING`).
-    pub damaged: &'static str,
+    Damaged,
     /// A transport's capacity box.
-    pub transport: &'static str,
+    Transport,
     /// A model's base size (`BASE SIZE`).
-    pub base_size: &'static str,
+    BaseSize,
     /// The Legends mark a card prints (`WARHAMMER LEGENDS`).
-    pub legends_mark: &'static str,
-    /// A composition line that names every model rather than one (`ALL MODELS`).
-    pub all_models: &'static str,
+    LegendsMark,
+    /// A composition line that names every model rather than one (`ALL MODELS`, or `ALL`).
+    AllModels,
+    All,
+    /// The line of core rule references in an abilities section (`CORE: Deep Strike`).
+    CoreReferences,
+    /// The line of faction rule references (`FACTION: Oath of Moment`).
+    FactionReferences,
+    /// The last word of a stratagem card's type line (`BATTLE TACTIC STRATAGEM`).
+    StratagemType,
+    /// A faction pack's army rules page (`ARMY RULES`; a page may print `ARMY RULE`).
+    ArmyRules,
+    ArmyRule,
+    /// A detachment page's rule box (`DETACHMENT RULE`; a page may print `DETACHMENT RULES`).
+    DetachmentRule,
+    DetachmentRules,
+    /// A detachment rule's or enhancement's restrictions box (`RESTRICTIONS`).
+    Restrictions,
+    /// A faction pack's running title (`FACTION PACK: SPACE WOLVES`).
+    FactionPack,
+    /// The first column of a base sizes table (`UNIT | BASE SIZE`).
+    Unit,
 }
+
+/// A heading's printed form in each reader's upper case, as one table of a [`Vocabulary`].
+pub type Headings = &'static [(Heading, &'static str)];
 
 /// The structuring words of one edition's sources.
 #[derive(Debug)]
 pub struct Vocabulary {
     pub edition: Edition,
-    /// Every datasheet heading and label, by name.
+    /// Every heading and label, by name (each [`Heading`] once).
     pub headings: Headings,
     /// Headings of a datasheet's sections as the text dumps print them (upper case): a line
     /// that is one of them never continues another section.
@@ -100,6 +126,70 @@ pub struct Vocabulary {
 }
 
 impl Vocabulary {
+    /// Every heading and label of this vocabulary as printed, in capitals (datasheet and
+    /// faction-page headings, section lists, stratagem labels): the words a reader of this
+    /// edition matches through the vocabulary and never spells itself (`tests/it/tidy.rs`
+    /// checks it). The lower-case boilerplate list is compared folded and is not among them.
+    pub fn words(&self) -> Vec<&'static str> {
+        let mut w: Vec<&'static str> = self.headings.iter().map(|(_, h)| *h).collect();
+        w.extend(self.datasheet_sections);
+        w.extend(self.page_sections);
+        w.extend(self.stratagem_labels.iter().map(|(l, _)| *l));
+        w.sort_unstable();
+        w.dedup();
+        w
+    }
+
+    /// How `h` is printed (upper case, no trailing `:`); empty when the vocabulary lacks it
+    /// (each vocabulary has every heading: tested).
+    pub fn heading(&self, h: Heading) -> &'static str {
+        self.headings
+            .iter()
+            .find(|(k, _)| *k == h)
+            .map_or("", |(_, w)| w)
+    }
+
+    /// The heading `t` is, exactly as printed (upper case, no trailing `:`: readers pass the
+    /// line's trimmed upper-case text).
+    pub fn heading_of(&self, t: &str) -> Option<Heading> {
+        self.headings.iter().find(|(_, w)| *w == t).map(|(h, _)| *h)
+    }
+
+    /// Whether `t` is heading `h` in any case (`Ranged Weapons`).
+    pub fn is(&self, h: Heading, t: &str) -> bool {
+        let w = self.heading(h);
+        !w.is_empty() && w.eq_ignore_ascii_case(t)
+    }
+
+    /// Whether `t` starts with heading `h` followed by `sep`, as printed (case kept).
+    pub fn starts_with(&self, h: Heading, sep: &str, t: &str) -> bool {
+        let w = self.heading(h);
+        !w.is_empty() && t.strip_prefix(w).is_some_and(|r| r.starts_with(sep))
+    }
+
+    /// The text after `t`'s label `h` followed by `sep` (`KEYWORDS` and `:`), trimmed, the
+    /// label's case ignored; `None` when `t` does not start with it.
+    pub fn after_label<'t>(&self, h: Heading, sep: &str, t: &'t str) -> Option<&'t str> {
+        let w = self.heading(h);
+        let head = t.get(..w.len())?;
+        let rest = t.get(w.len()..)?;
+        let rest = (!w.is_empty() && head.eq_ignore_ascii_case(w)).then_some(rest)?;
+        Some(rest.strip_prefix(sep)?.trim())
+    }
+
+    /// The text after `t`'s label `h` followed by `sep`, exactly as printed (case kept, not
+    /// trimmed); `None` when `t` does not start with it.
+    pub fn after_printed_label<'t>(&self, h: Heading, sep: &str, t: &'t str) -> Option<&'t str> {
+        let w = self.heading(h);
+        (!w.is_empty()).then_some(())?;
+        t.strip_prefix(w)?.strip_prefix(sep)
+    }
+
+    /// Whether `t` starts with one of the stratagem labels (`WHEN:`).
+    pub fn starts_with_stratagem_label(&self, t: &str) -> bool {
+        self.stratagem_labels.iter().any(|(l, _)| t.starts_with(l))
+    }
+
     /// The part `line` starts with, and the text after its label (trimmed).
     pub fn stratagem_part<'l>(&self, line: &'l str) -> Option<(StratagemPart, &'l str)> {
         self.stratagem_labels
@@ -152,30 +242,41 @@ impl Vocabulary {
 /// Warhammer 40,000, 10th edition (Wahapedia's pages and the text dumps of them).
 pub static TENTH: Vocabulary = Vocabulary {
     edition: Edition::Tenth,
-    headings: Headings {
-        ranged_weapons: "RANGED WEAPONS",
-        melee_weapons: "MELEE WEAPONS",
-        ranged: "RANGED",
-        melee: "MELEE",
-        weapons: "WEAPONS",
-        abilities: "ABILITIES",
-        wargear_abilities: "WARGEAR ABILITIES",
-        wargear_options: "WARGEAR OPTIONS",
-        unit_composition: "UNIT COMPOSITION",
-        leader: "LEADER",
-        led_by: "LED BY",
-        stratagems: "STRATAGEMS",
-        detachment_ability: "DETACHMENT ABILITY",
-        enhancements: "ENHANCEMENTS",
-        invulnerable_save: "INVULNERABLE SAVE",
-        keywords: "KEYWORDS",
-        faction_keywords: "FACTION KEYWORDS",
-        damaged: "DAMAGED",
-        transport: "TRANSPORT",
-        base_size: "BASE SIZE",
-        legends_mark: "WARHAMMER LEGENDS",
-        all_models: "ALL MODELS",
-    },
+    headings: &[
+        (Heading::RangedWeapons, "RANGED WEAPONS"),
+        (Heading::MeleeWeapons, "MELEE WEAPONS"),
+        (Heading::Ranged, "RANGED"),
+        (Heading::Melee, "MELEE"),
+        (Heading::Weapons, "WEAPONS"),
+        (Heading::Abilities, "ABILITIES"),
+        (Heading::WargearAbilities, "WARGEAR ABILITIES"),
+        (Heading::WargearOptions, "WARGEAR OPTIONS"),
+        (Heading::UnitComposition, "UNIT COMPOSITION"),
+        (Heading::Leader, "LEADER"),
+        (Heading::LedBy, "LED BY"),
+        (Heading::Stratagems, "STRATAGEMS"),
+        (Heading::DetachmentAbility, "DETACHMENT ABILITY"),
+        (Heading::Enhancements, "ENHANCEMENTS"),
+        (Heading::InvulnerableSave, "INVULNERABLE SAVE"),
+        (Heading::Keywords, "KEYWORDS"),
+        (Heading::FactionKeywords, "FACTION KEYWORDS"),
+        (Heading::Damaged, "DAMAGED"),
+        (Heading::Transport, "TRANSPORT"),
+        (Heading::BaseSize, "BASE SIZE"),
+        (Heading::LegendsMark, "WARHAMMER LEGENDS"),
+        (Heading::AllModels, "ALL MODELS"),
+        (Heading::All, "ALL"),
+        (Heading::CoreReferences, "CORE"),
+        (Heading::FactionReferences, "FACTION"),
+        (Heading::StratagemType, "STRATAGEM"),
+        (Heading::ArmyRules, "ARMY RULES"),
+        (Heading::ArmyRule, "ARMY RULE"),
+        (Heading::DetachmentRule, "DETACHMENT RULE"),
+        (Heading::DetachmentRules, "DETACHMENT RULES"),
+        (Heading::Restrictions, "RESTRICTIONS"),
+        (Heading::FactionPack, "FACTION PACK"),
+        (Heading::Unit, "UNIT"),
+    ],
     datasheet_sections: &[
         "RANGED WEAPONS",
         "MELEE WEAPONS",
@@ -275,6 +376,35 @@ pub fn of(edition: Edition) -> Option<&'static Vocabulary> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_heading_is_in_the_tenth_edition_vocabulary_once() {
+        for (h, w) in TENTH.headings {
+            assert_eq!(TENTH.heading(*h), *w);
+            assert_eq!(TENTH.headings.iter().filter(|(k, _)| k == h).count(), 1);
+            assert!(!w.is_empty() && !w.ends_with(':'));
+        }
+        assert_eq!(TENTH.headings.len(), Heading::Unit as usize + 1);
+        assert_eq!(TENTH.heading_of("KEYWORDS"), Some(Heading::Keywords));
+        assert_eq!(TENTH.heading_of("KEYWORDS:"), None);
+        assert_eq!(TENTH.heading_of("Keywords"), None);
+        assert!(TENTH.is(Heading::LedBy, "Led by"));
+        assert!(TENTH.starts_with(Heading::Keywords, ":", "KEYWORDS: A"));
+        assert!(!TENTH.starts_with(Heading::Keywords, ":", "KEYWORDS – A"));
+        assert_eq!(
+            TENTH.after_label(Heading::Keywords, ":", "Keywords:  Infantry, Psyker"),
+            Some("Infantry, Psyker")
+        );
+        assert_eq!(
+            TENTH.after_label(Heading::Keywords, ":", "KEYWORDS – X"),
+            None
+        );
+        assert_eq!(
+            TENTH.after_label(Heading::CoreReferences, ":", "CORÉ: x"),
+            None
+        );
+        assert!(TENTH.words().contains(&"WHEN:"));
+    }
 
     #[test]
     fn legends_publications_by_word() {

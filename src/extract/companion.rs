@@ -28,6 +28,8 @@ use crate::diag::{Code, Diagnostic};
 use crate::ir::{Block, BlockKind, Document};
 use crate::model::{Edition, Rule, Stratagem};
 use crate::source::{Occurrence, Provenance};
+use crate::text::words::TitleStyle;
+use crate::vocab::{Heading as H, TENTH as V};
 
 /// Heading words → record kind, first match wins.
 const KINDS: &[(&[&str], &str)] = &[
@@ -122,11 +124,12 @@ pub fn extract(doc: &Document, out: &mut Extracted) {
 
 /// A heading whose next block is a `UNIT … BASE SIZE` table header, or that header itself.
 fn starts_base_sizes(blocks: &[Block], i: usize) -> bool {
-    let is_header = |b: &Block| b.text.starts_with("UNIT") && b.text.len() < 120;
+    let base_size = V.heading(H::BaseSize);
+    let is_header = |b: &Block| b.text.starts_with(V.heading(H::Unit)) && b.text.len() < 120;
     let header_at = |j: usize| {
         blocks.get(j).is_some_and(is_header)
-            && (blocks[j].text.contains("BASE SIZE")
-                || blocks.get(j + 1).is_some_and(|b| b.text == "BASE SIZE"))
+            && (blocks[j].text.contains(base_size)
+                || blocks.get(j + 1).is_some_and(|b| b.text == base_size))
     };
     header_at(i) || blocks[i].kind == BlockKind::Heading && header_at(i + 1)
 }
@@ -186,7 +189,7 @@ impl Reader<'_> {
         if let Some(card) = blocks.get(i + 1).and_then(|n| stratagem_type(&n.text)) {
             self.resume = self.open.take();
             self.card = Some(Card {
-                name: title_case(&b.text),
+                name: TitleStyle::DOCUMENT.apply(&b.text),
                 line: b.line(),
                 group: card.0,
                 category: card.1,
@@ -197,7 +200,7 @@ impl Reader<'_> {
             self.out.account.in_records += 2;
             return i + 2;
         }
-        let name = title_case(strip_step_number(&b.text));
+        let name = TitleStyle::DOCUMENT.apply(strip_step_number(&b.text));
         self.start(b.line(), self.kind, Some(name));
         self.out.account.in_records += 1;
         // a step number printed under the heading (`13`) belongs to it
@@ -220,7 +223,11 @@ impl Reader<'_> {
                 n.kind != BlockKind::Heading && !is_label(n) && !is_number(&n.text)
             });
             if next_is_text {
-                self.start(b.line(), self.kind, Some(title_case(&b.text)));
+                self.start(
+                    b.line(),
+                    self.kind,
+                    Some(TitleStyle::DOCUMENT.apply(&b.text)),
+                );
                 self.out.account.in_records += 1;
             } else {
                 self.out.account.chrome += 1;
@@ -273,7 +280,7 @@ impl Reader<'_> {
         }
         if let Some(line) = self.card_type.take() {
             if is_label(b) {
-                self.start(line, "errata", Some(title_case(&b.text)));
+                self.start(line, "errata", Some(TitleStyle::DOCUMENT.apply(&b.text)));
                 self.out.account.in_records += 1;
                 return;
             }
@@ -298,9 +305,8 @@ impl Reader<'_> {
             return false;
         };
         let text = b.text.trim();
-        const LABELS: [&str; 4] = ["WHEN:", "TARGET:", "EFFECT:", "RESTRICTIONS:"];
-        if let Some(k) = LABELS.iter().position(|l| text.starts_with(l)) {
-            card.fields[k] = Some(text[LABELS[k].len()..].trim().to_string());
+        if let Some((part, rest)) = V.stratagem_part(text) {
+            card.fields[part as usize] = Some(rest.to_string());
         } else if let Some(cp) = text
             .strip_prefix('(')
             .and_then(|t| t.strip_suffix("CP)"))
@@ -459,10 +465,16 @@ fn designers_note(text: &str) -> Option<&str> {
 
 /// `CORE - STRATEGIC PLOY STRATAGEM` → (group `Core`, category `Strategic Ploy`).
 fn stratagem_type(text: &str) -> Option<(Option<String>, Option<String>)> {
-    let body = text.trim().strip_suffix("STRATAGEM")?.trim_end();
+    let body = text
+        .trim()
+        .strip_suffix(V.heading(H::StratagemType))?
+        .trim_end();
     let (group, category) = match body.split_once(" - ") {
-        Some((g, c)) => (Some(title_case(g.trim())), Some(title_case(c.trim()))),
-        None => (None, Some(title_case(body))),
+        Some((g, c)) => (
+            Some(TitleStyle::DOCUMENT.apply(g.trim())),
+            Some(TitleStyle::DOCUMENT.apply(c.trim())),
+        ),
+        None => (None, Some(TitleStyle::DOCUMENT.apply(body))),
     };
     Some((group, category.filter(|c| !c.is_empty())))
 }
@@ -477,63 +489,16 @@ fn strip_step_number(text: &str) -> &str {
     }
 }
 
-/// Title case for an upper-case name (`DETERMINE ATTACKER AND DEFENDER` → `Determine Attacker
-/// and Defender`); mixed-case text is kept as printed. Abbreviations (`VP`, `CP`, `FAQ`) stay.
-pub fn title_case(text: &str) -> String {
-    if text.chars().any(|c| c.is_lowercase()) {
-        return text.to_string();
-    }
-    const SMALL: &[&str] = &[
-        "a", "an", "and", "as", "at", "for", "in", "of", "on", "or", "the", "to", "up",
-    ];
-    const KEEP: &[(&str, &str)] = &[("VP", "VP"), ("CP", "CP"), ("FAQ", "FAQ"), ("FAQS", "FAQs")];
-    let mut out: Vec<String> = Vec::new();
-    for (n, word) in text.split_whitespace().enumerate() {
-        let bare = word.trim_matches(|c: char| !c.is_alphanumeric());
-        if let Some((_, keep)) = KEEP.iter().find(|(k, _)| *k == bare) {
-            out.push(word.replacen(bare, keep, 1));
-            continue;
-        }
-        let lower = word.to_lowercase();
-        if n > 0 && SMALL.contains(&lower.as_str()) {
-            out.push(lower);
-            continue;
-        }
-        // capitalise after the start and after a hyphen (`Pre-Battle`)
-        let mut s = String::with_capacity(lower.len());
-        let mut up = true;
-        for c in lower.chars() {
-            if up && c.is_alphabetic() {
-                s.extend(c.to_uppercase());
-                up = false;
-            } else {
-                s.push(c);
-            }
-            if c == '-' {
-                up = true;
-            }
-        }
-        out.push(s);
-    }
-    out.join(" ")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn names_and_labels() {
-        assert_eq!(title_case("VP UP TO A LIMIT"), "VP up to a Limit");
         assert_eq!(
-            title_case("CHAPTER APPROVED MISSION DECK: FAQS"),
-            "Chapter Approved Mission Deck: FAQs"
-        );
-        assert_eq!(
-            title_case("RESOLVE PRE-BATTLE RULES"),
+            TitleStyle::DOCUMENT.apply("RESOLVE PRE-BATTLE RULES"),
             "Resolve Pre-Battle Rules"
         );
-        assert_eq!(title_case("Win Path"), "Win Path");
         assert_eq!(
             strip_step_number("12 RESOLVE PRE-BATTLE RULES"),
             "RESOLVE PRE-BATTLE RULES"

@@ -18,6 +18,8 @@ use crate::ids::slug;
 use crate::ir::{Block, BlockKind, Document};
 use crate::model::{Detachment, Edition, Enhancement, Rule, Stratagem};
 use crate::source::{Occurrence, Provenance};
+use crate::text::words::TitleStyle;
+use crate::vocab::StratagemPart;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -207,9 +209,11 @@ impl Reader<'_> {
                 field = Some(k);
             } else if field.is_none() && s.flavor.is_none() && j == i + 3 && !text::is_upper(t) {
                 // flavor comes right after the header, before WHEN:
-                let is_text = blocks
-                    .get(j + 1)
-                    .is_some_and(|n| n.text.trim_start().starts_with("WHEN:"));
+                let is_text = blocks.get(j + 1).is_some_and(|n| {
+                    crate::vocab::TENTH
+                        .stratagem_part(n.text.trim_start())
+                        .is_some_and(|(p, _)| p == StratagemPart::When)
+                });
                 if !is_text {
                     break;
                 }
@@ -629,7 +633,7 @@ impl Reader<'_> {
         let faction = if kind == "army" {
             ARMY_FACTION
                 .captures(&body)
-                .and_then(|c| c.get(1).map(|m| title_case(m.as_str())))
+                .and_then(|c| c.get(1).map(|m| TitleStyle::EVERY_WORD.apply(m.as_str())))
                 .or_else(|| self.ctx.faction.clone())
                 .or_else(|| self.out.faction.clone())
         } else {
@@ -655,7 +659,7 @@ impl Reader<'_> {
     fn name_from_text(&self, body: &str) -> (Option<String>, String) {
         if let Some(c) = WEAPON_RULE.captures(body) {
             return (
-                Some(text::title_case_keyword(&c[1])),
+                Some(TitleStyle::WEAPON_ABILITY.apply(&c[1])),
                 "weapon_ability".into(),
             );
         }
@@ -830,20 +834,6 @@ pub(crate) fn stratagem_text<'t>(
     last.is_some()
 }
 
-/// `ASTRA MILITARUM` → `Astra Militarum`.
-pub fn title_case(s: &str) -> String {
-    s.split_whitespace()
-        .map(|w| {
-            let mut c = w.chars();
-            match c.next() {
-                Some(f) => f.to_uppercase().collect::<String>() + &c.as_str().to_lowercase(),
-                None => String::new(),
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 /// The last 40 characters of `s`, `…` before when cut (for diagnostics).
 fn tail(s: &str) -> String {
     let n = s.chars().count();
@@ -867,12 +857,7 @@ pub(super) fn short(s: &str) -> String {
 /// A stratagem text line that starts with its label: the part (0 WHEN, 1 TARGET, 2 EFFECT,
 /// 3 RESTRICTIONS) and the text after the label.
 fn stratagem_label(line: &str) -> Option<(usize, &str)> {
-    [
-        ("WHEN:", 0),
-        ("TARGET:", 1),
-        ("EFFECT:", 2),
-        ("RESTRICTIONS:", 3),
-    ]
-    .iter()
-    .find_map(|(l, k)| line.strip_prefix(l).map(|rest| (*k, rest.trim())))
+    crate::vocab::TENTH
+        .stratagem_part(line)
+        .map(|(part, rest)| (part as usize, rest))
 }

@@ -20,7 +20,7 @@
 //! of the blocks it was read from). The datasheet's faction is the faction its first faction
 //! keyword names ([`crate::vocab::Vocabulary::faction_of_keyword`]), so ids match the other sources'.
 
-use super::sheet::{Finish, SheetBuilder};
+use super::sheet::{Finish, PrintedSave, SheetBuilder};
 use super::text;
 use super::Extracted;
 use crate::diag::{Code, Diagnostic};
@@ -28,6 +28,8 @@ use crate::ids;
 use crate::ir::{Block, BlockKind, Document};
 use crate::model::*;
 use crate::source::{BBox, Location, PageSize, Provenance};
+use crate::text::words::{ListStyle, TitleStyle};
+use crate::vocab::{Heading as H, TENTH as V};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -153,18 +155,11 @@ fn push_line(out: &mut Vec<Para>, held: &mut Option<Para>, p: Para, blank_before
 
 /// A line that starts a field of its own even without a gap before it.
 fn starts_new(t: &str) -> bool {
-    [
-        "WHEN:",
-        "TARGET:",
-        "EFFECT:",
-        "RESTRICTIONS:",
-        "KEYWORDS",
-        "FACTION KEYWORDS",
-        "CORE:",
-        "FACTION:",
-    ]
-    .iter()
-    .any(|l| t.starts_with(l))
+    V.starts_with_stratagem_label(t)
+        || t.starts_with(V.heading(H::Keywords))
+        || t.starts_with(V.heading(H::FactionKeywords))
+        || V.starts_with(H::CoreReferences, ":", t)
+        || V.starts_with(H::FactionReferences, ":", t)
         || CP.is_match(t)
         || STRATAGEM_TYPE.is_match(t)
 }
@@ -222,6 +217,7 @@ pub fn extract(doc: &Document, out: &mut Extracted) {
             file: &doc.file,
             line: d.sources.first().map_or(0, |p| p.line),
             link_references: true,
+            publication: None,
         };
         let ds = d.finish(f, &mut out.diagnostics);
         out.datasheets.push(ds);
@@ -250,8 +246,8 @@ fn card_name(paras: &[Para]) -> Option<String> {
     let has = |l: &str| paras.iter().any(|p| p.text.starts_with(l));
     (first.kind != BlockKind::TableRow
         && text::is_upper(&first.text)
-        && has("KEYWORDS")
-        && has("FACTION KEYWORDS"))
+        && has(V.heading(H::Keywords))
+        && has(V.heading(H::FactionKeywords)))
     .then(|| first.text.clone())
 }
 
@@ -408,7 +404,7 @@ impl<'a> CardReader<'a> {
         }
         let name = name.join(" ");
         let name = (!name.is_empty()).then(|| match text::is_upper(&name) {
-            true => title(&name),
+            true => TitleStyle::CARD.apply(&name),
             false => name,
         });
         self.ds.model_row(name, &vals, at);
@@ -419,9 +415,9 @@ impl<'a> CardReader<'a> {
         if p.kind != BlockKind::TableRow || p.cells.len() < 2 {
             return false;
         }
-        let kind = if p.cells[0].eq_ignore_ascii_case("RANGED WEAPONS") {
+        let kind = if V.is(H::RangedWeapons, &p.cells[0]) {
             WeaponType::Ranged
-        } else if p.cells[0].eq_ignore_ascii_case("MELEE WEAPONS") {
+        } else if V.is(H::MeleeWeapons, &p.cells[0]) {
             WeaponType::Melee
         } else {
             return false;
@@ -434,11 +430,10 @@ impl<'a> CardReader<'a> {
     fn invulnerable_save(&mut self, p: &Para, upper: &str) -> bool {
         if p.kind == BlockKind::TableRow
             && p.cells.len() == 2
-            && p.cells[0]
-                .trim_end_matches('*')
-                .eq_ignore_ascii_case("INVULNERABLE SAVE")
+            && V.is(H::InvulnerableSave, p.cells[0].trim_end_matches('*'))
         {
-            self.ds.invulnerable_save = Some(p.cells[1].trim_end_matches('*').to_string());
+            self.ds
+                .invulnerable_value(PrintedSave::read(&p.cells[1]).save);
             // `INVULNERABLE SAVE*` with its condition in a `* …` note below.
             let starred = p.cells.iter().any(|c| c.ends_with('*'));
             if let Some(note) = self
@@ -446,19 +441,20 @@ impl<'a> CardReader<'a> {
                 .get(self.i)
                 .filter(|n| starred && n.text.starts_with('*'))
             {
-                self.ds.invulnerable_save_condition =
-                    Some(note.text.trim_start_matches('*').trim().to_string());
+                self.ds.invulnerable_condition(Some(
+                    note.text.trim_start_matches('*').trim().to_string(),
+                ));
                 self.i += 1;
             }
             return true;
         }
-        if upper.starts_with("INVULNERABLE SAVE") && p.kind != BlockKind::TableRow {
+        if upper.starts_with(V.heading(H::InvulnerableSave)) && p.kind != BlockKind::TableRow {
             // Cut on the text itself: its upper-case copy may differ in length (`ß` → `SS`).
-            let rest = text::strip_prefix_ci(&p.text, "INVULNERABLE SAVE")
-                .unwrap_or_default()
-                .trim();
+            let rest = V
+                .after_label(H::InvulnerableSave, "", &p.text)
+                .unwrap_or_default();
             if !rest.is_empty() {
-                self.ds.invulnerable_save = Some(rest.trim_end_matches('*').to_string());
+                self.ds.invulnerable_value(PrintedSave::read(rest).save);
             }
             return true;
         }
@@ -468,12 +464,12 @@ impl<'a> CardReader<'a> {
     /// `FACTION KEYWORDS:` and `KEYWORDS:` lines (the latter on both pages, read once).
     fn keywords(&mut self, p: &Para) -> bool {
         let t = p.text.as_str();
-        if let Some(rest) = t.strip_prefix("FACTION KEYWORDS:") {
-            self.ds.faction_keywords = split_keywords(rest);
+        if let Some(rest) = V.after_printed_label(H::FactionKeywords, ":", t) {
+            self.ds.faction_keywords = ListStyle::CARD.split(rest);
             return true;
         }
-        if let Some(rest) = t.strip_prefix("KEYWORDS:") {
-            for k in split_keywords(rest) {
+        if let Some(rest) = V.after_printed_label(H::Keywords, ":", t) {
+            for k in ListStyle::CARD.split(rest) {
                 if !self.ds.keywords.contains(&k) {
                     self.ds.keywords.push(k);
                 }
@@ -486,26 +482,26 @@ impl<'a> CardReader<'a> {
     /// A heading that starts a section: `DAMAGED:`, the named columns and boxes.
     fn heading(&mut self, p: &Para, upper: &str) -> bool {
         let t = p.text.as_str();
-        if upper.starts_with("DAMAGED:") {
+        if V.starts_with(H::Damaged, ":", upper) {
             self.section = Section::Damaged;
-            self.ds.damaged = Some(NamedText {
+            self.ds.damaged_box(NamedText {
                 name: t.to_string(),
                 text: String::new(),
                 at: location(self.doc, p),
             });
             return true;
         }
-        let (section, group) = match upper {
+        let (section, group) = match V.heading_of(upper) {
             // The badge of a Legends datasheet (letter-spaced on the card, joined by the decoder).
-            "WARHAMMER LEGENDS" => {
-                self.ds.legends = true;
+            Some(H::LegendsMark) => {
+                self.ds.legends_mark();
                 return true;
             }
-            "ABILITIES" => (Section::Abilities, Some("datasheet")),
-            "WARGEAR ABILITIES" => (Section::Abilities, Some("wargear")),
-            "WARGEAR OPTIONS" => (Section::Wargear, None),
-            "UNIT COMPOSITION" => (Section::Composition, None),
-            "LEADER" => (Section::Leader, None),
+            Some(H::Abilities) => (Section::Abilities, Some("datasheet")),
+            Some(H::WargearAbilities) => (Section::Abilities, Some("wargear")),
+            Some(H::WargearOptions) => (Section::Wargear, None),
+            Some(H::UnitComposition) => (Section::Composition, None),
+            Some(H::Leader) => (Section::Leader, None),
             _ => return self.named_box(p),
         };
         self.section = section;
@@ -526,7 +522,7 @@ impl<'a> CardReader<'a> {
             && t.split_whitespace().count() <= 5;
         if named {
             self.section = Section::Named;
-            self.ds.special_rules.push(NamedText {
+            self.ds.named_box(NamedText {
                 name: t.to_string(),
                 text: String::new(),
                 at: location(self.doc, p),
@@ -555,21 +551,21 @@ impl<'a> CardReader<'a> {
             Section::Abilities => self.ability(p),
             Section::Wargear => {
                 if !t.eq_ignore_ascii_case("None") {
-                    ds.wargear_options.push(t.to_string());
+                    ds.wargear_option(t.to_string());
                 }
             }
             Section::Composition => {
                 if p.kind == BlockKind::ListItem {
                     ds.composition(t.to_string());
                 } else if let Some(m) = points(self.doc, p) {
-                    ds.points.push(m);
+                    ds.points(m.models, m.points, m.at);
                 } else {
-                    ds.equipment.push(t.to_string());
+                    ds.equipment_line(t.to_string());
                 }
             }
             Section::Leader => {
                 if p.kind == BlockKind::ListItem {
-                    ds.leads.push(t.to_string());
+                    ds.can_lead(t.to_string());
                 }
             }
             // A footnote of the weapon table set below the column (smaller than the
@@ -587,7 +583,7 @@ impl<'a> CardReader<'a> {
             }
             Section::None => {
                 if let Some(m) = points(self.doc, p) {
-                    ds.points.push(m);
+                    ds.points(m.models, m.points, m.at);
                 }
             }
         }
@@ -621,10 +617,6 @@ impl<'a> CardReader<'a> {
         let mut ds = self.ds;
         // Named boxes with nothing in them are badges (`WARHAMMER LEGENDS`), not rules.
         ds.special_rules.retain(|r| !r.text.is_empty());
-        if let Some(vocab) = crate::vocab::of(ds.edition) {
-            ds.weapons_printed_elsewhere =
-                super::wargear::weapons_printed_elsewhere(&ds.wargear_options, vocab);
-        }
         // The name as the keywords spell it when they are not in capitals, else the printed
         // upper-case name in title case (`Wolf Guard Pack Leader in Terminator Armour`).
         let display = ds
@@ -632,13 +624,12 @@ impl<'a> CardReader<'a> {
             .iter()
             .find(|k| k.eq_ignore_ascii_case(name) && !text::is_upper(k))
             .cloned()
-            .unwrap_or_else(|| title(name));
-        ds.name = Some(display);
-        ds.faction = ds.faction_keywords.first().and_then(|k| {
-            crate::vocab::TENTH
-                .faction_of_keyword(k)
-                .map(str::to_string)
-        });
+            .unwrap_or_else(|| TitleStyle::CARD.apply(name));
+        ds.set_name(display);
+        ds.faction = ds
+            .faction_keywords
+            .first()
+            .and_then(|k| V.faction_of_keyword(k).map(str::to_string));
         for (p, bbox) in self.boxes {
             ds.sources.push(Provenance {
                 bbox: Some(bbox),
@@ -682,7 +673,9 @@ fn model_label(v: &Para) -> bool {
         && t.chars().count() <= 48
         && !t.contains(':')
         && !t.chars().any(|c| c.is_ascii_digit())
-        && !t.to_uppercase().starts_with("INVULNERABLE")
+        && !t
+            .to_uppercase()
+            .starts_with(first_word(V.heading(H::InvulnerableSave)))
 }
 
 /// `1 model | 70` or `10 models | 200 pts`.
@@ -737,49 +730,10 @@ fn weapon(
     });
 }
 
-fn split_keywords(s: &str) -> Vec<String> {
-    s.split(',')
-        .map(|k| k.trim().trim_end_matches('.').trim().to_string())
-        .filter(|k| !k.is_empty())
-        .collect()
+/// The first word of a heading (`INVULNERABLE`).
+fn first_word(h: &str) -> &str {
+    h.split_whitespace().next().unwrap_or(h)
 }
-
-/// `CHAMPIONS OF FENRIS` → `Champions of Fenris` (short words lower-case after the first).
-fn title(s: &str) -> String {
-    const SMALL: &[&str] = &[
-        "of", "the", "and", "in", "on", "a", "an", "to", "for", "with", "or",
-    ];
-    s.split_whitespace()
-        .enumerate()
-        .map(|(i, w)| {
-            let lower = w.to_lowercase();
-            if i > 0 && SMALL.contains(&lower.as_str()) {
-                return lower;
-            }
-            let mut out = String::new();
-            let mut cap = true;
-            for c in lower.chars() {
-                if cap && c.is_alphabetic() {
-                    out.extend(c.to_uppercase());
-                    cap = false;
-                } else {
-                    out.push(c);
-                }
-                if c == '-' {
-                    cap = true;
-                }
-            }
-            out
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// Headings of detachment pages.
-const DETACHMENT_RULE: &str = "DETACHMENT RULE";
-const ENHANCEMENTS: &str = "ENHANCEMENTS";
-const RESTRICTIONS: &str = "RESTRICTIONS";
-const ARMY_RULES: &str = "ARMY RULES";
 
 /// What the upper-case names read next on a faction page are: the rule of a detachment, its
 /// enhancements, army rules.
@@ -888,8 +842,8 @@ impl<'a> PageReader<'a> {
         if !text::is_upper(t) || p.kind == BlockKind::TableRow {
             return None;
         }
-        let group = title(&c[1]);
-        let category = title(&c[2]);
+        let group = TitleStyle::CARD.apply(&c[1]);
+        let category = TitleStyle::CARD.apply(&c[2]);
         let mut end = i + 2;
         while end < paras.len()
             && !paras
@@ -902,7 +856,7 @@ impl<'a> PageReader<'a> {
         let edition = self.edition;
         let mut s = Stratagem {
             id: ids::stratagem(edition, &group, t),
-            name: title(t),
+            name: TitleStyle::CARD.apply(t),
             edition,
             cp: None,
             group: Some(group.clone()),
@@ -944,7 +898,10 @@ impl<'a> PageReader<'a> {
     fn page_title(&mut self, i: usize, upper: &str) {
         let paras = self.paras;
         let p = &paras[i];
-        if p.kind == BlockKind::Heading && p.level <= 2 && !upper.starts_with("FACTION PACK") {
+        if p.kind == BlockKind::Heading
+            && p.level <= 2
+            && !upper.starts_with(V.heading(H::FactionPack))
+        {
             self.last_heading = Some(p);
             if paras
                 .get(i.wrapping_sub(1))
@@ -957,14 +914,14 @@ impl<'a> PageReader<'a> {
 
     /// `DETACHMENT RULE`, `ENHANCEMENTS`, `RESTRICTIONS`, `ARMY RULES`: what comes next.
     fn heading(&mut self, upper: &str) -> bool {
-        self.mode = match upper {
-            DETACHMENT_RULE => {
+        self.mode = match V.heading_of(upper) {
+            Some(H::DetachmentRule) => {
                 self.detachment();
                 Mode::Rule
             }
-            ENHANCEMENTS => Mode::Enhancements,
-            RESTRICTIONS => Mode::Restrictions,
-            ARMY_RULES => Mode::Army,
+            Some(H::Enhancements) => Mode::Enhancements,
+            Some(H::Restrictions) => Mode::Restrictions,
+            Some(H::ArmyRules) => Mode::Army,
             _ => return false,
         };
         true
@@ -987,7 +944,8 @@ impl<'a> PageReader<'a> {
             return;
         };
         if !*started {
-            rule.text.push_str("\n\nRESTRICTIONS");
+            rule.text.push_str("\n\n");
+            rule.text.push_str(V.heading(H::Restrictions));
             *started = true;
         }
         rule.text.push_str("\n\n");
@@ -1002,7 +960,7 @@ impl<'a> PageReader<'a> {
         let Some(h) = self.last_heading else {
             return;
         };
-        let name = title(&h.text);
+        let name = TitleStyle::CARD.apply(&h.text);
         let id = ids::detachment(self.edition, self.faction, &name);
         if !self.detachments.iter().any(|d| d.id == id) {
             self.detachments.push(Detachment {
@@ -1041,7 +999,7 @@ impl<'a> PageReader<'a> {
             return None;
         }
         let end = self.entry_end(i);
-        let entry = self.entry(i, end, title(t));
+        let entry = self.entry(i, end, TitleStyle::CARD.apply(t));
         match self.mode {
             Mode::Rule | Mode::Army => self.rule(entry, out),
             Mode::Enhancements => self.enhancement(entry, head_pts, out),
@@ -1198,9 +1156,7 @@ fn stratagem_body(s: &mut Stratagem, before: Option<&Para>, body: &[Para], mut b
                 continue;
             }
             text = true;
-            let labelled = ["WHEN:", "TARGET:", "EFFECT:", "RESTRICTIONS:"]
-                .iter()
-                .any(|l| cell.starts_with(l));
+            let labelled = V.starts_with_stratagem_label(cell);
             if lines.is_empty() && !labelled {
                 flavor.push(cell);
             } else {

@@ -126,28 +126,6 @@ pub(crate) fn plain(s: &str) -> String {
     out.trim().to_string()
 }
 
-/// An upper-case heading in title case, small words lower case except first and last
-/// (`PERILS OF THE WARP` → `Perils of the Warp`, `LOOK OUT, SIR` → `Look Out, Sir`,
-/// `PILE IN` → `Pile In`, `CAPTAIN IN GRAVIS ARMOUR` → `Captain in Gravis Armour`).
-pub(crate) fn heading_case(s: &str) -> String {
-    const SMALL: &[&str] = &["of", "the", "and", "in", "for", "to", "a", "an", "or", "vs"];
-    let words: Vec<&str> = s.split_whitespace().collect();
-    let mut out: Vec<String> = Vec::new();
-    for (k, w) in words.iter().enumerate() {
-        let lower = w.to_lowercase();
-        if k > 0 && k + 1 < words.len() && SMALL.contains(&lower.as_str()) {
-            out.push(lower);
-            continue;
-        }
-        let mut c = lower.chars();
-        out.push(match c.next() {
-            Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
-            None => String::new(),
-        });
-    }
-    out.join(" ")
-}
-
 /// Faction rules printed on one card and referred to by name on others (`Reanimation
 /// Protocols`): the ability takes the rule's id.
 fn link_faction_rules(out: &mut Extracted) {
@@ -208,17 +186,6 @@ mod tests {
         assert_eq!(plain(" **ASSAULT:** A *unit*"), "ASSAULT: A unit");
         assert_eq!(plain("<**KEYWORDS**>"), "<KEYWORDS>");
         assert_eq!(plain("2+ and 3*4"), "2+ and 3*4");
-    }
-
-    #[test]
-    fn heading_case_keeps_small_words_small() {
-        assert_eq!(heading_case("PERILS OF THE WARP"), "Perils of the Warp");
-        assert_eq!(heading_case("PILE IN"), "Pile In");
-        assert_eq!(
-            heading_case("CAPTAIN IN GRAVIS ARMOUR"),
-            "Captain in Gravis Armour"
-        );
-        assert_eq!(heading_case("LOOK OUT, SIR"), "Look Out, Sir");
     }
 
     #[test]

@@ -12,11 +12,12 @@
 //! Sections without a typed call yet are filled through the builder's `DerefMut` to the
 //! datasheet under construction; a `Datasheet` value is only ever made here or in the model.
 
-use super::text::{split_list, strip_prefix_ci};
 use crate::diag::{Code, Diagnostic};
 use crate::ids;
 use crate::model::*;
 use crate::source::{Location, Provenance};
+use crate::text::words::split_list;
+use crate::vocab::Heading;
 use regex::Regex;
 use std::ops::{Deref, DerefMut};
 use std::sync::LazyLock;
@@ -32,6 +33,65 @@ static NAME_AND_TAGS: LazyLock<Regex> =
 static PARAM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"^(.*?)\s+(\d*D\d+(?:\+\d+)?|\d+\+?|\d+")$"#).expect("static regex")
 });
+
+/// `4+ invulnerable save against melee weapons.`, `The bearer has a 5+ invulnerable save.`: a
+/// save printed as a sentence, its condition after it.
+static SAVE_SENTENCE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:The bearer has an? )?([2-6]\+) invulnerable save(?: (.+?))?\.?$")
+        .expect("static regex")
+});
+
+/// An invulnerable save as its text prints it (the one reader of that text; where the text is
+/// — a box, a cell, a line after a heading, an ability's first paragraph — is each layout's).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PrintedSave {
+    /// The roll (`4+`); `None` when the text prints none (`-`, empty).
+    pub save: Option<String>,
+    /// Whether the roll is starred: its condition is printed after the star or in a note.
+    pub starred: bool,
+    /// The condition printed with the save (`against melee weapons`, after a star or the
+    /// sentence).
+    pub condition: Option<String>,
+}
+
+impl PrintedSave {
+    /// The text of a save: `4+`; `4` (the export's spelling: `4+`); `4+*` or `4*` (starred);
+    /// `4+* Ranged attacks only` (starred, with its condition); a sentence (`4+ invulnerable
+    /// save against melee weapons.`, see [`PrintedSave::sentence`]). `-` and an empty text print
+    /// no save.
+    pub fn read(t: &str) -> PrintedSave {
+        if let Some(s) = PrintedSave::sentence(t) {
+            return s;
+        }
+        let t = t.trim();
+        let (roll, starred, condition) = match t.split_once('*') {
+            Some((r, c)) => (r.trim(), true, Some(c.trim().to_string())),
+            None => (t, false, None),
+        };
+        let save = match roll {
+            "" | "-" => None,
+            r if r.bytes().all(|b| b.is_ascii_digit()) => Some(format!("{r}+")),
+            r => Some(r.to_string()),
+        };
+        PrintedSave {
+            save,
+            starred,
+            condition: condition.filter(|c| !c.is_empty()),
+        }
+    }
+
+    /// A save printed as a sentence (`The bearer has a 4+ invulnerable save.`, `5+
+    /// invulnerable save against ranged attacks`), its condition the words after it; `None`
+    /// for any other text.
+    pub fn sentence(t: &str) -> Option<PrintedSave> {
+        let c = SAVE_SENTENCE.captures(t.trim())?;
+        Some(PrintedSave {
+            save: Some(c[1].to_string()),
+            starred: false,
+            condition: c.get(2).map(|m| m.as_str().to_string()),
+        })
+    }
+}
 
 /// A datasheet being read. Made with [`SheetBuilder::new`], ended with [`SheetBuilder::finish`].
 #[derive(Debug, Clone)]
@@ -49,6 +109,9 @@ pub struct Finish<'a> {
     /// Whether core and faction abilities are links to 10th-edition rules (a 9th-edition card
     /// links its abilities to the rules it prints itself).
     pub link_references: bool,
+    /// The publication the source says the datasheet is printed in (a page's faction pack, the
+    /// export's `Source.csv` row): a Warhammer Legends one makes it a Legends datasheet.
+    pub publication: Option<&'a str>,
 }
 
 /// The references a `CORE:` or `FACTION:` abilities line makes, names as printed.
@@ -70,10 +133,13 @@ impl DerefMut for SheetBuilder {
     }
 }
 
-/// A printed value as a field: an empty cell and `-` are null.
+/// A printed value as a field, the one rule for every source: an empty cell is null; anything
+/// printed is kept, `-` included. Whether a characteristic's `-` means "none" is the
+/// contract's (`schemas/characteristics.yaml` `none`, applied by normalization): a
+/// fortification's `M -` is a value, a 9th-edition weapon's abilities `-` is none.
 pub fn value(v: &str) -> Option<String> {
     let v = v.trim();
-    (!v.is_empty() && v != "-").then(|| v.to_string())
+    (!v.is_empty()).then(|| v.to_string())
 }
 
 impl SheetBuilder {
@@ -95,7 +161,7 @@ impl SheetBuilder {
     }
 
     /// A model row from its printed values in the edition's order (`ProfileKind::fields`); a
-    /// value the row lacks, leaves empty or prints as `-` is null.
+    /// value the row lacks or leaves empty is null ([`value`]).
     pub fn model_row(&mut self, name: Option<String>, values: &[&str], at: Location) {
         let edition = self.ds.edition;
         let mut p = ModelProfile::new(edition, name, at);
@@ -121,7 +187,8 @@ impl SheetBuilder {
         self.ds.models.push(p);
     }
 
-    /// A weapon row from its printed values in the edition's order (an empty cell is null).
+    /// A weapon row from its printed values in the edition's order (an empty cell is null:
+    /// [`value`]).
     /// Returns `(values given, values expected)` when the row is short of values (`X102`).
     pub fn weapon_row(
         &mut self,
@@ -136,11 +203,7 @@ impl SheetBuilder {
         let given = values.iter().filter(|v| !v.is_empty()).count();
         let mut w = WeaponProfile::new(edition, name, kind, at);
         for (i, f) in fields.iter().enumerate() {
-            let v = values
-                .get(i)
-                .map(|v| v.to_string())
-                .filter(|v| !v.is_empty());
-            w.set(f, v);
+            w.set(f, values.get(i).and_then(|v| value(v)));
         }
         w.keywords = keywords;
         self.ds.weapons.push(w);
@@ -224,6 +287,17 @@ impl SheetBuilder {
         self.ds.invulnerable_save_condition = condition;
     }
 
+    /// The invulnerable save's value alone, where the layout prints its condition apart (a
+    /// note below the box: [`SheetBuilder::invulnerable_condition`]).
+    pub fn invulnerable_value(&mut self, save: Option<String>) {
+        self.ds.invulnerable_save = save;
+    }
+
+    /// The condition of the invulnerable save, printed apart from its value.
+    pub fn invulnerable_condition(&mut self, condition: Option<String>) {
+        self.ds.invulnerable_save_condition = condition;
+    }
+
     /// One unit size and its cost.
     pub fn points(&mut self, models: u32, points: u32, at: Location) {
         self.ds.points.push(PointsOption { models, points, at });
@@ -239,6 +313,53 @@ impl SheetBuilder {
         self.ds.faction_keywords.extend(split_list(list));
     }
 
+    /// The source marks the datasheet as a Warhammer Legends one (a card's badge, a
+    /// BattleScribe entry's `[Legends]`).
+    pub fn legends_mark(&mut self) {
+        self.ds.legends = true;
+    }
+
+    /// The unit's name as the source prints it.
+    pub fn set_name(&mut self, name: String) {
+        self.ds.name = Some(name);
+    }
+
+    /// The unit's base size (`32mm`), if the source prints one.
+    pub fn set_base_size(&mut self, size: Option<String>) {
+        self.ds.base_size = size;
+    }
+
+    /// One wargear option as printed.
+    pub fn wargear_option(&mut self, line: String) {
+        self.ds.wargear_options.push(line);
+    }
+
+    /// One line of what the unit is equipped with.
+    pub fn equipment_line(&mut self, line: String) {
+        self.ds.equipment.push(line);
+    }
+
+    /// A unit this one can lead (a Leader's attach list).
+    pub fn can_lead(&mut self, unit: String) {
+        self.ds.leads.push(unit);
+    }
+
+    /// A stratagem the datasheet lists, by id.
+    pub fn stratagem(&mut self, id: String) {
+        self.ds.stratagems.push(id);
+    }
+
+    /// A named box of rules printed on the datasheet (SUPREME COMMANDER, TRANSPORT, a
+    /// weapon's note).
+    pub fn named_box(&mut self, b: NamedText) {
+        self.ds.special_rules.push(b);
+    }
+
+    /// The DAMAGED profile box (`DAMAGED: 1-5 WOUNDS REMAINING` and its text).
+    pub fn damaged_box(&mut self, b: NamedText) {
+        self.ds.damaged = Some(b);
+    }
+
     /// One line of the unit's composition.
     pub fn composition(&mut self, line: String) {
         self.ds.unit_composition.push(line);
@@ -246,10 +367,18 @@ impl SheetBuilder {
 
     /// The datasheet, finished: scoped by `f.faction`, its id from its name (or, when the
     /// source names no unit, from its content, with `X101`), core and faction abilities linked
-    /// to their rules.
+    /// to their rules; for every source, a Legends datasheet when its publication is a Legends
+    /// one, and the weapons its wargear options' footnote says are printed on another card.
     pub fn finish(self, f: Finish<'_>, diagnostics: &mut Vec<Diagnostic>) -> Datasheet {
         let mut ds = self.ds;
         ds.faction = f.faction;
+        ds.legends |= f
+            .publication
+            .is_some_and(|p| crate::vocab::legends_publication(ds.edition, p));
+        if let Some(v) = crate::vocab::of(ds.edition) {
+            ds.weapons_printed_elsewhere =
+                super::wargear::weapons_printed_elsewhere(&ds.wargear_options, v);
+        }
         ds.id = match &ds.name {
             Some(n) => ids::datasheet(ds.edition, ds.faction.as_deref(), n),
             None => {
@@ -292,12 +421,13 @@ pub(crate) fn read_ability(
     group: &str,
     at: Location,
 ) -> Option<References> {
-    if let Some(rest) = strip_prefix_ci(t, "CORE:") {
+    let v = &crate::vocab::TENTH;
+    if let Some(rest) = v.after_label(Heading::CoreReferences, ":", t) {
         let names = split_list(rest);
         abilities.extend(names.iter().map(|n| printed_reference(n, "core", &at)));
         return Some(References::Core(names));
     }
-    if let Some(rest) = strip_prefix_ci(t, "FACTION:") {
+    if let Some(rest) = v.after_label(Heading::FactionReferences, ":", t) {
         let names = split_list(rest);
         abilities.extend(names.iter().map(|n| printed_reference(n, "faction", &at)));
         return Some(References::Faction(names));
@@ -374,18 +504,19 @@ mod tests {
             file: "a.txt",
             line: 1,
             link_references: true,
+            publication: None,
         };
         (b.finish(f, &mut d), d)
     }
 
     #[test]
-    fn a_model_row_reads_dashes_and_empty_cells_as_null() {
+    fn a_model_row_keeps_a_printed_dash_and_reads_empty_cells_as_null() {
         let mut b = SheetBuilder::new(Edition::Tenth);
         b.name = Some("Intercessors".to_string());
-        b.model_row(None, &["6\"", "4", "3+", "-", "", "2"], at(3));
+        b.model_row(None, &["-", "4", "3+", " ", "", "2"], at(3));
         let (ds, d) = finish(b, Some("Space Marines"));
         let v = serde_json::to_value(&ds.models[0]).unwrap_or_default();
-        assert_eq!(v["M"], "6\"");
+        assert_eq!(v["M"], "-");
         assert_eq!(v["Sv"], "3+");
         assert!(v["W"].is_null() && v["Ld"].is_null());
         assert_eq!(v["OC"], "2");
@@ -436,6 +567,33 @@ mod tests {
     }
 
     #[test]
+    fn a_save_is_read_from_each_way_it_is_printed() {
+        let read = |t: &str| {
+            let s = PrintedSave::read(t);
+            (s.save, s.starred, s.condition)
+        };
+        let some = |s: &str| Some(s.to_string());
+        assert_eq!(read(" 4+ "), (some("4+"), false, None));
+        assert_eq!(read("4"), (some("4+"), false, None));
+        assert_eq!(read("4*"), (some("4+"), true, None));
+        assert_eq!(
+            read("5+* Ranged only"),
+            (some("5+"), true, some("Ranged only"))
+        );
+        assert_eq!(
+            read("4+ invulnerable save against melee weapons."),
+            (some("4+"), false, some("against melee weapons"))
+        );
+        assert_eq!(
+            read("The bearer has a 5+ invulnerable save."),
+            (some("5+"), false, None)
+        );
+        assert_eq!(read("-"), (None, false, None));
+        assert_eq!(read(""), (None, false, None));
+        assert_eq!(PrintedSave::sentence("This model has a 4+ save."), None);
+    }
+
+    #[test]
     fn points_tiers_and_keywords_are_kept_in_order() {
         let mut b = SheetBuilder::new(Edition::Tenth);
         b.points(5, 80, at(9));
@@ -483,6 +641,35 @@ mod tests {
         );
         assert_eq!(ds.abilities[3].text.as_deref(), Some("4+ save.\n\nOnce."));
         assert_eq!(ds.abilities[3].rule_id, None);
+    }
+
+    #[test]
+    fn finish_derives_legends_and_weapons_printed_elsewhere_for_any_source() {
+        let read = |publication: Option<&str>| {
+            let mut b = SheetBuilder::new(Edition::Tenth);
+            b.name = Some("Wolf Guard".into());
+            b.wargear_options = vec![
+                "This model can be equipped with 1 plasma pistol*".into(),
+                "* The profiles for these weapons can be found on the Armoury card.".into(),
+            ];
+            let mut d = Vec::new();
+            let f = Finish {
+                faction: Some("Space Wolves".into()),
+                file: "export/Datasheets.csv",
+                line: 2,
+                link_references: true,
+                publication,
+            };
+            b.finish(f, &mut d)
+        };
+        let ds = read(Some("Space Wolves (Warhammer Legends)"));
+        assert!(ds.legends);
+        assert_eq!(ds.weapons_printed_elsewhere, ["plasma pistol"]);
+        assert!(!read(Some("Codex: Space Wolves")).legends);
+        assert!(!read(None).legends);
+        let mut b = SheetBuilder::new(Edition::Tenth);
+        b.legends_mark();
+        assert!(finish(b, None).0.legends);
     }
 
     #[test]

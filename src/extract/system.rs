@@ -1,11 +1,14 @@
 //! Which game system and edition a document is for, read from its content.
 //!
-//! Owns the markers (phrases and table headers) that identify Warhammer 40,000 10th and 9th
-//! edition, Horus Heresy and unsupported systems such as Age of Sigmar. Never looks at the file
-//! name.
+//! Owns how the markers decide: each edition's marker phrases are data (`schemas/editions.yaml`
+//! `markers`, [`crate::edition::markers`]); this module counts them and decides between
+//! Warhammer 40,000 10th and 9th edition and Horus Heresy, and owns the markers of unsupported
+//! systems such as Age of Sigmar. Never looks at the file name.
 
+use crate::edition::markers;
 use crate::ir::Document;
 use crate::model::Edition;
+use crate::vocab::Heading;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum System {
@@ -30,27 +33,6 @@ impl System {
 }
 
 const AOS_MARKERS: &[&str] = &["age of sigmar", "/aos", "warscroll"];
-const HH_MARKERS: &[&str] = &["horus heresy", "age of darkness"];
-const NINTH_MARKERS: &[&str] = &[
-    "/wh40k9ed/",
-    "9th edition",
-    "power rating",
-    "heroic intervention moves",
-    "psychic phase",
-];
-const TENTH_MARKERS: &[&str] = &[
-    "ranged weapons",
-    "melee weapons",
-    "battle-shock",
-    "critical hit",
-    "critical wound",
-    "objective control",
-    "10th edition",
-    "stratagem",
-    "[rapid fire",
-    "deep strike",
-    "/wh40k10ed/",
-];
 
 /// Detects the system from the document's meta and text (first 400 blocks).
 pub fn detect(doc: &Document) -> System {
@@ -63,15 +45,20 @@ pub fn detect(doc: &Document) -> System {
         hay.push_str(&b.text.to_lowercase());
         hay.push('\n');
     }
-    let score = |markers: &[&str]| markers.iter().filter(|m| hay.contains(*m)).count();
+    let score = |e: Edition| {
+        markers(e)
+            .iter()
+            .filter(|m| hay.contains(m.as_str()))
+            .count()
+    };
     let meta_hay: String = doc.meta.values().map(|v| v.to_lowercase()).collect();
     if AOS_MARKERS.iter().any(|m| meta_hay.contains(m)) || hay.contains("warhammer age of sigmar") {
         return System::Unsupported("Warhammer Age of Sigmar");
     }
     let (hh, ninth, tenth) = (
-        score(HH_MARKERS),
-        score(NINTH_MARKERS),
-        score(TENTH_MARKERS),
+        score(Edition::HorusHeresy2),
+        score(Edition::Ninth),
+        score(Edition::Tenth),
     );
     if hh > 0 && hh * 3 >= tenth {
         return System::HorusHeresy2;
@@ -85,7 +72,7 @@ pub fn detect(doc: &Document) -> System {
     System::Unknown
 }
 
-/// Words only the game's rules use (beside [`TENTH_MARKERS`]): two distinct ones make a text
+/// Words only the game's rules use (beside the 10th edition's markers): two distinct ones make a text
 /// a glossary of rules (`Deep Strike` / `…Declare Battle Formations step…Reserves`).
 const RULES_PHRASES: &[&str] = &[
     "battlefield",
@@ -120,16 +107,19 @@ pub fn has_rules_structure(doc: &Document) -> bool {
     let section = doc.blocks.iter().any(|b| {
         let first = b.cells.first().unwrap_or(b.text.as_str()).trim();
         v.datasheet_sections.contains(&first)
-            || first.starts_with("KEYWORDS:")
-            || first.starts_with("FACTION KEYWORDS:")
+            || v.starts_with(Heading::Keywords, ":", first)
+            || v.starts_with(Heading::FactionKeywords, ":", first)
     });
     if section {
         return true;
     }
     // a stratagem card's type line (`CORE – STRATEGIC PLOY STRATAGEM`, `BATTLE TACTIC
     // STRATAGEM`), upper case as the cards print it
-    let type_line =
-        |t: &str| t.ends_with("STRATAGEM") && t.len() < 80 && !t.chars().any(char::is_lowercase);
+    let type_line = |t: &str| {
+        t.ends_with(v.heading(Heading::StratagemType))
+            && t.len() < 80
+            && !t.chars().any(char::is_lowercase)
+    };
     if doc.blocks.iter().any(|b| type_line(b.text.trim())) {
         return true;
     }
@@ -146,7 +136,11 @@ pub fn has_rules_structure(doc: &Document) -> bool {
         return true;
     }
     // Block by block (a phrase split over two lines is not counted), stopping at the second.
-    let phrases: Vec<&str> = TENTH_MARKERS.iter().chain(RULES_PHRASES).copied().collect();
+    let phrases: Vec<&str> = markers(Edition::Tenth)
+        .iter()
+        .map(String::as_str)
+        .chain(RULES_PHRASES.iter().copied())
+        .collect();
     let mut seen = vec![false; phrases.len()];
     for b in &doc.blocks {
         let text = b.text.to_lowercase();

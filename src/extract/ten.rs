@@ -10,15 +10,15 @@
 //! goes to [`glossary`](super::glossary). Never guesses a missing name or value.
 
 use super::glossary::{self, Context};
-use super::sheet::{Finish, References, SheetBuilder};
-use super::text::{self, strip_prefix_ci};
+use super::sheet::{Finish, PrintedSave, References, SheetBuilder};
+use super::text;
 use super::Extracted;
 use crate::diag::{Code, Diagnostic};
 use crate::ids;
 use crate::ir::{Block, BlockKind, Document};
 use crate::model::*;
 use crate::source::{Location, Provenance};
-use crate::vocab;
+use crate::vocab::{Heading as H, TENTH as V};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -192,7 +192,10 @@ impl<'a> DatasheetReader<'a> {
         let upper = b.text.trim().to_uppercase();
         let first_cell = b.cells.first().map(|c| c.trim().to_uppercase());
         let header = first_cell.as_deref().unwrap_or(upper.as_str());
-        if header == "RANGED WEAPONS" || header == "MELEE WEAPONS" {
+        if matches!(
+            V.heading_of(header),
+            Some(H::RangedWeapons | H::MeleeWeapons)
+        ) {
             return Some(self.weapons_header(blocks, i, header, st, out));
         }
         if let Some(n) = self.characteristics(blocks, i, out) {
@@ -226,7 +229,7 @@ impl<'a> DatasheetReader<'a> {
         out: &mut Extracted,
     ) -> usize {
         self.mark(blocks[i].line());
-        let kind = if header.starts_with("RANGED") {
+        let kind = if header.starts_with(V.heading(H::Ranged)) {
             WeaponType::Ranged
         } else {
             WeaponType::Melee
@@ -235,11 +238,7 @@ impl<'a> DatasheetReader<'a> {
         i += 1;
         out.account.in_records += 1;
         // one-label-per-line header
-        while i < blocks.len()
-            && vocab::TENTH
-                .weapon_table_labels
-                .contains(&blocks[i].text.trim())
-        {
+        while i < blocks.len() && V.weapon_table_labels.contains(&blocks[i].text.trim()) {
             i += 1;
             out.account.in_records += 1;
         }
@@ -255,8 +254,8 @@ impl<'a> DatasheetReader<'a> {
         st: &mut ReadState,
         out: &mut Extracted,
     ) -> Option<usize> {
-        match upper {
-            "INVULNERABLE SAVE" => {
+        match V.heading_of(upper) {
+            Some(H::InvulnerableSave) => {
                 // The value is the next line, unless that line starts a section of its own
                 // (a heading with nothing under it: the save is absent, never a heading).
                 let value = blocks
@@ -266,18 +265,12 @@ impl<'a> DatasheetReader<'a> {
                     out.account.in_records += 1;
                     return Some(i + 1);
                 };
-                let (save, cond) = match v.text.split_once('*') {
-                    Some((s, c)) => (
-                        s.trim().to_string(),
-                        Some(c.trim().to_string()).filter(|c| !c.is_empty()),
-                    ),
-                    None => (v.text.trim().to_string(), None),
-                };
-                self.ds.invulnerable_save(Some(save), cond);
+                let s = PrintedSave::read(&v.text);
+                self.ds.invulnerable_save(s.save, s.condition);
                 out.account.in_records += 2;
                 return Some(i + 2);
             }
-            "LEADER"
+            Some(H::Leader)
                 if blocks
                     .get(i + 1)
                     .is_some_and(|n| n.text.contains("can be attached to")) =>
@@ -288,16 +281,18 @@ impl<'a> DatasheetReader<'a> {
             }
             _ => {}
         }
-        st.section = match upper {
-            "WARGEAR OPTIONS" => Section::Wargear,
-            "UNIT COMPOSITION" => Section::Composition,
-            "ABILITIES" => {
+        // `FACTION KEYWORDS:` on a line of its own, its list below.
+        let label = upper.strip_suffix(':').and_then(|u| V.heading_of(u));
+        st.section = match (V.heading_of(upper), label) {
+            (Some(H::WargearOptions), _) => Section::Wargear,
+            (Some(H::UnitComposition), _) => Section::Composition,
+            (Some(H::Abilities), _) => {
                 self.ability_group = None;
                 Section::Abilities
             }
-            "STRATAGEMS" => Section::Stratagems,
-            "DETACHMENT ABILITY" => Section::Detachment,
-            "FACTION KEYWORDS:" => Section::FactionKeywords,
+            (Some(H::Stratagems), _) => Section::Stratagems,
+            (Some(H::DetachmentAbility), _) => Section::Detachment,
+            (_, Some(H::FactionKeywords)) => Section::FactionKeywords,
             _ => return None,
         };
         self.mark(blocks[i].line());
@@ -316,23 +311,25 @@ impl<'a> DatasheetReader<'a> {
         out: &mut Extracted,
     ) -> Option<usize> {
         let t = b.text.trim();
-        if upper.ends_with(" ABILITIES") && text::is_upper(t) && t.len() < 50 {
+        let group_suffix = format!(" {}", V.heading(H::Abilities));
+        if upper.ends_with(&group_suffix) && text::is_upper(t) && t.len() < 50 {
             self.ability_group = Some(crate::extract::sheet::ability_group(
-                t.trim_end_matches(" ABILITIES").trim(),
+                t.trim_end_matches(group_suffix.as_str()).trim(),
             ));
             st.section = Section::Abilities;
-        } else if upper.starts_with("DAMAGED:") {
-            self.ds.damaged = Some(NamedText {
+        } else if V.starts_with(H::Damaged, ":", upper) {
+            self.ds.damaged_box(NamedText {
                 name: t.to_string(),
                 text: String::new(),
                 at: super::location(self.doc, b),
             });
             st.section = Section::Damaged;
-        } else if let Some(rest) = strip_prefix_ci(t, "FACTION KEYWORDS:") {
+        } else if let Some(rest) = V.after_label(H::FactionKeywords, ":", t) {
             st.section = Section::FactionKeywords;
             self.ds.faction_keyword_list(rest);
-        } else if let Some(rest) =
-            strip_prefix_ci(t, "KEYWORDS:").or_else(|| strip_prefix_ci(t, "KEYWORDS –"))
+        } else if let Some(rest) = V
+            .after_label(H::Keywords, ":", t)
+            .or_else(|| V.after_label(H::Keywords, " –", t))
         {
             self.ds.keyword_list(rest);
             st.section = Section::None;
@@ -359,7 +356,7 @@ impl<'a> DatasheetReader<'a> {
             Section::Wargear
                 if b.kind == BlockKind::ListItem || !self.ends_free_text(blocks, i) =>
             {
-                self.ds.wargear_options.push(t.to_string());
+                self.ds.wargear_option(t.to_string());
                 Some(i + 1)
             }
             Section::Composition if b.kind == BlockKind::ListItem => {
@@ -367,7 +364,7 @@ impl<'a> DatasheetReader<'a> {
                 Some(i + 1)
             }
             Section::Composition if !self.ends_free_text(blocks, i) => {
-                self.ds.equipment.push(t.to_string());
+                self.ds.equipment_line(t.to_string());
                 Some(i + 1)
             }
             Section::Abilities if !self.ends_free_text(blocks, i) => {
@@ -383,13 +380,13 @@ impl<'a> DatasheetReader<'a> {
                 Some(i + 1)
             }
             Section::Leader if b.kind == BlockKind::ListItem => {
-                self.ds.leads.push(t.to_string());
+                self.ds.can_lead(t.to_string());
                 Some(i + 1)
             }
             Section::Stratagems => {
                 // stratagem_at counts the blocks itself
                 let (id, next) = glossary::stratagem_at(self.doc, blocks, i, Edition::Tenth, out)?;
-                self.ds.stratagems.push(id);
+                self.ds.stratagem(id);
                 return Some(next);
             }
             Section::Detachment if self.detachment.is_none() && text::looks_like_heading(t) => {
@@ -426,10 +423,10 @@ impl<'a> DatasheetReader<'a> {
         let b = &blocks[i];
         let t = b.text.trim();
         if let Some(c) = BASE.captures(t) {
-            self.ds.base_size = Some(c[1].trim().to_string());
+            self.ds.set_base_size(Some(c[1].trim().to_string()));
             if let Some(prev) = i.checked_sub(1).and_then(|p| blocks.get(p)) {
                 if !text::is_chrome(&prev.text) && prev.text.len() < 80 {
-                    self.ds.name = Some(prev.text.trim().to_string());
+                    self.ds.set_name(prev.text.trim().to_string());
                 }
             }
             self.mark(b.line());
@@ -468,7 +465,7 @@ impl<'a> DatasheetReader<'a> {
         if !starts {
             return None;
         }
-        self.ds.special_rules.push(NamedText {
+        self.ds.named_box(NamedText {
             name: t.to_string(),
             text: String::new(),
             at: super::location(self.doc, b),
@@ -485,9 +482,9 @@ impl<'a> DatasheetReader<'a> {
         let u = t.to_uppercase();
         blocks[i].kind == BlockKind::Heading
             || points_at(blocks, i).is_some()
-            || u.starts_with("KEYWORDS")
-            || u.starts_with("FACTION KEYWORDS")
-            || u.starts_with("DAMAGED:")
+            || u.starts_with(V.heading(H::Keywords))
+            || u.starts_with(V.heading(H::FactionKeywords))
+            || V.starts_with(H::Damaged, ":", &u)
             || (text::is_upper(t) && text::looks_like_heading(t) && t.len() > 3)
     }
 
@@ -705,7 +702,7 @@ impl<'a> DatasheetReader<'a> {
         let mut ds = self.ds.clone();
         if ds.name.is_none() {
             if let Some(t) = &self.title {
-                ds.name = Some(t.clone());
+                ds.set_name(t.clone());
             }
         }
         let name = ds.name.clone();
@@ -719,6 +716,7 @@ impl<'a> DatasheetReader<'a> {
             file: &self.doc.file,
             line: self.first_line,
             link_references: true,
+            publication: None,
         };
         let mut ds = ds.finish(f, &mut out.diagnostics);
         if ds.faction.is_none() {
@@ -729,7 +727,7 @@ impl<'a> DatasheetReader<'a> {
         }
         if let Some((d, at)) = &self.detachment {
             ds.special_rules.push(NamedText {
-                name: "DETACHMENT ABILITY".to_string(),
+                name: V.heading(H::DetachmentAbility).to_string(),
                 text: d.clone(),
                 at: at.clone(),
             });
@@ -770,7 +768,7 @@ fn is_value(t: &str) -> bool {
 
 /// The datasheet's own section headings (`vocab::TENTH`).
 fn is_section_heading(t: &str) -> bool {
-    vocab::TENTH.is_datasheet_section(t)
+    V.is_datasheet_section(t)
 }
 
 /// Whether block `b` opens a section by its first cell (a weapon table's header row) or is a
@@ -779,8 +777,8 @@ fn starts_section(b: &Block) -> bool {
     let first = b.cells.first().unwrap_or(b.text.as_str());
     let upper = first.trim().to_uppercase();
     is_section_heading(&upper)
-        || vocab::TENTH.page_sections.contains(&upper.as_str())
-        || upper.starts_with("KEYWORDS:")
-        || upper.starts_with("FACTION KEYWORDS:")
-        || upper.starts_with("DAMAGED:")
+        || V.page_sections.contains(&upper.as_str())
+        || V.starts_with(H::Keywords, ":", &upper)
+        || V.starts_with(H::FactionKeywords, ":", &upper)
+        || V.starts_with(H::Damaged, ":", &upper)
 }

@@ -205,61 +205,6 @@ pub fn weapon_name_and_keywords(text: &str) -> (String, Vec<String>) {
     }
 }
 
-/// Title-cases an upper-case keyword phrase: `RAPID FIRE X` → `Rapid Fire X`,
-/// `TWIN-LINKED` → `Twin-linked`, `ANTI-KEYWORD X+` → `Anti-KEYWORD X+`.
-pub fn title_case_keyword(s: &str) -> String {
-    s.split(' ')
-        .map(|w| {
-            if matches!(w, "X" | "X+" | "x" | "x+") {
-                return w.to_string();
-            }
-            let mut parts = w.splitn(2, '-');
-            let first = parts.next().unwrap_or("");
-            let rest = parts.next();
-            let mut out = cap(first);
-            if let Some(r) = rest {
-                out.push('-');
-                if r == "KEYWORD" {
-                    out.push_str(r);
-                } else {
-                    out.push_str(&r.to_lowercase());
-                }
-            }
-            out
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-fn cap(w: &str) -> String {
-    let mut c = w.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().collect::<String>() + &c.as_str().to_lowercase(),
-        None => String::new(),
-    }
-}
-
-/// A printed list (`a, b , c`): each item trimmed, empty items dropped.
-pub fn split_list(s: &str) -> Vec<String> {
-    s.split(',')
-        .map(|x| x.trim().to_string())
-        .filter(|x| !x.is_empty())
-        .collect()
-}
-
-/// `t` after `prefix` (compared ignoring ASCII case), trimmed; `None` when `t` does not start
-/// with it.
-pub fn strip_prefix_ci<'t>(t: &'t str, prefix: &str) -> Option<&'t str> {
-    if t.len() >= prefix.len()
-        && t.is_char_boundary(prefix.len())
-        && t[..prefix.len()].eq_ignore_ascii_case(prefix)
-    {
-        Some(t[prefix.len()..].trim())
-    } else {
-        None
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -341,8 +286,5 @@ mod tests {
         assert!(!looks_like_heading(
             "Some warriors are masters of disguise and concealment."
         ));
-        assert_eq!(title_case_keyword("RAPID FIRE X"), "Rapid Fire X");
-        assert_eq!(title_case_keyword("TWIN-LINKED"), "Twin-linked");
-        assert_eq!(title_case_keyword("ANTI-KEYWORD X+"), "Anti-KEYWORD X+");
     }
 }

@@ -11,17 +11,18 @@
 //! file name. Never guesses: a value the page lacks stays `None`.
 
 use super::glossary::short;
-use super::glossary::{title_case, ARMY_FACTION, GROUP_LINE, WEAPON_RULE};
-use super::sheet::{Finish, SheetBuilder, ABILITY};
+use super::glossary::{ARMY_FACTION, GROUP_LINE, WEAPON_RULE};
+use super::sheet::{Finish, PrintedSave, SheetBuilder, ABILITY};
 use super::ten::points_at;
-use super::text::{self, split_list, strip_prefix_ci};
+use super::text;
 use super::Extracted;
 use crate::diag::{Code, Diagnostic};
 use crate::ids::{self, slug};
 use crate::ir::{Block, BlockKind, ClassHint, Document, Region};
 use crate::model::*;
 use crate::source::{Occurrence, Provenance};
-use crate::vocab::{self, StratagemPart};
+use crate::text::words::{split_list, TitleStyle};
+use crate::vocab::{Heading as H, StratagemPart, TENTH as V};
 
 /// Reads one Wahapedia page.
 pub fn extract(doc: &Document, out: &mut Extracted) {
@@ -194,12 +195,12 @@ impl<'a> SheetReader<'a> {
         match class(b) {
             Some(ClassHint::DsH2Header) => {
                 if !b.text.is_empty() {
-                    self.ds.name = Some(b.text.clone());
+                    self.ds.set_name(b.text.clone());
                 }
             }
             Some(ClassHint::DsModelBase) => {
                 if self.ds.base_size.is_none() {
-                    self.ds.base_size = base_size(&b.text);
+                    self.ds.set_base_size(base_size(&b.text));
                 }
             }
             Some(ClassHint::DsModelName) => self.model_name = Some(b.text.clone()),
@@ -207,10 +208,11 @@ impl<'a> SheetReader<'a> {
                 self.char_names = b.cells.iter().map(|c| c.to_uppercase()).collect();
             }
             Some(ClassHint::DsProfile) => self.model_profile(b, out),
-            Some(ClassHint::DsInvul) => self.ds.invulnerable_save = Some(b.text.trim().to_string()),
+            Some(ClassHint::DsInvul) => self.ds.invulnerable_value(PrintedSave::read(&b.text).save),
             Some(ClassHint::DsInvulComment) => {
-                self.ds.invulnerable_save_condition =
-                    Some(b.text.trim().trim_start_matches('*').trim().to_string());
+                self.ds.invulnerable_condition(Some(
+                    b.text.trim().trim_start_matches('*').trim().to_string(),
+                ));
             }
             Some(ClassHint::WHeader) => self.weapon_header(b),
             Some(ClassHint::WProfile) | Some(ClassHint::WProfileMulti) => {
@@ -219,7 +221,7 @@ impl<'a> SheetReader<'a> {
             Some(ClassHint::DsKeywords) => self.keywords(b),
             Some(ClassHint::DsFactionKeywords) => {
                 let t = b.text.trim();
-                let list = strip_prefix_ci(t, "FACTION KEYWORDS:").unwrap_or(t);
+                let list = V.after_label(H::FactionKeywords, ":", t).unwrap_or(t);
                 self.ds.faction_keyword_list(list);
             }
             Some(ClassHint::DsHeader) => self.section_header(b),
@@ -261,7 +263,7 @@ impl<'a> SheetReader<'a> {
             .first()
             .map(|c| c.to_uppercase())
             .unwrap_or_default();
-        self.weapon_type = if head.contains("MELEE") {
+        self.weapon_type = if head.contains(V.heading(H::Melee)) {
             WeaponType::Melee
         } else {
             WeaponType::Ranged
@@ -306,7 +308,7 @@ impl<'a> SheetReader<'a> {
             Some(i) => (t[..i].trim(), &t[i + 1..]),
             None => ("", t),
         };
-        if !group.is_empty() && !group.to_uppercase().starts_with("KEYWORDS") {
+        if !group.is_empty() && !group.to_uppercase().starts_with(V.heading(H::Keywords)) {
             self.ds.model_keywords.push(ModelKeywords {
                 model: group.to_string(),
                 keywords: split_list(list),
@@ -330,9 +332,9 @@ impl<'a> SheetReader<'a> {
             text: String::new(),
             at: super::location(self.doc, b),
         };
-        if self.section.starts_with("DAMAGED") {
+        if self.section.starts_with(V.heading(H::Damaged)) {
             self.damaged = Some(named());
-        } else if !vocab::TENTH.page_sections.contains(&self.section.as_str()) {
+        } else if !V.page_sections.contains(&self.section.as_str()) {
             self.special = Some(named());
         }
     }
@@ -340,17 +342,17 @@ impl<'a> SheetReader<'a> {
     /// The DAMAGED or named rules block being read goes to the datasheet.
     fn close_named_block(&mut self) {
         if let Some(n) = self.damaged.take() {
-            self.ds.damaged = Some(n);
+            self.ds.damaged_box(n);
         }
         if let Some(s) = self.special.take() {
-            self.ds.special_rules.push(s);
+            self.ds.named_box(s);
         }
     }
 
     /// A note printed under a weapon's profile (`One Shot: …`, `Ibram Gaunt only.`): a named
     /// rules block. `false` when `b` is not one.
     fn weapon_note(&mut self, b: &Block) -> bool {
-        if class(b) != Some(ClassHint::WNote) && !self.section.ends_with("WEAPONS") {
+        if class(b) != Some(ClassHint::WNote) && !self.section.ends_with(V.heading(H::Weapons)) {
             return false;
         }
         let named = ABILITY
@@ -364,7 +366,7 @@ impl<'a> SheetReader<'a> {
         }) else {
             return false;
         };
-        self.ds.special_rules.push(NamedText {
+        self.ds.named_box(NamedText {
             name,
             text,
             at: super::location(self.doc, b),
@@ -378,19 +380,19 @@ impl<'a> SheetReader<'a> {
             push_para(&mut d.text, &b.text);
             return;
         }
-        match self.section.as_str() {
-            "WARGEAR OPTIONS" => self.wargear_option(b),
-            "ABILITIES" | "WARGEAR ABILITIES" => self.ability(b),
-            "UNIT COMPOSITION" => self.composition(b, out),
-            "LEADER" if b.kind == BlockKind::ListItem => self.ds.leads.push(b.text.clone()),
-            "STRATAGEMS" if class(b) == Some(ClassHint::S10Wrap) => {
+        match V.heading_of(&self.section) {
+            Some(H::WargearOptions) => self.wargear_option(b),
+            Some(H::Abilities | H::WargearAbilities) => self.ability(b),
+            Some(H::UnitComposition) => self.composition(b, out),
+            Some(H::Leader) if b.kind == BlockKind::ListItem => self.ds.can_lead(b.text.clone()),
+            Some(H::Stratagems) if class(b) == Some(ClassHint::S10Wrap) => {
                 if let Some(id) = listed_stratagem(self.doc, b, out) {
                     if !self.ds.stratagems.contains(&id) {
-                        self.ds.stratagems.push(id);
+                        self.ds.stratagem(id);
                     }
                 }
             }
-            "LEADER" | "LED BY" | "DETACHMENT ABILITY" | "ENHANCEMENTS" | "STRATAGEMS" => {
+            Some(H::Leader | H::LedBy | H::DetachmentAbility | H::Enhancements | H::Stratagems) => {
                 // Cross-references to other pages' records (bodyguards, detachment rules,
                 // enhancements): read there, not here.
             }
@@ -406,7 +408,7 @@ impl<'a> SheetReader<'a> {
     /// A wargear option; a nested list item continues the option above it.
     fn wargear_option(&mut self, b: &Block) {
         if b.kind != BlockKind::ListItem {
-            self.ds.wargear_options.push(b.text.clone());
+            self.ds.wargear_option(b.text.clone());
             return;
         }
         if b.level > 1 {
@@ -420,7 +422,7 @@ impl<'a> SheetReader<'a> {
             }
         }
         self.wargear_parent = Some(self.ds.wargear_options.len());
-        self.ds.wargear_options.push(b.text.clone());
+        self.ds.wargear_option(b.text.clone());
     }
 
     /// A line of ABILITIES or WARGEAR ABILITIES.
@@ -432,7 +434,7 @@ impl<'a> SheetReader<'a> {
                 .split_once(':')
                 .map(|(_, t)| t.trim())
                 .unwrap_or(&b.text);
-            self.ds.special_rules.push(NamedText {
+            self.ds.named_box(NamedText {
                 name: "Designer’s Note".to_string(),
                 text: text.to_string(),
                 at: super::location(self.doc, b),
@@ -446,7 +448,7 @@ impl<'a> SheetReader<'a> {
                 text.push_str(b.text.trim());
             }
         } else {
-            let group = if self.section == "ABILITIES" {
+            let group = if V.heading_of(&self.section) == Some(H::Abilities) {
                 "datasheet"
             } else {
                 "wargear"
@@ -471,7 +473,7 @@ impl<'a> SheetReader<'a> {
         } else if b.kind == BlockKind::ListItem {
             self.ds.composition(b.text.clone());
         } else if b.text.contains("equipped with") {
-            self.ds.equipment.push(b.text.clone());
+            self.ds.equipment_line(b.text.clone());
         } else {
             self.ds.composition(b.text.clone());
         }
@@ -485,14 +487,11 @@ fn finish_datasheet(doc: &Document, ds: SheetBuilder, first_line: u32, out: &mut
         file: &doc.file,
         line: first_line,
         link_references: true,
+        // The page's publication: its faction pack logo's title.
+        publication: doc.meta.get("faction_pack").map(String::as_str),
     };
     let mut ds = ds.finish(f, &mut out.diagnostics);
     ds.sources.push(provenance(doc, first_line));
-    // A page whose publication (its faction pack logo's title) is a Warhammer Legends one.
-    ds.legends = doc
-        .meta
-        .get("faction_pack")
-        .is_some_and(|t| vocab::legends_publication(ds.edition, t));
     out.datasheets.push(ds);
 }
 
@@ -577,7 +576,10 @@ fn rule_kind(body: &str) -> (&'static str, Option<String>) {
     if WEAPON_RULE.is_match(body) {
         ("weapon_ability", None)
     } else if let Some(c) = ARMY_FACTION.captures(body) {
-        ("army", c.get(1).map(|m| title_case(m.as_str())))
+        (
+            "army",
+            c.get(1).map(|m| TitleStyle::EVERY_WORD.apply(m.as_str())),
+        )
     } else {
         ("core", None)
     }
@@ -706,7 +708,7 @@ fn read_glossary(doc: &Document, blocks: &[&Block], out: &mut Extracted) {
 fn display_name(name: &str) -> String {
     let n = name.trim();
     if text::is_upper(n) {
-        title_case(n)
+        TitleStyle::EVERY_WORD.apply(n)
     } else {
         n.to_string()
     }
@@ -785,7 +787,7 @@ fn card_block(s: &mut Stratagem, b: &Block, read: &mut CardText) -> bool {
 /// card's unlabeled rule (kept as the effect). `false` when it is none of these.
 fn card_text(s: &mut Stratagem, b: &Block, read: &mut CardText) -> bool {
     let t = b.text.trim();
-    if let Some((part, rest)) = vocab::TENTH.stratagem_part(t) {
+    if let Some((part, rest)) = V.stratagem_part(t) {
         *field(s, part) = Some(rest.to_string());
         read.last = Some(part);
         return true;
@@ -892,22 +894,20 @@ impl<'a> FactionPage<'a> {
             Sec::Enhancements | Sec::Stratagems if level <= 3 => self.sec = Sec::None,
             _ => {}
         }
-        if lower == "army rules" || lower == "army rule" {
+        let is = |h| V.is(h, b.text.trim());
+        if is(H::ArmyRules) || is(H::ArmyRule) {
             self.sec = Sec::ArmyRules(level);
-        } else if lower == "detachment rule" || lower == "detachment rules" {
+        } else if is(H::DetachmentRule) || is(H::DetachmentRules) {
             self.open_detachment(level);
             self.sec = Sec::DetachmentRule(level);
-        } else if lower == "enhancements" {
+        } else if is(H::Enhancements) {
             self.sec = Sec::Enhancements;
-        } else if lower == "stratagems" {
+        } else if is(H::Stratagems) {
             self.sec = Sec::Stratagems;
         } else if matches!(self.sec, Sec::ArmyRules(_) | Sec::DetachmentRule(_)) {
             return self.rule(blocks, i, out);
         }
-        if !vocab::TENTH
-            .faction_page_boilerplate
-            .contains(&lower.as_str())
-        {
+        if !V.faction_page_boilerplate.contains(&lower.as_str()) {
             self.last_plain[level as usize] = Some((b.text.trim().to_string(), b.line()));
             for slot in self.last_plain.iter_mut().skip(level as usize + 1) {
                 *slot = None;

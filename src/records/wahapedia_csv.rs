@@ -1513,25 +1513,14 @@ pub fn inches(s: &str) -> String {
 
 /// `inv_sv`: `4` → `4+`, `4*` → (`4+`, starred), `-`/empty → `None`.
 pub fn invulnerable(s: Option<&str>) -> (Option<String>, bool) {
-    let Some(s) = s else {
-        return (None, false);
-    };
-    let (v, star) = strip_star(s);
-    if v.is_empty() || v == "-" {
-        return (None, star);
-    }
-    (Some(roll(&v)), star)
+    let p = crate::extract::sheet::PrintedSave::read(s.unwrap_or_default());
+    (p.save, p.starred)
 }
 
 /// The weapon abilities of a `description` cell: HTML stripped, split on commas (and on the
 /// `. ` a few lines use instead), empty pieces dropped, case kept.
 pub fn split_keywords(raw: &str) -> Vec<String> {
-    let text = clean_text(raw);
-    text.split(',')
-        .flat_map(|p| p.split(". "))
-        .map(|p| p.trim().trim_end_matches('.').trim().to_string())
-        .filter(|p| !p.is_empty())
-        .collect()
+    crate::text::words::ListStyle::EXPORT.split(&clean_text(raw))
 }
 
 /// The model count of a points description: the sum of its numbers (`1 Spanner and 4 Burna

@@ -644,3 +644,115 @@ fn records_functions_are_short() {
     }
     report("functions in src/records/ are short", v);
 }
+
+/// Readers of an edition without a vocabulary yet (`vocab::of` is `None`): they spell their
+/// own headings until their edition gets one. `(path prefix, edition id)`; only shrinks (an
+/// edition that gets a vocabulary must leave the list).
+const READERS_WITHOUT_VOCABULARY: &[(&str, &str)] = &[
+    ("src/extract/ninth", "9e"),
+    ("src/extract/heresy.rs", "hh2"),
+];
+
+/// Every string literal of a code line, as written (escapes not undone).
+fn string_literals(line: &str) -> Vec<&str> {
+    static RE: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+        Regex::new(r#"(?:^|[^\w#])"((?:[^"\\]|\\.)*)""#).expect("regex")
+    });
+    RE.captures_iter(line)
+        .filter_map(|c| c.get(1))
+        .map(|m| m.as_str())
+        .collect()
+}
+
+/// `file:line: …` for each string literal in the code of `sources` that is one of `words` (a
+/// heading or label of a vocabulary), compared as printed (capitals: the lower-case `core`,
+/// `faction` and `faq` are the contract's group and kind names, and a BattleScribe profile
+/// type such as `Abilities` is that format's own field name) with a trailing `:` ignored.
+fn vocabulary_literals<'a>(
+    sources: impl Iterator<Item = &'a Source>,
+    words: &[&str],
+) -> Vec<String> {
+    let key = |w: &str| w.trim().trim_end_matches(':').trim_end().to_string();
+    let words: std::collections::BTreeSet<String> = words
+        .iter()
+        .map(|w| key(w))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut v = Vec::new();
+    for s in sources {
+        for (n, l) in s.code_lines() {
+            for lit in string_literals(l) {
+                if words.contains(&key(lit)) {
+                    v.push(format!(
+                        "{}:{n}: spells the heading \"{lit}\": take it from the edition's vocabulary (crate::vocab)",
+                        s.path
+                    ));
+                }
+            }
+        }
+    }
+    v
+}
+
+/// The extractors and record sources of an edition with a vocabulary (`crate::vocab::of`)
+/// match its headings and labels through it: none spells one as a string literal
+/// (`"RANGED WEAPONS"`, `"WHEN:"`). Readers of an edition without a vocabulary are listed in
+/// [`READERS_WITHOUT_VOCABULARY`].
+#[test]
+fn readers_take_headings_from_the_vocabulary() {
+    use cogitator::edition::Edition;
+    let mut v = Vec::new();
+    for (prefix, id) in READERS_WITHOUT_VOCABULARY {
+        let e = Edition::from_id(id).expect("an edition id");
+        if cogitator::vocab::of(e).is_some() {
+            v.push(format!(
+                "{prefix}: edition {id} has a vocabulary now: remove it from READERS_WITHOUT_VOCABULARY"
+            ));
+        }
+    }
+    let words: Vec<&str> = Edition::ALL
+        .iter()
+        .filter_map(|e| cogitator::vocab::of(*e))
+        .flat_map(|voc| voc.words())
+        .collect();
+    assert!(
+        words.len() > 20,
+        "the 10th edition's vocabulary has its headings"
+    );
+    let all = sources();
+    let readers = all.iter().filter(|s| {
+        (s.under("src/extract/") || s.under("src/records/"))
+            && !READERS_WITHOUT_VOCABULARY
+                .iter()
+                .any(|(p, _)| s.path.starts_with(p))
+    });
+    v.extend(vocabulary_literals(readers, &words));
+    report(
+        "readers take headings and labels from the edition vocabulary (src/vocab.rs)",
+        v,
+    );
+}
+
+#[test]
+fn a_heading_spelled_by_a_reader_is_found() {
+    let bad = Source {
+        path: "src/extract/x.rs".to_string(),
+        text: concat!(
+            "fn a(t: &str) {\n",
+            "    if t == \"RANGED WEAPONS\" { b(r\"^KEYWORDS:\", \"core\") }\n",
+            "    // \"ABILITIES\" in a comment\n",
+            "    let x = strip(t, \"WHEN:\").or(strip(t, \"Keywords\"));\n",
+            "}\n",
+            "#[cfg(test)]\n",
+            "const T: &str = \"ABILITIES\";\n",
+        )
+        .to_string(),
+    };
+    let found = vocabulary_literals(
+        std::iter::once(&bad),
+        &["RANGED WEAPONS", "KEYWORDS:", "WHEN:", "ABILITIES"],
+    );
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(found[0].starts_with("src/extract/x.rs:2:"), "{found:?}");
+    assert!(found[1].starts_with("src/extract/x.rs:4:"), "{found:?}");
+}

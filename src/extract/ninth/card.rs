@@ -7,23 +7,19 @@
 //! an upper-case heading naming one of its abilities (`REANIMATION PROTOCOLS`), which become
 //! faction rules.
 
-use super::heading_case as title_case;
 use super::{cells, is_title, plain, push_para, CardStart};
 use crate::diag::{Code, Diagnostic};
-use crate::extract::sheet::SheetBuilder;
+use crate::extract::sheet::{PrintedSave, SheetBuilder};
 use crate::extract::Extracted;
 use crate::ir::{Block, BlockKind, Document};
 use crate::model::{Ability, Edition, ModelKeywords, ProfileKind, Rule, WeaponProfile, WeaponType};
 use crate::source::{Location, Occurrence, Provenance};
+use crate::text::words::TitleStyle;
 use regex::Regex;
 use std::sync::LazyLock;
 
 static KEYWORDS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^(FACTION )?KEYWORDS(?: \[([^\]]+)\])?:\s*(.*)$").expect("static regex")
-});
-static INVULN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(?:The bearer has an? )?([2-6]\+) invulnerable save(?: (.+?))?\.?$")
-        .expect("static regex")
 });
 static CARD_LABEL: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^([A-Z][A-Z ,'’-]*[A-Z]):\s*(.*)$").expect("static regex"));
@@ -77,7 +73,7 @@ pub(super) fn read(
     out: &mut Extracted,
 ) {
     let mut ds = SheetBuilder::new(Edition::Ninth);
-    ds.name = Some(title_case(&start.name));
+    ds.set_name(TitleStyle::NINTH.apply(&start.name));
     ds.power_rating = start.power;
     let line = blocks.first().map_or(0, |b| b.line());
     ds.source(Provenance::at_line(
@@ -138,7 +134,7 @@ impl Card<'_> {
             Section::Models if b.text.contains('\t') => self.model(b),
             Section::Weapons if b.text.contains('\t') => self.weapon(b),
             Section::Abilities | Section::Wargear => return self.ability_line(t, b.line()),
-            Section::Options => self.ds.wargear_options.push(t),
+            Section::Options => self.ds.wargear_option(t),
             Section::Printed(k) => self.printed_line(k, t, b),
             _ => return self.note(&t, b.line()),
         }
@@ -174,7 +170,7 @@ impl Card<'_> {
             return None;
         }
         self.printed.push(Printed {
-            name: title_case(t),
+            name: TitleStyle::NINTH.apply(t),
             line: 0,
             ..Printed::default()
         });
@@ -192,7 +188,7 @@ impl Card<'_> {
                 .iter()
                 .find(|k| !k.starts_with('<') && !ALLIANCES.contains(&k.as_str()));
             if self.ds.faction.is_none() {
-                self.ds.faction = own.map(|k| title_case(k));
+                self.ds.faction = own.map(|k| TitleStyle::NINTH.apply(k));
             }
             self.ds.faction_keywords.extend(words);
             return;
@@ -349,9 +345,8 @@ impl Card<'_> {
         } else {
             a.text = Some(join_ability(&paras));
             if a.group == "datasheet" && self.ds.invulnerable_save.is_none() {
-                if let Some(c) = paras.first().and_then(|p| INVULN.captures(p)) {
-                    self.ds.invulnerable_save = Some(c[1].to_string());
-                    self.ds.invulnerable_save_condition = c.get(2).map(|m| m.as_str().to_string());
+                if let Some(s) = paras.first().and_then(|p| PrintedSave::sentence(p)) {
+                    self.ds.invulnerable_save(s.save, s.condition);
                 }
             }
         }
@@ -368,7 +363,8 @@ impl Card<'_> {
         }
         if let Some(c) = CARD_LABEL.captures(&t) {
             let first = c[2].trim().to_string();
-            p.labels.push((title_case(&c[1]), b.line(), vec![first]));
+            p.labels
+                .push((TitleStyle::NINTH.apply(&c[1]), b.line(), vec![first]));
             return;
         }
         let text = if b.kind == BlockKind::ListItem {
@@ -388,7 +384,7 @@ impl Card<'_> {
         for s in sentences(t) {
             if s.contains("equipped with") {
                 if !self.ds.equipment.contains(&s) {
-                    self.ds.equipment.push(s);
+                    self.ds.equipment_line(s);
                 }
                 used = true;
             } else if s.contains("its PR is") {
@@ -500,15 +496,5 @@ mod tests {
             "In a battle-forged army, you can include 1"
         ));
         assert!(!is_ability_name("Beginning of your turn:"));
-    }
-
-    #[test]
-    fn invulnerable_saves() {
-        let c = INVULN.captures("4+ invulnerable save against melee weapons.");
-        assert_eq!(c.as_ref().map(|c| &c[1]), Some("4+"));
-        assert_eq!(
-            c.and_then(|c| c.get(2)).map(|m| m.as_str()),
-            Some("against melee weapons")
-        );
     }
 }

@@ -8,13 +8,13 @@
 //! (`5. INFLECT DAMAGE` for `5. INFLICT DAMAGE`) is the same rule: read under the first name,
 //! with `X102` keeping the printed spelling.
 
-use super::heading_case as title_case;
 use super::{cells, is_title, plain, push_para};
 use crate::diag::{Code, Diagnostic};
 use crate::extract::Extracted;
 use crate::ir::{Block, Document};
 use crate::model::{Edition, Rule, RuleTable};
 use crate::source::Occurrence;
+use crate::text::words::TitleStyle;
 use regex::Regex;
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -81,7 +81,7 @@ impl Reader<'_> {
         } else if let Some(c) = LABEL.captures(&t) {
             self.close_label();
             let mut open = Open {
-                name: title_case(&c[1]),
+                name: TitleStyle::NINTH.apply(&c[1]),
                 line: b.line(),
                 ..Open::default()
             };
@@ -93,8 +93,8 @@ impl Reader<'_> {
             // `REMAIN STATIONARY` between two labels: a label printed without its text
             self.close_label();
         } else if is_title(&t) {
-            self.section = title_case(&t);
-            self.open_container(title_case(&t), b.line());
+            self.section = TitleStyle::NINTH.apply(&t);
+            self.open_container(TitleStyle::NINTH.apply(&t), b.line());
         } else if let Some(c) = SENTENCE_LABEL.captures(&t) {
             self.close_label();
             let open = Open {
@@ -157,7 +157,7 @@ impl Reader<'_> {
     /// The name of step `number` printed as `printed`: the name the step had when first
     /// printed in this section, when `printed` is a misspelling of it (`X102`).
     fn step_name(&mut self, number: &str, printed: &str, line: u32) -> String {
-        let name = title_case(printed.trim());
+        let name = TitleStyle::NINTH.apply(printed.trim());
         let key = (self.section.clone(), number.to_string());
         match self.steps.get(&key) {
             Some(first) if *first != name && strsim::levenshtein(first, &name) <= 2 => {

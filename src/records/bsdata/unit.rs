@@ -195,7 +195,11 @@ fn weapon_keywords(store: &Store) -> HashSet<String> {
                     .attr("name")
                     .is_some_and(|n| n.trim().eq_ignore_ascii_case("keywords"))
                 {
-                    out.extend(keyword_list(&cn.text).map(crate::text::fold::fold_for_compare));
+                    out.extend(
+                        keyword_list(&cn.text)
+                            .iter()
+                            .map(|k| crate::text::fold::fold_for_compare(k)),
+                    );
                 }
             }
         }
@@ -298,10 +302,8 @@ fn modifiers_of(t: &Tree, n: usize) -> Vec<usize> {
 }
 
 /// A weapon profile's `Keywords` characteristic as a list: comma-separated, `-` for none.
-fn keyword_list(s: &str) -> impl Iterator<Item = &str> {
-    s.split(',')
-        .map(str::trim)
-        .filter(|k| !k.is_empty() && *k != "-")
+fn keyword_list(s: &str) -> Vec<String> {
+    crate::text::words::ListStyle::BATTLESCRIBE.split(s)
 }
 
 /// A profile's characteristic: `(name, typeId, value)`.
@@ -380,8 +382,12 @@ impl<'s, 'u> Walk<'s, 'u> {
         let node = self.store.node(target);
         let (name, legends) = strip_legends(node.attr("name").unwrap_or(""));
         let mut ds = SheetBuilder::new(self.edition);
-        ds.name = Some(name).filter(|n| !n.is_empty());
-        ds.legends = legends;
+        if !name.is_empty() {
+            ds.set_name(name);
+        }
+        if legends {
+            ds.legends_mark();
+        }
         ds.source(Provenance::at_line(
             file.path.clone(),
             node.line,
@@ -444,6 +450,7 @@ impl<'s, 'u> Walk<'s, 'u> {
             file: &first.0,
             line: first.1,
             link_references: true,
+            publication: None,
         };
         self.ds.finish(f, diags)
     }
@@ -902,7 +909,7 @@ impl<'s, 'u> Walk<'s, 'u> {
             None => format!("{group}{range}: {}", choices.join(", ")),
         };
         if !self.ds.wargear_options.contains(&line) {
-            self.ds.wargear_options.push(line);
+            self.ds.wargear_option(line);
         }
     }
 
@@ -1266,7 +1273,7 @@ impl<'s, 'u> Walk<'s, 'u> {
         get: &dyn Fn(&str) -> Option<String>,
     ) {
         let keywords = get("keywords")
-            .map(|k| keyword_list(&k).map(str::to_string).collect())
+            .map(|k| keyword_list(&k))
             .unwrap_or_default();
         self.ds
             .weapon_fields(name, keywords, kind, at, |_, f| match f {
@@ -1290,10 +1297,11 @@ impl<'s, 'u> Walk<'s, 'u> {
     /// The TRANSPORT block (a `Transport` profile's capacity), among the named boxes as the
     /// cards and Wahapedia print it; once per text.
     fn transport(&mut self, text: String, at: Location) {
-        let known = |r: &NamedText| r.name == "TRANSPORT" && r.text == text;
+        let name = crate::vocab::TENTH.heading(crate::vocab::Heading::Transport);
+        let known = |r: &NamedText| r.name == name && r.text == text;
         if !text.is_empty() && !self.ds.special_rules.iter().any(known) {
-            self.ds.special_rules.push(NamedText {
-                name: "TRANSPORT".to_string(),
+            self.ds.named_box(NamedText {
+                name: name.to_string(),
                 text,
                 at,
             });
@@ -1313,7 +1321,7 @@ impl<'s, 'u> Walk<'s, 'u> {
             // The units' names as printed, before the markup is made plain (capitals).
             for unit in leads_in(&text) {
                 if !self.ds.leads.contains(&unit) {
-                    self.ds.leads.push(unit);
+                    self.ds.can_lead(unit);
                 }
             }
         }
@@ -1322,9 +1330,10 @@ impl<'s, 'u> Walk<'s, 'u> {
             if self.ds.invulnerable_save.is_none() {
                 let value = roll_in(&name).or_else(|| roll_in(&text));
                 let conditional = name.contains('*') || roll_star(&text);
-                self.ds.invulnerable_save = value;
+                self.ds.invulnerable_value(value);
                 if conditional {
-                    self.ds.invulnerable_save_condition = Some(text).filter(|t| !t.is_empty());
+                    self.ds
+                        .invulnerable_condition(Some(text).filter(|t| !t.is_empty()));
                 }
             }
             return;
@@ -1336,7 +1345,7 @@ impl<'s, 'u> Walk<'s, 'u> {
         }
         if lower.starts_with("damaged:") {
             if self.ds.damaged.is_none() {
-                self.ds.damaged = Some(NamedText {
+                self.ds.damaged_box(NamedText {
                     name: name.to_uppercase(),
                     text,
                     at,

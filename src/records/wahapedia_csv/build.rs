@@ -7,8 +7,10 @@
 //! faction abilities of `Abilities.csv`). Ids come from the same scope + name functions the
 //! page extractors use (`10e:<faction>:<unit>` with the faction's name from `Factions.csv`), so
 //! a unit read from a page and from the export is one datasheet. HTML inside fields is read by
-//! `decode::html::fragment_blocks`; ability lines, stratagem texts and weapon keywords by the
-//! extractors' own readers. A record's provenance is its row in its own table; it is filed
+//! `decode::html::fragment_blocks`; a datasheet's rows go to the datasheet builder as typed
+//! values (a weapon's name, keywords and values, an ability's name and text apart: nothing is
+//! formatted into text to be parsed again); the export's own HTML texts (stratagems, ability
+//! groups) are read by the extractors' readers. A record's provenance is its row in its own table; it is filed
 //! under that table. Never invents: a value the export lacks stays `None`, with a diagnostic
 //! where the contract expects one.
 
@@ -21,6 +23,7 @@ use crate::ir::BlockKind;
 use crate::model::*;
 use crate::records::{file_name, Group};
 use crate::source::{Location, Provenance};
+use crate::vocab::{Heading as H, TENTH as V};
 
 /// Reads a claimed export group: the typed rows, then the records.
 pub fn records(group: &Group) -> Vec<Extracted> {
@@ -243,16 +246,14 @@ impl<'e> Builder<'e> {
                 continue;
             }
             let faction = self.faction(Some(&d.faction_id), DATASHEETS, d.line);
-            let mut ds = self.datasheet(d, faction);
             let publication = d
                 .source_id
                 .as_ref()
                 .and_then(|s| ex.more.publications.get(s))
                 .map(String::as_str);
             // A datasheet of a Warhammer Legends publication (`Space Wolves (Warhammer
-            // Legends)`, `Legends: Tyranids`) is a Legends datasheet, as the cards' badge says.
-            ds.legends =
-                publication.is_some_and(|p| crate::vocab::legends_publication(ds.edition, p));
+            // Legends)`, `Legends: Tyranids`) is a Legends datasheet (set by `finish`).
+            let ds = self.datasheet(d, faction, publication);
             sheets.push((ds, publication));
         }
         tell_apart_by_publication(&mut sheets);
@@ -262,9 +263,14 @@ impl<'e> Builder<'e> {
 
     /// One datasheet of the export: its rows of every `Datasheets_*` table, through the
     /// datasheet builder.
-    fn datasheet(&mut self, d: &ExportDatasheet, faction: Option<String>) -> Datasheet {
+    fn datasheet(
+        &mut self,
+        d: &ExportDatasheet,
+        faction: Option<String>,
+        publication: Option<&str>,
+    ) -> Datasheet {
         let mut ds = SheetBuilder::new(Edition::Tenth);
-        ds.name = Some(d.name.clone());
+        ds.set_name(d.name.clone());
         ds.source(self.provenance(DATASHEETS, d.line));
         self.models(&mut ds, d);
         self.weapons(&mut ds, d);
@@ -278,6 +284,7 @@ impl<'e> Builder<'e> {
             file: &self.path(DATASHEETS),
             line: d.line,
             link_references: true,
+            publication,
         };
         ds.finish(f, &mut self.diags)
     }
@@ -286,7 +293,7 @@ impl<'e> Builder<'e> {
     fn models(&self, ds: &mut SheetBuilder, d: &ExportDatasheet) {
         let models = rows_of(&self.ex.models, &d.id, |r| &r.datasheet_id);
         self.source_row(ds, MODELS, models.iter().map(|m| m.line).min());
-        ds.base_size = models.iter().find_map(|m| m.base_size.clone());
+        ds.set_base_size(models.iter().find_map(|m| m.base_size.clone()));
         for m in models {
             let name = Some(m.name.clone()).filter(|n| !n.is_empty());
             let at = self.location(MODELS, m.line);
@@ -358,7 +365,7 @@ impl<'e> Builder<'e> {
                 "Datasheet" => ds.ability(name, "datasheet", paragraphs(&a.description), at),
                 "Wargear" => ds.ability(name, "wargear", paragraphs(&a.description), at),
                 "Primarch" => ds.ability(name, "primarch", paragraphs(&a.description), at),
-                _ => ds.special_rules.push(NamedText {
+                _ => ds.named_box(NamedText {
                     name,
                     text: paragraphs(&a.description),
                     at,
@@ -381,7 +388,7 @@ impl<'e> Builder<'e> {
                 option.push_str(&b.text);
             }
             if !option.is_empty() {
-                ds.wargear_options.push(option);
+                ds.wargear_option(option);
             }
         }
         for c in rows_of(&self.ex.more.composition, &d.id, |r| &r.datasheet_id) {
@@ -392,7 +399,7 @@ impl<'e> Builder<'e> {
         }
         let loadout = fragment_text(&d.loadout);
         if !loadout.is_empty() {
-            ds.equipment.push(loadout);
+            ds.equipment_line(loadout);
         }
     }
 
@@ -428,16 +435,16 @@ impl<'e> Builder<'e> {
     /// named boxes).
     fn named_boxes(&self, ds: &mut SheetBuilder, d: &ExportDatasheet) {
         if let Some(w) = &d.damaged_w {
-            ds.damaged = Some(NamedText {
-                name: format!("DAMAGED: {w} WOUNDS REMAINING"),
+            ds.damaged_box(NamedText {
+                name: format!("{}: {w} WOUNDS REMAINING", V.heading(H::Damaged)),
                 text: paragraphs(&d.damaged_description),
                 at: self.location(DATASHEETS, d.line),
             });
         }
         let transport = paragraphs(&d.transport);
         if !transport.is_empty() {
-            ds.special_rules.push(NamedText {
-                name: "TRANSPORT".to_string(),
+            ds.named_box(NamedText {
+                name: V.heading(H::Transport).to_string(),
                 text: transport,
                 at: self.location(DATASHEETS, d.line),
             });
@@ -450,7 +457,7 @@ impl<'e> Builder<'e> {
         let ex = self.ex;
         for l in ex.more.leaders.iter().filter(|l| l.from == d.id) {
             if let Some(n) = self.datasheet_names.get(l.to.as_str()) {
-                ds.leads.push((*n).to_string());
+                ds.can_lead((*n).to_string());
             }
         }
         for k in rows_of(&ex.keywords, &d.id, |r| &r.datasheet_id) {
@@ -463,7 +470,7 @@ impl<'e> Builder<'e> {
             if let Some(model) = k
                 .model
                 .as_ref()
-                .filter(|m| !matches!(m.to_uppercase().as_str(), "ALL MODELS" | "ALL"))
+                .filter(|m| !matches!(V.heading_of(&m.to_uppercase()), Some(H::AllModels | H::All)))
             {
                 match ds.model_keywords.iter_mut().find(|mk| &mk.model == model) {
                     Some(mk) => mk.keywords.push(k.keyword.clone()),
@@ -484,7 +491,7 @@ impl<'e> Builder<'e> {
         for l in rows_of(&ex.more.datasheet_stratagems, &d.id, |r| &r.from) {
             if let Some(id) = self.stratagem_ids.get(l.to.as_str()) {
                 if !ds.stratagems.contains(id) {
-                    ds.stratagems.push(id.clone());
+                    ds.stratagem(id.clone());
                 }
             }
         }

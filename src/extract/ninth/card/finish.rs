@@ -54,6 +54,7 @@ impl Card<'_> {
             file: &self.doc.file,
             line: self.ds.sources.first().map_or(0, |p| p.line),
             link_references: false,
+            publication: None,
         };
         let ds = self.ds.finish(f, &mut out.diagnostics);
         out.datasheets.push(ds);
