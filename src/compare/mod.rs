@@ -1,10 +1,12 @@
 //! The comparison core: what every comparison of two readings of the rules shares — the
-//! category of a disagreement ([`Category`]) and the names rule ([`names`]: the one name key,
-//! the synonyms as data, when two names are the same thing).
+//! category of a disagreement ([`Category`]), the names rule ([`names`]: the one name key,
+//! the synonyms as data, when two names are the same thing) and the one comparison of a
+//! datasheet's readings ([`view`]: `keyed` then `compare`, per path each side's value).
 //!
 //! Used by the merge and the reconciliation (`reconcile`) and the export crosscheck
-//! (`crosscheck`); the field comparison they share is the typed diff engine (`diff`), whose
-//! dataset diff says what a change is about (`diff::dataset::Subject`), not why. It sits below
+//! (`crosscheck`), which build their reports from [`view::compare`]; the merge's `X110` and
+//! `cogitator diff` compare through the typed diff engine (`diff`), whose dataset diff says
+//! what a change is about (`diff::dataset::Subject`), not why. It sits below
 //! all of them and imports none of them; it must not read files, know unit names, or decide
 //! which record of one side is which record of the other (each caller pairs its records with
 //! these rules).
