@@ -5,7 +5,7 @@
 //! it lacks), missing, or *covered* (a keyword printed split where another reading joins it).
 //!
 //! Owns the keys that pair records across readings: model profiles by [`name_key`] then
-//! position ([`model_keys`]), weapons by [`name_key`] and the weapon rule ([`pair_weapons`]:
+//! position (`model_keys`), weapons by [`name_key`] and the weapon rule (`pair_weapons`:
 //! two names no reading has both of, one and the same profile, the same first word). Used by
 //! the reconciliation (every source against the reference value) and the export crosscheck
 //! (a dataset's datasheet against the export's); it must not decide categories, read files or
@@ -79,7 +79,7 @@ pub fn top_of(path: &str) -> &'static str {
 
 /// Keys of each reading's model profiles: [`name_key`] of the name when another reading names
 /// a profile so; the others by position among them (`#1`, `#2`).
-pub fn model_keys(ds: &[&Datasheet]) -> Vec<Vec<String>> {
+fn model_keys(ds: &[&Datasheet]) -> Vec<Vec<String>> {
     let keys: Vec<Vec<String>> = ds
         .iter()
         .map(|d| {
@@ -295,7 +295,7 @@ pub struct Keyed {
     pub alias: BTreeMap<String, String>,
 }
 
-/// Keys every reading of `sides` alike ([`model_keys`] and the weapon rule over all of them)
+/// Keys every reading of `sides` alike (`model_keys` and the weapon rule over all of them)
 /// and builds its [`View`].
 pub fn keyed(sides: &[Vec<(String, &Datasheet)>]) -> Keyed {
     let all: Vec<&Datasheet> = sides.iter().flatten().map(|(_, d)| *d).collect();
@@ -365,7 +365,7 @@ pub fn compare(sides: &[Vec<(String, View)>]) -> Vec<(String, Vec<Value>)> {
 
 /// A weapon's characteristics as the weapon rule compares them: its type and every
 /// characteristic of its profile, in order (not its keywords, not its name).
-pub fn weapon_signature(w: &WeaponProfile) -> String {
+fn weapon_signature(w: &WeaponProfile) -> String {
     let mut s = format!("{:?}", w.kind);
     for (n, v) in w.characteristics.iter() {
         s.push('|');
@@ -379,7 +379,7 @@ pub fn weapon_signature(w: &WeaponProfile) -> String {
 /// The weapon rule (see the module doc) over the weapon keys of one datasheet's readings:
 /// `keys[r]` maps reading `r`'s weapon keys ([`name_key`]) to their signatures. Returns the
 /// renames (key → the key it pairs with, the one that sorts first kept).
-pub fn pair_weapons(keys: &[BTreeMap<String, String>]) -> BTreeMap<String, String> {
+fn pair_weapons(keys: &[BTreeMap<String, String>]) -> BTreeMap<String, String> {
     // key → (readings that have it, its one signature if every reading agrees)
     let mut all: BTreeMap<&str, (BTreeSet<usize>, BTreeSet<&str>)> = BTreeMap::new();
     for (r, m) in keys.iter().enumerate() {
