@@ -16,6 +16,16 @@ pub mod view;
 
 use serde::{Deserialize, Serialize};
 
+/// `n` of `d` in percent, rounded to `places` decimals so that the JSON does not depend on
+/// float printing noise; `empty` when `d` is 0 (the reconciliation's and the crosscheck's figures).
+pub fn percent(n: usize, d: usize, places: i32, empty: f64) -> f64 {
+    if d == 0 {
+        return empty;
+    }
+    let scale = 10f64.powi(places);
+    (n as f64 * 100.0 * scale / d as f64).round() / scale
+}
+
 /// Why two readings of one field disagree: the one category vocabulary of the comparisons.
 ///
 /// Ordered as the crosscheck summary lists them. Serialized as the reconciliation report

@@ -48,6 +48,7 @@ pub mod matching;
 pub mod merge;
 
 use crate::compare::names::name_key;
+use crate::compare::percent;
 use crate::compare::view::{compare, keyed, top_of, value_at, view, Value, View};
 pub use crate::compare::view::{item_key, split_path};
 pub use crate::compare::Category;
@@ -664,14 +665,6 @@ fn field_report(
     f
 }
 
-fn pct(a: usize, b: usize) -> f64 {
-    if b == 0 {
-        100.0
-    } else {
-        (1000.0 * a as f64 / b as f64).round() / 10.0
-    }
-}
-
 /// The per-faction figures of the report's datasheets.
 fn figures(datasheets: &[DatasheetReport]) -> Vec<FactionFigures> {
     // Per faction: its figures, and its pairs of sources by their names (sorted).
@@ -747,11 +740,11 @@ fn figures(datasheets: &[DatasheetReport]) -> Vec<FactionFigures> {
     let mut out = Vec::with_capacity(by.len());
     for (mut ff, pairs) in by.into_values() {
         for mut p in pairs.into_values() {
-            p.percent = pct(p.agree, p.checks);
-            p.percent_up_to_naming = pct(p.agree_up_to_naming, p.checks);
+            p.percent = percent(p.agree, p.checks, 1, 100.0);
+            p.percent_up_to_naming = percent(p.agree_up_to_naming, p.checks, 1, 100.0);
             ff.pairs.push(p);
         }
-        ff.all_sources.percent = pct(ff.all_sources.agree, ff.all_sources.checks);
+        ff.all_sources.percent = percent(ff.all_sources.agree, ff.all_sources.checks, 1, 100.0);
         out.push(ff);
     }
     out
