@@ -1,10 +1,12 @@
 //! The comparison core: what every comparison of two readings of the rules shares — the
-//! category of a disagreement ([`Category`]) and the names rule ([`names`]: the one name key,
-//! the synonyms as data, when two names are the same thing).
+//! category of a disagreement ([`Category`]), the names rule ([`names`]: the one name key,
+//! the synonyms as data, when two names are the same thing) and the one comparison of a
+//! datasheet's readings ([`view`]: `keyed` then `compare`, per path each side's value).
 //!
 //! Used by the merge and the reconciliation (`reconcile`) and the export crosscheck
-//! (`crosscheck`); the field comparison they share is the typed diff engine (`diff`), whose
-//! dataset diff says what a change is about (`diff::dataset::Subject`), not why. It sits below
+//! (`crosscheck`), which build their reports from [`view::compare`]; the merge's `X110` and
+//! `cogitator diff` compare through the typed diff engine (`diff`), whose dataset diff says
+//! what a change is about (`diff::dataset::Subject`), not why. It sits below
 //! all of them and imports none of them; it must not read files, know unit names, or decide
 //! which record of one side is which record of the other (each caller pairs its records with
 //! these rules).
@@ -13,6 +15,16 @@ pub mod names;
 pub mod view;
 
 use serde::{Deserialize, Serialize};
+
+/// `n` of `d` in percent, rounded to `places` decimals so that the JSON does not depend on
+/// float printing noise; `empty` when `d` is 0 (the reconciliation's and the crosscheck's figures).
+pub fn percent(n: usize, d: usize, places: i32, empty: f64) -> f64 {
+    if d == 0 {
+        return empty;
+    }
+    let scale = 10f64.powi(places);
+    (n as f64 * 100.0 * scale / d as f64).round() / scale
+}
 
 /// Why two readings of one field disagree: the one category vocabulary of the comparisons.
 ///

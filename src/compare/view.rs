@@ -5,7 +5,7 @@
 //! it lacks), missing, or *covered* (a keyword printed split where another reading joins it).
 //!
 //! Owns the keys that pair records across readings: model profiles by [`name_key`] then
-//! position ([`model_keys`]), weapons by [`name_key`] and the weapon rule ([`pair_weapons`]:
+//! position (`model_keys`), weapons by [`name_key`] and the weapon rule (`pair_weapons`:
 //! two names no reading has both of, one and the same profile, the same first word). Used by
 //! the reconciliation (every source against the reference value) and the export crosscheck
 //! (a dataset's datasheet against the export's); it must not decide categories, read files or
@@ -13,6 +13,7 @@
 
 use super::names::{elsewhere_keys, name_key, printed_elsewhere};
 use crate::model::{Datasheet, WeaponProfile};
+use crate::source::Location;
 use crate::text::fold::fold_for_compare;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -54,6 +55,9 @@ pub struct View {
     pub words: BTreeMap<&'static str, BTreeSet<String>>,
     /// The keys of the weapons it says are printed on another card (`name_key`).
     pub elsewhere: Vec<String>,
+    /// Item path (`weapons[lasgun]`) → the item's printed name (a model's, else its unit's)
+    /// and where it was read (none for a keyword), for report labels and sources.
+    pub printed: BTreeMap<String, (String, Option<Location>)>,
 }
 
 pub fn top_of(path: &str) -> &'static str {
@@ -75,7 +79,7 @@ pub fn top_of(path: &str) -> &'static str {
 
 /// Keys of each reading's model profiles: [`name_key`] of the name when another reading names
 /// a profile so; the others by position among them (`#1`, `#2`).
-pub fn model_keys(ds: &[&Datasheet]) -> Vec<Vec<String>> {
+fn model_keys(ds: &[&Datasheet]) -> Vec<Vec<String>> {
     let keys: Vec<Vec<String>> = ds
         .iter()
         .map(|d| {
@@ -128,7 +132,17 @@ pub fn view(d: &Datasheet, model_keys: &[String], weapon_alias: &BTreeMap<String
     if !d.models.is_empty() {
         v.prints.insert("models");
     }
+    let show = |v: &mut View, path: &str, name: &str, at: Option<&Location>| {
+        (v.printed.entry(path.to_string())).or_insert_with(|| (name.to_string(), at.cloned()));
+    };
     for (m, k) in d.models.iter().zip(model_keys) {
+        let unit = d.name.as_deref().unwrap_or_default();
+        show(
+            &mut v,
+            &format!("models[{k}]"),
+            m.name.as_deref().unwrap_or(unit),
+            Some(&m.at),
+        );
         let name = fold_for_compare(m.name.as_deref().unwrap_or(""));
         put(&mut v, format!("models[{k}]"), name, PRESENT.into());
         for (c, val) in m.characteristics.iter() {
@@ -143,6 +157,7 @@ pub fn view(d: &Datasheet, model_keys: &[String], weapon_alias: &BTreeMap<String
     for w in &d.weapons {
         let k = name_key(&w.name);
         let k = weapon_alias.get(&k).cloned().unwrap_or(k);
+        show(&mut v, &format!("weapons[{k}]"), &w.name, Some(&w.at));
         put(
             &mut v,
             format!("weapons[{k}]"),
@@ -157,6 +172,17 @@ pub fn view(d: &Datasheet, model_keys: &[String], weapon_alias: &BTreeMap<String
         kws.sort();
         let kws = kws.join(", ");
         put(&mut v, format!("weapons[{k}].keywords"), kws.clone(), kws);
+    }
+    for k in &d.keywords {
+        show(&mut v, &format!("keywords[{}]", name_key(k)), k, None);
+    }
+    for a in &d.abilities {
+        show(
+            &mut v,
+            &format!("abilities[{}]", name_key(&a.name)),
+            &a.name,
+            Some(&a.at),
+        );
     }
     for (top, items) in [
         ("keywords", d.keywords.clone()),
@@ -259,9 +285,87 @@ pub fn value_at(v: &View, path: &str) -> Value {
     Value::One(MISSING.into(), loose.into())
 }
 
+/// One datasheet's readings keyed alike for a comparison: per side (a source, or one side of a
+/// crosscheck), its views, each named (a variant's name; empty for a side's one reading).
+pub struct Keyed {
+    pub views: Vec<Vec<(String, View)>>,
+    /// Each reading's model keys, in the order of the sides and their readings.
+    pub model_keys: Vec<Vec<String>>,
+    /// The weapon rule's renames over every reading.
+    pub alias: BTreeMap<String, String>,
+}
+
+/// Keys every reading of `sides` alike (`model_keys` and the weapon rule over all of them)
+/// and builds its [`View`].
+pub fn keyed(sides: &[Vec<(String, &Datasheet)>]) -> Keyed {
+    let all: Vec<&Datasheet> = sides.iter().flatten().map(|(_, d)| *d).collect();
+    let model_keys = model_keys(&all);
+    let sigs: Vec<BTreeMap<String, String>> = (all.iter())
+        .map(|d| {
+            (d.weapons.iter())
+                .map(|w| (name_key(&w.name), weapon_signature(w)))
+                .collect()
+        })
+        .collect();
+    let alias = pair_weapons(&sigs);
+    let mut keys = model_keys.iter();
+    let views = (sides.iter())
+        .map(|rs| {
+            (rs.iter().zip(&mut keys))
+                .map(|((n, d), k)| (n.clone(), view(d, k, &alias)))
+                .collect()
+        })
+        .collect();
+    Keyed {
+        views,
+        model_keys,
+        alias,
+    }
+}
+
+/// A side's value at a path: its one reading's, or its variants' when they agree (a
+/// sub-field of an item some variants lack is compared among those that have it), else
+/// [`Value::Split`].
+pub fn side_value(views: &[(String, View)], path: &str) -> Value {
+    let vals: Vec<(String, Value)> = (views.iter())
+        .map(|(n, v)| (n.clone(), value_at(v, path)))
+        .collect();
+    let vals: Vec<(String, Value)> = if vals.iter().any(|(_, v)| *v != Value::Skip) {
+        vals.into_iter()
+            .filter(|(_, v)| *v != Value::Skip)
+            .collect()
+    } else {
+        vals
+    };
+    let first = (vals.first()).map_or(Value::Absent, |(_, v)| v.clone());
+    if vals.iter().all(|(_, v)| *v == first) {
+        return first;
+    }
+    Value::Split(
+        vals.into_iter()
+            .map(|(n, v)| match v {
+                Value::One(e, _) => (n, e),
+                _ => (n, "(not printed)".into()),
+            })
+            .collect(),
+    )
+}
+
+/// The one comparison of readings: every path any side's views have, in order, with each
+/// side's [`side_value`] there. The reconciliation and the crosscheck build their reports
+/// from it; what agrees and why is theirs.
+pub fn compare(sides: &[Vec<(String, View)>]) -> Vec<(String, Vec<Value>)> {
+    let paths: BTreeSet<&String> = (sides.iter().flatten())
+        .flat_map(|(_, v)| v.checks.keys())
+        .collect();
+    (paths.into_iter())
+        .map(|p| (p.clone(), sides.iter().map(|s| side_value(s, p)).collect()))
+        .collect()
+}
+
 /// A weapon's characteristics as the weapon rule compares them: its type and every
 /// characteristic of its profile, in order (not its keywords, not its name).
-pub fn weapon_signature(w: &WeaponProfile) -> String {
+fn weapon_signature(w: &WeaponProfile) -> String {
     let mut s = format!("{:?}", w.kind);
     for (n, v) in w.characteristics.iter() {
         s.push('|');
@@ -275,7 +379,7 @@ pub fn weapon_signature(w: &WeaponProfile) -> String {
 /// The weapon rule (see the module doc) over the weapon keys of one datasheet's readings:
 /// `keys[r]` maps reading `r`'s weapon keys ([`name_key`]) to their signatures. Returns the
 /// renames (key → the key it pairs with, the one that sorts first kept).
-pub fn pair_weapons(keys: &[BTreeMap<String, String>]) -> BTreeMap<String, String> {
+fn pair_weapons(keys: &[BTreeMap<String, String>]) -> BTreeMap<String, String> {
     // key → (readings that have it, its one signature if every reading agrees)
     let mut all: BTreeMap<&str, (BTreeSet<usize>, BTreeSet<&str>)> = BTreeMap::new();
     for (r, m) in keys.iter().enumerate() {

@@ -22,9 +22,7 @@
 use super::export::{ExportFacts, COSTS, KEYWORDS};
 use super::report::Kind;
 use crate::compare::names::{name_key, similar};
-use crate::compare::view::{
-    model_keys, pair_weapons, split_path, value_at, view, weapon_signature, Value, View, MISSING,
-};
+use crate::compare::view::{compare as compare_readings, keyed, split_path, Value, MISSING};
 use crate::compare::Category;
 use crate::model::Datasheet;
 use crate::normalize::{canonicalize, contract, Outcome};
@@ -98,74 +96,15 @@ fn well_formed(grammar: &str, v: &str) -> bool {
         .is_some_and(|g| !matches!(canonicalize(g, v), Outcome::Broken { .. }))
 }
 
-/// An item's printed name and where it was read.
+/// An item's printed name and where it was read (`View::printed`).
 type Printed = (String, Option<Location>);
-
-/// Item path (`weapons[lasgun]`) → [`Printed`], for the models, weapons, keywords and abilities
-/// of a reading keyed as its [`View`] keys them.
-fn items(
-    d: &Datasheet,
-    mkeys: &[String],
-    alias: &BTreeMap<String, String>,
-) -> BTreeMap<String, Printed> {
-    let unit = d.name.clone().unwrap_or_default();
-    let weapon_key = |n: &str| {
-        let k = name_key(n);
-        alias.get(&k).cloned().unwrap_or(k)
-    };
-    let models = (d.models.iter().zip(mkeys)).map(|(m, k)| {
-        (
-            format!("models[{k}]"),
-            m.name.as_ref().unwrap_or(&unit),
-            Some(&m.at),
-        )
-    });
-    let weapons = (d.weapons.iter()).map(|w| {
-        (
-            format!("weapons[{}]", weapon_key(&w.name)),
-            &w.name,
-            Some(&w.at),
-        )
-    });
-    let keywords = (d.keywords.iter()).map(|k| (format!("keywords[{}]", name_key(k)), k, None));
-    let abilities = (d.abilities.iter()).map(|a| {
-        (
-            format!("abilities[{}]", name_key(&a.name)),
-            &a.name,
-            Some(&a.at),
-        )
-    });
-    let mut out = BTreeMap::new();
-    for (path, name, at) in models.chain(weapons).chain(keywords).chain(abilities) {
-        out.entry(path).or_insert((name.clone(), at.cloned()));
-    }
-    out
-}
 
 /// Compares `ours` with `theirs`, the datasheet the export's record source built, whose
 /// export-only facts are `facts`.
 pub fn compare(ours: &Datasheet, theirs: &Datasheet, facts: &ExportFacts) -> Pair {
     let (ours, theirs) = (&typed(ours), &typed(theirs));
-    let both = [ours, theirs];
-    let mkeys = model_keys(&both);
-    let sigs: Vec<BTreeMap<String, String>> = both
-        .iter()
-        .map(|d| {
-            d.weapons
-                .iter()
-                .map(|w| (name_key(&w.name), weapon_signature(w)))
-                .collect()
-        })
-        .collect();
-    let alias = pair_weapons(&sigs);
-    let (vo, vt) = (
-        view(ours, &mkeys[0], &alias),
-        view(theirs, &mkeys[1], &alias),
-    );
-    let (io, it) = (
-        items(ours, &mkeys[0], &alias),
-        items(theirs, &mkeys[1], &alias),
-    );
+    let k = keyed(&[vec![(String::new(), ours)], vec![(String::new(), theirs)]]);
+    let (vo, vt) = (&k.views[0][0].1, &k.views[1][0].1);
     let table_line = |file: &str| {
         theirs
             .sources
@@ -208,21 +147,20 @@ pub fn compare(ours: &Datasheet, theirs: &Datasheet, facts: &ExportFacts) -> Pai
             export_source: None,
         });
     }
-    let paths: BTreeSet<&String> = vo.checks.keys().chain(vt.checks.keys()).collect();
+    let compared = compare_readings(&k.views);
     // Items one side has and the other lacks, per group: a list that differs as a whole.
-    let lacking = |v: &View, group: &str| {
-        paths.iter().any(|p| {
+    let lacking = |side: usize, group: &str| {
+        compared.iter().any(|(p, vals)| {
             split_path(p).0 == group
                 && split_path(p).2.is_none()
-                && matches!(value_at(v, p), Value::One(e, _) if e == MISSING)
+                && matches!(&vals[side], Value::One(e, _) if e == MISSING)
         })
     };
-    let lacks = [lacking(&vo, "weapons"), lacking(&vt, "weapons")];
-    let lacks_size = [lacking(&vo, "points"), lacking(&vt, "points")];
-    for path in paths {
+    let lacks = [lacking(0, "weapons"), lacking(1, "weapons")];
+    let lacks_size = [lacking(0, "points"), lacking(1, "points")];
+    for (path, vals) in &compared {
         let (group, item, sub) = split_path(path);
-        let (Value::One(eo, lo), Value::One(et, lt)) = (value_at(&vo, path), value_at(&vt, path))
-        else {
+        let [Value::One(eo, lo), Value::One(et, lt)] = &vals[..] else {
             // Not printed by one side (the group, or a weapon sent to another card), or a
             // sub-field of an item one side lacks (its presence check says so).
             continue;
@@ -230,7 +168,7 @@ pub fn compare(ours: &Datasheet, theirs: &Datasheet, facts: &ExportFacts) -> Pai
         let item_path = item.map(|i| format!("{group}[{i}]"));
         let printed =
             |m: &BTreeMap<String, Printed>| item_path.as_ref().and_then(|p| m.get(p)).cloned();
-        let (po, pt) = (printed(&io), printed(&it));
+        let (po, pt) = (printed(&vo.printed), printed(&vt.printed));
         let label = match (group, item) {
             ("points", Some(n)) => format!("{n} model{}", if n == "1" { "" } else { "s" }),
             (_, Some(i)) => pt.as_ref().or(po.as_ref()).map_or(i, |p| &p.0).to_string(),
@@ -247,7 +185,7 @@ pub fn compare(ours: &Datasheet, theirs: &Datasheet, facts: &ExportFacts) -> Pai
             _ if presence => p.as_ref().map(|p| p.0.clone()),
             _ => Some(e.to_string()),
         };
-        let (ours_v, theirs_v) = (shown(&eo, &po), shown(&et, &pt));
+        let (ours_v, theirs_v) = (shown(eo, &po), shown(et, &pt));
         let agree = eo == et;
         let aspect = match (sub, presence) {
             (Some(s), _) => s.to_string(),
@@ -277,7 +215,7 @@ pub fn compare(ours: &Datasheet, theirs: &Datasheet, facts: &ExportFacts) -> Pai
                 Hint::Other(format!("not among the export's {group}"))
             }
         } else {
-            value_hint(group, sub, &eo, &et, &pt, facts, theirs)
+            value_hint(group, sub, eo, et, &pt, facts, theirs)
         };
         let export_source = match group {
             "points" => item

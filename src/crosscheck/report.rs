@@ -141,13 +141,9 @@ pub struct Report {
     pub export_diagnostics: Vec<Diagnostic>,
 }
 
+/// A share of `d` in percent, to 1/1000 of a percent; 0 when nothing was compared.
 fn pct(n: usize, d: usize) -> f64 {
-    if d == 0 {
-        0.0
-    } else {
-        // Rounded to 1/1000 of a percent so the JSON does not depend on float printing noise.
-        ((n as f64) * 100_000.0 / (d as f64)).round() / 1000.0
-    }
+    crate::compare::percent(n, d, 3, 0.0)
 }
 
 impl Summary {

@@ -48,10 +48,9 @@ pub mod matching;
 pub mod merge;
 
 use crate::compare::names::name_key;
+use crate::compare::percent;
+use crate::compare::view::{compare, keyed, top_of, value_at, view, Value, View};
 pub use crate::compare::view::{item_key, split_path};
-use crate::compare::view::{
-    model_keys, pair_weapons, top_of, value_at, view, weapon_signature, Value, View,
-};
 pub use crate::compare::Category;
 use crate::extract::Extracted;
 use crate::model::Datasheet;
@@ -306,50 +305,13 @@ pub struct Difference {
     pub note: Option<String>,
 }
 
-/// A source's readings of one datasheet: one view, or the variants' views.
+/// A source's readings of one datasheet, beside its views in [`Keyed`].
 struct SourceViews {
     source: String,
     dated: Option<String>,
-    views: Vec<(String, View)>,
     /// When the source has several readings of the datasheet: each one's date, file and view
     /// (an older reading may print the value another source prints).
     history: Vec<(Option<String>, String, View)>,
-}
-
-impl SourceViews {
-    fn value(&self, path: &str) -> Value {
-        let vals: Vec<(String, Value)> = self
-            .views
-            .iter()
-            .map(|(n, v)| (n.clone(), value_at(v, path)))
-            .collect();
-        // A sub-field of an item some variants lack is compared among those that have it.
-        let vals: Vec<(String, Value)> = if vals.iter().any(|(_, v)| *v != Value::Skip) {
-            vals.into_iter()
-                .filter(|(_, v)| *v != Value::Skip)
-                .collect()
-        } else {
-            vals
-        };
-        let first = vals
-            .first()
-            .map(|(_, v)| v.clone())
-            .unwrap_or(Value::Absent);
-        if vals.iter().all(|(_, v)| *v == first) {
-            return first;
-        }
-        Value::Split(
-            vals.into_iter()
-                .map(|(n, v)| {
-                    let shown = match v {
-                        Value::One(e, _) => e,
-                        _ => "(not printed)".into(),
-                    };
-                    (n, shown)
-                })
-                .collect(),
-        )
-    }
 }
 
 /// The merge of every reading of a run (`extracted` in path order; `formats`: file → format,
@@ -517,38 +479,20 @@ fn datasheet_report(
             readings.push((s.to_string(), variants[0].dated.clone(), vs));
         }
     }
-    let all: Vec<&Datasheet> = readings
-        .iter()
-        .flat_map(|(_, _, vs)| vs.iter().map(|(_, d)| d))
+    let sides: Vec<Vec<(String, &Datasheet)>> = (readings.iter())
+        .map(|(_, _, vs)| vs.iter().map(|(n, d)| (n.clone(), d)).collect())
         .collect();
-    let mkeys = model_keys(&all);
-    // The weapon rule over every reading's weapon keys.
-    let wkeys: Vec<BTreeMap<String, String>> = all
-        .iter()
-        .map(|d| {
-            d.weapons
-                .iter()
-                .map(|w| (name_key(&w.name), weapon_signature(w)))
-                .collect()
-        })
-        .collect();
-    let alias = pair_weapons(&wkeys);
-    let mut keys = mkeys.iter();
-    let mut sources: Vec<SourceViews> = Vec::new();
-    for (s, dated, vs) in &readings {
-        let views = (vs.iter().zip(&mut keys))
-            .map(|((n, d), k)| (n.clone(), view(d, k, &alias)))
-            .collect();
-        sources.push(SourceViews {
+    let keyed = keyed(&sides);
+    let mut sources: Vec<SourceViews> = (readings.iter())
+        .map(|(s, dated, _)| SourceViews {
             source: s.clone(),
             dated: dated.clone(),
-            views,
             history: Vec::new(),
-        });
-    }
+        })
+        .collect();
     // Other datasheets (the emitted one, a source's single readings): models keyed like the
     // readings'.
-    let known: BTreeSet<&String> = mkeys.iter().flatten().collect();
+    let known: BTreeSet<&String> = keyed.model_keys.iter().flatten().collect();
     let keys_of = |d: &Datasheet| -> Vec<String> {
         let mut pos = 0;
         d.models
@@ -570,24 +514,20 @@ fn datasheet_report(
         };
         if plain.len() > 1 {
             for r in plain {
-                let v = view(&r.datasheet, &keys_of(&r.datasheet), &alias);
+                let v = view(&r.datasheet, &keys_of(&r.datasheet), &keyed.alias);
                 sv.history.push((r.dated.clone(), r.file.clone(), v));
             }
         }
     }
-    let emitted = view(merged, &keys_of(merged), &alias);
-    let paths: BTreeSet<String> = sources
-        .iter()
-        .flat_map(|s| s.views.iter().flat_map(|(_, v)| v.checks.keys().cloned()))
-        .collect();
+    let emitted = view(merged, &keys_of(merged), &keyed.alias);
     let mut fields = Vec::new();
     let mut policy = BTreeMap::new();
-    for path in paths {
+    for (path, values) in compare(&keyed.views) {
         let emitted_value = emitted.checks.get(&path).map(|(e, _)| e.clone());
         policy
             .entry(top_of(&path).to_string())
             .or_insert_with(|| reason(&path, origin));
-        fields.push(field_report(&path, &sources, emitted_value));
+        fields.push(field_report(&path, &sources, &values, emitted_value));
     }
     DatasheetReport {
         id: merged.id.clone(),
@@ -602,7 +542,13 @@ fn datasheet_report(
     }
 }
 
-fn field_report(path: &str, sources: &[SourceViews], emitted: Option<String>) -> FieldReport {
+/// One field's report from each source's value there (`values`, in `sources`' order).
+fn field_report(
+    path: &str,
+    sources: &[SourceViews],
+    values: &[Value],
+    emitted: Option<String>,
+) -> FieldReport {
     let mut f = FieldReport {
         field: path.to_string(),
         emitted: emitted.clone(),
@@ -610,8 +556,8 @@ fn field_report(path: &str, sources: &[SourceViews], emitted: Option<String>) ->
     };
     // (source, exact, loose, dated)
     let mut present: Vec<(&str, String, String, Option<&str>)> = Vec::new();
-    for s in sources {
-        match s.value(path) {
+    for (s, value) in sources.iter().zip(values) {
+        match value.clone() {
             Value::Absent => f.absent.push(s.source.clone()),
             Value::Skip => {}
             Value::One(e, l) => present.push((&s.source, e, l, s.dated.as_deref())),
@@ -719,14 +665,6 @@ fn field_report(path: &str, sources: &[SourceViews], emitted: Option<String>) ->
     f
 }
 
-fn pct(a: usize, b: usize) -> f64 {
-    if b == 0 {
-        100.0
-    } else {
-        (1000.0 * a as f64 / b as f64).round() / 10.0
-    }
-}
-
 /// The per-faction figures of the report's datasheets.
 fn figures(datasheets: &[DatasheetReport]) -> Vec<FactionFigures> {
     // Per faction: its figures, and its pairs of sources by their names (sorted).
@@ -802,11 +740,11 @@ fn figures(datasheets: &[DatasheetReport]) -> Vec<FactionFigures> {
     let mut out = Vec::with_capacity(by.len());
     for (mut ff, pairs) in by.into_values() {
         for mut p in pairs.into_values() {
-            p.percent = pct(p.agree, p.checks);
-            p.percent_up_to_naming = pct(p.agree_up_to_naming, p.checks);
+            p.percent = percent(p.agree, p.checks, 1, 100.0);
+            p.percent_up_to_naming = percent(p.agree_up_to_naming, p.checks, 1, 100.0);
             ff.pairs.push(p);
         }
-        ff.all_sources.percent = pct(ff.all_sources.agree, ff.all_sources.checks);
+        ff.all_sources.percent = percent(ff.all_sources.agree, ff.all_sources.checks, 1, 100.0);
         out.push(ff);
     }
     out
