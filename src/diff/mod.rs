@@ -98,19 +98,13 @@ impl FieldPath {
 
 impl fmt::Display for FieldPath {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut first = true;
-        for s in &self.0 {
+        for (n, s) in self.0.iter().enumerate() {
             match s {
-                Segment::Field(n) => {
-                    if !first {
-                        f.write_str(".")?;
-                    }
-                    f.write_str(n)?;
-                }
+                Segment::Field(name) if n > 0 => write!(f, ".{name}")?,
+                Segment::Field(name) => f.write_str(name)?,
                 Segment::Key(k) => write!(f, "[{k}]")?,
                 Segment::Index(i) => write!(f, "[{i}]")?,
             }
-            first = false;
         }
         Ok(())
     }
@@ -276,15 +270,8 @@ pub fn word_diff(old: &str, new: &str) -> String {
 /// A 2; …`, `points 1 model 115, 2 models 230; …`; at most [`SHOWN_CHARS`] characters.
 /// `list` is the name of the list the element is in: a field of that name is shown alone.
 pub fn values(v: &Value, list: Option<&str>) -> String {
-    const SKIPPED: &[&str] = &[
-        "id",
-        "sources",
-        "occurrences",
-        "at",
-        "line",
-        "edition",
-        "faction",
-    ];
+    let skipped =
+        |f: &str| PROVENANCE_FIELDS.contains(&f) || ["id", "edition", "faction"].contains(&f);
     let Some(o) = v.as_object() else {
         return bounded(&show(v), SHOWN_CHARS);
     };
@@ -301,10 +288,7 @@ pub fn values(v: &Value, list: Option<&str>) -> String {
                         (Some(k), Some(eo)) => {
                             let rest: Vec<String> = eo
                                 .iter()
-                                .filter(|(f, _)| {
-                                    !KEY_FIELDS.contains(&f.as_str())
-                                        && !SKIPPED.contains(&f.as_str())
-                                })
+                                .filter(|(f, _)| !KEY_FIELDS.contains(&f.as_str()) && !skipped(f))
                                 .map(|(_, v)| show(v))
                                 .collect();
                             match &rest[..] {
@@ -327,7 +311,7 @@ pub fn values(v: &Value, list: Option<&str>) -> String {
         .chain(o.iter().filter(|(k, _)| !first.contains(&k.as_str())));
     let mut parts = Vec::new();
     for (k, v) in fields {
-        if SKIPPED.contains(&k.as_str()) || Some(k.as_str()) == key_field {
+        if skipped(k) || Some(k.as_str()) == key_field {
             continue;
         }
         let Some(s) = shown(v) else { continue };
@@ -339,6 +323,10 @@ pub fn values(v: &Value, list: Option<&str>) -> String {
     }
     bounded(&parts.join("; "), SHOWN_CHARS)
 }
+
+/// Field names that are provenance at any depth: a record's `sources` and `occurrences`, the
+/// location of a sub-record (`at`; `line` in contract-v1 datasets).
+pub const PROVENANCE_FIELDS: [&str; 4] = ["sources", "occurrences", "line", "at"];
 
 /// What to leave out of a comparison.
 #[derive(Debug, Clone, Default)]
@@ -353,14 +341,10 @@ impl Options {
         Options::default()
     }
 
-    /// Leave out provenance: `sources`, `occurrences`, and the location of sub-records (`at`;
-    /// `line` in contract-v1 datasets).
+    /// Leave out provenance ([`PROVENANCE_FIELDS`]).
     pub fn without_provenance() -> Self {
         Options {
-            ignore: ["sources", "occurrences", "at", "line"]
-                .into_iter()
-                .map(str::to_string)
-                .collect(),
+            ignore: PROVENANCE_FIELDS.map(String::from).into(),
         }
     }
 }
