@@ -15,7 +15,7 @@
 //! `::error` for a change that breaks the policy).
 
 use crate::dataset::{self, DatasetDir, LoadedDataset};
-use crate::diff::dataset::{diff_datasets, DatasetDiff, Entry};
+use crate::diff::dataset::{diff_datasets, DatasetDiff, Entry, EntryKind};
 use crate::diff::policy::{Policy, Verdict};
 use anyhow::Context;
 use std::collections::BTreeMap;
@@ -297,8 +297,8 @@ pub fn human(
             let mut last_weapon = None;
             for e in entries {
                 let colour = match (e.kind, e.became_null) {
-                    (_, true) | (crate::diff::dataset::EntryKind::Removed, _) => "31",
-                    (crate::diff::dataset::EntryKind::Added, _) => "32",
+                    (_, true) | (EntryKind::Removed, _) => "31",
+                    (EntryKind::Added, _) => "32",
                     _ => "33",
                 };
                 let _ = write!(
@@ -463,60 +463,61 @@ pub fn markdown(diff: &DatasetDiff, verdict: Option<&Verdict>, all: bool) -> Str
 
 /// `%`, CR and LF escaped as GitHub's workflow commands want; in properties `:` and `,` too.
 fn gh_escape(s: &str, property: bool) -> String {
-    let mut o = s
-        .replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A");
-    if property {
-        o = o.replace(':', "%3A").replace(',', "%2C");
-    }
-    o
+    let table = [
+        ("%", "%25"),
+        ("\r", "%0D"),
+        ("\n", "%0A"),
+        (":", "%3A"),
+        (",", "%2C"),
+    ];
+    let table = &table[..if property { 5 } else { 3 }];
+    table
+        .iter()
+        .fold(s.to_string(), |s, (c, e)| s.replace(c, e))
 }
 
 /// The github format: one annotation per change of meaning and per new error diagnostic.
 pub fn github(diff: &DatasetDiff, verdict: Option<&Verdict>, root: Option<&str>) -> String {
     use std::fmt::Write;
-    let mut failing: BTreeMap<usize, Vec<&str>> = BTreeMap::new();
     let mut o = String::new();
-    if let Some(v) = verdict {
-        for x in &v.violations {
-            match x.change {
-                Some(i) => failing.entry(i).or_default().push(&x.rule),
-                None => {
-                    let _ = writeln!(
-                        o,
-                        "::error title={}::{}",
-                        gh_escape(&format!("cogitator gate ({})", x.rule), true),
-                        gh_escape(&x.message, false)
-                    );
-                }
+    // `::LEVEL file=…,line=…,title=…::MESSAGE`; the file under `root`.
+    let mut annotate = |level: &str, at: Option<(&str, Option<u32>)>, title: &str, msg: &str| {
+        let mut props = Vec::new();
+        if let Some((file, line)) = at {
+            let file = match root {
+                Some(r) => format!("{}/{file}", r.trim_end_matches('/')),
+                None => file.to_string(),
+            };
+            props.push(format!("file={}", gh_escape(&file, true)));
+            props.extend(line.map(|l| format!("line={l}")));
+        }
+        props.push(format!("title={}", gh_escape(title, true)));
+        let _ = writeln!(
+            o,
+            "::{level} {}::{}",
+            props.join(","),
+            gh_escape(msg, false)
+        );
+    };
+    let mut failing: BTreeMap<usize, Vec<&str>> = BTreeMap::new();
+    for x in verdict.iter().flat_map(|v| &v.violations) {
+        match x.change {
+            Some(i) => failing.entry(i).or_default().push(&x.rule),
+            None => {
+                let title = format!("cogitator gate ({})", x.rule);
+                annotate("error", None, &title, &x.message);
             }
         }
     }
-    // `file=…,line=…` of an annotation.
-    let place = |file: &str, line: Option<u32>| -> Vec<String> {
-        let file = match root {
-            Some(r) => format!("{}/{file}", r.trim_end_matches('/')),
-            None => file.to_string(),
+    for (i, e) in diff.changes.iter().enumerate().filter(|(_, e)| e.meaning) {
+        let category = e.category.as_str();
+        let (level, title) = match failing.get(&i) {
+            Some(r) => (
+                "error",
+                format!("cogitator gate ({}): {category}", r.join(", ")),
+            ),
+            None => ("warning", format!("cogitator diff: {category}")),
         };
-        let mut props = vec![format!("file={}", gh_escape(&file, true))];
-        props.extend(line.map(|l| format!("line={l}")));
-        props
-    };
-    for (i, e) in diff.changes.iter().enumerate() {
-        if !e.meaning {
-            continue;
-        }
-        let rules = failing.get(&i);
-        let level = if rules.is_some() { "error" } else { "warning" };
-        let mut props = (e.at.as_ref())
-            .map(|a| place(&a.file, Some(a.line.max(1))))
-            .unwrap_or_default();
-        let title = match rules {
-            Some(r) => format!("cogitator gate ({}): {}", r.join(", "), e.category.as_str()),
-            None => format!("cogitator diff: {}", e.category.as_str()),
-        };
-        props.push(format!("title={}", gh_escape(&title, true)));
         let mut msg = e.human.clone();
         if let Some(a) = e.at.as_ref().and_then(|a| a.page) {
             msg.push_str(&format!(" (page {a})"));
@@ -524,27 +525,14 @@ pub fn github(diff: &DatasetDiff, verdict: Option<&Verdict>, root: Option<&str>)
         if let Some(n) = damage_note(e) {
             msg.push_str(&format!("; {n}"));
         }
-        let _ = writeln!(
-            o,
-            "::{level} {}::{}",
-            props.join(","),
-            gh_escape(&msg, false)
-        );
+        let at =
+            e.at.as_ref()
+                .map(|a| (a.file.as_str(), Some(a.line.max(1))));
+        annotate(level, at, &title, &msg);
     }
     for d in &diff.new_errors {
-        let mut props = (d.file.as_ref())
-            .map(|f| place(f, d.line))
-            .unwrap_or_default();
-        props.push(format!(
-            "title={}",
-            gh_escape(&format!("new {}", d.code), true)
-        ));
-        let _ = writeln!(
-            o,
-            "::warning {}::{}",
-            props.join(","),
-            gh_escape(&d.message, false)
-        );
+        let at = d.file.as_deref().map(|f| (f, d.line));
+        annotate("warning", at, &format!("new {}", d.code), &d.message);
     }
     o
 }

@@ -546,34 +546,30 @@ pub fn categorize(
 
 /// A set element removed and re-added in another spelling is typography, both halves.
 fn mark_set_typography(changes: &mut [Entry]) {
-    let fold = |v: &Option<Value>| {
-        v.as_ref()
-            .and_then(Value::as_str)
-            .map(crate::text::fold::fold_for_compare)
+    // The change's record, path and folded text.
+    let key = |e: &Entry, v: &Option<Value>| {
+        let folded = crate::text::fold::fold_for_compare(v.as_ref()?.as_str()?);
+        Some((e.record.clone(), e.field_path.clone(), folded))
     };
-    let mut removed: BTreeMap<(String, FieldPath, String), usize> = BTreeMap::new();
+    let mut removed = BTreeMap::new();
     for (i, e) in changes.iter().enumerate() {
         if e.kind == EntryKind::Removed && e.category.is_meaning() && !e.field_path.0.is_empty() {
-            if let Some(f) = fold(&e.old) {
-                removed.insert((e.record.clone(), e.field_path.clone(), f), i);
-            }
+            removed.extend(key(e, &e.old).map(|k| (k, i)));
         }
     }
     let mut pairs = Vec::new();
     for (i, e) in changes.iter().enumerate() {
         if e.kind == EntryKind::Added && e.category.is_meaning() {
-            if let Some(f) = fold(&e.new) {
-                if let Some(j) = removed.remove(&(e.record.clone(), e.field_path.clone(), f)) {
-                    pairs.push((i, j));
-                }
-            }
+            pairs.extend(
+                key(e, &e.new)
+                    .and_then(|k| removed.remove(&k))
+                    .map(|j| [i, j]),
+            );
         }
     }
-    for (i, j) in pairs {
-        for k in [i, j] {
-            changes[k].category = Subject::Typography;
-            changes[k].meaning = false;
-        }
+    for k in pairs.into_iter().flatten() {
+        changes[k].category = Subject::Typography;
+        changes[k].meaning = false;
     }
 }
 

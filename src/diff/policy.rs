@@ -158,17 +158,11 @@ impl Policy {
             p.categories.push(cat);
         }
         for a in &p.allow {
-            if a.reason.value.trim().is_empty() {
-                return Err(err(
-                    place(&a.reason),
-                    "an allowed change needs a reason".into(),
-                ));
-            }
-            if a.record.value.trim().is_empty() {
-                return Err(err(
-                    place(&a.record),
-                    "an allowed change needs a record id".into(),
-                ));
+            for (value, what) in [(&a.reason, "a reason"), (&a.record, "a record id")] {
+                if value.value.trim().is_empty() {
+                    let message = format!("an allowed change needs {what}");
+                    return Err(err(place(value), message));
+                }
             }
         }
         let f = &p.fail_on;
