@@ -81,18 +81,12 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         _ => None,
     };
     let verdict = policy.as_ref().map(|p| p.check(&diff, agreement));
-    let names = (old_name.as_str(), new_name.as_str());
+    let (v, names) = (verdict.as_ref(), (old_name.as_str(), new_name.as_str()));
     match args.format {
-        Format::Human => out!(
-            "{}",
-            human(&diff, verdict.as_ref(), names, args.all, color())
-        ),
-        Format::Json => outln_raw!("{}", json(&diff, verdict.as_ref(), names)?),
-        Format::Markdown => out!("{}", markdown(&diff, verdict.as_ref(), args.all)),
-        Format::Github => out!(
-            "{}",
-            github(&diff, verdict.as_ref(), args.source_root.as_deref())
-        ),
+        Format::Human => out!("{}", human(&diff, v, names, args.all, color())),
+        Format::Json => outln_raw!("{}", json(&diff, v, names)?),
+        Format::Markdown => out!("{}", markdown(&diff, v, args.all)),
+        Format::Github => out!("{}", github(&diff, v, args.source_root.as_deref())),
     }
     Ok(match verdict {
         Some(v) if !v.passed => super::EXIT_FINDINGS,
@@ -142,34 +136,22 @@ fn policy_and_datasets(args: &Args) -> Result<(Option<Policy>, Both), String> {
 
 fn read_both(args: &Args) -> anyhow::Result<Both> {
     let read = |p: &Path| DatasetDir::read(p).map_err(anyhow::Error::from);
-    match &args.old_rev {
-        None => {
-            let Some(new) = &args.new else {
-                anyhow::bail!("diff needs OLD and NEW (or --old-rev REV OLD)");
-            };
-            Ok((
-                read(&args.old)?,
-                read(new)?,
-                args.old.display().to_string(),
-                new.display().to_string(),
-            ))
-        }
-        Some(rev) => {
-            let new_path = args.new.clone().unwrap_or_else(|| args.old.clone());
-            // Created exclusively (mode 700, a fresh name), removed when dropped.
-            let tmp = tempfile::Builder::new()
-                .prefix("cogitator-diff-")
-                .tempdir()
-                .context("cannot create a temporary directory")?;
-            git_extract(rev, &args.old, tmp.path())?;
-            Ok((
-                read(tmp.path())?,
-                read(&new_path)?,
-                format!("{rev}:{}", args.old.display()),
-                new_path.display().to_string(),
-            ))
-        }
-    }
+    let name = |p: &Path| p.display().to_string();
+    let Some(rev) = &args.old_rev else {
+        let Some(new) = &args.new else {
+            anyhow::bail!("diff needs OLD and NEW (or --old-rev REV OLD)");
+        };
+        return Ok((read(&args.old)?, read(new)?, name(&args.old), name(new)));
+    };
+    let new = args.new.as_ref().unwrap_or(&args.old);
+    // Created exclusively (mode 700, a fresh name), removed when dropped.
+    let tmp = tempfile::Builder::new()
+        .prefix("cogitator-diff-")
+        .tempdir()
+        .context("cannot create a temporary directory")?;
+    git_extract(rev, &args.old, tmp.path())?;
+    let old_name = format!("{rev}:{}", name(&args.old));
+    Ok((read(tmp.path())?, read(new)?, old_name, name(new)))
 }
 
 /// Writes the dataset files of `dir` as committed at `rev` into `to` (`git show REV:./dir/f`).
@@ -320,48 +302,32 @@ pub fn human(
                 let _ = writeln!(o);
             }
         }
-        if !all && diff.summary.provenance + diff.summary.typography > 0 {
-            let _ = writeln!(
-                o,
-                "\n({} not listed: --all)",
-                count(
-                    diff.summary.provenance + diff.summary.typography,
-                    "provenance-only or typography-only change",
-                    "provenance-only and typography-only changes"
-                )
+        let hidden = diff.summary.provenance + diff.summary.typography;
+        if !all && hidden > 0 {
+            let what = count(
+                hidden,
+                "provenance-only or typography-only change",
+                "provenance-only and typography-only changes",
             );
+            let _ = writeln!(o, "\n({what} not listed: --all)");
         }
         if !diff.new_errors.is_empty() {
             let _ = writeln!(o, "\nnew error diagnostics ({})", diff.new_errors.len());
             for d in &diff.new_errors {
-                let _ = writeln!(
-                    o,
-                    "  {} {}{}",
-                    d.code,
-                    d.file
-                        .as_deref()
-                        .map(|f| format!("{}: ", esc(f)))
-                        .unwrap_or_default(),
-                    esc(&d.message)
-                );
+                let file = d.file.as_deref().map(|f| format!("{}: ", esc(f)));
+                let message = esc(&d.message);
+                let _ = writeln!(o, "  {} {}{message}", d.code, file.unwrap_or_default());
             }
         }
     }
     if let Some(v) = verdict {
+        let allowed = v.allowed.len();
         if v.passed {
-            let _ = writeln!(
-                o,
-                "\ngate: passed ({} accepted by the allowlist)",
-                v.allowed.len()
-            );
+            let _ = writeln!(o, "\ngate: passed ({allowed} accepted by the allowlist)");
         } else {
-            let _ = writeln!(
-                o,
-                "\n{} ({}, {} accepted by the allowlist)",
-                paint("1;31", "gate: FAILED"),
-                count(v.violations.len(), "violation", "violations"),
-                v.allowed.len()
-            );
+            let failed = paint("1;31", "gate: FAILED");
+            let n = count(v.violations.len(), "violation", "violations");
+            let _ = writeln!(o, "\n{failed} ({n}, {allowed} accepted by the allowlist)");
             for x in &v.violations {
                 let _ = writeln!(o, "  [{}] {}", x.rule, esc(&x.message));
             }
@@ -398,12 +364,12 @@ pub fn markdown(diff: &DatasetDiff, verdict: Option<&Verdict>, all: bool) -> Str
     let s = &diff.summary;
     let mut o = String::from("### cogitator diff\n\n");
     if let Some(v) = verdict {
+        let passed = if v.passed { "passed ✅" } else { "FAILED ❌" };
+        let n = count(v.violations.len(), "violation", "violations");
+        let allowed = v.allowed.len();
         let _ = writeln!(
             o,
-            "**Gate: {}** ({}, {} accepted by the allowlist)\n",
-            if v.passed { "passed ✅" } else { "FAILED ❌" },
-            count(v.violations.len(), "violation", "violations"),
-            v.allowed.len()
+            "**Gate: {passed}** ({n}, {allowed} accepted by the allowlist)\n"
         );
         for x in &v.violations {
             let _ = writeln!(o, "- `{}`: {}", x.rule, md_escape(&x.message));
@@ -427,36 +393,34 @@ pub fn markdown(diff: &DatasetDiff, verdict: Option<&Verdict>, all: bool) -> Str
             let _ = writeln!(o, "| {t} | {} | {n} |", md_escape(f));
         }
     }
-    for ((t, faction), entries) in groups(diff, all) {
-        let _ = writeln!(
-            o,
-            "\n<details><summary>{t} · {} ({})</summary>\n",
-            md_escape(&faction),
-            entries.len()
-        );
-        for e in entries {
-            let note = damage_note(e)
-                .map(|n| format!(" — {n}"))
-                .unwrap_or_default();
-            let _ = writeln!(
-                o,
-                "- `{}` ({}){note}",
-                crate::text::escape::display(&e.human).replace('`', "'"),
-                e.category.as_str()
-            );
+    // A folded list: `<details><summary>SUMMARY</summary>`, then `- ITEM` each.
+    let details = |o: &mut String, summary: String, items: Vec<String>| {
+        let _ = writeln!(o, "\n<details><summary>{summary}</summary>\n");
+        for i in items {
+            let _ = writeln!(o, "- {i}");
         }
         o.push_str("\n</details>\n");
+    };
+    for ((t, faction), entries) in groups(diff, all) {
+        let summary = format!("{t} · {} ({})", md_escape(&faction), entries.len());
+        let items = entries.iter().map(|e| {
+            let note = damage_note(e).map(|n| format!(" — {n}"));
+            let human = crate::text::escape::display(&e.human).replace('`', "'");
+            format!(
+                "`{human}` ({}){}",
+                e.category.as_str(),
+                note.unwrap_or_default()
+            )
+        });
+        details(&mut o, summary, items.collect());
     }
     if !diff.new_errors.is_empty() {
-        let _ = writeln!(
-            o,
-            "\n<details><summary>new error diagnostics ({})</summary>\n",
-            diff.new_errors.len()
-        );
-        for d in &diff.new_errors {
-            let _ = writeln!(o, "- {} {}", d.code, md_escape(&d.message));
-        }
-        o.push_str("\n</details>\n");
+        let summary = format!("new error diagnostics ({})", diff.new_errors.len());
+        let items = diff
+            .new_errors
+            .iter()
+            .map(|d| format!("{} {}", d.code, md_escape(&d.message)));
+        details(&mut o, summary, items.collect());
     }
     o
 }

@@ -33,7 +33,7 @@
 //! [`Change::human`].
 
 use super::{
-    diff_values, keys, Change, ChangeKind, FieldPath, Options, Segment, PROVENANCE_FIELDS,
+    diff_values, id_of, keys, Change, ChangeKind, FieldPath, Options, Segment, PROVENANCE_FIELDS,
 };
 use crate::dataset::LoadedDataset;
 use crate::diag::{Diagnostic, Severity};
@@ -239,14 +239,7 @@ fn values<T: Serialize>(v: &[T]) -> BTreeMap<String, Value> {
     v.iter()
         .filter_map(|r| serde_json::to_value(r).ok())
         .enumerate()
-        .map(|(i, v)| {
-            let id = v
-                .get("id")
-                .and_then(Value::as_str)
-                .map(str::to_string)
-                .unwrap_or_else(|| format!("#{i}"));
-            (id, v)
-        })
+        .map(|(i, v)| (id_of(&v).unwrap_or_else(|| format!("#{i}")), v))
         .collect()
 }
 
@@ -322,9 +315,7 @@ fn summarize(changes: &[Entry], new_errors: usize, resolved_errors: usize) -> Su
                 EntryKind::Changed => {}
             }
         }
-        if e.became_null {
-            s.became_null += 1;
-        }
+        s.became_null += usize::from(e.became_null);
     }
     s
 }
@@ -355,10 +346,7 @@ fn diff_type(
             None => {}
         }
     }
-    for id in &came {
-        if renamed_new.contains(id) {
-            continue;
-        }
+    for id in came.iter().filter(|id| !renamed_new.contains(*id)) {
         let vb = &b[*id];
         let c = whole(id, ChangeKind::Added, None, Some(vb));
         push_changes(t, vec![c], &Value::Null, vb, None, targets, out);

@@ -168,11 +168,10 @@ impl Change {
             {
                 format!("{head}: {}", word_diff(a, b))
             }
-            (ChangeKind::Changed, o, n) => format!(
-                "{head}: {} → {}",
-                o.as_ref().map(show).unwrap_or_else(|| "null".into()),
-                n.as_ref().map(show).unwrap_or_else(|| "null".into())
-            ),
+            (ChangeKind::Changed, o, n) => {
+                let [o, n] = [o, n].map(|v| show(v.as_ref().unwrap_or(&Value::Null)));
+                format!("{head}: {o} → {n}")
+            }
         }
     }
 }
@@ -374,7 +373,7 @@ fn to_value<T: Serialize>(v: &T) -> Value {
     serde_json::to_value(v).unwrap_or(Value::Null)
 }
 
-fn id_of(v: &Value) -> Option<String> {
+pub(crate) fn id_of(v: &Value) -> Option<String> {
     v.get("id").and_then(Value::as_str).map(str::to_string)
 }
 

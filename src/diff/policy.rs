@@ -303,12 +303,8 @@ impl Policy {
                     .push(Violation::global("new_error_diagnostics", message));
             }
         }
-        let limit = self
-            .fail_on
-            .crosscheck_agreement_below
-            .as_ref()
-            .map(|s| s.value);
-        if let (Some(limit), Some(a)) = (limit, agreement) {
+        let limit = self.fail_on.crosscheck_agreement_below.as_ref();
+        if let (Some(limit), Some(a)) = (limit.map(|s| s.value), agreement) {
             if a < limit {
                 let message = format!("crosscheck agreement {a:.2}% is below {limit}%");
                 v.violations
