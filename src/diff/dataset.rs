@@ -227,15 +227,7 @@ impl DatasetDiff {
     }
 }
 
-const TYPES: [&str; 5] = [
-    "datasheet",
-    "rule",
-    "stratagem",
-    "enhancement",
-    "detachment",
-];
-
-fn values<T: Serialize>(v: &[T]) -> BTreeMap<String, Value> {
+fn by_id<T: Serialize>(v: &[T]) -> BTreeMap<String, Value> {
     v.iter()
         .filter_map(|r| serde_json::to_value(r).ok())
         .enumerate()
@@ -243,14 +235,15 @@ fn values<T: Serialize>(v: &[T]) -> BTreeMap<String, Value> {
         .collect()
 }
 
-fn records(d: &LoadedDataset, t: &str) -> BTreeMap<String, Value> {
-    match t {
-        "datasheet" => values(&d.datasheets),
-        "rule" => values(&d.rules),
-        "stratagem" => values(&d.stratagems),
-        "enhancement" => values(&d.enhancements),
-        _ => values(&d.detachments),
-    }
+/// Each record type's records by id, in the report's order.
+fn records(d: &LoadedDataset) -> [(&'static str, BTreeMap<String, Value>); 5] {
+    [
+        ("datasheet", by_id(&d.datasheets)),
+        ("rule", by_id(&d.rules)),
+        ("stratagem", by_id(&d.stratagems)),
+        ("enhancement", by_id(&d.enhancements)),
+        ("detachment", by_id(&d.detachments)),
+    ]
 }
 
 /// Compares two datasets. `panel` gives changed weapons their expected-damage weight (empty:
@@ -264,18 +257,17 @@ pub fn diff_datasets(
         .iter()
         .filter_map(|t| Some((t.name.clone(), t.to_target().ok()?)))
         .collect();
+    // By record type (in `records`' order), then faction, record, path.
+    fn order(e: &Entry) -> (&Option<String>, &String, &FieldPath) {
+        (&e.faction, &e.record, &e.field_path)
+    }
     let mut changes = Vec::new();
-    for t in TYPES {
-        let (a, b) = (records(old, t), records(new, t));
+    for ((t, a), (_, b)) in records(old).into_iter().zip(records(new)) {
+        let start = changes.len();
         diff_type(t, &a, &b, &targets, &mut changes);
+        changes[start..].sort_by(|x, y| order(x).cmp(&order(y)));
     }
     mark_set_typography(&mut changes);
-    // By record type (in `TYPES` order), faction, record, path.
-    fn order(e: &Entry) -> (Option<usize>, &Option<String>, &String, &FieldPath) {
-        let rank = TYPES.iter().position(|t| *t == e.record_type);
-        (rank, &e.faction, &e.record, &e.field_path)
-    }
-    changes.sort_by(|x, y| order(x).cmp(&order(y)));
     let new_errors = new_error_diagnostics(&old.diagnostics, &new.diagnostics);
     let resolved = new_error_diagnostics(&new.diagnostics, &old.diagnostics).len();
     let summary = summarize(&changes, new_errors.len(), resolved);
@@ -505,11 +497,11 @@ pub fn categorize(
     if fields.iter().any(|f| PROVENANCE_FIELDS.contains(f)) {
         return Subject::Provenance;
     }
-    if kind == ChangeKind::Changed {
-        if let (Some(Value::String(a)), Some(Value::String(b))) = (old, new) {
-            if crate::text::fold::fold_for_compare(a) == crate::text::fold::fold_for_compare(b) {
-                return Subject::Typography;
-            }
+    use crate::text::fold::fold_for_compare as fold;
+    if let (ChangeKind::Changed, Some(Value::String(a)), Some(Value::String(b))) = (kind, old, new)
+    {
+        if fold(a) == fold(b) {
+            return Subject::Typography;
         }
     }
     let last = fields.last().copied().unwrap_or("");
@@ -583,8 +575,8 @@ fn at_of(v: &Value) -> Option<At> {
 /// indexed once, when first walked, by the engine's keys (key → position, per side): finding
 /// the element of every change of a record is then linear in the record's size.
 struct Readings<'a> {
-    old: &'a Value,
-    new: &'a Value,
+    /// OLD, NEW.
+    sides: [&'a Value; 2],
     /// Per keyed list (its path), the positions of the keys of each side.
     lists: BTreeMap<Vec<Segment>, Option<KeyIndex>>,
     /// The record's sources or occurrences, per side.
@@ -602,24 +594,21 @@ enum Side {
 
 impl<'a> Readings<'a> {
     fn new(old: &'a Value, new: &'a Value) -> Self {
-        let list = |v: &Value| -> Vec<At> {
-            v.get("sources")
-                .or_else(|| v.get("occurrences"))
-                .and_then(Value::as_array)
-                .map(|a| a.iter().filter_map(at_of).collect())
-                .unwrap_or_default()
-        };
+        let sources = [old, new].map(|v| {
+            let list = v.get("sources").or_else(|| v.get("occurrences"));
+            let list = list.and_then(Value::as_array).map(Vec::as_slice);
+            list.unwrap_or_default().iter().filter_map(at_of).collect()
+        });
         Readings {
-            old,
-            new,
+            sides: [old, new],
             lists: BTreeMap::new(),
-            sources: [list(old), list(new)],
+            sources,
         }
     }
 
     /// The value at `path` in the reading `side`, following keyed lists by the engine's keys.
     fn element(&mut self, side: Side, path: &[Segment]) -> Option<&'a Value> {
-        let mut cur = [Some(self.old), Some(self.new)];
+        let mut cur = self.sides.map(Some);
         for (n, s) in path.iter().enumerate() {
             match s {
                 Segment::Field(f) => cur = cur.map(|v| v?.get(f)),
@@ -649,10 +638,8 @@ impl<'a> Readings<'a> {
     /// occurrence that the other reading lacks (a file that came with the change), else its
     /// first.
     fn locate(&mut self, side: Side, path: &FieldPath) -> Option<At> {
-        let (mine, theirs) = (
-            &self.sources[side as usize],
-            &self.sources[1 - side as usize],
-        );
+        let mine = &self.sources[side as usize];
+        let theirs = &self.sources[1 - side as usize];
         // A source the other side lacks is where a changed value most likely came from.
         let first = mine
             .iter()

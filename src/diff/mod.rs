@@ -308,18 +308,13 @@ pub fn values(v: &Value, list: Option<&str>) -> String {
         .iter()
         .filter_map(|f| o.get_key_value(*f))
         .chain(o.iter().filter(|(k, _)| !first.contains(&k.as_str())));
-    let mut parts = Vec::new();
-    for (k, v) in fields {
-        if skipped(k) || Some(k.as_str()) == key_field {
-            continue;
-        }
-        let Some(s) = shown(v) else { continue };
-        if Some(k.as_str()) == list {
-            parts.push(s);
-        } else {
-            parts.push(format!("{k} {s}"));
-        }
-    }
+    let parts: Vec<String> = fields
+        .filter(|(k, _)| !skipped(k) && Some(k.as_str()) != key_field)
+        .filter_map(|(k, v)| match shown(v)? {
+            s if Some(k.as_str()) == list => Some(s),
+            s => Some(format!("{k} {s}")),
+        })
+        .collect();
     bounded(&parts.join("; "), SHOWN_CHARS)
 }
 
