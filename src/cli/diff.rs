@@ -257,12 +257,9 @@ pub fn human(
     // Every piece that comes from the data is escaped on its own (`text::escape::display`): a
     // newline in a name must not start a line of the report.
     let esc = |s: &str| crate::text::escape::display(s).into_owned();
-    let paint = |code: &str, s: &str| {
-        if color {
-            format!("\x1b[{code}m{s}\x1b[0m")
-        } else {
-            s.to_string()
-        }
+    let paint = |code: &str, s: &str| match color {
+        true => format!("\x1b[{code}m{s}\x1b[0m"),
+        false => s.to_string(),
     };
     let mut o = String::new();
     if diff.is_empty() {

@@ -299,13 +299,12 @@ fn summarize(changes: &[Entry], new_errors: usize, resolved_errors: usize) -> Su
                     .or_default() += 1;
             }
         }
-        if e.field_path.0.is_empty() {
-            match e.kind {
-                EntryKind::Added => s.added += 1,
-                EntryKind::Removed => s.removed += 1,
-                EntryKind::Renamed => s.renamed += 1,
-                EntryKind::Changed => {}
-            }
+        // Whole records.
+        match (e.field_path.0.is_empty(), e.kind) {
+            (true, EntryKind::Added) => s.added += 1,
+            (true, EntryKind::Removed) => s.removed += 1,
+            (true, EntryKind::Renamed) => s.renamed += 1,
+            _ => {}
         }
         s.became_null += usize::from(e.became_null);
     }

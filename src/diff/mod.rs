@@ -405,23 +405,23 @@ pub(crate) fn keys(a: &[Value], b: &[Value]) -> Option<(Vec<String>, Vec<String>
         shared.extend(k.iter().filter(|x| !seen.insert(*x)));
     }
     let unique = |v: &[Value], k: &[String]| -> Vec<String> {
-        let mut k2: Vec<String> = k
-            .iter()
-            .zip(v)
-            .map(|(k, v)| match v.get("type").and_then(Value::as_str) {
-                Some(t) if shared.contains(k) => format!("{k} ({t})"),
-                _ => k.clone(),
-            })
-            .collect();
         let mut seen: BTreeMap<String, usize> = BTreeMap::new();
-        for x in &mut k2 {
-            let n = seen.entry(x.clone()).or_default();
-            *n += 1;
-            if *n > 1 {
-                *x = format!("{x} #{n}");
-            }
-        }
-        k2
+        k.iter()
+            .zip(v)
+            .map(|(k, v)| {
+                let k = match v.get("type").and_then(Value::as_str) {
+                    Some(t) if shared.contains(k) => format!("{k} ({t})"),
+                    _ => k.clone(),
+                };
+                let n = seen.entry(k.clone()).or_default();
+                *n += 1;
+                if *n > 1 {
+                    format!("{k} #{n}")
+                } else {
+                    k
+                }
+            })
+            .collect()
     };
     Some((unique(a, &ka), unique(b, &kb)))
 }
@@ -478,14 +478,14 @@ impl Differ<'_> {
             let sa: BTreeSet<String> = a.iter().map(|v| v.to_string()).collect();
             let sb: BTreeSet<String> = b.iter().map(|v| v.to_string()).collect();
             let mut seen = BTreeSet::new();
-            for v in a {
-                if !sb.contains(&v.to_string()) && seen.insert(v.to_string()) {
-                    self.push(ChangeKind::Removed, path.clone(), Some(v), None);
+            for v in a.iter().filter(|v| !sb.contains(&v.to_string())) {
+                if seen.insert(v.to_string()) {
+                    self.element(path.clone(), Some(v), None);
                 }
             }
-            for v in b {
-                if !sa.contains(&v.to_string()) && seen.insert(v.to_string()) {
-                    self.push(ChangeKind::Added, path.clone(), None, Some(v));
+            for v in b.iter().filter(|v| !sa.contains(&v.to_string())) {
+                if seen.insert(v.to_string()) {
+                    self.element(path.clone(), None, Some(v));
                 }
             }
             return;
@@ -493,29 +493,27 @@ impl Differ<'_> {
         if let Some((ka, kb)) = keys(a, b) {
             let ia: BTreeMap<&String, &Value> = ka.iter().zip(a).collect();
             let ib: BTreeMap<&String, &Value> = kb.iter().zip(b).collect();
+            let key = |k: &String| path.with(Segment::Key(k.clone()));
             for (k, va) in &ia {
-                let p = path.with(Segment::Key((*k).clone()));
-                match ib.get(k) {
-                    Some(vb) => self.value(&p, va, vb),
-                    None => self.push(ChangeKind::Removed, p, Some(va), None),
-                }
+                self.element(key(k), Some(va), ib.get(k).copied());
             }
-            for (k, vb) in &ib {
-                if !ia.contains_key(k) {
-                    let p = path.with(Segment::Key((*k).clone()));
-                    self.push(ChangeKind::Added, p, None, Some(vb));
-                }
+            for (k, vb) in ib.iter().filter(|(k, _)| !ia.contains_key(*k)) {
+                self.element(key(k), None, Some(vb));
             }
             return;
         }
         for i in 0..a.len().max(b.len()) {
-            let p = path.with(Segment::Index(i));
-            match (a.get(i), b.get(i)) {
-                (Some(x), Some(y)) => self.value(&p, x, y),
-                (Some(x), None) => self.push(ChangeKind::Removed, p, Some(x), None),
-                (None, Some(y)) => self.push(ChangeKind::Added, p, None, Some(y)),
-                (None, None) => {}
-            }
+            self.element(path.with(Segment::Index(i)), a.get(i), b.get(i));
+        }
+    }
+
+    /// An element of a list at `path`, in either reading or both.
+    fn element(&mut self, path: FieldPath, a: Option<&Value>, b: Option<&Value>) {
+        match (a, b) {
+            (Some(x), Some(y)) => self.value(&path, x, y),
+            (Some(_), None) => self.push(ChangeKind::Removed, path, a, None),
+            (None, Some(_)) => self.push(ChangeKind::Added, path, None, b),
+            (None, None) => {}
         }
     }
 }

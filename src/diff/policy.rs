@@ -210,10 +210,8 @@ impl Policy {
             let field_ok = match &a.field {
                 None => true,
                 Some(f) => {
-                    path == f
-                        || path
-                            .strip_prefix(f.as_str())
-                            .is_some_and(|rest| rest.starts_with('.') || rest.starts_with('['))
+                    let rest = path.strip_prefix(f.as_str());
+                    path == f || rest.is_some_and(|r| r.starts_with('.') || r.starts_with('['))
                 }
             };
             rec_ok && field_ok
