@@ -15,7 +15,7 @@
 //! `::error` for a change that breaks the policy).
 
 use crate::dataset::{self, DatasetDir, LoadedDataset};
-use crate::diff::dataset::{diff_datasets, DatasetDiff, Entry};
+use crate::diff::dataset::{diff_datasets, DatasetDiff, Entry, EntryKind};
 use crate::diff::policy::{Policy, Verdict};
 use anyhow::Context;
 use std::collections::BTreeMap;
@@ -81,18 +81,12 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         _ => None,
     };
     let verdict = policy.as_ref().map(|p| p.check(&diff, agreement));
-    let names = (old_name.as_str(), new_name.as_str());
+    let (v, names) = (verdict.as_ref(), (old_name.as_str(), new_name.as_str()));
     match args.format {
-        Format::Human => out!(
-            "{}",
-            human(&diff, verdict.as_ref(), names, args.all, color())
-        ),
-        Format::Json => outln_raw!("{}", json(&diff, verdict.as_ref(), names)?),
-        Format::Markdown => out!("{}", markdown(&diff, verdict.as_ref(), args.all)),
-        Format::Github => out!(
-            "{}",
-            github(&diff, verdict.as_ref(), args.source_root.as_deref())
-        ),
+        Format::Human => out!("{}", human(&diff, v, names, args.all, color())),
+        Format::Json => outln_raw!("{}", json(&diff, v, names)?),
+        Format::Markdown => out!("{}", markdown(&diff, v, args.all)),
+        Format::Github => out!("{}", github(&diff, v, args.source_root.as_deref())),
     }
     Ok(match verdict {
         Some(v) if !v.passed => super::EXIT_FINDINGS,
@@ -142,34 +136,22 @@ fn policy_and_datasets(args: &Args) -> Result<(Option<Policy>, Both), String> {
 
 fn read_both(args: &Args) -> anyhow::Result<Both> {
     let read = |p: &Path| DatasetDir::read(p).map_err(anyhow::Error::from);
-    match &args.old_rev {
-        None => {
-            let Some(new) = &args.new else {
-                anyhow::bail!("diff needs OLD and NEW (or --old-rev REV OLD)");
-            };
-            Ok((
-                read(&args.old)?,
-                read(new)?,
-                args.old.display().to_string(),
-                new.display().to_string(),
-            ))
-        }
-        Some(rev) => {
-            let new_path = args.new.clone().unwrap_or_else(|| args.old.clone());
-            // Created exclusively (mode 700, a fresh name), removed when dropped.
-            let tmp = tempfile::Builder::new()
-                .prefix("cogitator-diff-")
-                .tempdir()
-                .context("cannot create a temporary directory")?;
-            git_extract(rev, &args.old, tmp.path())?;
-            Ok((
-                read(tmp.path())?,
-                read(&new_path)?,
-                format!("{rev}:{}", args.old.display()),
-                new_path.display().to_string(),
-            ))
-        }
-    }
+    let name = |p: &Path| p.display().to_string();
+    let Some(rev) = &args.old_rev else {
+        let Some(new) = &args.new else {
+            anyhow::bail!("diff needs OLD and NEW (or --old-rev REV OLD)");
+        };
+        return Ok((read(&args.old)?, read(new)?, name(&args.old), name(new)));
+    };
+    let new = args.new.as_ref().unwrap_or(&args.old);
+    // Created exclusively (mode 700, a fresh name), removed when dropped.
+    let tmp = tempfile::Builder::new()
+        .prefix("cogitator-diff-")
+        .tempdir()
+        .context("cannot create a temporary directory")?;
+    git_extract(rev, &args.old, tmp.path())?;
+    let old_name = format!("{rev}:{}", name(&args.old));
+    Ok((read(tmp.path())?, read(new)?, old_name, name(new)))
 }
 
 /// Writes the dataset files of `dir` as committed at `rev` into `to` (`git show REV:./dir/f`).
@@ -275,12 +257,9 @@ pub fn human(
     // Every piece that comes from the data is escaped on its own (`text::escape::display`): a
     // newline in a name must not start a line of the report.
     let esc = |s: &str| crate::text::escape::display(s).into_owned();
-    let paint = |code: &str, s: &str| {
-        if color {
-            format!("\x1b[{code}m{s}\x1b[0m")
-        } else {
-            s.to_string()
-        }
+    let paint = |code: &str, s: &str| match color {
+        true => format!("\x1b[{code}m{s}\x1b[0m"),
+        false => s.to_string(),
     };
     let mut o = String::new();
     if diff.is_empty() {
@@ -297,8 +276,8 @@ pub fn human(
             let mut last_weapon = None;
             for e in entries {
                 let colour = match (e.kind, e.became_null) {
-                    (_, true) | (crate::diff::dataset::EntryKind::Removed, _) => "31",
-                    (crate::diff::dataset::EntryKind::Added, _) => "32",
+                    (_, true) | (EntryKind::Removed, _) => "31",
+                    (EntryKind::Added, _) => "32",
                     _ => "33",
                 };
                 let _ = write!(
@@ -320,48 +299,32 @@ pub fn human(
                 let _ = writeln!(o);
             }
         }
-        if !all && diff.summary.provenance + diff.summary.typography > 0 {
-            let _ = writeln!(
-                o,
-                "\n({} not listed: --all)",
-                count(
-                    diff.summary.provenance + diff.summary.typography,
-                    "provenance-only or typography-only change",
-                    "provenance-only and typography-only changes"
-                )
+        let hidden = diff.summary.provenance + diff.summary.typography;
+        if !all && hidden > 0 {
+            let what = count(
+                hidden,
+                "provenance-only or typography-only change",
+                "provenance-only and typography-only changes",
             );
+            let _ = writeln!(o, "\n({what} not listed: --all)");
         }
         if !diff.new_errors.is_empty() {
             let _ = writeln!(o, "\nnew error diagnostics ({})", diff.new_errors.len());
             for d in &diff.new_errors {
-                let _ = writeln!(
-                    o,
-                    "  {} {}{}",
-                    d.code,
-                    d.file
-                        .as_deref()
-                        .map(|f| format!("{}: ", esc(f)))
-                        .unwrap_or_default(),
-                    esc(&d.message)
-                );
+                let file = d.file.as_deref().map(|f| format!("{}: ", esc(f)));
+                let message = esc(&d.message);
+                let _ = writeln!(o, "  {} {}{message}", d.code, file.unwrap_or_default());
             }
         }
     }
     if let Some(v) = verdict {
+        let allowed = v.allowed.len();
         if v.passed {
-            let _ = writeln!(
-                o,
-                "\ngate: passed ({} accepted by the allowlist)",
-                v.allowed.len()
-            );
+            let _ = writeln!(o, "\ngate: passed ({allowed} accepted by the allowlist)");
         } else {
-            let _ = writeln!(
-                o,
-                "\n{} ({}, {} accepted by the allowlist)",
-                paint("1;31", "gate: FAILED"),
-                count(v.violations.len(), "violation", "violations"),
-                v.allowed.len()
-            );
+            let failed = paint("1;31", "gate: FAILED");
+            let n = count(v.violations.len(), "violation", "violations");
+            let _ = writeln!(o, "\n{failed} ({n}, {allowed} accepted by the allowlist)");
             for x in &v.violations {
                 let _ = writeln!(o, "  [{}] {}", x.rule, esc(&x.message));
             }
@@ -398,12 +361,12 @@ pub fn markdown(diff: &DatasetDiff, verdict: Option<&Verdict>, all: bool) -> Str
     let s = &diff.summary;
     let mut o = String::from("### cogitator diff\n\n");
     if let Some(v) = verdict {
+        let passed = if v.passed { "passed ✅" } else { "FAILED ❌" };
+        let n = count(v.violations.len(), "violation", "violations");
+        let allowed = v.allowed.len();
         let _ = writeln!(
             o,
-            "**Gate: {}** ({}, {} accepted by the allowlist)\n",
-            if v.passed { "passed ✅" } else { "FAILED ❌" },
-            count(v.violations.len(), "violation", "violations"),
-            v.allowed.len()
+            "**Gate: {passed}** ({n}, {allowed} accepted by the allowlist)\n"
         );
         for x in &v.violations {
             let _ = writeln!(o, "- `{}`: {}", x.rule, md_escape(&x.message));
@@ -427,96 +390,95 @@ pub fn markdown(diff: &DatasetDiff, verdict: Option<&Verdict>, all: bool) -> Str
             let _ = writeln!(o, "| {t} | {} | {n} |", md_escape(f));
         }
     }
-    for ((t, faction), entries) in groups(diff, all) {
-        let _ = writeln!(
-            o,
-            "\n<details><summary>{t} · {} ({})</summary>\n",
-            md_escape(&faction),
-            entries.len()
-        );
-        for e in entries {
-            let note = damage_note(e)
-                .map(|n| format!(" — {n}"))
-                .unwrap_or_default();
-            let _ = writeln!(
-                o,
-                "- `{}` ({}){note}",
-                crate::text::escape::display(&e.human).replace('`', "'"),
-                e.category.as_str()
-            );
+    // A folded list: `<details><summary>SUMMARY</summary>`, then `- ITEM` each.
+    let details = |o: &mut String, summary: String, items: Vec<String>| {
+        let _ = writeln!(o, "\n<details><summary>{summary}</summary>\n");
+        for i in items {
+            let _ = writeln!(o, "- {i}");
         }
         o.push_str("\n</details>\n");
+    };
+    for ((t, faction), entries) in groups(diff, all) {
+        let summary = format!("{t} · {} ({})", md_escape(&faction), entries.len());
+        let items = entries.iter().map(|e| {
+            let note = damage_note(e).map(|n| format!(" — {n}"));
+            let human = crate::text::escape::display(&e.human).replace('`', "'");
+            format!(
+                "`{human}` ({}){}",
+                e.category.as_str(),
+                note.unwrap_or_default()
+            )
+        });
+        details(&mut o, summary, items.collect());
     }
     if !diff.new_errors.is_empty() {
-        let _ = writeln!(
-            o,
-            "\n<details><summary>new error diagnostics ({})</summary>\n",
-            diff.new_errors.len()
-        );
-        for d in &diff.new_errors {
-            let _ = writeln!(o, "- {} {}", d.code, md_escape(&d.message));
-        }
-        o.push_str("\n</details>\n");
+        let summary = format!("new error diagnostics ({})", diff.new_errors.len());
+        let items = diff
+            .new_errors
+            .iter()
+            .map(|d| format!("{} {}", d.code, md_escape(&d.message)));
+        details(&mut o, summary, items.collect());
     }
     o
 }
 
 /// `%`, CR and LF escaped as GitHub's workflow commands want; in properties `:` and `,` too.
 fn gh_escape(s: &str, property: bool) -> String {
-    let mut o = s
-        .replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A");
-    if property {
-        o = o.replace(':', "%3A").replace(',', "%2C");
-    }
-    o
+    let table = [
+        ("%", "%25"),
+        ("\r", "%0D"),
+        ("\n", "%0A"),
+        (":", "%3A"),
+        (",", "%2C"),
+    ];
+    let table = &table[..if property { 5 } else { 3 }];
+    table
+        .iter()
+        .fold(s.to_string(), |s, (c, e)| s.replace(c, e))
 }
 
 /// The github format: one annotation per change of meaning and per new error diagnostic.
 pub fn github(diff: &DatasetDiff, verdict: Option<&Verdict>, root: Option<&str>) -> String {
     use std::fmt::Write;
-    let mut failing: BTreeMap<usize, Vec<&str>> = BTreeMap::new();
     let mut o = String::new();
-    if let Some(v) = verdict {
-        for x in &v.violations {
-            match x.change {
-                Some(i) => failing.entry(i).or_default().push(&x.rule),
-                None => {
-                    let _ = writeln!(
-                        o,
-                        "::error title={}::{}",
-                        gh_escape(&format!("cogitator gate ({})", x.rule), true),
-                        gh_escape(&x.message, false)
-                    );
-                }
+    // `::LEVEL file=…,line=…,title=…::MESSAGE`; the file under `root`.
+    let mut annotate = |level: &str, at: Option<(&str, Option<u32>)>, title: &str, msg: &str| {
+        let mut props = Vec::new();
+        if let Some((file, line)) = at {
+            let file = match root {
+                Some(r) => format!("{}/{file}", r.trim_end_matches('/')),
+                None => file.to_string(),
+            };
+            props.push(format!("file={}", gh_escape(&file, true)));
+            props.extend(line.map(|l| format!("line={l}")));
+        }
+        props.push(format!("title={}", gh_escape(title, true)));
+        let _ = writeln!(
+            o,
+            "::{level} {}::{}",
+            props.join(","),
+            gh_escape(msg, false)
+        );
+    };
+    let mut failing: BTreeMap<usize, Vec<&str>> = BTreeMap::new();
+    for x in verdict.iter().flat_map(|v| &v.violations) {
+        match x.change {
+            Some(i) => failing.entry(i).or_default().push(&x.rule),
+            None => {
+                let title = format!("cogitator gate ({})", x.rule);
+                annotate("error", None, &title, &x.message);
             }
         }
     }
-    // `file=…,line=…` of an annotation.
-    let place = |file: &str, line: Option<u32>| -> Vec<String> {
-        let file = match root {
-            Some(r) => format!("{}/{file}", r.trim_end_matches('/')),
-            None => file.to_string(),
+    for (i, e) in diff.changes.iter().enumerate().filter(|(_, e)| e.meaning) {
+        let category = e.category.as_str();
+        let (level, title) = match failing.get(&i) {
+            Some(r) => (
+                "error",
+                format!("cogitator gate ({}): {category}", r.join(", ")),
+            ),
+            None => ("warning", format!("cogitator diff: {category}")),
         };
-        let mut props = vec![format!("file={}", gh_escape(&file, true))];
-        props.extend(line.map(|l| format!("line={l}")));
-        props
-    };
-    for (i, e) in diff.changes.iter().enumerate() {
-        if !e.meaning {
-            continue;
-        }
-        let rules = failing.get(&i);
-        let level = if rules.is_some() { "error" } else { "warning" };
-        let mut props = (e.at.as_ref())
-            .map(|a| place(&a.file, Some(a.line.max(1))))
-            .unwrap_or_default();
-        let title = match rules {
-            Some(r) => format!("cogitator gate ({}): {}", r.join(", "), e.category.as_str()),
-            None => format!("cogitator diff: {}", e.category.as_str()),
-        };
-        props.push(format!("title={}", gh_escape(&title, true)));
         let mut msg = e.human.clone();
         if let Some(a) = e.at.as_ref().and_then(|a| a.page) {
             msg.push_str(&format!(" (page {a})"));
@@ -524,27 +486,14 @@ pub fn github(diff: &DatasetDiff, verdict: Option<&Verdict>, root: Option<&str>)
         if let Some(n) = damage_note(e) {
             msg.push_str(&format!("; {n}"));
         }
-        let _ = writeln!(
-            o,
-            "::{level} {}::{}",
-            props.join(","),
-            gh_escape(&msg, false)
-        );
+        let at =
+            e.at.as_ref()
+                .map(|a| (a.file.as_str(), Some(a.line.max(1))));
+        annotate(level, at, &title, &msg);
     }
     for d in &diff.new_errors {
-        let mut props = (d.file.as_ref())
-            .map(|f| place(f, d.line))
-            .unwrap_or_default();
-        props.push(format!(
-            "title={}",
-            gh_escape(&format!("new {}", d.code), true)
-        ));
-        let _ = writeln!(
-            o,
-            "::warning {}::{}",
-            props.join(","),
-            gh_escape(&d.message, false)
-        );
+        let at = d.file.as_deref().map(|f| (f, d.line));
+        annotate("warning", at, &format!("new {}", d.code), &d.message);
     }
     o
 }

@@ -32,7 +32,9 @@
 //! Pure: no I/O (the caller reads the datasets), no exit codes, no formatting beyond
 //! [`Change::human`].
 
-use super::{diff_values, keys, Change, ChangeKind, FieldPath, Options, Segment};
+use super::{
+    diff_values, id_of, keys, Change, ChangeKind, FieldPath, Options, Segment, PROVENANCE_FIELDS,
+};
 use crate::dataset::LoadedDataset;
 use crate::diag::{Diagnostic, Severity};
 use crate::model::WeaponProfile;
@@ -42,63 +44,53 @@ use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-/// Declares [`Subject`] with each variant's spelling (in the JSON and the policy), once.
-macro_rules! subjects {
-    ($($variant:ident = $name:literal,)*) => {
-        /// What a change is about; see the module doc's table.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-        pub enum Subject {
-            $(#[serde(rename = $name)] $variant,)*
-        }
-
-        impl Subject {
-            pub const ALL: &'static [Subject] = &[$(Subject::$variant,)*];
-
-            pub fn as_str(self) -> &'static str {
-                match self {
-                    $(Subject::$variant => $name,)*
-                }
-            }
-        }
-    };
-}
-
-subjects! {
-    Record = "record",
-    Points = "points",
-    Characteristic = "characteristic",
-    WeaponProfile = "weapon_profile",
-    Keyword = "keyword",
-    Ability = "ability",
-    RuleText = "rule_text",
-    Composition = "composition",
-    Reference = "reference",
-    Name = "name",
-    Other = "other",
-    Provenance = "provenance",
-    Typography = "typography",
+/// What a change is about; see the module doc's table (spelled in `snake_case` in the JSON and
+/// the policy).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[derive(strum::EnumString, strum::IntoStaticStr, strum::VariantArray)]
+#[strum(serialize_all = "snake_case")]
+pub enum Subject {
+    Record,
+    Points,
+    Characteristic,
+    WeaponProfile,
+    Keyword,
+    Ability,
+    RuleText,
+    Composition,
+    Reference,
+    Name,
+    #[default]
+    Other,
+    Provenance,
+    Typography,
 }
 
 impl Subject {
+    pub const ALL: &'static [Subject] = <Subject as strum::VariantArray>::VARIANTS;
+
     /// `false` for provenance-only and typography-only changes.
     pub fn is_meaning(self) -> bool {
         !matches!(self, Subject::Provenance | Subject::Typography)
     }
 
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+
     pub fn parse(s: &str) -> Option<Subject> {
-        Subject::ALL.iter().copied().find(|c| c.as_str() == s)
+        s.parse().ok()
     }
 }
 
-/// Field names that are provenance at any depth.
-pub const PROVENANCE_FIELDS: &[&str] = &["sources", "occurrences", "line", "at"];
-
 /// What happened to a record or field, renames included.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum EntryKind {
     Added,
     Removed,
+    #[default]
     Changed,
     Renamed,
 }
@@ -133,7 +125,7 @@ pub struct DamageDelta {
 }
 
 /// One reported change.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Entry {
     /// `datasheet`, `rule`, `stratagem`, `enhancement`, `detachment`.
     pub record_type: &'static str,
@@ -235,37 +227,23 @@ impl DatasetDiff {
     }
 }
 
-const TYPES: [&str; 5] = [
-    "datasheet",
-    "rule",
-    "stratagem",
-    "enhancement",
-    "detachment",
-];
-
-fn values<T: Serialize>(v: &[T]) -> BTreeMap<String, Value> {
+fn by_id<T: Serialize>(v: &[T]) -> BTreeMap<String, Value> {
     v.iter()
         .filter_map(|r| serde_json::to_value(r).ok())
         .enumerate()
-        .map(|(i, v)| {
-            let id = v
-                .get("id")
-                .and_then(Value::as_str)
-                .map(str::to_string)
-                .unwrap_or_else(|| format!("#{i}"));
-            (id, v)
-        })
+        .map(|(i, v)| (id_of(&v).unwrap_or_else(|| format!("#{i}")), v))
         .collect()
 }
 
-fn records(d: &LoadedDataset, t: &str) -> BTreeMap<String, Value> {
-    match t {
-        "datasheet" => values(&d.datasheets),
-        "rule" => values(&d.rules),
-        "stratagem" => values(&d.stratagems),
-        "enhancement" => values(&d.enhancements),
-        _ => values(&d.detachments),
-    }
+/// Each record type's records by id, in the report's order.
+fn records(d: &LoadedDataset) -> [(&'static str, BTreeMap<String, Value>); 5] {
+    [
+        ("datasheet", by_id(&d.datasheets)),
+        ("rule", by_id(&d.rules)),
+        ("stratagem", by_id(&d.stratagems)),
+        ("enhancement", by_id(&d.enhancements)),
+        ("detachment", by_id(&d.detachments)),
+    ]
 }
 
 /// Compares two datasets. `panel` gives changed weapons their expected-damage weight (empty:
@@ -279,18 +257,17 @@ pub fn diff_datasets(
         .iter()
         .filter_map(|t| Some((t.name.clone(), t.to_target().ok()?)))
         .collect();
+    // By record type (in `records`' order), then faction, record, path.
+    fn order(e: &Entry) -> (&Option<String>, &String, &FieldPath) {
+        (&e.faction, &e.record, &e.field_path)
+    }
     let mut changes = Vec::new();
-    for t in TYPES {
-        let (a, b) = (records(old, t), records(new, t));
+    for ((t, a), (_, b)) in records(old).into_iter().zip(records(new)) {
+        let start = changes.len();
         diff_type(t, &a, &b, &targets, &mut changes);
+        changes[start..].sort_by(|x, y| order(x).cmp(&order(y)));
     }
     mark_set_typography(&mut changes);
-    // By record type (in `TYPES` order), faction, record, path.
-    fn order(e: &Entry) -> (Option<usize>, &Option<String>, &String, &FieldPath) {
-        let rank = TYPES.iter().position(|t| *t == e.record_type);
-        (rank, &e.faction, &e.record, &e.field_path)
-    }
-    changes.sort_by(|x, y| order(x).cmp(&order(y)));
     let new_errors = new_error_diagnostics(&old.diagnostics, &new.diagnostics);
     let resolved = new_error_diagnostics(&new.diagnostics, &old.diagnostics).len();
     let summary = summarize(&changes, new_errors.len(), resolved);
@@ -322,17 +299,14 @@ fn summarize(changes: &[Entry], new_errors: usize, resolved_errors: usize) -> Su
                     .or_default() += 1;
             }
         }
-        if e.field_path.0.is_empty() {
-            match e.kind {
-                EntryKind::Added => s.added += 1,
-                EntryKind::Removed => s.removed += 1,
-                EntryKind::Renamed => s.renamed += 1,
-                EntryKind::Changed => {}
-            }
+        // Whole records.
+        match (e.field_path.0.is_empty(), e.kind) {
+            (true, EntryKind::Added) => s.added += 1,
+            (true, EntryKind::Removed) => s.removed += 1,
+            (true, EntryKind::Renamed) => s.renamed += 1,
+            _ => {}
         }
-        if e.became_null {
-            s.became_null += 1;
-        }
+        s.became_null += usize::from(e.became_null);
     }
     s
 }
@@ -363,10 +337,7 @@ fn diff_type(
             None => {}
         }
     }
-    for id in &came {
-        if renamed_new.contains(id) {
-            continue;
-        }
+    for id in came.iter().filter(|id| !renamed_new.contains(*id)) {
         let vb = &b[*id];
         let c = whole(id, ChangeKind::Added, None, Some(vb));
         push_changes(t, vec![c], &Value::Null, vb, None, targets, out);
@@ -408,7 +379,7 @@ fn strip(v: &mut Value) {
         match v {
             Value::Object(o) => {
                 for f in PROVENANCE_FIELDS {
-                    o.remove(*f);
+                    o.remove(f);
                 }
                 stack.extend(o.values_mut());
             }
@@ -455,50 +426,35 @@ fn match_renames<'a>(
         by_content.entry(v.to_string()).or_default().push_back(j);
     }
     for (i, v) in ca.iter().enumerate() {
-        if let Some(js) = by_content.get_mut(&v.to_string()) {
-            if let Some(j) = js.pop_front() {
-                used_a.insert(i);
-                used_b.insert(j);
-                out.push((gone[i], came[j]));
-            }
+        if let Some(j) = by_content
+            .get_mut(&v.to_string())
+            .and_then(VecDeque::pop_front)
+        {
+            used_a.insert(i);
+            used_b.insert(j);
+            out.push((gone[i], came[j]));
         }
     }
     if gone.len() * came.len() <= MAX_SIMILARITY_PAIRS {
         let opts = Options::all();
-        // Each remaining old record's closest new one, and back; pairs that choose each other.
-        let mut dist = BTreeMap::new();
-        for (i, x) in ca.iter().enumerate() {
-            if used_a.contains(&i) {
-                continue;
-            }
+        // Each remaining old record's closest new one, and back (ties to the first); the pairs
+        // that choose each other.
+        let (mut best_for, mut best_back) = (BTreeMap::new(), BTreeMap::new());
+        for (i, x) in ca.iter().enumerate().filter(|(i, _)| !used_a.contains(i)) {
             let limit = (leaves(x) / 5).max(1);
-            for (j, y) in cb.iter().enumerate() {
-                if used_b.contains(&j) {
-                    continue;
-                }
+            for (j, y) in cb.iter().enumerate().filter(|(j, _)| !used_b.contains(j)) {
                 let n = diff_values("", x, y, &opts).len();
                 if n <= limit {
-                    dist.insert((i, j), n);
+                    let f = best_for.entry(i).or_insert((n, j));
+                    *f = (*f).min((n, j));
+                    let b = best_back.entry(j).or_insert((n, i));
+                    *b = (*b).min((n, i));
                 }
             }
         }
-        // The closest of each side, ties to the first: one pass over the candidate pairs.
-        let (mut best_for, mut best_back) = (BTreeMap::new(), BTreeMap::new());
-        for (&(i, j), &n) in &dist {
-            let f = best_for.entry(i).or_insert((n, j));
-            if (n, j) < *f {
-                *f = (n, j);
-            }
-            let b = best_back.entry(j).or_insert((n, i));
-            if (n, i) < *b {
-                *b = (n, i);
-            }
-        }
-        for (i, g) in gone.iter().enumerate() {
-            if let Some(&(_, j)) = best_for.get(&i) {
-                if best_back.get(&j).map(|b| b.1) == Some(i) {
-                    out.push((*g, came[j]));
-                }
+        for (&i, &(_, j)) in &best_for {
+            if best_back.get(&j).map(|b| b.1) == Some(i) {
+                out.push((gone[i], came[j]));
             }
         }
     }
@@ -540,11 +496,11 @@ pub fn categorize(
     if fields.iter().any(|f| PROVENANCE_FIELDS.contains(f)) {
         return Subject::Provenance;
     }
-    if kind == ChangeKind::Changed {
-        if let (Some(Value::String(a)), Some(Value::String(b))) = (old, new) {
-            if crate::text::fold::fold_for_compare(a) == crate::text::fold::fold_for_compare(b) {
-                return Subject::Typography;
-            }
+    use crate::text::fold::fold_for_compare as fold;
+    if let (ChangeKind::Changed, Some(Value::String(a)), Some(Value::String(b))) = (kind, old, new)
+    {
+        if fold(a) == fold(b) {
+            return Subject::Typography;
         }
     }
     let last = fields.last().copied().unwrap_or("");
@@ -569,34 +525,30 @@ pub fn categorize(
 
 /// A set element removed and re-added in another spelling is typography, both halves.
 fn mark_set_typography(changes: &mut [Entry]) {
-    let fold = |v: &Option<Value>| {
-        v.as_ref()
-            .and_then(Value::as_str)
-            .map(crate::text::fold::fold_for_compare)
+    // The change's record, path and folded text.
+    let key = |e: &Entry, v: &Option<Value>| {
+        let folded = crate::text::fold::fold_for_compare(v.as_ref()?.as_str()?);
+        Some((e.record.clone(), e.field_path.clone(), folded))
     };
-    let mut removed: BTreeMap<(String, FieldPath, String), usize> = BTreeMap::new();
+    let mut removed = BTreeMap::new();
     for (i, e) in changes.iter().enumerate() {
         if e.kind == EntryKind::Removed && e.category.is_meaning() && !e.field_path.0.is_empty() {
-            if let Some(f) = fold(&e.old) {
-                removed.insert((e.record.clone(), e.field_path.clone(), f), i);
-            }
+            removed.extend(key(e, &e.old).map(|k| (k, i)));
         }
     }
     let mut pairs = Vec::new();
     for (i, e) in changes.iter().enumerate() {
         if e.kind == EntryKind::Added && e.category.is_meaning() {
-            if let Some(f) = fold(&e.new) {
-                if let Some(j) = removed.remove(&(e.record.clone(), e.field_path.clone(), f)) {
-                    pairs.push((i, j));
-                }
-            }
+            pairs.extend(
+                key(e, &e.new)
+                    .and_then(|k| removed.remove(&k))
+                    .map(|j| [i, j]),
+            );
         }
     }
-    for (i, j) in pairs {
-        for k in [i, j] {
-            changes[k].category = Subject::Typography;
-            changes[k].meaning = false;
-        }
+    for k in pairs.into_iter().flatten() {
+        changes[k].category = Subject::Typography;
+        changes[k].meaning = false;
     }
 }
 
@@ -622,8 +574,8 @@ fn at_of(v: &Value) -> Option<At> {
 /// indexed once, when first walked, by the engine's keys (key → position, per side): finding
 /// the element of every change of a record is then linear in the record's size.
 struct Readings<'a> {
-    old: &'a Value,
-    new: &'a Value,
+    /// OLD, NEW.
+    sides: [&'a Value; 2],
     /// Per keyed list (its path), the positions of the keys of each side.
     lists: BTreeMap<Vec<Segment>, Option<KeyIndex>>,
     /// The record's sources or occurrences, per side.
@@ -641,28 +593,25 @@ enum Side {
 
 impl<'a> Readings<'a> {
     fn new(old: &'a Value, new: &'a Value) -> Self {
-        let list = |v: &Value| -> Vec<At> {
-            v.get("sources")
-                .or_else(|| v.get("occurrences"))
-                .and_then(Value::as_array)
-                .map(|a| a.iter().filter_map(at_of).collect())
-                .unwrap_or_default()
-        };
+        let sources = [old, new].map(|v| {
+            let list = v.get("sources").or_else(|| v.get("occurrences"));
+            let list = list.and_then(Value::as_array).map(Vec::as_slice);
+            list.unwrap_or_default().iter().filter_map(at_of).collect()
+        });
         Readings {
-            old,
-            new,
+            sides: [old, new],
             lists: BTreeMap::new(),
-            sources: [list(old), list(new)],
+            sources,
         }
     }
 
     /// The value at `path` in the reading `side`, following keyed lists by the engine's keys.
     fn element(&mut self, side: Side, path: &[Segment]) -> Option<&'a Value> {
-        let mut cur = [Some(self.old), Some(self.new)];
+        let mut cur = self.sides.map(Some);
         for (n, s) in path.iter().enumerate() {
             match s {
-                Segment::Field(f) => cur = cur.map(|v| v.and_then(|v| v.get(f))),
-                Segment::Index(i) => cur = cur.map(|v| v.and_then(|v| v.get(*i))),
+                Segment::Field(f) => cur = cur.map(|v| v?.get(f)),
+                Segment::Index(i) => cur = cur.map(|v| v?.get(*i)),
                 Segment::Key(k) => {
                     let arrays = cur.map(|v| v.and_then(Value::as_array));
                     arrays[side as usize]?;
@@ -675,13 +624,7 @@ impl<'a> Readings<'a> {
                         Some([pos(ka), pos(kb)])
                     });
                     let index = index.as_ref()?;
-                    let mut next = [None, None];
-                    for (x, slot) in next.iter_mut().enumerate() {
-                        *slot = index[x]
-                            .get(k)
-                            .and_then(|i| arrays[x].and_then(|a| a.get(*i)));
-                    }
-                    cur = next;
+                    cur = [0, 1].map(|x| arrays[x]?.get(*index[x].get(k)?));
                 }
             }
             cur[side as usize]?;
@@ -694,10 +637,8 @@ impl<'a> Readings<'a> {
     /// occurrence that the other reading lacks (a file that came with the change), else its
     /// first.
     fn locate(&mut self, side: Side, path: &FieldPath) -> Option<At> {
-        let (mine, theirs) = match side {
-            Side::Old => (&self.sources[0], &self.sources[1]),
-            Side::New => (&self.sources[1], &self.sources[0]),
-        };
+        let mine = &self.sources[side as usize];
+        let theirs = &self.sources[1 - side as usize];
         // A source the other side lacks is where a changed value most likely came from.
         let first = mine
             .iter()
@@ -758,30 +699,22 @@ fn damage(
     key: &[Segment],
     targets: &[(String, simulate::Target)],
 ) -> Vec<DamageDelta> {
-    if targets.is_empty() {
-        return Vec::new();
-    }
-    let (o, n) = (
-        expected(r.element(Side::Old, key), targets),
-        expected(r.element(Side::New, key), targets),
-    );
+    let round = |x: f64| (x * 1000.0).round() / 1000.0;
+    let [o, n] = [Side::Old, Side::New].map(|side| expected(r.element(side, key), targets));
     if o.is_none() && n.is_none() {
         return Vec::new();
     }
-    let round = |x: f64| (x * 1000.0).round() / 1000.0;
+    let at = |v: &Option<Vec<f64>>, i: usize| v.as_ref().map(|v| round(v[i]));
     targets
         .iter()
         .enumerate()
         .map(|(i, (name, _))| {
-            let (a, b) = (
-                o.as_ref().map(|v| round(v[i])),
-                n.as_ref().map(|v| round(v[i])),
-            );
+            let (old, new) = (at(&o, i), at(&n, i));
             DamageDelta {
                 target: name.clone(),
-                old: a,
-                new: b,
-                delta: round(b.unwrap_or(0.0) - a.unwrap_or(0.0)),
+                old,
+                new,
+                delta: round(new.unwrap_or(0.0) - old.unwrap_or(0.0)),
             }
         })
         .collect()
@@ -800,61 +733,50 @@ fn push_changes(
         .first()
         .map(|c| c.record.clone())
         .unwrap_or_default();
-    let name = if vb.is_null() {
-        label(va, &rec_id)
-    } else {
-        label(vb, &rec_id)
-    };
-    let faction = faction(va, vb);
-    let mut weights: BTreeMap<String, Vec<DamageDelta>> = BTreeMap::new();
+    let side = if vb.is_null() { Side::Old } else { Side::New };
     let mut readings = Readings::new(va, vb);
+    // What every entry of the record shares; as it is, the rename.
+    let record = Entry {
+        record_type: t,
+        record: rec_id.clone(),
+        old_record: renamed_from.cloned(),
+        name: label(if vb.is_null() { va } else { vb }, &rec_id),
+        faction: faction(va, vb),
+        kind: EntryKind::Renamed,
+        category: Subject::Record,
+        meaning: true,
+        ..Entry::default()
+    };
     if let Some(old_id) = renamed_from {
+        let old_name = label(va, old_id);
         out.push(Entry {
-            record_type: t,
-            record: rec_id.clone(),
-            old_record: Some(old_id.clone()),
-            name: name.clone(),
-            faction: faction.clone(),
-            kind: EntryKind::Renamed,
-            path: String::new(),
-            category: Subject::Record,
-            meaning: true,
-            became_null: false,
-            old: Some(Value::String(label(va, old_id))),
-            new: Some(Value::String(name.clone())),
             human: format!(
-                "{} → {name}: renamed ({old_id} → {rec_id})",
-                label(va, old_id)
+                "{old_name} → {}: renamed ({old_id} → {rec_id})",
+                record.name
             ),
+            old: Some(Value::String(old_name)),
+            new: Some(Value::String(record.name.clone())),
             at: readings.locate(Side::New, &FieldPath::default()),
-            damage: Vec::new(),
-            not_modelled: Vec::new(),
-            field_path: FieldPath::default(),
+            ..record.clone()
         });
     }
+    let mut weights: BTreeMap<String, Vec<DamageDelta>> = BTreeMap::new();
     for c in changes {
         let category = categorize(&c.path, c.kind, c.old.as_ref(), c.new.as_ref());
-        let side = if vb.is_null() { Side::Old } else { Side::New };
         let mut e = Entry {
-            record_type: t,
-            record: c.record.clone(),
-            old_record: renamed_from.cloned(),
-            name: name.clone(),
-            faction: faction.clone(),
             kind: c.kind.into(),
             path: c.path.to_string(),
             category,
             meaning: category.is_meaning(),
             became_null: became_null(c.kind, c.old.as_ref(), c.new.as_ref()),
-            human: c.human(&name),
+            human: c.human(&record.name),
             at: readings
                 .locate(side, &c.path)
                 .or_else(|| readings.locate(Side::Old, &FieldPath::default())),
             old: c.old,
             new: c.new,
-            damage: Vec::new(),
-            not_modelled: Vec::new(),
             field_path: c.path,
+            ..record.clone()
         };
         e.not_modelled = unmodelled_keyword(&e);
         if e.meaning && e.not_modelled.is_empty() {

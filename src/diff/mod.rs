@@ -98,19 +98,13 @@ impl FieldPath {
 
 impl fmt::Display for FieldPath {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut first = true;
-        for s in &self.0 {
+        for (n, s) in self.0.iter().enumerate() {
             match s {
-                Segment::Field(n) => {
-                    if !first {
-                        f.write_str(".")?;
-                    }
-                    f.write_str(n)?;
-                }
+                Segment::Field(name) if n > 0 => write!(f, ".{name}")?,
+                Segment::Field(name) => f.write_str(name)?,
                 Segment::Key(k) => write!(f, "[{k}]")?,
                 Segment::Index(i) => write!(f, "[{i}]")?,
             }
-            first = false;
         }
         Ok(())
     }
@@ -174,11 +168,10 @@ impl Change {
             {
                 format!("{head}: {}", word_diff(a, b))
             }
-            (ChangeKind::Changed, o, n) => format!(
-                "{head}: {} → {}",
-                o.as_ref().map(show).unwrap_or_else(|| "null".into()),
-                n.as_ref().map(show).unwrap_or_else(|| "null".into())
-            ),
+            (ChangeKind::Changed, o, n) => {
+                let [o, n] = [o, n].map(|v| show(v.as_ref().unwrap_or(&Value::Null)));
+                format!("{head}: {o} → {n}")
+            }
         }
     }
 }
@@ -276,15 +269,8 @@ pub fn word_diff(old: &str, new: &str) -> String {
 /// A 2; …`, `points 1 model 115, 2 models 230; …`; at most [`SHOWN_CHARS`] characters.
 /// `list` is the name of the list the element is in: a field of that name is shown alone.
 pub fn values(v: &Value, list: Option<&str>) -> String {
-    const SKIPPED: &[&str] = &[
-        "id",
-        "sources",
-        "occurrences",
-        "at",
-        "line",
-        "edition",
-        "faction",
-    ];
+    let skipped =
+        |f: &str| PROVENANCE_FIELDS.contains(&f) || ["id", "edition", "faction"].contains(&f);
     let Some(o) = v.as_object() else {
         return bounded(&show(v), SHOWN_CHARS);
     };
@@ -301,10 +287,7 @@ pub fn values(v: &Value, list: Option<&str>) -> String {
                         (Some(k), Some(eo)) => {
                             let rest: Vec<String> = eo
                                 .iter()
-                                .filter(|(f, _)| {
-                                    !KEY_FIELDS.contains(&f.as_str())
-                                        && !SKIPPED.contains(&f.as_str())
-                                })
+                                .filter(|(f, _)| !KEY_FIELDS.contains(&f.as_str()) && !skipped(f))
                                 .map(|(_, v)| show(v))
                                 .collect();
                             match &rest[..] {
@@ -325,20 +308,19 @@ pub fn values(v: &Value, list: Option<&str>) -> String {
         .iter()
         .filter_map(|f| o.get_key_value(*f))
         .chain(o.iter().filter(|(k, _)| !first.contains(&k.as_str())));
-    let mut parts = Vec::new();
-    for (k, v) in fields {
-        if SKIPPED.contains(&k.as_str()) || Some(k.as_str()) == key_field {
-            continue;
-        }
-        let Some(s) = shown(v) else { continue };
-        if Some(k.as_str()) == list {
-            parts.push(s);
-        } else {
-            parts.push(format!("{k} {s}"));
-        }
-    }
+    let parts: Vec<String> = fields
+        .filter(|(k, _)| !skipped(k) && Some(k.as_str()) != key_field)
+        .filter_map(|(k, v)| match shown(v)? {
+            s if Some(k.as_str()) == list => Some(s),
+            s => Some(format!("{k} {s}")),
+        })
+        .collect();
     bounded(&parts.join("; "), SHOWN_CHARS)
 }
+
+/// Field names that are provenance at any depth: a record's `sources` and `occurrences`, the
+/// location of a sub-record (`at`; `line` in contract-v1 datasets).
+pub const PROVENANCE_FIELDS: [&str; 4] = ["sources", "occurrences", "line", "at"];
 
 /// What to leave out of a comparison.
 #[derive(Debug, Clone, Default)]
@@ -353,14 +335,10 @@ impl Options {
         Options::default()
     }
 
-    /// Leave out provenance: `sources`, `occurrences`, and the location of sub-records (`at`;
-    /// `line` in contract-v1 datasets).
+    /// Leave out provenance ([`PROVENANCE_FIELDS`]).
     pub fn without_provenance() -> Self {
         Options {
-            ignore: ["sources", "occurrences", "at", "line"]
-                .into_iter()
-                .map(str::to_string)
-                .collect(),
+            ignore: PROVENANCE_FIELDS.map(String::from).into(),
         }
     }
 }
@@ -390,7 +368,7 @@ fn to_value<T: Serialize>(v: &T) -> Value {
     serde_json::to_value(v).unwrap_or(Value::Null)
 }
 
-fn id_of(v: &Value) -> Option<String> {
+pub(crate) fn id_of(v: &Value) -> Option<String> {
     v.get("id").and_then(Value::as_str).map(str::to_string)
 }
 
@@ -427,23 +405,23 @@ pub(crate) fn keys(a: &[Value], b: &[Value]) -> Option<(Vec<String>, Vec<String>
         shared.extend(k.iter().filter(|x| !seen.insert(*x)));
     }
     let unique = |v: &[Value], k: &[String]| -> Vec<String> {
-        let mut k2: Vec<String> = k
-            .iter()
-            .zip(v)
-            .map(|(k, v)| match v.get("type").and_then(Value::as_str) {
-                Some(t) if shared.contains(k) => format!("{k} ({t})"),
-                _ => k.clone(),
-            })
-            .collect();
         let mut seen: BTreeMap<String, usize> = BTreeMap::new();
-        for x in &mut k2 {
-            let n = seen.entry(x.clone()).or_default();
-            *n += 1;
-            if *n > 1 {
-                *x = format!("{x} #{n}");
-            }
-        }
-        k2
+        k.iter()
+            .zip(v)
+            .map(|(k, v)| {
+                let k = match v.get("type").and_then(Value::as_str) {
+                    Some(t) if shared.contains(k) => format!("{k} ({t})"),
+                    _ => k.clone(),
+                };
+                let n = seen.entry(k.clone()).or_default();
+                *n += 1;
+                if *n > 1 {
+                    format!("{k} #{n}")
+                } else {
+                    k
+                }
+            })
+            .collect()
     };
     Some((unique(a, &ka), unique(b, &kb)))
 }
@@ -500,14 +478,14 @@ impl Differ<'_> {
             let sa: BTreeSet<String> = a.iter().map(|v| v.to_string()).collect();
             let sb: BTreeSet<String> = b.iter().map(|v| v.to_string()).collect();
             let mut seen = BTreeSet::new();
-            for v in a {
-                if !sb.contains(&v.to_string()) && seen.insert(v.to_string()) {
-                    self.push(ChangeKind::Removed, path.clone(), Some(v), None);
+            for v in a.iter().filter(|v| !sb.contains(&v.to_string())) {
+                if seen.insert(v.to_string()) {
+                    self.element(path.clone(), Some(v), None);
                 }
             }
-            for v in b {
-                if !sa.contains(&v.to_string()) && seen.insert(v.to_string()) {
-                    self.push(ChangeKind::Added, path.clone(), None, Some(v));
+            for v in b.iter().filter(|v| !sa.contains(&v.to_string())) {
+                if seen.insert(v.to_string()) {
+                    self.element(path.clone(), None, Some(v));
                 }
             }
             return;
@@ -515,29 +493,27 @@ impl Differ<'_> {
         if let Some((ka, kb)) = keys(a, b) {
             let ia: BTreeMap<&String, &Value> = ka.iter().zip(a).collect();
             let ib: BTreeMap<&String, &Value> = kb.iter().zip(b).collect();
+            let key = |k: &String| path.with(Segment::Key(k.clone()));
             for (k, va) in &ia {
-                let p = path.with(Segment::Key((*k).clone()));
-                match ib.get(k) {
-                    Some(vb) => self.value(&p, va, vb),
-                    None => self.push(ChangeKind::Removed, p, Some(va), None),
-                }
+                self.element(key(k), Some(va), ib.get(k).copied());
             }
-            for (k, vb) in &ib {
-                if !ia.contains_key(k) {
-                    let p = path.with(Segment::Key((*k).clone()));
-                    self.push(ChangeKind::Added, p, None, Some(vb));
-                }
+            for (k, vb) in ib.iter().filter(|(k, _)| !ia.contains_key(*k)) {
+                self.element(key(k), None, Some(vb));
             }
             return;
         }
         for i in 0..a.len().max(b.len()) {
-            let p = path.with(Segment::Index(i));
-            match (a.get(i), b.get(i)) {
-                (Some(x), Some(y)) => self.value(&p, x, y),
-                (Some(x), None) => self.push(ChangeKind::Removed, p, Some(x), None),
-                (None, Some(y)) => self.push(ChangeKind::Added, p, None, Some(y)),
-                (None, None) => {}
-            }
+            self.element(path.with(Segment::Index(i)), a.get(i), b.get(i));
+        }
+    }
+
+    /// An element of a list at `path`, in either reading or both.
+    fn element(&mut self, path: FieldPath, a: Option<&Value>, b: Option<&Value>) {
+        match (a, b) {
+            (Some(x), Some(y)) => self.value(&path, x, y),
+            (Some(_), None) => self.push(ChangeKind::Removed, path, a, None),
+            (None, Some(_)) => self.push(ChangeKind::Added, path, None, b),
+            (None, None) => {}
         }
     }
 }

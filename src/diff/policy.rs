@@ -158,17 +158,11 @@ impl Policy {
             p.categories.push(cat);
         }
         for a in &p.allow {
-            if a.reason.value.trim().is_empty() {
-                return Err(err(
-                    place(&a.reason),
-                    "an allowed change needs a reason".into(),
-                ));
-            }
-            if a.record.value.trim().is_empty() {
-                return Err(err(
-                    place(&a.record),
-                    "an allowed change needs a record id".into(),
-                ));
+            for (value, what) in [(&a.reason, "a reason"), (&a.record, "a record id")] {
+                if value.value.trim().is_empty() {
+                    let message = format!("an allowed change needs {what}");
+                    return Err(err(place(value), message));
+                }
             }
         }
         let f = &p.fail_on;
@@ -216,10 +210,8 @@ impl Policy {
             let field_ok = match &a.field {
                 None => true,
                 Some(f) => {
-                    path == f
-                        || path
-                            .strip_prefix(f.as_str())
-                            .is_some_and(|rest| rest.starts_with('.') || rest.starts_with('['))
+                    let rest = path.strip_prefix(f.as_str());
+                    path == f || rest.is_some_and(|r| r.starts_with('.') || r.starts_with('['))
                 }
             };
             rec_ok && field_ok
@@ -309,12 +301,8 @@ impl Policy {
                     .push(Violation::global("new_error_diagnostics", message));
             }
         }
-        let limit = self
-            .fail_on
-            .crosscheck_agreement_below
-            .as_ref()
-            .map(|s| s.value);
-        if let (Some(limit), Some(a)) = (limit, agreement) {
+        let limit = self.fail_on.crosscheck_agreement_below.as_ref();
+        if let (Some(limit), Some(a)) = (limit.map(|s| s.value), agreement) {
             if a < limit {
                 let message = format!("crosscheck agreement {a:.2}% is below {limit}%");
                 v.violations
