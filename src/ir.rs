@@ -295,10 +295,6 @@ impl Cells {
         self.get(0)
     }
 
-    pub fn last(&self) -> Option<&str> {
-        self.len().checked_sub(1).and_then(|i| self.get(i))
-    }
-
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = &str> + ExactSizeIterator + Clone {
         (0..self.len()).map(|i| self.get(i).unwrap_or(""))
     }
@@ -316,19 +312,6 @@ impl Cells {
         let c = self.0.get_or_insert_with(Box::default);
         c.text.push_str(cell);
         c.ends.push(u32::try_from(c.text.len()).unwrap_or(u32::MAX));
-    }
-
-    /// Drops the last cell.
-    pub fn pop(&mut self) {
-        if let Some(c) = self.0.as_mut() {
-            if c.ends.pop().is_some() {
-                let end = c.ends.last().map_or(0, |&e| e as usize);
-                c.text.truncate(end);
-            }
-            if c.ends.is_empty() {
-                self.0 = None;
-            }
-        }
     }
 }
 

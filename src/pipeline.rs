@@ -294,12 +294,10 @@ pub fn process_one(src: &crate::source::SourceFile) -> Processed {
     // Plain text is read only when it has a rules source's structure, Markdown when it has
     // that or names its game system: a LICENSE, a README, a config file, notes or code give no
     // records (`S021`).
+    let system = extract::system::detect(&doc);
     let plain = match doc.format {
         Format::Text => true,
-        Format::Markdown => matches!(
-            extract::system::detect(&doc),
-            extract::system::System::Unknown
-        ),
+        Format::Markdown => system == extract::system::System::Unknown,
         _ => false,
     };
     if plain && !extract::system::has_rules_structure(&doc) {
@@ -319,7 +317,6 @@ pub fn process_one(src: &crate::source::SourceFile) -> Processed {
             table: None,
         };
     }
-    let system = extract::system::detect(&doc);
     if let extract::system::System::Unsupported(name) = system {
         entry.status = InputStatus::Skipped;
         entry.chrome_dropped = doc.chrome_dropped;

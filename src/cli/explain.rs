@@ -393,7 +393,7 @@ fn reconciliation(o: &mut String, ds: &LoadedDataset, id: &str, path: &FieldPath
     };
     let top = path.top().unwrap_or("");
     let item = match path.0.get(1) {
-        Some(Segment::Key(k)) => Some(crate::reconcile::item_key(top, k)),
+        Some(Segment::Key(k)) => Some(crate::compare::view::item_key(top, k)),
         _ => None,
     };
     let sub = match path.0.get(2) {
@@ -414,7 +414,7 @@ fn reconciliation(o: &mut String, ds: &LoadedDataset, id: &str, path: &FieldPath
     let mut lines = Vec::new();
     for f in sheet["fields"].as_array().into_iter().flatten() {
         let name = f["field"].as_str().unwrap_or("");
-        let (t, i, s) = crate::reconcile::split_path(name);
+        let (t, i, s) = crate::compare::view::split_path(name);
         let wanted = (top.is_empty() || t == top)
             && item.as_deref().map_or(true, |k| i == Some(k))
             && sub.map_or(true, |x| s == Some(x));

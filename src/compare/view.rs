@@ -60,23 +60,6 @@ pub struct View {
     pub printed: BTreeMap<String, (String, Option<Location>)>,
 }
 
-pub fn top_of(path: &str) -> &'static str {
-    for t in [
-        "models",
-        "weapons",
-        "keywords",
-        "faction_keywords",
-        "points",
-        "abilities",
-        "invulnerable_save",
-    ] {
-        if path == t || path.starts_with(&format!("{t}[")) {
-            return t;
-        }
-    }
-    ""
-}
-
 /// Keys of each reading's model profiles: [`name_key`] of the name when another reading names
 /// a profile so; the others by position among them (`#1`, `#2`).
 fn model_keys(ds: &[&Datasheet]) -> Vec<Vec<String>> {
@@ -251,7 +234,7 @@ pub enum Value {
 }
 
 pub fn value_at(v: &View, path: &str) -> Value {
-    let top = top_of(path);
+    let (top, item, _) = split_path(path);
     if !v.prints.contains(top) {
         return Value::Absent;
     }
@@ -259,11 +242,7 @@ pub fn value_at(v: &View, path: &str) -> Value {
         return Value::One(e.clone(), l.clone());
     }
     // A weapon the reading sends to another card for its profile: not printed here.
-    if top == "weapons"
-        && split_path(path)
-            .1
-            .is_some_and(|item| printed_elsewhere(&v.elsewhere, item))
-    {
+    if top == "weapons" && item.is_some_and(|i| printed_elsewhere(&v.elsewhere, i)) {
         return Value::Absent;
     }
     if path.contains("].") {
@@ -272,15 +251,11 @@ pub fn value_at(v: &View, path: &str) -> Value {
     // A missing item; a keyword or ability whose every word the source prints is spelled
     // split or joined there.
     let covered = matches!(top, "keywords" | "abilities")
-        && path
-            .strip_prefix(top)
-            .and_then(|p| p.strip_prefix('['))
-            .and_then(|p| p.strip_suffix(']'))
-            .is_some_and(|item| {
-                v.words
-                    .get(top)
-                    .is_some_and(|w| item.split(' ').all(|x| w.contains(x)))
-            });
+        && item.is_some_and(|item| {
+            v.words
+                .get(top)
+                .is_some_and(|w| item.split(' ').all(|x| w.contains(x)))
+        });
     let loose = if covered { PRESENT } else { MISSING };
     Value::One(MISSING.into(), loose.into())
 }

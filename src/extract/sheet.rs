@@ -155,7 +155,7 @@ impl SheetBuilder {
         self.ds
     }
 
-    /// Adds `p` to the sources unless its file is one already.
+    /// Adds `p` to the sources (a structured source adds one per row it read).
     pub fn source(&mut self, p: Provenance) {
         self.ds.sources.push(p);
     }
@@ -553,17 +553,6 @@ mod tests {
         assert_eq!(b.weapons[0].keywords, ["Rapid Fire 1"]);
         let v = serde_json::to_value(&b.weapons[1]).unwrap_or_default();
         assert!(v["D"].is_null());
-    }
-
-    #[test]
-    fn an_invulnerable_save_keeps_its_condition() {
-        let mut b = SheetBuilder::new(Edition::Tenth);
-        b.invulnerable_save(Some("4+".into()), Some("ranged attacks only".into()));
-        assert_eq!(b.invulnerable_save.as_deref(), Some("4+"));
-        assert_eq!(
-            b.invulnerable_save_condition.as_deref(),
-            Some("ranged attacks only")
-        );
     }
 
     #[test]

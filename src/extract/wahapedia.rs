@@ -12,7 +12,7 @@
 
 use super::glossary::short;
 use super::glossary::{ARMY_FACTION, GROUP_LINE, WEAPON_RULE};
-use super::sheet::{Finish, PrintedSave, SheetBuilder, ABILITY};
+use super::sheet::{value, Finish, PrintedSave, SheetBuilder, ABILITY};
 use super::ten::points_at;
 use super::text;
 use super::Extracted;
@@ -236,10 +236,7 @@ impl<'a> SheetReader<'a> {
         let char_names = &self.char_names;
         let get = |key: &str, pos: usize| -> Option<String> {
             let idx = char_names.iter().position(|n| n == key).unwrap_or(pos);
-            b.cells
-                .get(idx)
-                .map(|s| s.trim().to_string())
-                .filter(|s| !s.is_empty())
+            b.cells.get(idx).and_then(value)
         };
         let fields = ProfileKind::Model.fields(self.ds.edition);
         let name = self.model_name.take().or_else(|| self.ds.name.clone());
@@ -279,12 +276,7 @@ impl<'a> SheetReader<'a> {
             // weapon, its profiles named with the en dash the site mostly uses.
             name = name.replacen(" - ", " – ", 1);
         }
-        let get = |k: usize| {
-            b.cells
-                .get(k)
-                .map(|s| s.trim().to_string())
-                .filter(|s| !s.is_empty())
-        };
+        let get = |k: usize| b.cells.get(k).and_then(value);
         let fields = ProfileKind::Weapon.fields(self.ds.edition);
         if b.cells.len() < fields.len() + 1 {
             let msg = format!(

@@ -49,8 +49,7 @@ pub mod merge;
 
 use crate::compare::names::name_key;
 use crate::compare::percent;
-use crate::compare::view::{compare, keyed, top_of, value_at, view, Value, View};
-pub use crate::compare::view::{item_key, split_path};
+use crate::compare::view::{compare, keyed, split_path, value_at, view, Value, View};
 pub use crate::compare::Category;
 use crate::extract::Extracted;
 use crate::model::Datasheet;
@@ -423,7 +422,7 @@ fn origin_label((version, file): &Origin, no_version: &str) -> String {
 }
 
 fn reason(field: &str, origin: Option<&Origin>) -> String {
-    let top = top_of(field);
+    let top = split_path(field).0;
     let row = merge::table(conflict::RecordKind::Datasheet)
         .iter()
         .find(|r| r.covers(top));
@@ -525,7 +524,7 @@ fn datasheet_report(
     for (path, values) in compare(&keyed.views) {
         let emitted_value = emitted.checks.get(&path).map(|(e, _)| e.clone());
         policy
-            .entry(top_of(&path).to_string())
+            .entry(split_path(&path).0.to_string())
             .or_insert_with(|| reason(&path, origin));
         fields.push(field_report(&path, &sources, &values, emitted_value));
     }

@@ -800,6 +800,13 @@ fn read_abilities(
     Ok(out)
 }
 
+/// Rows of one datasheet from a table sorted by datasheet id.
+fn rows_of<'a, T>(rows: &'a [T], id: &str, key: impl Fn(&T) -> &str) -> &'a [T] {
+    let start = rows.partition_point(|r| key(r) < id);
+    let end = rows.partition_point(|r| key(r) <= id);
+    &rows[start..end.max(start)]
+}
+
 impl Export {
     /// Reads the tables of an export (in memory). [`Mode::Crosscheck`] reads the tables the
     /// crosscheck compares and fails on a missing table or column; [`Mode::Records`] reads every
@@ -883,32 +890,31 @@ impl Export {
             .find(|d| d.faction_id == faction_id && d.name == name)
     }
 
-    /// Rows of one datasheet, in line order.
+    /// Rows of one datasheet, in line order (`from_tables` sorts every table by datasheet id,
+    /// then line).
     pub fn models_of(&self, id: &str) -> Vec<&ExportModel> {
-        self.models
+        rows_of(&self.models, id, |r| &r.datasheet_id)
             .iter()
-            .filter(|r| r.datasheet_id == id)
             .collect()
     }
     pub fn weapons_of(&self, id: &str) -> Vec<&ExportWeapon> {
-        self.weapons
+        rows_of(&self.weapons, id, |r| &r.datasheet_id)
             .iter()
-            .filter(|r| r.datasheet_id == id)
             .collect()
     }
     pub fn costs_of(&self, id: &str) -> Vec<&ExportCost> {
-        self.costs.iter().filter(|r| r.datasheet_id == id).collect()
+        rows_of(&self.costs, id, |r| &r.datasheet_id)
+            .iter()
+            .collect()
     }
     pub fn keywords_of(&self, id: &str) -> Vec<&ExportKeyword> {
-        self.keywords
+        rows_of(&self.keywords, id, |r| &r.datasheet_id)
             .iter()
-            .filter(|r| r.datasheet_id == id)
             .collect()
     }
     pub fn abilities_of(&self, id: &str) -> Vec<&ExportAbility> {
-        self.abilities
+        rows_of(&self.abilities, id, |r| &r.datasheet_id)
             .iter()
-            .filter(|r| r.datasheet_id == id)
             .collect()
     }
 }

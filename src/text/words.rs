@@ -177,7 +177,7 @@ fn title_word(word: &str, first: bool, last: bool, style: &TitleStyle) -> String
 
 /// How a printed list is split into its items, beyond the commas every source uses (each
 /// option names the sources whose lists carry it).
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub struct ListStyle {
     /// A full stop ending an item is not part of it (a card's keyword line ends with one; the
     /// export's weapon abilities sometimes do).

@@ -96,8 +96,8 @@ fn committed_output_is_a_fresh_ingest_of_raw() {
 #[test]
 fn the_golden_check_fails_on_known_bad_outputs() {
     let tmp = tempfile::tempdir().expect("tmp");
-    let fresh = tmp.path().join("fresh");
-    fresh_ingest(&fresh);
+    // The committed output is a known-good tree; the bad copies are made from it.
+    let fresh = util::repo().join("output");
     let copy = |name: &str| {
         let dir = tmp.path().join(name);
         for (rel, bytes) in tree(&fresh) {

@@ -141,13 +141,6 @@ struct Builder<'e> {
     diags: Vec<Diagnostic>,
 }
 
-/// Rows of one datasheet from a table sorted by datasheet id.
-fn rows_of<'a, T>(rows: &'a [T], id: &str, key: impl Fn(&T) -> &str) -> &'a [T] {
-    let start = rows.partition_point(|r| key(r) < id);
-    let end = rows.partition_point(|r| key(r) <= id);
-    &rows[start..end.max(start)]
-}
-
 impl<'e> Builder<'e> {
     fn new(ex: &'e Export, tables: &'e Tables<'e>) -> Self {
         let factions = ex
