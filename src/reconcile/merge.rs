@@ -10,25 +10,8 @@
 //! field's view from `conflict::view`; worded by `conflict::diagnostic`), whatever the record
 //! type. Rules are not merged here: the rule registry is `dedup`'s.
 //!
-//! | record | field | wins | `X110` | why |
-//! | --- | --- | --- | --- | --- |
-//! | datasheet | `id`, `edition` | first | never | the merge key |
-//! | datasheet | `sources` | union | never | provenance: every source that printed the unit |
-//! | datasheet | `points`, `power_rating`, `models` (profiles), `weapons`, `keywords` (case-folded), `abilities` (names, case-folded), `legends` (a source that prints no Legends mark does not unmark it) | newer non-null | when both have a value | a datasheet is one publication's print: the newer faction pack replaces the whole record; a source that does not print the part at all (a Legends card without points) neither erases nor contradicts it (*absent*, not a disagreement) |
-//! | datasheet | `weapons` printed elsewhere | the reading that prints them | never | a card whose wargear footnote sends the reader to another card for some weapons' profiles (`weapons_printed_elsewhere`) does not print them: before anything is compared, each reading gets those weapons from the other (*absent*, as a whole part is) |
-//! | datasheet | `invulnerable_save` | newer | on any difference, a missing value included | the whole-record rule; no invulnerable save is a value |
-//! | datasheet | every other field (`name`, `faction`, `base_size`, `invulnerable_save_condition`, `wargear_options`, `unit_composition`, `equipment`, `damaged`, `special_rules`, `leads`, `model_keywords`, `faction_keywords`, `stratagems`, `weapons_printed_elsewhere`) | newer | never | the same whole-record rule; these are printed differently by every source (wording, order, links): reporting them would add 141 `X110`s over the HTML corpus and the export, mostly the export's faction keywords and datasheet stratagem lists |
-//! | stratagem | `id`, `edition`, `name`, `group` | first | never | the merge key (the id is group + name; the spelling of the first source is kept) |
-//! | stratagem | `cp`, `category` | newer non-null | when both have a value | the cost and category change between faction packs; a source that lacks them does not erase them |
-//! | stratagem | `flavor`, `when`, `target`, `effect`, `restrictions` | first non-null | never | a record's text may be printed in another file than its header; older pages print it without labels; datasheet pages print variants of one stratagem's text (`That ADEPTUS ASTARTES unit.` / `That unit.`: 127 such differences over the HTML corpus and the export, not yet reported) |
-//! | stratagem | `sources` | union | never | provenance |
-//! | enhancement | `id`, `edition` | first | never | the merge key |
-//! | enhancement | `name`, `faction`, `detachment`, `flavor`, `text` (empty = none) | first non-null | when both have a value | text one source lacks is taken from another; where both print it, the first is kept |
-//! | enhancement | `points` | first non-null | when both have a value | points are the value that changes between publications; the first is kept until versions are read for enhancements |
-//! | enhancement | `sources` | union | never | provenance |
-//! | detachment | `id`, `edition` | first | never | the merge key |
-//! | detachment | `name`, `faction` | first non-null | when both have a value | the id is faction + name: a difference is a spelling |
-//! | detachment | `rules`, `enhancements`, `stratagems`, `sources` | union | never | a detachment's parts are listed on several pages (faction page, datasheets) |
+//! The rows (record type, fields, who wins, when a difference is an `X110`, and why) are
+//! `schemas/merge.yaml` only, so the table and its reasons cannot drift apart from this doc.
 //!
 //! Stratagems whose ids differ only by a plural `s` on the group (`Boarding Action – Epic
 //! Deed` / `Boarding Actions – Epic Deed`) are one stratagem: the record of the newest
