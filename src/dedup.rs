@@ -49,22 +49,23 @@ pub fn merge_rules_with_report(
     //    is scope only where a source says so; an `unclassified` copy takes its twin's kind.
     //    Canonical texts are computed in parallel (the grouping is a sorted map, so the result
     //    does not depend on the thread count).
-    // The id each paragraph had where it was read (what datasheets and detachments refer to),
-    // by occurrence, to report the ids merging changed (`Report::renamed`).
-    let mut read_as: ReadAs = rules
-        .par_iter()
-        .flat_map_iter(|r| {
-            let (id, text) = (rule_id(r), full_text(r));
-            let keys: Vec<[u8; 16]> = r.occurrences.iter().map(|o| place_key(o, &text)).collect();
-            keys.into_iter().map(move |k| (k, id.clone()))
-        })
-        .collect();
-    read_as.par_sort_unstable();
-    read_as.dedup();
     let keyed: Vec<((String, String), Rule)> = rules
         .into_par_iter()
         .map(|r| ((r.edition.as_str().to_string(), full_text(&r)), r))
         .collect();
+    // The id each paragraph had where it was read (what datasheets and detachments refer to),
+    // by occurrence, to report the ids merging changed (`Report::renamed`).
+    let mut read_as: ReadAs = keyed
+        .par_iter()
+        .flat_map_iter(|((_, text), r)| {
+            let id = rule_id(r);
+            r.occurrences
+                .iter()
+                .map(move |o| (place_key(o, text), id.clone()))
+        })
+        .collect();
+    read_as.par_sort_unstable();
+    read_as.dedup();
     let mut by_text: BTreeMap<(String, String), Vec<Rule>> = BTreeMap::new();
     for (key, r) in keyed {
         by_text.entry(key).or_default().push(r);
