@@ -14,7 +14,7 @@
 pub mod names;
 pub mod view;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// `n` of `d` in percent, rounded to `places` decimals so that the JSON does not depend on
 /// float printing noise; `empty` when `d` is 0 (the reconciliation's and the crosscheck's figures).
@@ -32,7 +32,7 @@ pub fn percent(n: usize, d: usize, places: i32, empty: f64) -> f64 {
 /// spells them (`version`, `naming`, `data_error`); the crosscheck report, which compares
 /// against one dated export, spells the same three [`Category::against_export`]
 /// (`changed_since_export`, `naming`, `extraction_error`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Category {
     /// A real difference between two printings: both values are well-formed and the rest
@@ -64,31 +64,21 @@ impl Category {
             Category::DataError => "extraction_error",
         }
     }
-
-    fn from_export_label(s: &str) -> Option<Category> {
-        Category::ALL.into_iter().find(|c| c.against_export() == s)
-    }
 }
 
 /// `#[serde(with)]` for a [`Category`] spelled [`Category::against_export`].
 pub mod against_export {
     use super::Category;
-    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+    use serde::Serializer;
 
     pub fn serialize<S: Serializer>(c: &Category, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(c.against_export())
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Category, D::Error> {
-        let s = String::deserialize(d)?;
-        Category::from_export_label(&s)
-            .ok_or_else(|| D::Error::custom(format!("unknown category `{s}`")))
-    }
-
     /// The same for a map keyed by category (in category order).
     pub mod map {
         use super::super::Category;
-        use serde::{de::Error, Deserialize, Deserializer, Serializer};
+        use serde::Serializer;
         use std::collections::BTreeMap;
 
         pub fn serialize<S: Serializer>(
@@ -96,19 +86,6 @@ pub mod against_export {
             s: S,
         ) -> Result<S::Ok, S::Error> {
             s.collect_map(m.iter().map(|(c, n)| (c.against_export(), n)))
-        }
-
-        pub fn deserialize<'de, D: Deserializer<'de>>(
-            d: D,
-        ) -> Result<BTreeMap<Category, usize>, D::Error> {
-            BTreeMap::<String, usize>::deserialize(d)?
-                .into_iter()
-                .map(|(k, n)| {
-                    Category::from_export_label(&k)
-                        .map(|c| (c, n))
-                        .ok_or_else(|| D::Error::custom(format!("unknown category `{k}`")))
-                })
-                .collect()
         }
     }
 }

@@ -7,11 +7,11 @@
 
 use crate::compare::{against_export, Category};
 use crate::diag::Diagnostic;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// What part of a datasheet a field belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
     /// The datasheet itself (no match in the export).
@@ -29,7 +29,7 @@ pub enum Kind {
 }
 
 /// One field on which the dataset and the export disagree.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Disagreement {
     pub datasheet_id: String,
     pub datasheet_name: Option<String>,
@@ -56,7 +56,7 @@ pub struct Disagreement {
 }
 
 /// How a dataset datasheet was matched to the export.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Match {
     pub datasheet_id: String,
     pub datasheet_name: Option<String>,
@@ -75,7 +75,7 @@ pub struct Match {
 }
 
 /// A dataset datasheet with no datasheet of that name in the export.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Unmatched {
     pub datasheet_id: String,
     pub datasheet_name: Option<String>,
@@ -85,14 +85,14 @@ pub struct Unmatched {
 }
 
 /// Compared and agreed fields of one kind.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Tally {
     pub compared: usize,
     pub agreed: usize,
 }
 
 /// The figures of a crosscheck.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Summary {
     /// `Last_update.csv` of the export.
     pub export_last_update: Option<String>,
@@ -122,7 +122,7 @@ pub struct Summary {
 }
 
 /// One line of [`Summary::top_disagreements`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct TopKind {
     /// `weapon.AP`, `model.presence`, `abilities.presence`, …
     pub kind: String,
@@ -132,7 +132,7 @@ pub struct TopKind {
 }
 
 /// Everything a crosscheck found.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
     pub summary: Summary,
     pub matches: Vec<Match>,
