@@ -34,21 +34,6 @@ use std::collections::{BTreeMap, BTreeSet};
 /// count as a change since the export rather than an extraction error.
 pub const CLOSE_MATCH: f64 = 0.75;
 
-/// How a disagreeing pair of values relates, before the category is decided.
-#[derive(Debug, Clone, PartialEq)]
-enum Hint {
-    /// The same thing, named differently.
-    Naming(String),
-    /// Both sides have the value.
-    Value { well_formed: bool, note: String },
-    /// The keywords of a weapon differ.
-    WeaponKeywords,
-    /// Present on one side only while the other side has one the first lacks.
-    ListChanged(String),
-    /// Anything else: an extraction error, for the reason given.
-    Other(String),
-}
-
 /// One compared field.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Check {
@@ -57,17 +42,19 @@ pub struct Check {
     pub aspect: String,
     pub ours: Option<String>,
     pub theirs: Option<String>,
-    pub agree: bool,
-    hint: Hint,
+    /// The category of a disagreement and why, in words; none when the two agree.
+    pub differ: Option<(Category, String)>,
     /// Line of our source, when more precise than the datasheet's (a weapon profile row).
     pub our_line: Option<u32>,
     pub export_source: Option<String>,
 }
 
-/// All checks of one datasheet pair, and what of the export was not compared.
+/// All checks of one datasheet pair, its agreed share, and what of the export was not compared.
 #[derive(Debug, Clone, Default)]
 pub struct Pair {
     pub checks: Vec<Check>,
+    /// Agreed share of the compared fields (1 when nothing was compared).
+    pub ratio: f64,
     pub not_compared: BTreeMap<String, usize>,
 }
 
@@ -76,15 +63,7 @@ impl Pair {
         self.checks.len()
     }
     pub fn agreed(&self) -> usize {
-        self.checks.iter().filter(|c| c.agree).count()
-    }
-    /// Agreed share of the compared fields (1 when nothing was compared).
-    pub fn ratio(&self) -> f64 {
-        if self.checks.is_empty() {
-            1.0
-        } else {
-            self.agreed() as f64 / self.compared() as f64
-        }
+        self.checks.iter().filter(|c| c.differ.is_none()).count()
     }
 }
 
@@ -131,23 +110,50 @@ pub fn compare(ours: &Datasheet, theirs: &Datasheet, facts: &ExportFacts) -> Pai
             skipped,
         );
     }
+    let compared = compare_readings(&k.views);
+    // The paths both sides print, with both values; the keywords of a weapon last, as their
+    // category follows the weapon's characteristics.
+    let mut both: Vec<(&str, [(&str, &str); 2])> = (compared.iter())
+        .filter_map(|(p, vals)| match &vals[..] {
+            [Value::One(eo, lo), Value::One(et, lt)] => {
+                Some((p.as_str(), [(&**eo, &**lo), (&**et, &**lt)]))
+            }
+            _ => None,
+        })
+        .collect();
+    both.sort_by_key(|(p, _)| split_path(p).2 == Some("keywords"));
     // A field group the export prints and we do not: one disagreement, not one per value.
-    for &g in vt.prints.difference(&vo.prints) {
+    let unprinted: Vec<&str> = vt.prints.difference(&vo.prints).copied().collect();
+    let agreed = (both.iter()).filter(|(_, [o, t])| o.0 == t.0).count();
+    let total = both.len() + unprinted.len();
+    pair.ratio = if total == 0 {
+        1.0
+    } else {
+        agreed as f64 / total as f64
+    };
+    let mut rule = Rule {
+        close: pair.ratio >= CLOSE_MATCH,
+        closeness: format!(
+            "the datasheet agrees on {:.1}% of its fields",
+            pair.ratio * 100.0
+        ),
+        changed: BTreeSet::new(),
+    };
+    for g in unprinted {
         pair.checks.push(Check {
             kind: kind_of(g),
             field: g.into(),
             aspect: "presence".into(),
             ours: None,
             theirs: Some(g.into()),
-            agree: false,
-            hint: Hint::Other(format!(
-                "no {g} on our side (our source may not print them)"
+            differ: Some((
+                Category::DataError,
+                format!("no {g} on our side (our source may not print them)"),
             )),
             our_line: None,
             export_source: None,
         });
     }
-    let compared = compare_readings(&k.views);
     // Items one side has and the other lacks, per group: a list that differs as a whole.
     let lacking = |side: usize, group: &str| {
         compared.iter().any(|(p, vals)| {
@@ -158,13 +164,8 @@ pub fn compare(ours: &Datasheet, theirs: &Datasheet, facts: &ExportFacts) -> Pai
     };
     let lacks = [lacking(0, "weapons"), lacking(1, "weapons")];
     let lacks_size = [lacking(0, "points"), lacking(1, "points")];
-    for (path, vals) in &compared {
+    for (path, [(eo, lo), (et, lt)]) in both {
         let (group, item, sub) = split_path(path);
-        let [Value::One(eo, lo), Value::One(et, lt)] = &vals[..] else {
-            // Not printed by one side (the group, or a weapon sent to another card), or a
-            // sub-field of an item one side lacks (its presence check says so).
-            continue;
-        };
         let item_path = item.map(|i| format!("{group}[{i}]"));
         let printed =
             |m: &BTreeMap<String, Printed>| item_path.as_ref().and_then(|p| m.get(p)).cloned();
@@ -186,7 +187,6 @@ pub fn compare(ours: &Datasheet, theirs: &Datasheet, facts: &ExportFacts) -> Pai
             _ => Some(e.to_string()),
         };
         let (ours_v, theirs_v) = (shown(eo, &po), shown(et, &pt));
-        let agree = eo == et;
         let aspect = match (sub, presence) {
             (Some(s), _) => s.to_string(),
             (None, true) if eo != MISSING && et != MISSING => "name".into(),
@@ -194,10 +194,10 @@ pub fn compare(ours: &Datasheet, theirs: &Datasheet, facts: &ExportFacts) -> Pai
             (None, false) if group == "points" => "points".into(),
             (None, false) => group.to_string(),
         };
-        let hint = if agree {
-            Hint::Other(String::new())
+        let differ = if eo == et {
+            None
         } else if lo == lt {
-            naming(group, &ours_v, &theirs_v, [ours, theirs])
+            Some(naming(group, &ours_v, &theirs_v, [ours, theirs]))
         } else if eo == MISSING || et == MISSING {
             let side = usize::from(eo == MISSING);
             let changed = match group {
@@ -205,17 +205,19 @@ pub fn compare(ours: &Datasheet, theirs: &Datasheet, facts: &ExportFacts) -> Pai
                 "points" => lacks_size[side],
                 _ => false,
             };
-            if changed {
-                Hint::ListChanged(format!(
-                    "the other side lacks one of this side's {group} too: the list differs as a whole"
-                ))
+            Some(if changed {
+                rule.list_changed(group)
             } else if eo == MISSING {
-                Hint::Other(format!("missing from our {group}"))
+                (Category::DataError, format!("missing from our {group}"))
             } else {
-                Hint::Other(format!("not among the export's {group}"))
-            }
+                (
+                    Category::DataError,
+                    format!("not among the export's {group}"),
+                )
+            })
         } else {
-            value_hint(group, sub, eo, et, &pt, facts, theirs)
+            let model = pt.as_ref().map(|p| p.0.as_str());
+            Some(rule.values(path, [eo, et], model, facts, theirs))
         };
         let export_source = match group {
             "points" => item
@@ -238,8 +240,7 @@ pub fn compare(ours: &Datasheet, theirs: &Datasheet, facts: &ExportFacts) -> Pai
             aspect,
             ours: ours_v,
             theirs: theirs_v,
-            agree,
-            hint,
+            differ,
             our_line: our_line.map(|l| l.line),
             export_source,
         });
@@ -277,155 +278,145 @@ fn kind_of(group: &str) -> Kind {
 
 /// Two names the view pairs under one key: `naming`, except two model profiles paired only by
 /// position whose names are not similar and neither of which is the unit's name.
-fn naming(group: &str, o: &Option<String>, t: &Option<String>, units: [&Datasheet; 2]) -> Hint {
+fn naming(
+    group: &str,
+    o: &Option<String>,
+    t: &Option<String>,
+    units: [&Datasheet; 2],
+) -> (Category, String) {
     let (Some(o), Some(t)) = (o, t) else {
-        return Hint::Naming(format!(
-            "printed split or joined: every word of it is a word of the other side's {group}"
-        ));
+        let why = "printed split or joined: every word of it is a word of the other side's";
+        return (Category::Naming, format!("{why} {group}"));
     };
     if let Some(r) = similar(o, t) {
-        return Hint::Naming(r);
+        return (Category::Naming, r);
     }
     if name_key(o) == name_key(t) {
-        return Hint::Naming("the names differ by a plural or a tag".into());
+        return (
+            Category::Naming,
+            "the names differ by a plural or a tag".into(),
+        );
     }
     if group != "models" {
-        return Hint::Naming(
-            "a weapon with the same profile and type has another name on each side (the weapon rule)"
-                .into(),
-        );
+        let why = "a weapon with the same profile and type has another name on each side";
+        return (Category::Naming, format!("{why} (the weapon rule)"));
     }
     let unit = units.iter().filter_map(|d| d.name.as_deref());
     if unit
         .map(fold_name_key)
         .any(|u| u == fold_name_key(o) || u == fold_name_key(t))
     {
-        Hint::Naming("one side names the model after its unit".into())
+        let why = "one side names the model after its unit";
+        (Category::Naming, why.into())
     } else {
-        Hint::Other("the only unpaired models of each side have unrelated names".into())
+        let why = "the only unpaired models of each side have unrelated names";
+        (Category::DataError, why.into())
     }
 }
 
-/// Two printed values of one field that differ.
-fn value_hint(
-    group: &str,
-    sub: Option<&str>,
-    o: &str,
-    t: &str,
-    model: &Option<Printed>,
-    facts: &ExportFacts,
-    theirs: &Datasheet,
-) -> Hint {
-    let aspect = sub.unwrap_or(group);
-    match (group, sub) {
-        ("weapons", Some("keywords")) => return Hint::WeaponKeywords,
-        ("points", _) => {
-            let ok = o.parse::<u32>().is_ok() && t.parse::<u32>().is_ok();
-            return Hint::Value {
-                well_formed: ok,
-                note: String::new(),
-            };
-        }
-        ("invulnerable_save", _) if o == "none" || t == "none" => {
-            return Hint::Other(if o == "none" {
-                "invulnerable_save missing on our side".into()
-            } else {
-                "the export has no invulnerable_save".into()
-            })
-        }
-        ("faction_keywords", _) => return Hint::Other("the faction keywords differ".into()),
-        _ => {}
-    }
-    let mut note: Vec<String> = [(o, "our value"), (t, "the export's value")]
-        .into_iter()
-        .filter(|(v, _)| !well_formed(aspect, v))
-        .map(|(_, who)| format!("{who} is not a well-formed {aspect}"))
-        .collect();
-    let ok = note.is_empty();
-    let starred = model
-        .as_ref()
-        .is_some_and(|m| facts.starred.contains(&(m.0.clone(), aspect.to_string())));
-    if group == "models" && starred {
-        note.push("the export prints this value with a footnote star".into());
-    }
-    if let ("invulnerable_save", Some(c)) = (group, &theirs.invulnerable_save_condition) {
-        note.push(format!("the export marks it conditional: {c}"));
-    }
-    Hint::Value {
-        well_formed: ok,
-        note: note.join("; "),
-    }
+/// The category rule of one pair, once the pair's share of agreeing fields is known.
+struct Rule {
+    /// The pair agrees on at least [`CLOSE_MATCH`] of its fields.
+    close: bool,
+    /// `the datasheet agrees on 97.4% of its fields`.
+    closeness: String,
+    /// Weapons (item keys) with a characteristic changed since the export.
+    changed: BTreeSet<String>,
 }
 
-/// The category of each disagreeing check of a pair, with the reason in words.
-pub fn categorize(pair: &Pair) -> Vec<(usize, Category, String)> {
-    let ratio = pair.ratio();
-    let close = ratio >= CLOSE_MATCH;
-    let closeness = format!(
-        "the datasheet agrees on {:.1}% of its fields",
-        ratio * 100.0
-    );
-    // Weapons with a characteristic change: their keyword change is part of the same change.
-    let changed: BTreeSet<&str> = (pair.checks.iter())
-        .filter(|c| !c.agree && c.kind == Kind::Weapon)
-        .filter(|c| {
-            matches!(
-                c.hint,
-                Hint::Value {
-                    well_formed: true,
-                    ..
-                }
-            )
-        })
-        .filter_map(|c| c.field.rsplit_once('.').map(|(w, _)| w))
-        .collect();
-    let with_note = |base: String, note: &str| match note {
-        "" => base,
-        n => format!("{base}; {n}"),
-    };
-    let mut out = Vec::new();
-    for (i, c) in pair.checks.iter().enumerate().filter(|(_, c)| !c.agree) {
-        let (cat, reason) = match &c.hint {
-            Hint::Naming(r) => (Category::Naming, r.clone()),
-            Hint::Value {
-                well_formed: true,
-                note,
-            } => {
-                let (cat, base) = if close {
-                    let change = "a change since the export";
-                    (
-                        Category::Version,
-                        format!("both values are well-formed and {closeness}: {change}"),
-                    )
-                } else {
-                    let below = format!("below {:.0}%", CLOSE_MATCH * 100.0);
-                    (
-                        Category::DataError,
-                        format!("both values are well-formed but only {closeness}, {below}"),
-                    )
+impl Rule {
+    /// Present on one side only while the other side has one the first lacks.
+    fn list_changed(&self, group: &str) -> (Category, String) {
+        let r = format!(
+            "the other side lacks one of this side's {group} too: the list differs as a whole"
+        );
+        match self.close {
+            true => (Category::Version, format!("{r}, and {}", self.closeness)),
+            false => (
+                Category::DataError,
+                format!("{r}, but only {}", self.closeness),
+            ),
+        }
+    }
+
+    /// Two printed values of one field that differ (`model`: the export's name of the model).
+    fn values(
+        &mut self,
+        path: &str,
+        [o, t]: [&str; 2],
+        model: Option<&str>,
+        facts: &ExportFacts,
+        theirs: &Datasheet,
+    ) -> (Category, String) {
+        let (group, item, sub) = split_path(path);
+        let aspect = sub.unwrap_or(group);
+        match (group, sub) {
+            // The keywords of a weapon whose characteristics changed changed with them.
+            ("weapons", Some("keywords")) => {
+                return match item.filter(|i| self.close && self.changed.contains(*i)) {
+                    Some(_) => {
+                        let why = "the weapon's characteristics changed too and";
+                        (Category::Version, format!("{why} {}", self.closeness))
+                    }
+                    None => {
+                        let why = "the keywords differ while the weapon's characteristics agree";
+                        (Category::DataError, why.into())
+                    }
                 };
-                (cat, with_note(base, note))
             }
-            Hint::Value { note, .. } => (Category::DataError, note.clone()),
-            Hint::WeaponKeywords => {
-                let weapon = c.field.rsplit_once('.').map_or("", |(w, _)| w);
-                if close && changed.contains(weapon) {
-                    (
-                        Category::Version,
-                        format!("the weapon's characteristics changed too and {closeness}"),
-                    )
-                } else {
-                    (
-                        Category::DataError,
-                        "the keywords differ while the weapon's characteristics agree".into(),
-                    )
-                }
+            ("points", _) if o.parse::<u32>().is_ok() && t.parse::<u32>().is_ok() => {
+                return self.both_well_formed("")
             }
-            Hint::ListChanged(r) if close => (Category::Version, format!("{r}, and {closeness}")),
-            Hint::ListChanged(r) => (Category::DataError, format!("{r}, but only {closeness}")),
-            Hint::Other(r) => (Category::DataError, r.clone()),
-        };
-        out.push((i, cat, reason));
+            ("points", _) => return (Category::DataError, String::new()),
+            ("invulnerable_save", _) if o == "none" || t == "none" => {
+                let why = match o {
+                    "none" => "invulnerable_save missing on our side",
+                    _ => "the export has no invulnerable_save",
+                };
+                return (Category::DataError, why.into());
+            }
+            ("faction_keywords", _) => {
+                return (Category::DataError, "the faction keywords differ".into())
+            }
+            _ => {}
+        }
+        let mut note: Vec<String> = [(o, "our value"), (t, "the export's value")]
+            .into_iter()
+            .filter(|(v, _)| !well_formed(aspect, v))
+            .map(|(_, who)| format!("{who} is not a well-formed {aspect}"))
+            .collect();
+        let ok = note.is_empty();
+        let starred =
+            model.is_some_and(|m| facts.starred.contains(&(m.to_string(), aspect.to_string())));
+        if group == "models" && starred {
+            note.push("the export prints this value with a footnote star".into());
+        }
+        if let ("invulnerable_save", Some(c)) = (group, &theirs.invulnerable_save_condition) {
+            note.push(format!("the export marks it conditional: {c}"));
+        }
+        if !ok {
+            return (Category::DataError, note.join("; "));
+        }
+        if let ("weapons", Some(i)) = (group, item) {
+            self.changed.insert(i.to_string());
+        }
+        self.both_well_formed(&note.join("; "))
     }
-    out
+
+    /// Both values well-formed: a change since the export when the pair otherwise agrees.
+    fn both_well_formed(&self, note: &str) -> (Category, String) {
+        let (cat, base) = if self.close {
+            let change = "a change since the export";
+            let why = format!("both values are well-formed and {}", self.closeness);
+            (Category::Version, format!("{why}: {change}"))
+        } else {
+            let below = format!("below {:.0}%", CLOSE_MATCH * 100.0);
+            let why = format!("both values are well-formed but only {}", self.closeness);
+            (Category::DataError, format!("{why}, {below}"))
+        };
+        match note {
+            "" => (cat, base),
+            n => (cat, format!("{base}; {n}")),
+        }
+    }
 }

@@ -27,7 +27,7 @@ pub use report::{Disagreement, Kind, Match, Report, Summary, Tally, Unmatched};
 
 use crate::model::Datasheet;
 use crate::text::fold::fold_name_key;
-use compare::{categorize, compare, Pair};
+use compare::{compare, Pair};
 use std::collections::BTreeMap;
 
 /// The export as the crosscheck compares it: its tables (read in `Mode::Crosscheck`: the
@@ -167,7 +167,7 @@ pub fn crosscheck(exported: &Exported, datasheets: &[Datasheet]) -> Report {
             let p = compare(d, &c.0, &c.1);
             let better = match &best {
                 None => true,
-                Some((_, bp)) => (p.ratio(), p.agreed()) > (bp.ratio(), bp.agreed()),
+                Some((_, bp)) => (p.ratio, p.agreed()) > (bp.ratio, bp.agreed()),
             };
             if better {
                 best = Some((c, p));
@@ -179,13 +179,15 @@ pub fn crosscheck(exported: &Exported, datasheets: &[Datasheet]) -> Report {
         for c in &pair.checks {
             let t = by_kind.entry(c.kind).or_default();
             t.compared += 1;
-            t.agreed += usize::from(c.agree);
+            t.agreed += usize::from(c.differ.is_none());
         }
         for (k, n) in &pair.not_compared {
             *not_compared.entry(k.clone()).or_default() += n;
         }
-        for (i, category, reason) in categorize(&pair) {
-            let c = &pair.checks[i];
+        for c in &pair.checks {
+            let Some((category, reason)) = c.differ.clone() else {
+                continue;
+            };
             disagreements.push(Disagreement {
                 datasheet_id: d.id.clone(),
                 datasheet_name: d.name.clone(),

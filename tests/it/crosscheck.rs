@@ -1016,3 +1016,39 @@ fn export_facts_footnote_star_and_conditional_save_reach_the_reason() {
     );
     assert_eq!(r.disagreements.len(), 2);
 }
+
+/// A weapon's keywords that differ follow its characteristics: changed together they are one
+/// change since the export; changed alone they are an extraction error.
+#[test]
+fn weapon_keywords_follow_a_changed_characteristic() {
+    let (_dir, ex) = read_fixture();
+    let mut v = intercessors();
+    v["weapons"][0]["keywords"] = json!(["ASSAULT"]);
+    let r = crosscheck(&ex, &[sheet(v.clone())]);
+    let got: Vec<(&str, Category, &str)> = (r.disagreements.iter())
+        .map(|d| (d.field.as_str(), d.category, d.reason.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [(
+            "weapons[Bolt rifle].keywords",
+            Category::DataError,
+            "the keywords differ while the weapon's characteristics agree"
+        )]
+    );
+    v["weapons"][0]["S"] = json!("5");
+    let r = crosscheck(&ex, &[sheet(v)]);
+    let got: Vec<(&str, Category)> = (r.disagreements.iter())
+        .map(|d| (d.field.as_str(), d.category))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("weapons[Bolt rifle].S", Category::Version),
+            ("weapons[Bolt rifle].keywords", Category::Version)
+        ]
+    );
+    assert!(r.disagreements[1]
+        .reason
+        .contains("characteristics changed too"));
+}
