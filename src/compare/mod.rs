@@ -28,10 +28,9 @@ pub fn percent(n: usize, d: usize, places: i32, empty: f64) -> f64 {
 
 /// Why two readings of one field disagree: the one category vocabulary of the comparisons.
 ///
-/// Ordered as the crosscheck summary lists them. Serialized as the reconciliation report
-/// spells them (`version`, `naming`, `data_error`); the crosscheck report, which compares
-/// against one dated export, spells the same three [`Category::against_export`]
-/// (`changed_since_export`, `naming`, `extraction_error`).
+/// Ordered as the summaries list them; spelled `version`, `naming`, `data_error` in the
+/// reconciliation and the crosscheck reports (against one dated export, a `version` difference
+/// is a change since the export and a `data_error` an extraction error of ours).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Category {
@@ -52,40 +51,6 @@ impl Category {
             Category::Version => "version",
             Category::Naming => "naming",
             Category::DataError => "data_error",
-        }
-    }
-
-    /// The category's name in the crosscheck report: against a dated export, a version
-    /// difference is a change since the export and a data error is ours (an extraction error).
-    pub fn against_export(self) -> &'static str {
-        match self {
-            Category::Version => "changed_since_export",
-            Category::Naming => "naming",
-            Category::DataError => "extraction_error",
-        }
-    }
-}
-
-/// `#[serde(with)]` for a [`Category`] spelled [`Category::against_export`].
-pub mod against_export {
-    use super::Category;
-    use serde::Serializer;
-
-    pub fn serialize<S: Serializer>(c: &Category, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(c.against_export())
-    }
-
-    /// The same for a map keyed by category (in category order).
-    pub mod map {
-        use super::super::Category;
-        use serde::Serializer;
-        use std::collections::BTreeMap;
-
-        pub fn serialize<S: Serializer>(
-            m: &BTreeMap<Category, usize>,
-            s: S,
-        ) -> Result<S::Ok, S::Error> {
-            s.collect_map(m.iter().map(|(c, n)| (c.against_export(), n)))
         }
     }
 }

@@ -6,12 +6,12 @@
 //! * `naming`: the view pairs the two things under one key and only their names differ (case,
 //!   plural, the weapon rule, a keyword printed split) — for a model paired by position, when
 //!   the names are `compare::names::similar` or one side names the model after its unit;
-//! * `changed_since_export`: both values are well-formed canonical values of the field (the
+//! * `version` (a change since the export): both values are well-formed canonical values of the field (the
 //!   dataset's 10th-edition grammars; point costs), the pair otherwise agrees on at least
 //!   [`CLOSE_MATCH`] of its fields, and the field is points, a characteristic, the keywords of
 //!   a weapon whose characteristics changed too, or a weapon or unit size present on one side
 //!   only while the other side has one the first lacks (the list changed as a whole);
-//! * `extraction_error`: everything else.
+//! * `data_error` (an extraction error): everything else.
 //!
 //! What only the export carries (its ids, the line of each points row, footnote stars, points
 //! rows that price no unit size) comes with the pair as [`ExportFacts`]; the conditional
@@ -20,12 +20,13 @@
 //! `crosscheck::crosscheck`).
 
 use super::export::{ExportFacts, COSTS, KEYWORDS};
-use super::report::Kind;
+use super::report::disagreement;
 use crate::compare::names::{name_key, similar};
 use crate::compare::view::{compare as compare_readings, keyed, split_path, Value, MISSING};
 use crate::compare::Category;
 use crate::model::Datasheet;
 use crate::normalize::{canonicalize, contract, Outcome};
+use crate::reconcile::FieldReport;
 use crate::source::Location;
 use crate::text::fold::fold_name_key;
 use std::collections::{BTreeMap, BTreeSet};
@@ -34,37 +35,16 @@ use std::collections::{BTreeMap, BTreeSet};
 /// count as a change since the export rather than an extraction error.
 pub const CLOSE_MATCH: f64 = 0.75;
 
-/// One compared field.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Check {
-    pub kind: Kind,
-    pub field: String,
-    pub aspect: String,
-    pub ours: Option<String>,
-    pub theirs: Option<String>,
-    /// The category of a disagreement and why, in words; none when the two agree.
-    pub differ: Option<(Category, String)>,
-    /// Line of our source, when more precise than the datasheet's (a weapon profile row).
-    pub our_line: Option<u32>,
-    pub export_source: Option<String>,
-}
-
-/// All checks of one datasheet pair, its agreed share, and what of the export was not compared.
+/// One datasheet pair: how many fields were compared and agreed, the agreed share, each
+/// disagreement as a field report, and what of the export was not compared.
 #[derive(Debug, Clone, Default)]
 pub struct Pair {
-    pub checks: Vec<Check>,
+    pub compared: usize,
+    pub agreed: usize,
     /// Agreed share of the compared fields (1 when nothing was compared).
     pub ratio: f64,
+    pub differ: Vec<FieldReport>,
     pub not_compared: BTreeMap<String, usize>,
-}
-
-impl Pair {
-    pub fn compared(&self) -> usize {
-        self.checks.len()
-    }
-    pub fn agreed(&self) -> usize {
-        self.checks.iter().filter(|c| c.differ.is_none()).count()
-    }
 }
 
 /// A characteristic value is well-formed: its 10th-edition grammar (`schemas/characteristics.yaml`)
@@ -125,11 +105,10 @@ pub fn compare(ours: &Datasheet, theirs: &Datasheet, facts: &ExportFacts) -> Pai
     // A field group the export prints and we do not: one disagreement, not one per value.
     let unprinted: Vec<&str> = vt.prints.difference(&vo.prints).copied().collect();
     let agreed = (both.iter()).filter(|(_, [o, t])| o.0 == t.0).count();
-    let total = both.len() + unprinted.len();
-    pair.ratio = if total == 0 {
-        1.0
-    } else {
-        agreed as f64 / total as f64
+    (pair.compared, pair.agreed) = (both.len() + unprinted.len(), agreed);
+    pair.ratio = match pair.compared {
+        0 => 1.0,
+        n => agreed as f64 / n as f64,
     };
     let mut rule = Rule {
         close: pair.ratio >= CLOSE_MATCH,
@@ -140,19 +119,11 @@ pub fn compare(ours: &Datasheet, theirs: &Datasheet, facts: &ExportFacts) -> Pai
         changed: BTreeSet::new(),
     };
     for g in unprinted {
-        pair.checks.push(Check {
-            kind: kind_of(g),
-            field: g.into(),
-            aspect: "presence".into(),
-            ours: None,
-            theirs: Some(g.into()),
-            differ: Some((
-                Category::DataError,
-                format!("no {g} on our side (our source may not print them)"),
-            )),
-            our_line: None,
-            export_source: None,
-        });
+        let why = format!("no {g} on our side (our source may not print them)");
+        let d = (Category::DataError, why);
+        let at = [super::our_source(ours, None), None];
+        pair.differ
+            .push(disagreement(g.into(), [None, Some(g.into())], d, at));
     }
     // Items one side has and the other lacks, per group: a list that differs as a whole.
     let lacking = |side: usize, group: &str| {
@@ -165,6 +136,9 @@ pub fn compare(ours: &Datasheet, theirs: &Datasheet, facts: &ExportFacts) -> Pai
     let lacks = [lacking(0, "weapons"), lacking(1, "weapons")];
     let lacks_size = [lacking(0, "points"), lacking(1, "points")];
     for (path, [(eo, lo), (et, lt)]) in both {
+        if eo == et {
+            continue;
+        }
         let (group, item, sub) = split_path(path);
         let item_path = item.map(|i| format!("{group}[{i}]"));
         let printed =
@@ -187,17 +161,8 @@ pub fn compare(ours: &Datasheet, theirs: &Datasheet, facts: &ExportFacts) -> Pai
             _ => Some(e.to_string()),
         };
         let (ours_v, theirs_v) = (shown(eo, &po), shown(et, &pt));
-        let aspect = match (sub, presence) {
-            (Some(s), _) => s.to_string(),
-            (None, true) if eo != MISSING && et != MISSING => "name".into(),
-            (None, true) => "presence".into(),
-            (None, false) if group == "points" => "points".into(),
-            (None, false) => group.to_string(),
-        };
-        let differ = if eo == et {
-            None
-        } else if lo == lt {
-            Some(naming(group, &ours_v, &theirs_v, [ours, theirs]))
+        let category = if lo == lt {
+            naming(group, &ours_v, &theirs_v, [ours, theirs])
         } else if eo == MISSING || et == MISSING {
             let side = usize::from(eo == MISSING);
             let changed = match group {
@@ -205,7 +170,7 @@ pub fn compare(ours: &Datasheet, theirs: &Datasheet, facts: &ExportFacts) -> Pai
                 "points" => lacks_size[side],
                 _ => false,
             };
-            Some(if changed {
+            if changed {
                 rule.list_changed(group)
             } else if eo == MISSING {
                 (Category::DataError, format!("missing from our {group}"))
@@ -214,10 +179,10 @@ pub fn compare(ours: &Datasheet, theirs: &Datasheet, facts: &ExportFacts) -> Pai
                     Category::DataError,
                     format!("not among the export's {group}"),
                 )
-            })
+            }
         } else {
             let model = pt.as_ref().map(|p| p.0.as_str());
-            Some(rule.values(path, [eo, et], model, facts, theirs))
+            rule.values(path, [eo, et], model, facts, theirs)
         };
         let export_source = match group {
             "points" => item
@@ -234,17 +199,13 @@ pub fn compare(ours: &Datasheet, theirs: &Datasheet, facts: &ExportFacts) -> Pai
                 .map(|l| format!("{}:{}", l.file, l.line)),
         };
         let our_line = po.and_then(|p| p.1).filter(|_| group == "weapons");
-        pair.checks.push(Check {
-            kind: kind_of(group),
-            field,
-            aspect,
-            ours: ours_v,
-            theirs: theirs_v,
-            differ,
-            our_line: our_line.map(|l| l.line),
-            export_source,
-        });
+        let at = super::our_source(ours, our_line.map(|l| l.line));
+        let values = [ours_v, theirs_v];
+        pair.differ
+            .push(disagreement(field, values, category, [at, export_source]));
     }
+    pair.differ
+        .sort_by(|a, b| (&a.field, &a.value).cmp(&(&b.field, &b.value)));
     pair
 }
 
@@ -264,16 +225,6 @@ fn typed(d: &Datasheet) -> Datasheet {
         }
     }
     d
-}
-
-fn kind_of(group: &str) -> Kind {
-    match group {
-        "weapons" => Kind::Weapon,
-        "points" => Kind::Points,
-        "keywords" | "faction_keywords" => Kind::Keywords,
-        "abilities" => Kind::Abilities,
-        _ => Kind::Model,
-    }
 }
 
 /// Two names the view pairs under one key: `naming`, except two model profiles paired only by

@@ -8,8 +8,9 @@
 //! (by faction and name, tolerant of case, apostrophes, dashes and accents; see
 //! [`crosscheck`]) and assembling the [`Report`]; `compare` compares one matched pair through
 //! the comparison core's view (`compare::view`, shared with the reconciliation) and decides
-//! the category of each disagreement (`changed_since_export`, `naming`, `extraction_error`);
-//! `report` holds the report types and the summary figures.
+//! the category of each disagreement (`version`: a change since the export, `naming`,
+//! `data_error`: an extraction error); `report` holds the report types and the summary figures
+//! (each disagreement is the reconciliation's per-field report of the two sides).
 //!
 //! Pure: it must not read or write files other than through [`Exported::read_dir`], must not
 //! change the dataset, and must not know unit names (no list of expected differences): the
@@ -23,11 +24,13 @@ pub use crate::compare::Category;
 /// The export's reader lives with the pipeline's record sources.
 pub use crate::records::wahapedia_csv as export;
 pub use export::{Export, ExportError, ExportFacts};
-pub use report::{Disagreement, Kind, Match, Report, Summary, Tally, Unmatched};
+pub use report::{Match, Report, Summary, Unmatched};
 
 use crate::model::Datasheet;
+use crate::reconcile::FieldReport;
 use crate::text::fold::fold_name_key;
 use compare::{compare, Pair};
+use report::disagreement;
 use std::collections::BTreeMap;
 
 /// The export as the crosscheck compares it: its tables (read in `Mode::Crosscheck`: the
@@ -88,7 +91,7 @@ impl Exported {
 }
 
 /// `file:line` of a datasheet's first source, or of a line in that file.
-fn our_source(d: &Datasheet, line: Option<u32>) -> Option<String> {
+pub(crate) fn our_source(d: &Datasheet, line: Option<u32>) -> Option<String> {
     d.sources
         .first()
         .map(|p| format!("{}:{}", p.file, line.unwrap_or(p.line)))
@@ -141,25 +144,37 @@ pub fn crosscheck(exported: &Exported, datasheets: &[Datasheet]) -> Report {
 
     let mut matches = Vec::new();
     let mut unmatched = Vec::new();
-    let mut disagreements = Vec::new();
-    let mut by_kind: BTreeMap<Kind, Tally> = BTreeMap::new();
+    let mut disagreements: BTreeMap<String, Vec<FieldReport>> = BTreeMap::new();
     let mut not_compared: BTreeMap<String, usize> = BTreeMap::new();
 
     for d in sorted {
-        let tally = by_kind.entry(Kind::Datasheet).or_default();
-        tally.compared += 1;
-        let Some(name) = d.name.as_deref() else {
-            let reason = "the datasheet has no name".to_string();
-            push_unmatched(d, reason, &mut unmatched, &mut disagreements);
-            continue;
+        let found = match d.name.as_deref() {
+            None => Err("the datasheet has no name".to_string()),
+            Some(name) => match candidates(exported, name, d.faction.as_deref()) {
+                (list, ..) if list.is_empty() => {
+                    Err(format!("no datasheet named `{name}` in the export"))
+                }
+                found => Ok(found),
+            },
         };
-        let (list, method, note) = candidates(exported, name, d.faction.as_deref());
-        if list.is_empty() {
-            let reason = format!("no datasheet named `{name}` in the export");
-            push_unmatched(d, reason, &mut unmatched, &mut disagreements);
-            continue;
-        }
-        tally.agreed += 1;
+        let (list, method, note) = match found {
+            Ok(found) => found,
+            Err(reason) => {
+                // No export datasheet: one disagreeing `datasheet` field.
+                let at = [our_source(d, None), None];
+                let why = (Category::DataError, reason.clone());
+                let f = disagreement("datasheet".into(), [d.name.clone(), None], why, at);
+                disagreements.entry(d.id.clone()).or_default().push(f);
+                unmatched.push(Unmatched {
+                    datasheet_id: d.id.clone(),
+                    datasheet_name: d.name.clone(),
+                    faction: d.faction.clone(),
+                    reason,
+                    source: our_source(d, None),
+                });
+                continue;
+            }
+        };
         // Several candidates (a faction's two datasheets of one name, or name-only matches in
         // several factions): the one that agrees best, ties to the lowest export id.
         let mut best: Option<(Theirs, Pair)> = None;
@@ -167,7 +182,7 @@ pub fn crosscheck(exported: &Exported, datasheets: &[Datasheet]) -> Report {
             let p = compare(d, &c.0, &c.1);
             let better = match &best {
                 None => true,
-                Some((_, bp)) => (p.ratio, p.agreed()) > (bp.ratio, bp.agreed()),
+                Some((_, bp)) => (p.ratio, p.agreed) > (bp.ratio, bp.agreed),
             };
             if better {
                 best = Some((c, p));
@@ -176,32 +191,14 @@ pub fn crosscheck(exported: &Exported, datasheets: &[Datasheet]) -> Report {
         let Some(((_, theirs), pair)) = best else {
             continue;
         };
-        for c in &pair.checks {
-            let t = by_kind.entry(c.kind).or_default();
-            t.compared += 1;
-            t.agreed += usize::from(c.differ.is_none());
-        }
         for (k, n) in &pair.not_compared {
             *not_compared.entry(k.clone()).or_default() += n;
         }
-        for c in &pair.checks {
-            let Some((category, reason)) = c.differ.clone() else {
-                continue;
-            };
-            disagreements.push(Disagreement {
-                datasheet_id: d.id.clone(),
-                datasheet_name: d.name.clone(),
-                export_datasheet_id: Some(theirs.id.clone()),
-                kind: c.kind,
-                field: c.field.clone(),
-                aspect: c.aspect.clone(),
-                ours: c.ours.clone(),
-                theirs: c.theirs.clone(),
-                category,
-                reason,
-                source: our_source(d, c.our_line),
-                export_source: c.export_source.clone(),
-            });
+        if !pair.differ.is_empty() {
+            disagreements
+                .entry(d.id.clone())
+                .or_default()
+                .extend(pair.differ);
         }
         let mut others: Vec<String> = list
             .iter()
@@ -219,25 +216,14 @@ pub fn crosscheck(exported: &Exported, datasheets: &[Datasheet]) -> Report {
             method: method.to_string(),
             note,
             other_candidates: others,
-            compared: pair.compared(),
-            agreed: pair.agreed(),
+            compared: pair.compared,
+            agreed: pair.agreed,
         });
     }
-    disagreements.sort_by(|a, b| {
-        (&a.datasheet_id, a.kind, &a.field, &a.ours, &a.theirs).cmp(&(
-            &b.datasheet_id,
-            b.kind,
-            &b.field,
-            &b.ours,
-            &b.theirs,
-        ))
-    });
     let summary = Summary::tally(
         export.last_update.clone(),
-        datasheets.len(),
         &matches,
         &unmatched,
-        by_kind,
         &disagreements,
         not_compared,
         export.diagnostics.len(),
@@ -249,33 +235,4 @@ pub fn crosscheck(exported: &Exported, datasheets: &[Datasheet]) -> Report {
         disagreements,
         export_diagnostics: export.diagnostics.clone(),
     }
-}
-
-fn push_unmatched(
-    d: &Datasheet,
-    reason: String,
-    unmatched: &mut Vec<Unmatched>,
-    disagreements: &mut Vec<Disagreement>,
-) {
-    disagreements.push(Disagreement {
-        datasheet_id: d.id.clone(),
-        datasheet_name: d.name.clone(),
-        export_datasheet_id: None,
-        kind: Kind::Datasheet,
-        field: "datasheet".into(),
-        aspect: "presence".into(),
-        ours: d.name.clone(),
-        theirs: None,
-        category: Category::DataError,
-        reason: reason.clone(),
-        source: our_source(d, None),
-        export_source: None,
-    });
-    unmatched.push(Unmatched {
-        datasheet_id: d.id.clone(),
-        datasheet_name: d.name.clone(),
-        faction: d.faction.clone(),
-        reason,
-        source: our_source(d, None),
-    });
 }

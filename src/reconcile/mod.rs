@@ -275,7 +275,7 @@ pub struct DatasheetReport {
 }
 
 /// One compared field.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
 pub struct FieldReport {
     pub field: String,
     /// The merged datasheet's value (absent when the dataset has none).
@@ -298,10 +298,18 @@ pub struct FieldReport {
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Difference {
     pub source: String,
-    pub value: String,
+    /// Absent when the source prints none (the crosscheck: a value or item missing on our side).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
     pub category: Category,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// The crosscheck only: where the source printed it (our `file:line`) and the export's row
+    /// (`Datasheets_wargear.csv:5871`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub export_at: Option<String>,
 }
 
 /// A source's readings of one datasheet, beside its views in [`Keyed`].
@@ -562,13 +570,15 @@ fn field_report(
             Value::One(e, l) => present.push((&s.source, e, l, s.dated.as_deref())),
             Value::Split(vs) => f.differ.push(Difference {
                 source: s.source.clone(),
-                value: vs
-                    .iter()
-                    .map(|(n, v)| format!("{n}: {v}"))
-                    .collect::<Vec<_>>()
-                    .join("; "),
+                value: Some(
+                    (vs.iter().map(|(n, v)| format!("{n}: {v}")))
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                ),
                 category: Category::Naming,
                 note: Some("variant: the source's variants of this unit differ".into()),
+                at: None,
+                export_at: None,
             }),
         }
     }
@@ -654,9 +664,11 @@ fn field_report(
             };
             f.differ.push(Difference {
                 source: source.to_string(),
-                value: exact.clone(),
+                value: Some(exact.clone()),
                 category,
                 note,
+                at: None,
+                export_at: None,
             });
         }
     }
@@ -707,7 +719,7 @@ fn figures(datasheets: &[DatasheetReport]) -> Vec<FactionFigures> {
                 .iter()
                 .filter(|x| !split.contains(x.source.as_str()))
             {
-                state.insert(&x.source, (false, Some(x.category), Some(&x.value)));
+                state.insert(&x.source, (false, Some(x.category), x.value.as_deref()));
             }
             let printed: Vec<&str> = state.keys().copied().collect();
             for (i, a) in printed.iter().enumerate() {

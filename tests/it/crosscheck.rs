@@ -6,7 +6,7 @@
 use crate::util;
 use cogitator::crosscheck::export::{self, Export};
 use cogitator::crosscheck::Exported;
-use cogitator::crosscheck::{crosscheck, Category, Kind, Report};
+use cogitator::crosscheck::{crosscheck, Category, Report};
 use cogitator::model::{Datasheet, WeaponType};
 use serde_json::json;
 use std::path::Path;
@@ -253,11 +253,45 @@ fn intercessors() -> serde_json::Value {
     v
 }
 
-fn disagreements<'r>(r: &'r Report, id: &str) -> Vec<&'r cogitator::crosscheck::Disagreement> {
-    r.disagreements
-        .iter()
-        .filter(|d| d.datasheet_id == id)
-        .collect()
+/// One disagreement as the assertions read it: the report's field report flattened (the
+/// export's value is the reference, ours the one difference).
+#[derive(Debug)]
+struct Row {
+    id: String,
+    field: String,
+    ours: Option<String>,
+    theirs: Option<String>,
+    category: Category,
+    reason: String,
+    source: Option<String>,
+    export_source: Option<String>,
+}
+
+fn rows(r: &Report) -> Vec<Row> {
+    let mut out = Vec::new();
+    for (id, fields) in &r.disagreements {
+        for f in fields {
+            assert_eq!(f.agree, ["export"], "the export is the reference: {f:?}");
+            for d in &f.differ {
+                assert_eq!(d.source, "dataset", "{f:?}");
+                out.push(Row {
+                    id: id.clone(),
+                    field: f.field.clone(),
+                    ours: d.value.clone(),
+                    theirs: f.value.clone(),
+                    category: d.category,
+                    reason: d.note.clone().unwrap_or_default(),
+                    source: d.at.clone(),
+                    export_source: d.export_at.clone(),
+                });
+            }
+        }
+    }
+    out
+}
+
+fn disagreements(r: &Report, id: &str) -> Vec<Row> {
+    rows(r).into_iter().filter(|d| d.id == id).collect()
 }
 
 #[test]
@@ -388,7 +422,7 @@ fn missing_table_is_an_error_not_a_panic() {
 fn agreeing_datasheets_agree_on_every_field() {
     let (_dir, ex) = read_fixture();
     let r = crosscheck(&ex, &[sheet(warboss()), sheet(intercessors())]);
-    assert_eq!(r.disagreements, vec![], "{:#?}", r.disagreements);
+    assert!(r.disagreements.is_empty(), "{:#?}", r.disagreements);
     assert_eq!(r.summary.matched, 2);
     assert_eq!(r.summary.fields_compared, r.summary.fields_agreed);
     assert!(
@@ -466,7 +500,6 @@ fn a_synonym_weapon_name_is_naming_by_the_weapon_rule() {
     let d = disagreements(&r, "10e:space-marines:intercessor-squad");
     assert_eq!(d.len(), 1, "{d:#?}");
     assert_eq!(d[0].category, Category::Naming);
-    assert_eq!(d[0].kind, Kind::Weapon);
     assert_eq!(d[0].field, "weapons[Master-crafted bolter]");
     assert_eq!(d[0].ours.as_deref(), Some("Master-crafted boltgun"));
     assert_eq!(d[0].theirs.as_deref(), Some("Master-crafted bolter"));
@@ -476,7 +509,8 @@ fn a_synonym_weapon_name_is_naming_by_the_weapon_rule() {
     v["weapons"][2]["name"] = json!("Master-crafted boltgun");
     v["weapons"][2]["D"] = json!("1");
     let r = crosscheck(&ex, &[sheet(v)]);
-    let got: Vec<(&str, Category)> = (r.disagreements.iter())
+    let all = rows(&r);
+    let got: Vec<(&str, Category)> = (all.iter())
         .map(|d| (d.field.as_str(), d.category))
         .collect();
     assert_eq!(
@@ -497,7 +531,7 @@ fn dash_apostrophe_and_case_differences_are_not_disagreements() {
     v["keywords"] = json!(["INFANTRY", "GRENADES"]);
     let r = crosscheck(&ex, &[sheet(v)]);
     assert_eq!(r.summary.matched, 1);
-    assert_eq!(r.disagreements, vec![], "{:#?}", r.disagreements);
+    assert!(r.disagreements.is_empty(), "{:#?}", r.disagreements);
 }
 
 #[test]
@@ -517,8 +551,9 @@ fn a_model_named_after_its_unit_is_naming() {
     v["faction_keywords"] = json!(["Orks"]);
     v["abilities"] = json!([{"name": "Grot Crew", "group": "datasheet", "tags": ["Aura"], "parameter": null, "rule_id": null, "text": "x"}]);
     let r = crosscheck(&ex, &[sheet(v)]);
-    assert_eq!(r.disagreements.len(), 1, "{:#?}", r.disagreements);
-    let d = &r.disagreements[0];
+    let all = rows(&r);
+    assert_eq!(all.len(), 1, "{all:#?}");
+    let d = &all[0];
     assert_eq!(d.field, "models[Big Gun]");
     assert_eq!(d.category, Category::Naming);
     assert!(d.reason.contains("after its unit"), "{}", d.reason);
@@ -669,8 +704,8 @@ fn matching_by_faction_keyword_name_only_and_unmatched() {
     let d = disagreements(&r, "10e:orks:ghost");
     assert_eq!(d.len(), 1);
     assert_eq!(
-        (d[0].kind, d[0].category),
-        (Kind::Datasheet, Category::DataError)
+        (d[0].field.as_str(), d[0].category),
+        ("datasheet", Category::DataError)
     );
     // Our empty sections are one disagreement each, not one per export value.
     let d = disagreements(&r, "10e:space-wolves:wolf-guard-terminators");
@@ -742,12 +777,13 @@ fn command_exit_codes_json_and_report_file() {
     ]);
     assert_eq!(code, 1, "an extraction error is below 99.5%: {out}{err}");
     let s: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
-    assert_eq!(s["by_category"]["changed_since_export"], 1);
-    assert_eq!(s["by_category"]["extraction_error"], 1);
+    assert_eq!(s["by_category"]["version"], 1);
+    assert_eq!(s["by_category"]["data_error"], 1);
     assert_eq!(s["pass"], false);
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&rep).expect("report")).expect("json");
-    assert_eq!(report["disagreements"].as_array().map(Vec::len), Some(2));
+    let fields = &report["disagreements"]["10e:space-marines:intercessor-squad"];
+    assert_eq!(fields.as_array().map(Vec::len), Some(2), "{report}");
 
     let (code, _, _) = run(&[
         "crosscheck",
@@ -762,6 +798,17 @@ fn command_exit_codes_json_and_report_file() {
     assert_eq!(code, 2, "--wahapedia-csv is required");
     let (code, _, err) = run(&["crosscheck", "--wahapedia-csv", ds, ds]);
     assert_eq!(code, 2, "not an export: {err}");
+
+    // A report of the earlier shape (a list of disagreements, `by_kind`) is still a previous
+    // report: replaced, not refused.
+    let old = json!({"summary": {"by_kind": {}}, "matches": [], "unmatched": [],
+                     "disagreements": [{"kind": "points", "category": "changed_since_export"}]});
+    std::fs::write(&rep, old.to_string()).expect("write");
+    let (code, out, err) = run(&["crosscheck", "--wahapedia-csv", csv, ds, "--report", rep_s]);
+    assert_eq!(code, 1, "{out}{err}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&rep).expect("report")).expect("json");
+    assert!(report["disagreements"].is_object(), "{report}");
 }
 
 #[test]
@@ -887,7 +934,7 @@ fn real_export_against_itself_agrees() {
         r.summary.fields_compared,
         r.summary.fields_agreed,
         "{:#?}",
-        &r.disagreements[..r.disagreements.len().min(10)]
+        rows(&r).iter().take(10).collect::<Vec<_>>()
     );
     assert!(
         r.summary.fields_compared > 10_000,
@@ -903,7 +950,7 @@ fn real_export_against_itself_agrees() {
         .expect("a model");
     m.set("T", Some("99".into()));
     let r = crosscheck(&ex, &bad);
-    assert_eq!(r.summary.disagreements, 1, "{:#?}", r.disagreements);
+    assert_eq!(r.summary.disagreements, 1, "{:#?}", rows(&r));
 }
 
 #[test]
@@ -917,7 +964,8 @@ fn an_ability_name_carrying_its_parameter_is_an_extraction_error() {
     let mut v = intercessors();
     v["abilities"][2]["name"] = json!("Scouts 6\"");
     let r = crosscheck(&ex, &[sheet(v)]);
-    let got: Vec<(&str, Category)> = (r.disagreements.iter())
+    let all = rows(&r);
+    let got: Vec<(&str, Category)> = (all.iter())
         .map(|d| (d.field.as_str(), d.category))
         .collect();
     assert_eq!(
@@ -941,7 +989,7 @@ fn special_rules_are_not_compared_and_the_exports_are_counted() {
     let mut v = warboss();
     v["special_rules"] = json!([{"name": "TRANSPORT", "text": "Capacity 6."}]);
     let r = crosscheck(&ex, &[sheet(v)]);
-    assert_eq!(r.disagreements, vec![], "{:#?}", r.disagreements);
+    assert!(r.disagreements.is_empty(), "{:#?}", r.disagreements);
     let footnotes = "weapon-profile footnotes and untitled notes among the export's abilities";
     assert_eq!(r.summary.not_compared.get(footnotes), Some(&1));
     let mut v = warboss();
@@ -963,7 +1011,7 @@ fn keyword_order_agrees_and_a_unit_size_compares_its_first_price() {
         {"models": 10, "points": 170}
     ]);
     let r = crosscheck(&ex, &[sheet(v.clone())]);
-    assert_eq!(r.disagreements, vec![], "{:#?}", r.disagreements);
+    assert!(r.disagreements.is_empty(), "{:#?}", r.disagreements);
 
     v["points"] = json!([
         {"models": 5, "points": 80},
@@ -1000,8 +1048,9 @@ fn export_facts_footnote_star_and_conditional_save_reach_the_reason() {
     v["models"][0]["T"] = json!("6");
     v["invulnerable_save"] = json!("5+");
     let r = crosscheck(&ex, &[sheet(v)]);
+    let all = rows(&r);
     let reason = |f: &str| {
-        (r.disagreements.iter())
+        (all.iter())
             .find(|d| d.field == f)
             .map(|d| d.reason.clone())
             .unwrap_or_default()
@@ -1014,7 +1063,7 @@ fn export_facts_footnote_star_and_conditional_save_reach_the_reason() {
         reason("invulnerable_save").contains("conditional"),
         "{r:#?}"
     );
-    assert_eq!(r.disagreements.len(), 2);
+    assert_eq!(rows(&r).len(), 2);
 }
 
 /// A weapon's keywords that differ follow its characteristics: changed together they are one
@@ -1025,7 +1074,8 @@ fn weapon_keywords_follow_a_changed_characteristic() {
     let mut v = intercessors();
     v["weapons"][0]["keywords"] = json!(["ASSAULT"]);
     let r = crosscheck(&ex, &[sheet(v.clone())]);
-    let got: Vec<(&str, Category, &str)> = (r.disagreements.iter())
+    let all = rows(&r);
+    let got: Vec<(&str, Category, &str)> = (all.iter())
         .map(|d| (d.field.as_str(), d.category, d.reason.as_str()))
         .collect();
     assert_eq!(
@@ -1038,7 +1088,8 @@ fn weapon_keywords_follow_a_changed_characteristic() {
     );
     v["weapons"][0]["S"] = json!("5");
     let r = crosscheck(&ex, &[sheet(v)]);
-    let got: Vec<(&str, Category)> = (r.disagreements.iter())
+    let all = rows(&r);
+    let got: Vec<(&str, Category)> = (all.iter())
         .map(|d| (d.field.as_str(), d.category))
         .collect();
     assert_eq!(
@@ -1048,7 +1099,5 @@ fn weapon_keywords_follow_a_changed_characteristic() {
             ("weapons[Bolt rifle].keywords", Category::Version)
         ]
     );
-    assert!(r.disagreements[1]
-        .reason
-        .contains("characteristics changed too"));
+    assert!(rows(&r)[1].reason.contains("characteristics changed too"));
 }
