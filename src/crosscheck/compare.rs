@@ -35,14 +35,12 @@ use std::collections::{BTreeMap, BTreeSet};
 /// count as a change since the export rather than an extraction error.
 pub const CLOSE_MATCH: f64 = 0.75;
 
-/// One datasheet pair: how many fields were compared and agreed, the agreed share, each
-/// disagreement as a field report, and what of the export was not compared.
+/// One datasheet pair: how many fields were compared and agreed, each disagreement as a field
+/// report, and what of the export was not compared.
 #[derive(Debug, Clone, Default)]
 pub struct Pair {
     pub compared: usize,
     pub agreed: usize,
-    /// Agreed share of the compared fields (1 when nothing was compared).
-    pub ratio: f64,
     pub differ: Vec<FieldReport>,
     pub not_compared: BTreeMap<String, usize>,
 }
@@ -106,15 +104,16 @@ pub fn compare(ours: &Datasheet, theirs: &Datasheet, facts: &ExportFacts) -> Pai
     let unprinted: Vec<&str> = vt.prints.difference(&vo.prints).copied().collect();
     let agreed = (both.iter()).filter(|(_, [o, t])| o.0 == t.0).count();
     (pair.compared, pair.agreed) = (both.len() + unprinted.len(), agreed);
-    pair.ratio = match pair.compared {
+    // The agreed share of the compared fields (1 when nothing was compared).
+    let ratio = match pair.compared {
         0 => 1.0,
         n => agreed as f64 / n as f64,
     };
     let mut rule = Rule {
-        close: pair.ratio >= CLOSE_MATCH,
+        close: ratio >= CLOSE_MATCH,
         closeness: format!(
             "the datasheet agrees on {:.1}% of its fields",
-            pair.ratio * 100.0
+            ratio * 100.0
         ),
         changed: BTreeSet::new(),
     };

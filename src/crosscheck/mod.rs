@@ -5,8 +5,8 @@
 //! `export`) builds `Datasheet`s from the tables (`pipeline::read_group`, normalized), and in
 //! `Mode::Crosscheck` checks the tables are all there and gives what only the export carries
 //! ([`ExportFacts`]). This module owns matching each dataset datasheet to an export datasheet
-//! (by faction and name, tolerant of case, apostrophes, dashes and accents; see
-//! [`crosscheck`]) and assembling the [`Report`]; `compare` compares one matched pair through
+//! (by id as ingest pairs sources, else by name, tolerant of case, apostrophes, dashes and
+//! accents; see `find`) and assembling the [`Report`]; `compare` compares one matched pair through
 //! the comparison core's view (`compare::view`, shared with the reconciliation) and decides
 //! the category of each disagreement (`version`: a change since the export, `naming`,
 //! `data_error`: an extraction error); `report` holds the report types and the summary figures
@@ -29,7 +29,7 @@ pub use report::{Match, Report, Summary, Unmatched};
 use crate::model::Datasheet;
 use crate::reconcile::FieldReport;
 use crate::text::fold::fold_name_key;
-use compare::{compare, Pair};
+use compare::compare;
 use report::disagreement;
 use std::collections::BTreeMap;
 
@@ -100,40 +100,27 @@ pub(crate) fn our_source(d: &Datasheet, line: Option<u32>) -> Option<String> {
 /// An export datasheet as built, with its facts.
 type Theirs<'e> = &'e (Datasheet, ExportFacts);
 
-/// The export datasheets named `name` (by [`fold_name_key`]) a dataset datasheet of `faction`
-/// may be, how they were found (`faction_and_name`, `faction_keyword_and_name`, `name_only`),
-/// and why the faction did not decide, when it did not.
-fn candidates<'e>(
-    exported: &'e Exported,
-    name: &str,
-    faction: Option<&str>,
-) -> (Vec<Theirs<'e>>, &'static str, Option<String>) {
+/// The export datasheet a dataset datasheet is, and how it was found: `id` — the one built
+/// under its id, as ingest pairs the sources (every source scopes ids by faction and name
+/// alike); else by name ([`fold_name_key`]): `faction_and_name` — the one of its faction,
+/// `name_only` — the first (lowest export id). `Err`: why none.
+fn find<'e>(exported: &'e Exported, d: &Datasheet) -> Result<(Theirs<'e>, &'static str), String> {
+    if let Some(t) = exported.datasheets.iter().find(|t| t.0.id == d.id) {
+        return Ok((t, "id"));
+    }
+    let Some(name) = d.name.as_deref() else {
+        return Err("the datasheet has no name".into());
+    };
     let key = |s: Option<&str>| s.map(fold_name_key);
-    let all = (exported.datasheets.iter()).filter(|t| key(t.0.name.as_deref()) == key(Some(name)));
-    let Some(faction) = faction else {
-        let note = "the datasheet has no faction".to_string();
-        return (all.collect(), "name_only", Some(note));
-    };
-    let fk = fold_name_key(faction);
-    let in_faction = |t: &Theirs| t.0.faction.as_deref().map(fold_name_key) == Some(fk.clone());
-    let list: Vec<_> = all.clone().filter(in_faction).collect();
-    if !list.is_empty() {
-        return (list, "faction_and_name", None);
+    let named =
+        || (exported.datasheets.iter()).filter(|t| key(t.0.name.as_deref()) == key(Some(name)));
+    let faction = key(d.faction.as_deref());
+    if let Some(t) = named().find(|t| faction.is_some() && key(t.0.faction.as_deref()) == faction) {
+        return Ok((t, "faction_and_name"));
     }
-    // A sub-faction (`Space Wolves`) is a faction keyword of the export, not a faction.
-    let by_keyword = |t: &Theirs| t.0.faction_keywords.iter().any(|k| fold_name_key(k) == fk);
-    let list: Vec<_> = all.clone().filter(by_keyword).collect();
-    if !list.is_empty() {
-        let note =
-            format!("`{faction}` is not a faction of the export; matched by faction keyword");
-        return (list, "faction_keyword_and_name", Some(note));
-    }
-    let note = if (exported.export.factions.iter()).any(|f| fold_name_key(&f.name) == fk) {
-        format!("faction `{faction}` has no datasheet of this name in the export")
-    } else {
-        format!("`{faction}` is neither a faction nor a faction keyword of the export")
-    };
-    (all.collect(), "name_only", Some(note))
+    let t = named().next();
+    t.map(|t| (t, "name_only"))
+        .ok_or_else(|| format!("no datasheet named `{name}` in the export"))
 }
 
 /// Compares every datasheet of the dataset with the export and explains each disagreement.
@@ -148,16 +135,7 @@ pub fn crosscheck(exported: &Exported, datasheets: &[Datasheet]) -> Report {
     let mut not_compared: BTreeMap<String, usize> = BTreeMap::new();
 
     for d in sorted {
-        let found = match d.name.as_deref() {
-            None => Err("the datasheet has no name".to_string()),
-            Some(name) => match candidates(exported, name, d.faction.as_deref()) {
-                (list, ..) if list.is_empty() => {
-                    Err(format!("no datasheet named `{name}` in the export"))
-                }
-                found => Ok(found),
-            },
-        };
-        let (list, method, note) = match found {
+        let (theirs, method) = match find(exported, d) {
             Ok(found) => found,
             Err(reason) => {
                 // No export datasheet: one disagreeing `datasheet` field.
@@ -175,22 +153,8 @@ pub fn crosscheck(exported: &Exported, datasheets: &[Datasheet]) -> Report {
                 continue;
             }
         };
-        // Several candidates (a faction's two datasheets of one name, or name-only matches in
-        // several factions): the one that agrees best, ties to the lowest export id.
-        let mut best: Option<(Theirs, Pair)> = None;
-        for c in &list {
-            let p = compare(d, &c.0, &c.1);
-            let better = match &best {
-                None => true,
-                Some((_, bp)) => (p.ratio, p.agreed) > (bp.ratio, bp.agreed),
-            };
-            if better {
-                best = Some((c, p));
-            }
-        }
-        let Some(((_, theirs), pair)) = best else {
-            continue;
-        };
+        let pair = compare(d, &theirs.0, &theirs.1);
+        let theirs = &theirs.1;
         for (k, n) in &pair.not_compared {
             *not_compared.entry(k.clone()).or_default() += n;
         }
@@ -200,12 +164,6 @@ pub fn crosscheck(exported: &Exported, datasheets: &[Datasheet]) -> Report {
                 .or_default()
                 .extend(pair.differ);
         }
-        let mut others: Vec<String> = list
-            .iter()
-            .filter(|c| c.1.id != theirs.id)
-            .map(|c| c.1.id.clone())
-            .collect();
-        others.sort();
         matches.push(Match {
             datasheet_id: d.id.clone(),
             datasheet_name: d.name.clone(),
@@ -214,8 +172,6 @@ pub fn crosscheck(exported: &Exported, datasheets: &[Datasheet]) -> Report {
             export_name: theirs.name.clone(),
             export_faction_id: theirs.faction_id.clone(),
             method: method.to_string(),
-            note,
-            other_candidates: others,
             compared: pair.compared,
             agreed: pair.agreed,
         });

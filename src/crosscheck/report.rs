@@ -54,12 +54,8 @@ pub struct Match {
     pub export_datasheet_id: String,
     pub export_name: String,
     pub export_faction_id: String,
-    /// `faction_and_name`, `faction_keyword_and_name` or `name_only`.
+    /// `id` (the export datasheet built under our id), else `faction_and_name` or `name_only`.
     pub method: String,
-    /// Why the faction did not decide the match, when it did not.
-    pub note: Option<String>,
-    /// Other export datasheets that matched as well (the best-agreeing one was taken).
-    pub other_candidates: Vec<String>,
     pub compared: usize,
     pub agreed: usize,
 }

@@ -440,7 +440,7 @@ fn agreeing_datasheets_agree_on_every_field() {
         "{:?}",
         r.summary.not_compared
     );
-    assert_eq!(r.matches[0].method, "faction_and_name");
+    assert_eq!(r.matches[0].method, "id");
 }
 
 #[test]
@@ -676,8 +676,10 @@ fn well_formed_differences_on_a_poorly_matching_datasheet_are_extraction_errors(
     assert!(d.iter().any(|d| d.reason.contains("below 75%")));
 }
 
+/// A dataset datasheet is the export datasheet built under its id (as ingest pairs sources);
+/// else the one of its name in its faction; else the first of its name; else unmatched.
 #[test]
-fn matching_by_faction_keyword_name_only_and_unmatched() {
+fn matching_by_id_faction_and_name_name_only_and_unmatched() {
     let (_dir, ex) = read_fixture();
     let mut wolves = base(
         "10e:space-wolves:wolf-guard-terminators",
@@ -685,20 +687,31 @@ fn matching_by_faction_keyword_name_only_and_unmatched() {
         "Space Wolves",
     );
     wolves["faction_keywords"] = json!(["Adeptus Astartes", "Space Wolves"]);
+    let renamed = base("10e:orks:big-boss", "Warboss", "Orks");
     let mut nameless = base("10e:x:warboss", "Warboss", "Orks");
     nameless["faction"] = json!(null);
     let ghost = base("10e:orks:ghost", "Ghazghkull's Ghost", "Orks");
-    let r = crosscheck(&ex, &[sheet(wolves), sheet(nameless), sheet(ghost)]);
-    let methods: Vec<(&str, &str)> = r
-        .matches
-        .iter()
-        .map(|m| (m.datasheet_id.as_str(), m.method.as_str()))
+    let sheets = [warboss(), wolves, renamed, nameless, ghost].map(sheet);
+    let r = crosscheck(&ex, &sheets);
+    let methods: Vec<(&str, &str, &str)> = (r.matches.iter())
+        .map(|m| {
+            let (id, export_id) = (m.datasheet_id.as_str(), m.export_datasheet_id.as_str());
+            (id, export_id, m.method.as_str())
+        })
         .collect();
-    assert!(methods.contains(&(
-        "10e:space-wolves:wolf-guard-terminators",
-        "faction_keyword_and_name"
-    )));
-    assert!(methods.contains(&("10e:x:warboss", "name_only")));
+    assert_eq!(
+        methods,
+        [
+            ("10e:orks:big-boss", "000000001", "faction_and_name"),
+            ("10e:orks:warboss", "000000001", "id"),
+            (
+                "10e:space-wolves:wolf-guard-terminators",
+                "000000003",
+                "name_only"
+            ),
+            ("10e:x:warboss", "000000001", "name_only"),
+        ]
+    );
     assert_eq!(r.unmatched.len(), 1);
     assert_eq!(r.unmatched[0].datasheet_id, "10e:orks:ghost");
     let d = disagreements(&r, "10e:orks:ghost");
