@@ -130,10 +130,30 @@ pub trait Mergeable: Serialize + DeserializeOwned + Clone {
     }
 }
 
+/// The accessors every record type has alike: its kind, its `id`, its `sources`, and how
+/// `X110` names it (`label`, a closure over the record).
+macro_rules! record_accessors {
+    ($kind:expr, $label:expr) => {
+        const KIND: RecordKind = $kind;
+        fn id(&self) -> &str {
+            &self.id
+        }
+        fn label(&self) -> String {
+            ($label)(self)
+        }
+        fn sources_mut(&mut self) -> &mut Vec<Provenance> {
+            &mut self.sources
+        }
+    };
+}
+
+/// A record's name, else its id (a datasheet or enhancement may be unnamed).
+fn name_or_id(name: &Option<String>, id: &str) -> String {
+    name.clone().unwrap_or_else(|| id.to_string())
+}
+
 impl Mergeable for Datasheet {
-    fn sources_mut(&mut self) -> &mut Vec<Provenance> {
-        &mut self.sources
-    }
+    record_accessors!(RecordKind::Datasheet, |d: &Self| name_or_id(&d.name, &d.id));
     /// Each weapon of `other` that this datasheet says is printed elsewhere and does not print
     /// itself, after this datasheet's last weapon of the same type (with its own `at`).
     fn with_parts_from(&self, other: &Self) -> Option<Self> {
@@ -160,52 +180,20 @@ impl Mergeable for Datasheet {
         }
         added.then_some(filled)
     }
-    const KIND: RecordKind = RecordKind::Datasheet;
-    fn id(&self) -> &str {
-        &self.id
-    }
-    fn label(&self) -> String {
-        self.name.clone().unwrap_or_else(|| self.id.clone())
-    }
 }
 
 impl Mergeable for Stratagem {
-    fn sources_mut(&mut self) -> &mut Vec<Provenance> {
-        &mut self.sources
-    }
-    const KIND: RecordKind = RecordKind::Stratagem;
-    fn id(&self) -> &str {
-        &self.id
-    }
-    fn label(&self) -> String {
-        self.name.clone()
-    }
+    record_accessors!(RecordKind::Stratagem, |s: &Self| s.name.clone());
 }
 
 impl Mergeable for Enhancement {
-    fn sources_mut(&mut self) -> &mut Vec<Provenance> {
-        &mut self.sources
-    }
-    const KIND: RecordKind = RecordKind::Enhancement;
-    fn id(&self) -> &str {
-        &self.id
-    }
-    fn label(&self) -> String {
-        self.name.clone().unwrap_or_else(|| self.id.clone())
-    }
+    record_accessors!(RecordKind::Enhancement, |e: &Self| name_or_id(
+        &e.name, &e.id
+    ));
 }
 
 impl Mergeable for Detachment {
-    fn sources_mut(&mut self) -> &mut Vec<Provenance> {
-        &mut self.sources
-    }
-    const KIND: RecordKind = RecordKind::Detachment;
-    fn id(&self) -> &str {
-        &self.id
-    }
-    fn label(&self) -> String {
-        self.name.clone()
-    }
+    record_accessors!(RecordKind::Detachment, |d: &Self| d.name.clone());
     fn sort_lists(&mut self) {
         for v in [
             &mut self.rules,
