@@ -57,7 +57,8 @@ pub fn characteristic_10e(characteristic: &str, raw: &str) -> String {
     }
 }
 
-/// Canonical weapon keyword (`rapid fire 2` → `RAPID FIRE 2`); verbatim outside the vocabulary.
+/// Canonical 10th-edition weapon keyword (`rapid fire 2` → `RAPID FIRE 2`); verbatim outside
+/// the vocabulary.
 pub fn weapon_keyword(raw: &str) -> String {
     match keyword(&contract().vocabulary, raw) {
         KeywordOutcome::Respelled(c) => c,
@@ -205,10 +206,18 @@ impl Normalizer {
         self.values(edition.as_str(), &mut pairs, pending)
     }
 
-    fn keywords(&self, list: &mut Vec<String>, pending: &mut Pending) -> Result<(), Break> {
+    /// A weapon's keywords in the vocabulary of its datasheet's edition
+    /// ([`Contract::vocabulary_for`]).
+    fn keywords(
+        &self,
+        edition: Edition,
+        list: &mut Vec<String>,
+        pending: &mut Pending,
+    ) -> Result<(), Break> {
+        let vocab = self.c.vocabulary_for(edition);
         let mut out = Vec::with_capacity(list.len());
         for k in list.iter() {
-            if let Some(parts) = keywords::split_glued(&self.c.vocabulary, k) {
+            if let Some(parts) = keywords::split_glued(vocab, k) {
                 pending.push((
                     "keyword".into(),
                     Fix {
@@ -220,7 +229,7 @@ impl Normalizer {
                 out.extend(parts);
                 continue;
             }
-            match keyword(&self.c.vocabulary, k) {
+            match keyword(vocab, k) {
                 KeywordOutcome::Canonical | KeywordOutcome::Unique => out.push(k.clone()),
                 KeywordOutcome::Respelled(c) => {
                     pending.push((
@@ -377,7 +386,7 @@ impl Normalizer {
                 &mut w.characteristics,
                 &mut pending,
             )
-            .and_then(|()| self.keywords(&mut w.keywords, &mut pending));
+            .and_then(|()| self.keywords(ds.edition, &mut w.keywords, &mut pending));
         match r {
             Ok(()) => {
                 self.commit(&file, line, pending);
@@ -437,17 +446,20 @@ pub fn normalize(ex: &mut Extracted) {
     ex.quarantine.extend(quarantine);
 }
 
-/// Weapon abilities outside the vocabulary: one `N108` per spelling per dataset, with the number
-/// of weapons carrying it and the first file (or `file` when given, for lint).
+/// Weapon abilities outside the vocabulary of their datasheet's edition: one `N108` per
+/// vocabulary and spelling per dataset, with the number of weapons carrying it and the first
+/// file (or `file` when given, for lint).
 pub fn unique_keywords(datasheets: &[Datasheet], file: Option<&str>) -> Vec<Diagnostic> {
-    let vocab = &contract().vocabulary;
-    let mut seen: BTreeMap<&str, (usize, Option<&str>)> = BTreeMap::new();
+    let c = contract();
+    let mut seen: BTreeMap<(&str, &str), (usize, Option<&str>)> = BTreeMap::new();
     for ds in datasheets {
+        let vocab = c.vocabulary_for(ds.edition);
+        let vocab_file = vocabulary_file_name(c, ds.edition);
         for w in &ds.weapons {
             for k in &w.keywords {
                 if keyword(vocab, k) == KeywordOutcome::Unique {
                     let e = seen
-                        .entry(k.as_str())
+                        .entry((vocab_file, k.as_str()))
                         .or_insert((0, ds.sources.first().map(|p| p.file.as_str())));
                     e.0 += 1;
                 }
@@ -455,12 +467,12 @@ pub fn unique_keywords(datasheets: &[Datasheet], file: Option<&str>) -> Vec<Diag
         }
     }
     seen.into_iter()
-        .map(|(k, (n, first))| {
+        .map(|((vocab_file, k), (n, first))| {
             let s = if n == 1 { "" } else { "s" };
             let d = Diagnostic::new(
                 Code::NormUniqueKeyword,
                 format!(
-                    "weapon ability '{k}' is not in the vocabulary (schemas/keywords.yaml); kept verbatim ({n} weapon{s})"
+                    "weapon ability '{k}' is not in the vocabulary (schemas/{vocab_file}); kept verbatim ({n} weapon{s})"
                 ),
             );
             match file.or(first) {
@@ -469,6 +481,17 @@ pub fn unique_keywords(datasheets: &[Datasheet], file: Option<&str>) -> Vec<Diag
             }
         })
         .collect()
+}
+
+/// The file of the vocabulary [`Contract::vocabulary_for`] gives `edition`.
+fn vocabulary_file_name(c: &Contract, edition: Edition) -> &'static str {
+    match c.vocabularies.contains_key(edition.as_str()) {
+        true => edition
+            .data()
+            .and_then(|d| d.weapon_abilities.as_ref())
+            .map_or(schema::KEYWORDS_FILE.0, |f| f.value.as_str()),
+        false => schema::KEYWORDS_FILE.0,
+    }
 }
 
 /// Validates `records` against the schema of `record_type`; failures move to quarantine.

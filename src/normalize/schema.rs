@@ -12,7 +12,7 @@
 use super::grammar::{Alt, Grammar};
 pub use crate::edition::{
     profile_fields, KeywordDef, KeywordVocabulary as Vocabulary, Param, EDITIONS_FILE,
-    KEYWORDS_FILE,
+    KEYWORDS_11E_FILE, KEYWORDS_FILE, KEYWORD_FILES,
 };
 use crate::edition::{Edition, ProfileKind};
 use serde::Deserialize;
@@ -242,7 +242,11 @@ pub struct Contract {
     pub grammars: BTreeMap<(String, String), Grammar>,
     /// Edition → (model characteristics, weapon characteristics).
     pub profiles: ProfilesByEdition,
+    /// The 10th-edition weapon-ability vocabulary (`keywords.yaml`).
     pub vocabulary: Vocabulary,
+    /// Edition id → its own weapon-ability vocabulary, for the editions whose `editions.yaml`
+    /// entry names a file other than `keywords.yaml` (`11e` → `keywords-11e.yaml`).
+    pub vocabularies: BTreeMap<String, Vocabulary>,
 }
 
 impl Contract {
@@ -259,6 +263,16 @@ impl Contract {
 
     pub fn def(&self, name: &str) -> Option<&Def> {
         self.defs.get(name)
+    }
+
+    /// The weapon-ability vocabulary a datasheet of `edition` is normalized with: the
+    /// edition's own (`11e`: `keywords-11e.yaml`), else the 10th edition's. The 9th edition and
+    /// Horus Heresy keep no vocabulary yet and have always been read with the 10th edition's,
+    /// so their outputs do not move.
+    pub fn vocabulary_for(&self, edition: Edition) -> &Vocabulary {
+        self.vocabularies
+            .get(edition.as_str())
+            .unwrap_or(&self.vocabulary)
     }
 
     /// The characteristics `edition` prints on a `kind` profile line, in order (empty when
@@ -379,7 +393,7 @@ fn edition_profiles(
         if let Some(f) = d
             .weapon_abilities
             .as_ref()
-            .filter(|f| f.value != KEYWORDS_FILE.0)
+            .filter(|f| !KEYWORD_FILES.iter().any(|(n, _)| *n == f.value))
         {
             return Err(SchemaError::at(
                 efile,
@@ -490,7 +504,34 @@ pub fn load(
         }
     }
 
-    let (kfile, ktext) = keywords;
+    let vocabulary = weapon_vocabulary(keywords)?;
+    let mut vocabularies = BTreeMap::new();
+    for d in crate::edition::editions() {
+        let Some(f) = d.weapon_abilities.as_ref() else {
+            continue;
+        };
+        if let Some(file) = KEYWORD_FILES
+            .iter()
+            .find(|(n, _)| *n == f.value && *n != KEYWORDS_FILE.0)
+        {
+            vocabularies.insert(d.id.value.clone(), weapon_vocabulary(*file)?);
+        }
+    }
+
+    Ok(Contract {
+        records,
+        defs,
+        characteristics: char_list,
+        grammars,
+        profiles,
+        vocabulary,
+        vocabularies,
+    })
+}
+
+/// One weapon-ability vocabulary file, checked: its order is `alphabetical`, every name upper
+/// case.
+fn weapon_vocabulary((kfile, ktext): (&str, &str)) -> Result<Vocabulary, SchemaError> {
     let vocabulary: Vocabulary = parse(kfile, ktext)?;
     if vocabulary.order.value != "alphabetical" {
         return Err(SchemaError::at(
@@ -512,15 +553,7 @@ pub fn load(
             ));
         }
     }
-
-    Ok(Contract {
-        records,
-        defs,
-        characteristics: char_list,
-        grammars,
-        profiles,
-        vocabulary,
-    })
+    Ok(vocabulary)
 }
 
 /// The contract embedded in the binary. The embedded files are checked by the tests, so a
@@ -557,6 +590,15 @@ mod tests {
         assert!(c.grammar("10e", "T").is_some());
         assert!(c.grammar("9e", "weapon_type").is_some());
         assert!(c.grammar("hh2", "special_rule").is_some());
+        assert!(c.grammar("11e", "Sv").is_some());
+        assert_eq!(
+            c.vocabulary_for(Edition::Eleventh).rule_prefix,
+            "11e:weapon_ability:"
+        );
+        assert_eq!(
+            c.vocabulary_for(Edition::Ninth).rule_prefix,
+            c.vocabulary.rule_prefix
+        );
     }
 
     #[test]

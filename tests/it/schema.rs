@@ -133,20 +133,52 @@ fn keyword_aliases_normalize_to_canonical() {
     }
 }
 
+/// Every weapon-ability vocabulary with the edition id of its rule prefix: `keywords.yaml`
+/// (10th edition) and each edition's own (`keywords-11e.yaml`).
+fn vocabularies() -> Vec<(&'static str, &'static Vocabulary)> {
+    std::iter::once(("10e", &contract().vocabulary))
+        .chain(contract().vocabularies.iter().map(|(e, v)| (e.as_str(), v)))
+        .collect()
+}
+
 #[test]
 fn every_alias_in_keywords_yaml_maps_to_its_keyword() {
-    let v: &Vocabulary = &contract().vocabulary;
-    for k in &v.keywords {
-        for a in &k.aliases {
-            let c = kw(a);
-            let e = keywords::entry(v, &c).unwrap_or_else(|| panic!("{a:?} -> {c:?}: no entry"));
-            assert_eq!(e.name.value, k.name.value, "{a:?}");
+    assert!(vocabularies().len() >= 2, "10th and 11th edition");
+    for (_, v) in vocabularies() {
+        for k in &v.keywords {
+            for a in &k.aliases {
+                let c = match keyword(v, a) {
+                    KeywordOutcome::Canonical => a.to_string(),
+                    KeywordOutcome::Respelled(c) => c,
+                    o => panic!("{a:?}: {o:?}"),
+                };
+                let e =
+                    keywords::entry(v, &c).unwrap_or_else(|| panic!("{a:?} -> {c:?}: no entry"));
+                assert_eq!(e.name.value, k.name.value, "{a:?}");
+            }
         }
     }
 }
 
 #[test]
 fn keyword_rule_ids_follow_rule_slug() {
+    for (edition, v) in vocabularies() {
+        for k in &v.keywords {
+            let id = v.rule_id(k);
+            assert!(
+                id.starts_with(&format!("{edition}:weapon_ability:")),
+                "{id}"
+            );
+            if k.name.value != "ANTI" {
+                assert_eq!(
+                    k.rule,
+                    cogitator::ids::rule_slug(&k.form),
+                    "{}",
+                    k.name.value
+                );
+            }
+        }
+    }
     let v = &contract().vocabulary;
     for k in &v.keywords {
         let id = v.rule_id(k);
@@ -261,7 +293,7 @@ proptest! {
         let k = &v.keywords[i % v.keywords.len()];
         let canonical = match k.parameter {
             schema::Param::None => k.name.value.clone(),
-            schema::Param::Amount => format!("{} {n}", k.name.value),
+            schema::Param::Amount | schema::Param::OptionalAmount => format!("{} {n}", k.name.value),
             schema::Param::Anti => format!("ANTI-{anti} {roll}+"),
         };
         prop_assert_eq!(keyword(v, &canonical), KeywordOutcome::Canonical, "{:?}", canonical);
@@ -812,9 +844,19 @@ fn broken_schema_string_is_reported_with_line_and_column() {
 #[test]
 fn published_schemas_are_json_schema_2020_12() {
     let files = publish::files();
-    assert_eq!(files.len(), contract().records.len() + 1);
-    let (vocab_path, vocab) = files.last().expect("vocabulary");
+    assert_eq!(files.len(), contract().records.len() + 2);
+    let (vocab_path, vocab) = &files[contract().records.len()];
     assert_eq!(vocab_path, "schema/weapon_keywords.json");
+    let (path_11e, vocab_11e) = files.last().expect("11th-edition vocabulary");
+    assert_eq!(path_11e, "schema/weapon_keywords-11e.json");
+    let vocab_11e: Value = serde_json::from_str(vocab_11e).expect("json");
+    let cleave = vocab_11e["keywords"]
+        .as_array()
+        .expect("keywords")
+        .iter()
+        .find(|k| k["name"] == "CLEAVE")
+        .expect("CLEAVE");
+    assert_eq!(cleave["rule_id"], "11e:weapon_ability:cleave");
     let vocab: Value = serde_json::from_str(vocab).expect("json");
     let patterns: Vec<regex::Regex> = vocab["keywords"]
         .as_array()
