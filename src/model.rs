@@ -17,6 +17,7 @@
 use crate::diag::Diagnostic;
 use crate::source::{Location, Occurrence, Provenance};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// Version of the output contract. Bumped on any incompatible change.
 pub const CONTRACT_VERSION: u32 = 2;
@@ -247,6 +248,31 @@ impl WeaponProfile {
     }
 }
 
+/// A record's name and text in another language than English, as the source prints them
+/// (the GW app's data carries up to eight languages). Either may be absent.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Translation {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+}
+
+/// A record's translations by language tag (`de`, `fr`, `zh`): never `en`, which is the
+/// record's own fields, never filled from another language. Absent from the JSON when empty.
+pub type Translations = BTreeMap<String, Translation>;
+
+/// Which of a player's units of one datasheet a points tier prices: the `from`th to the `to`th
+/// (11th edition: "Your 1st to 3rd units cost …" is `{from: 1, to: 3}`, "Your 4th+ unit costs
+/// …" is `{from: 4}`). A tier without a range prices every unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnitRange {
+    pub from: u32,
+    /// The last unit the tier prices; absent: every unit from `from` on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<u32>,
+}
+
 /// One ability on a datasheet.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Ability {
@@ -265,6 +291,9 @@ pub struct Ability {
     /// Where the ability (its first line) was read.
     #[serde(default)]
     pub at: Location,
+    /// The ability's name and text in other languages; absent when none.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub translations: Translations,
 }
 
 /// Points for one unit size.
@@ -276,6 +305,10 @@ pub struct PointsOption {
     /// absent in datasets written before the field existed (and then not written back).
     #[serde(default, skip_serializing_if = "is_unknown")]
     pub at: Location,
+    /// Which of the player's units of the datasheet this tier prices (11th edition); absent:
+    /// every unit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub units: Option<UnitRange>,
 }
 
 /// The location of a sub-record read from a dataset written before it had one.
@@ -353,6 +386,10 @@ pub struct Datasheet {
     /// source that prints it. Written only when not empty; absent reads as empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub weapons_printed_elsewhere: Vec<String>,
+    /// Units this Support character can join (11th edition's `Support` ability), as printed.
+    /// Written only when not empty; absent reads as empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub supports: Vec<String>,
 }
 
 impl Datasheet {
@@ -384,6 +421,7 @@ impl Datasheet {
             power_rating: None,
             legends: false,
             weapons_printed_elsewhere: Vec::new(),
+            supports: Vec::new(),
         }
     }
 }
@@ -417,6 +455,21 @@ pub struct Rule {
     /// absent when there are none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub variants: Vec<RuleVariant>,
+    /// The section number the source prints (11th-edition core rules: `05.01` for Hit Rolls);
+    /// absent when none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub number: Option<String>,
+    /// The id of the rule this one is a part of (`05.01 Hit Rolls` under `05 Making Attacks`);
+    /// absent for a rule under none. Its `number` extends the parent's (`lint`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+    /// The ids of the rules that name this one their `parent`, in number order; absent when
+    /// none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<String>,
+    /// The rule's name and text in other languages; absent when none.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub translations: Translations,
 }
 
 /// A table printed inside a rule: its column headings (empty when the print has none) and
@@ -459,6 +512,9 @@ pub struct Stratagem {
     pub effect: Option<String>,
     pub restrictions: Option<String>,
     pub sources: Vec<Provenance>,
+    /// The stratagem's name and text in other languages; absent when none.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub translations: Translations,
 }
 
 /// An enhancement a CHARACTER can take.
@@ -473,6 +529,9 @@ pub struct Enhancement {
     pub flavor: Option<String>,
     pub text: String,
     pub sources: Vec<Provenance>,
+    /// The enhancement's name and text in other languages; absent when none.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub translations: Translations,
 }
 
 /// A detachment and the ids of its rules, enhancements and stratagems.
@@ -486,6 +545,21 @@ pub struct Detachment {
     pub enhancements: Vec<String>,
     pub stratagems: Vec<String>,
     pub sources: Vec<Provenance>,
+    /// What the detachment costs in Detachment Points (11th edition); absent when the source
+    /// prints none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<u32>,
+    /// The Force Disposition the detachment grants (11th edition: `Take and Hold`), in the
+    /// vocabulary's spelling; absent when none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub force_disposition: Option<String>,
+    /// Its "Unique" tag (11th edition: no two detachments of an army share one); absent when
+    /// none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unique_tag: Option<String>,
+    /// The detachment's name in other languages; absent when none.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub translations: Translations,
 }
 
 /// Status of one input in the manifest.

@@ -260,6 +260,7 @@ impl SheetBuilder {
             rule_id: None,
             text: Some(text).filter(|t| !t.is_empty()),
             at,
+            translations: Default::default(),
         });
     }
 
@@ -280,6 +281,7 @@ impl SheetBuilder {
             rule_id: None,
             text: None,
             at,
+            translations: Default::default(),
         });
     }
 
@@ -302,7 +304,12 @@ impl SheetBuilder {
 
     /// One unit size and its cost.
     pub fn points(&mut self, models: u32, points: u32, at: Location) {
-        self.ds.points.push(PointsOption { models, points, at });
+        self.ds.points.push(PointsOption {
+            models,
+            points,
+            at,
+            units: Default::default(),
+        });
     }
 
     /// A printed keyword list (`Infantry, Character, Grenades`), each keyword as printed.
@@ -452,6 +459,7 @@ pub(crate) fn read_ability(
             rule_id: None,
             text: Some(c[3].trim().to_string()),
             at,
+            translations: Default::default(),
         });
     } else if let Some(text) = abilities.last_mut().and_then(|a| a.text.as_mut()) {
         text.push_str("\n\n");
@@ -465,6 +473,7 @@ pub(crate) fn read_ability(
             rule_id: None,
             text: None,
             at,
+            translations: Default::default(),
         });
     }
     None
@@ -496,6 +505,7 @@ fn printed_reference(name: &str, group: &str, at: &Location) -> Ability {
         rule_id: None,
         text: None,
         at: at.clone(),
+        translations: Default::default(),
     }
 }
 

@@ -113,6 +113,19 @@ fn field_schema(c: &Contract, f: &Field, refs: &mut BTreeSet<String>) -> Value {
             }
             None => {
                 s.insert("type".into(), json!("object"));
+                if let Some(m) = &f.map_of {
+                    refs.insert(m.value.clone());
+                    s.insert(
+                        "additionalProperties".into(),
+                        json!({ "$ref": format!("#/$defs/{}", m.value) }),
+                    );
+                }
+                if let Some(k) = &f.key_pattern {
+                    s.insert(
+                        "propertyNames".into(),
+                        json!({ "pattern": format!("^(?:{})$", k.value) }),
+                    );
+                }
             }
         },
     }

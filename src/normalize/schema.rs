@@ -165,6 +165,13 @@ pub struct Field {
     /// For `string`: `weapon` = a weapon ability (`keywords.yaml`).
     #[serde(default)]
     pub keyword: Option<Spanned<String>>,
+    /// For `object` without `ref`: a map whose values are this def (`translations`: language
+    /// tag → `translation`).
+    #[serde(default)]
+    pub map_of: Option<Spanned<String>>,
+    /// For a `map_of` object: a regular expression (no anchors) every key matches.
+    #[serde(default)]
+    pub key_pattern: Option<Spanned<String>>,
 }
 
 /// A named object type: a record or a shared definition.
@@ -319,7 +326,16 @@ fn check_field(
             ));
         }
     }
-    if let Some(p) = &f.pattern {
+    if let Some(r) = &f.map_of {
+        if !known_defs.contains_key(&r.value) {
+            return Err(SchemaError::at(
+                file,
+                r,
+                format!("field `{}`: unknown map_of `{}`", f.name, r.value),
+            ));
+        }
+    }
+    for p in f.pattern.iter().chain(&f.key_pattern) {
         if let Err(e) = regex::Regex::new(&p.value) {
             return Err(SchemaError::at(
                 file,

@@ -128,3 +128,119 @@ fn eleventh_edition_records_serialize_with_their_prefix() {
         "11e:adeptus-custodes:custodian-guard"
     );
 }
+
+/// The contract's 11th-edition fields: absent when empty (10th-edition records do not move),
+/// present and valid against the published schemas when set.
+#[test]
+fn new_contract_fields_are_absent_when_empty_and_valid_when_set() {
+    use cogitator::model::{Detachment, PointsOption, Rule, Translation, UnitRange};
+    use cogitator::normalize::publish::validate;
+    let rule = |number: Option<&str>| Rule {
+        id: "11e:core:hit-rolls".into(),
+        name: Some("Hit Rolls".into()),
+        kind: "core".into(),
+        edition: Edition::Eleventh,
+        faction: None,
+        flavor: None,
+        text: "Roll one D6.".into(),
+        bullets: Vec::new(),
+        examples: Vec::new(),
+        occurrences: Vec::new(),
+        tables: Vec::new(),
+        variants: Vec::new(),
+        number: number.map(str::to_string),
+        parent: None,
+        children: Vec::new(),
+        translations: Default::default(),
+    };
+    let bare = serde_json::to_value(rule(None)).expect("json");
+    for k in ["number", "parent", "children", "translations"] {
+        assert!(bare.get(k).is_none(), "{k} written when empty");
+    }
+    let mut r = rule(Some("05.01"));
+    r.parent = Some("11e:core:making-attacks".into());
+    r.translations.insert(
+        "de".into(),
+        Translation {
+            name: Some("Trefferwürfe".into()),
+            text: None,
+        },
+    );
+    let v = serde_json::to_value(&r).expect("json");
+    assert!(
+        validate("rule", &v).is_empty(),
+        "{:?}",
+        validate("rule", &v)
+    );
+    assert_eq!(
+        v["translations"]["de"],
+        serde_json::json!({"name": "Trefferwürfe"})
+    );
+    // a key that is no language tag breaks the schema
+    let mut bad = v.clone();
+    bad["translations"] = serde_json::json!({"German": {"name": "x"}});
+    assert!(!validate("rule", &bad).is_empty());
+    let mut bad = v.clone();
+    bad["number"] = serde_json::json!("five");
+    assert!(!validate("rule", &bad).is_empty());
+
+    let mut ds = datasheet_with_keywords(Edition::Eleventh, &[]);
+    ds.points = vec![
+        PointsOption {
+            models: 4,
+            points: 170,
+            at: Location::at_line("hand-written.json", 9),
+            units: Some(UnitRange {
+                from: 1,
+                to: Some(3),
+            }),
+        },
+        PointsOption {
+            models: 4,
+            points: 180,
+            at: Location::at_line("hand-written.json", 10),
+            units: Some(UnitRange { from: 4, to: None }),
+        },
+    ];
+    ds.supports = vec!["CUSTODIAN GUARD".into()];
+    let v = serde_json::to_value(&ds).expect("json");
+    assert!(
+        validate("datasheet", &v).is_empty(),
+        "{:?}",
+        validate("datasheet", &v)
+    );
+    assert_eq!(v["points"][1]["units"], serde_json::json!({"from": 4}));
+    let tenth = serde_json::to_value(datasheet_with_keywords(Edition::Tenth, &[])).expect("json");
+    assert!(tenth.get("supports").is_none());
+
+    let det = Detachment {
+        id: "11e:adeptus-custodes:talons-of-the-emperor".into(),
+        name: "Talons of the Emperor".into(),
+        edition: Edition::Eleventh,
+        faction: Some("Adeptus Custodes".into()),
+        rules: Vec::new(),
+        enhancements: Vec::new(),
+        stratagems: Vec::new(),
+        sources: Vec::new(),
+        points: Some(3),
+        force_disposition: Some("Take and Hold".into()),
+        unique_tag: None,
+        translations: Default::default(),
+    };
+    let v = serde_json::to_value(&det).expect("json");
+    assert!(
+        validate("detachment", &v).is_empty(),
+        "{:?}",
+        validate("detachment", &v)
+    );
+    assert!(v.get("unique_tag").is_none());
+    let mut bad = v.clone();
+    bad["force_disposition"] = serde_json::json!("Hold the Line");
+    assert!(!validate("detachment", &bad).is_empty());
+    // the schema's Force Dispositions are the vocabulary's
+    for d in cogitator::vocab::ELEVENTH.force_dispositions {
+        let mut ok = v.clone();
+        ok["force_disposition"] = serde_json::json!(d);
+        assert!(validate("detachment", &ok).is_empty(), "{d}");
+    }
+}

@@ -403,6 +403,7 @@ fn full_datasheet() -> Datasheet {
             rule_id: Some("10e:core:deep-strike".into()),
             text: Some("text".into()),
             at: Location::at_line("x.txt", 4),
+            translations: Default::default(),
         }],
         wargear_options: vec!["opt".into()],
         unit_composition: vec!["5 Terminators".into()],
@@ -411,6 +412,7 @@ fn full_datasheet() -> Datasheet {
             models: 5,
             points: 185,
             at: Default::default(),
+            units: Default::default(),
         }],
         damaged: Some(NamedText {
             name: "DAMAGED: 1-4 WOUNDS REMAINING".into(),
@@ -444,6 +446,7 @@ fn full_datasheet() -> Datasheet {
         power_rating: Some(7),
         legends: true,
         weapons_printed_elsewhere: vec!["plasma gun".into()],
+        supports: Default::default(),
     }
 }
 
@@ -692,6 +695,10 @@ fn schema_drift() {
             occurrences: vec![Occurrence::at_line("y", 2)],
             similarity_permille: 900,
         }],
+        number: Default::default(),
+        parent: Default::default(),
+        children: Default::default(),
+        translations: Default::default(),
     };
     check_keys("rule", &to_value(&rule), "rule");
     let strat = Stratagem {
@@ -707,6 +714,7 @@ fn schema_drift() {
         effect: Some("e".into()),
         restrictions: Some("r".into()),
         sources: vec![paged(prov("x", 1))],
+        translations: Default::default(),
     };
     check_keys("stratagem", &to_value(&strat), "stratagem");
     let enh = Enhancement {
@@ -719,6 +727,7 @@ fn schema_drift() {
         flavor: Some("f".into()),
         text: "t".into(),
         sources: vec![paged(prov("x", 1))],
+        translations: Default::default(),
     };
     check_keys("enhancement", &to_value(&enh), "enhancement");
     let det = Detachment {
@@ -730,6 +739,10 @@ fn schema_drift() {
         enhancements: vec!["e".into()],
         stratagems: vec!["s".into()],
         sources: vec![paged(prov("x", 1))],
+        points: Default::default(),
+        force_disposition: Default::default(),
+        unique_tag: Default::default(),
+        translations: Default::default(),
     };
     check_keys("detachment", &to_value(&det), "detachment");
     let diag = Diagnostic::new(Code::NormDice, "m").at("x", 3);
