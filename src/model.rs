@@ -562,6 +562,47 @@ pub struct Detachment {
     pub translations: Translations,
 }
 
+/// Points a publication prints apart from datasheets (11th edition's Munitorum Field Manual, a
+/// points PDF): one unit's tiers, priced per unit count, in one publication. `points.json`;
+/// the merge gives a datasheet its newest publication's tiers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Points {
+    /// `EDITION:points:<publication>:<subject key>` (`ids::points`).
+    pub id: String,
+    pub edition: Edition,
+    /// The id of the datasheet the record prices.
+    pub subject: String,
+    /// The unit as the publication prints it (`Custodian Guard`).
+    pub name: String,
+    /// Points per unit size and unit count (`units`), each with its `at`.
+    pub tiers: Vec<PointsOption>,
+    /// Wargear priced on top of the unit's cost, per item taken.
+    pub wargear: Vec<WargearPoints>,
+    pub publication: Publication,
+    pub sources: Vec<Provenance>,
+}
+
+/// One wargear item's cost on top of its unit's (per item taken).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WargearPoints {
+    /// The item as printed.
+    pub item: String,
+    pub points: u32,
+    /// Where the item's cost was read.
+    #[serde(default, skip_serializing_if = "is_unknown")]
+    pub at: Location,
+}
+
+/// The publication a points record comes from: what it prints of its title, version and
+/// date, each `None` when it does not print it (never the file or folder name).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Publication {
+    pub title: Option<String>,
+    pub version: Option<String>,
+    /// As printed or as the source's data gives it (`2026-07-22`).
+    pub date: Option<String>,
+}
+
 /// Status of one input in the manifest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -614,6 +655,13 @@ pub struct RecordCounts {
     pub stratagems: usize,
     pub enhancements: usize,
     pub detachments: usize,
+    /// Points records (`points.json`); absent when none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub points: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// What was read and what came out: the run's account, with no timestamps.
@@ -663,6 +711,8 @@ pub struct Dataset {
     pub stratagems: Vec<Stratagem>,
     pub enhancements: Vec<Enhancement>,
     pub detachments: Vec<Detachment>,
+    /// Points printed apart from datasheets (`points.json`, written only when not empty).
+    pub points: Vec<Points>,
     pub diagnostics: Vec<Diagnostic>,
     /// Records that broke a value rule of the schema, with the rule and their source.
     pub quarantine: Vec<serde_json::Value>,

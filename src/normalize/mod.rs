@@ -28,6 +28,7 @@ pub mod lint;
 pub mod publish;
 pub mod report;
 pub mod schema;
+pub mod structure;
 
 pub use grammar::{canonicalize, dice_canonical, fold_typography, Fix, Outcome};
 pub use keywords::{keyword, KeywordOutcome};
@@ -552,6 +553,7 @@ fn prov(p: Option<&Provenance>) -> (Option<String>, Option<u32>) {
 
 /// Dataset-level checks after merging: every record validated against its published JSON
 /// Schema (failures quarantined with `N112`), unique weapon abilities reported once (`N108`),
+/// the structural rules of [`structure`] (`N114`–`N116`),
 /// `schema/*.schema.json` added to the extra files, totals and diagnostic counts redone.
 pub fn finish(ds: &mut Dataset) {
     let mut q = Vec::new();
@@ -610,7 +612,32 @@ pub fn finish(ds: &mut Dataset) {
         &mut q,
         &mut diags,
     );
+    schema_check(
+        &mut ds.points,
+        "points",
+        |p| {
+            let (f, l) = prov(p.sources.first());
+            (p.id.clone(), f, l)
+        },
+        &mut q,
+        &mut diags,
+    );
     diags.extend(unique_keywords(&ds.datasheets, None));
+    let records = structure::Records {
+        datasheets: &ds.datasheets,
+        rules: &ds.rules,
+        stratagems: &ds.stratagems,
+        enhancements: &ds.enhancements,
+        detachments: &ds.detachments,
+        points: &ds.points,
+    };
+    for f in structure::check(records) {
+        let d = Diagnostic::new(f.code, f.message);
+        diags.push(match f.at {
+            Some((file, line)) => d.at(&file, line),
+            None => d.in_file(f.file),
+        });
+    }
     ds.quarantine.extend(q);
     for (i, entry) in ds.quarantine.iter().enumerate() {
         for e in publish::validate("quarantine_entry", entry) {
@@ -645,6 +672,7 @@ pub fn finish(ds: &mut Dataset) {
         stratagems: ds.stratagems.len(),
         enhancements: ds.enhancements.len(),
         detachments: ds.detachments.len(),
+        points: ds.points.len(),
     };
     let manifest = serde_json::to_value(&ds.manifest).unwrap_or(Value::Null);
     let manifest_errors = publish::validate("manifest", &manifest);

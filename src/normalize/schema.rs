@@ -49,6 +49,7 @@ pub const RECORD_FILES: &[(&str, &str)] = &[
         "detachment.yaml",
         include_str!("../../schemas/detachment.yaml"),
     ),
+    ("points.yaml", include_str!("../../schemas/points.yaml")),
     (
         "diagnostic.yaml",
         include_str!("../../schemas/diagnostic.yaml"),

@@ -244,3 +244,169 @@ fn new_contract_fields_are_absent_when_empty_and_valid_when_set() {
         assert!(validate("detachment", &ok).is_empty(), "{d}");
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Points records and the structural lint rules (N114-N116).
+
+fn custodian_guard_points(ranges: [(u32, Option<u32>); 2]) -> cogitator::model::Points {
+    use cogitator::model::{PointsOption, Publication, UnitRange};
+    let subject = cogitator::ids::datasheet(
+        Edition::Eleventh,
+        Some("Adeptus Custodes"),
+        "Custodian Guard",
+    );
+    let tier = |points, (from, to), line| PointsOption {
+        models: 4,
+        points,
+        at: Location::at_line("hand-written.yaml", line),
+        units: Some(UnitRange { from, to }),
+    };
+    cogitator::model::Points {
+        id: cogitator::ids::points(Edition::Eleventh, "1.1", &subject),
+        edition: Edition::Eleventh,
+        subject,
+        name: "Custodian Guard".into(),
+        tiers: vec![tier(170, ranges[0], 3), tier(180, ranges[1], 4)],
+        wargear: Vec::new(),
+        publication: Publication {
+            title: None,
+            version: Some("1.1".into()),
+            date: Some("2026-07-22".into()),
+        },
+        sources: vec![Provenance::at_line("hand-written.yaml", 1, "0".repeat(64))],
+    }
+}
+
+/// `(file, parsed JSON)` of a dataset whose points and rules are `points` and `rules`, the
+/// other files empty, as `lint` takes them.
+fn dataset_files(
+    points: &[cogitator::model::Points],
+    rules: serde_json::Value,
+) -> Vec<(String, Result<serde_json::Value, String>)> {
+    use cogitator::dataset as d;
+    let empty = || Ok(serde_json::json!([]));
+    vec![
+        (d::DATASHEETS.into(), empty()),
+        (d::RULES.into(), Ok(rules)),
+        (d::STRATAGEMS.into(), empty()),
+        (d::ENHANCEMENTS.into(), empty()),
+        (d::DETACHMENTS.into(), empty()),
+        (d::QUARANTINE.into(), empty()),
+        (d::DIAGNOSTICS.into(), empty()),
+        (
+            d::POINTS.into(),
+            Ok(serde_json::to_value(points).expect("json")),
+        ),
+    ]
+}
+
+fn lint_codes(files: &[(String, Result<serde_json::Value, String>)]) -> Vec<String> {
+    cogitator::normalize::lint::lint(files)
+        .iter()
+        .filter(|d| d.code != "N113") // no manifest in these hand-made datasets
+        .map(|d| format!("{} {}", d.code, d.message))
+        .collect()
+}
+
+#[test]
+fn lint_catches_overlapping_unit_ranges_in_points_json() {
+    let good = custodian_guard_points([(1, Some(3)), (4, None)]);
+    assert!(cogitator::normalize::publish::validate(
+        "points",
+        &serde_json::to_value(&good).expect("json")
+    )
+    .is_empty());
+    assert_eq!(good.id, "11e:points:1-1:adeptus-custodes:custodian-guard");
+    assert!(lint_codes(&dataset_files(&[good], serde_json::json!([]))).is_empty());
+    let bad = custodian_guard_points([(1, Some(3)), (3, None)]);
+    assert_eq!(
+        lint_codes(&dataset_files(&[bad], serde_json::json!([]))),
+        ["N114 points 11e:points:1-1:adeptus-custodes:custodian-guard: 4 models: units 1-3 and 3+ overlap"]
+    );
+    let late = custodian_guard_points([(2, Some(3)), (4, None)]);
+    assert_eq!(
+        lint_codes(&dataset_files(&[late], serde_json::json!([]))).len(),
+        1
+    );
+}
+
+#[test]
+fn lint_catches_a_child_whose_parent_does_not_list_it() {
+    let rule = |id: &str, number: &str, parent: Option<&str>, children: &[&str]| {
+        let mut v = serde_json::json!({
+            "id": id, "name": id, "kind": "core", "edition": "11e", "faction": null,
+            "flavor": null, "text": "t", "bullets": [], "examples": [], "occurrences": [],
+            "number": number,
+        });
+        if let Some(p) = parent {
+            v["parent"] = serde_json::json!(p);
+        }
+        if !children.is_empty() {
+            v["children"] = serde_json::json!(children);
+        }
+        v
+    };
+    let good = serde_json::json!([
+        rule(
+            "11e:core:making-attacks",
+            "05",
+            None,
+            &["11e:core:hit-rolls"]
+        ),
+        rule(
+            "11e:core:hit-rolls",
+            "05.01",
+            Some("11e:core:making-attacks"),
+            &[]
+        ),
+    ]);
+    assert!(lint_codes(&dataset_files(&[], good)).is_empty());
+    let unlisted = serde_json::json!([
+        rule("11e:core:making-attacks", "05", None, &[]),
+        rule(
+            "11e:core:hit-rolls",
+            "05.01",
+            Some("11e:core:making-attacks"),
+            &[]
+        ),
+    ]);
+    assert_eq!(
+        lint_codes(&dataset_files(&[], unlisted)),
+        ["N116 rule 11e:core:hit-rolls: parent 11e:core:making-attacks does not list it among its children"]
+    );
+    let english = serde_json::json!([{
+        "id": "11e:core:hit-rolls", "name": "Hit Rolls", "kind": "core", "edition": "11e",
+        "faction": null, "flavor": null, "text": "t", "bullets": [], "examples": [],
+        "occurrences": [], "translations": {"en": {"name": "Hit Rolls"}},
+    }]);
+    let found = lint_codes(&dataset_files(&[], english));
+    assert!(found.iter().any(|f| f.starts_with("N115")), "{found:?}");
+}
+
+#[test]
+fn points_json_is_written_only_when_a_source_prints_points() {
+    let mut ds = crate::util::ingest_in_memory::<&[u8]>(&[]);
+    let names = |ds: &cogitator::model::Dataset| -> Vec<String> {
+        cogitator::emit::files(ds)
+            .into_iter()
+            .map(|(p, _)| p)
+            .collect()
+    };
+    assert!(!names(&ds).iter().any(|n| n == "points.json"));
+    let before = serde_json::to_value(&ds.manifest.totals).expect("json");
+    assert!(before.get("points").is_none(), "{before}");
+    ds.points
+        .push(custodian_guard_points([(1, Some(3)), (4, None)]));
+    let files = cogitator::emit::files(&ds);
+    let (_, text) = files
+        .iter()
+        .find(|(p, _)| p == "points.json")
+        .expect("points.json");
+    let back: Vec<cogitator::model::Points> = serde_json::from_str(text).expect("reads back");
+    assert_eq!(back, ds.points);
+    let manifest = files
+        .iter()
+        .find(|(p, _)| p == "manifest.json")
+        .expect("manifest");
+    assert!(manifest.1.contains("\"points.json\""));
+}

@@ -772,6 +772,33 @@ fn schema_drift() {
         files: vec!["manifest.json".into()],
     };
     check_keys("manifest", &to_value(&manifest), "manifest");
+    let points = cogitator::model::Points {
+        id: "11e:points:1-1:x:y".into(),
+        edition: Edition::Eleventh,
+        subject: "11e:x:y".into(),
+        name: "Y".into(),
+        tiers: vec![PointsOption {
+            models: 4,
+            points: 170,
+            at: Location::at_line("x", 2),
+            units: Some(cogitator::model::UnitRange {
+                from: 1,
+                to: Some(3),
+            }),
+        }],
+        wargear: vec![cogitator::model::WargearPoints {
+            item: "Z".into(),
+            points: 5,
+            at: Location::at_line("x", 3),
+        }],
+        publication: cogitator::model::Publication {
+            title: None,
+            version: Some("1.1".into()),
+            date: Some("2026-07-22".into()),
+        },
+        sources: vec![prov("x", 1)],
+    };
+    check_keys("points", &to_value(&points), "points");
     // Every record schema is exercised above (quarantine entries are built by normalize).
     for r in &contract().records {
         assert!(
@@ -786,7 +813,8 @@ fn schema_drift() {
                 "detachment",
                 "diagnostic",
                 "manifest",
-                "quarantine_entry"
+                "quarantine_entry",
+                "points"
             ]
             .contains(&r.as_str()),
             "record {r} has no drift check"
