@@ -3,7 +3,8 @@
 //!
 //! Owns the schema file format ([`SchemaFile`], [`Def`], [`Field`]), the characteristic grammars
 //! per edition (`characteristics.yaml` → [`Grammar`]s), the checks of the weapon-ability
-//! vocabulary (`keywords.yaml` → [`Vocabulary`]) and of the editions' profiles
+//! vocabularies (`keywords.yaml`, `keywords-11e.yaml` → [`Vocabulary`], one per edition that has
+//! its own: [`Contract::vocabulary_for`]) and of the editions' profiles
 //! (`editions.yaml`), and [`contract`], the loaded and cross-checked whole. The editions, their
 //! profiles and the vocabulary's types are the bottom layer's (`crate::edition`), re-exported
 //! here; this module adds the grammars and the located errors. It must not read files at run
