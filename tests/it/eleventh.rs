@@ -410,3 +410,25 @@ fn points_json_is_written_only_when_a_source_prints_points() {
         .expect("manifest");
     assert!(manifest.1.contains("\"points.json\""));
 }
+
+/// Every record schema's `edition` enum is the contract's editions (`Edition::ALL`), so the
+/// next edition cannot be added to `editions.yaml` and forgotten in one record file.
+#[test]
+fn every_edition_enum_of_the_schemas_is_every_edition() {
+    let c = cogitator::normalize::contract();
+    let all: Vec<String> = Edition::ALL
+        .iter()
+        .map(|e| e.as_str().to_string())
+        .collect();
+    let mut seen = 0;
+    for d in c.defs.values() {
+        for f in d.fields.iter().filter(|f| f.name == "edition") {
+            assert_eq!(f.values.as_ref(), Some(&all), "{}.edition", d.name);
+            seen += 1;
+        }
+    }
+    assert!(
+        seen >= 7,
+        "datasheet, rule, stratagem, enhancement, detachment, points, manifest input: {seen}"
+    );
+}
