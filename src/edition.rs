@@ -1,9 +1,10 @@
 //! The editions as data: the bottom of the contract, read by `model`, `vocab`, `normalize` and
 //! every reader. Owns [`Edition`] (one value per entry of `schemas/editions.yaml`, its id the id
 //! prefix of the edition's records), [`ProfileKind`], the characteristics each edition prints on
-//! a model and a weapon line ([`profile_fields`], `editions.yaml` `profiles`) and the
-//! weapon-ability vocabulary (`schemas/keywords.yaml`: [`KeywordVocabulary`],
-//! [`weapon_abilities`]).
+//! a model and a weapon line ([`profile_fields`], `editions.yaml` `profiles`), the
+//! weapon-ability vocabularies (`schemas/keywords.yaml`, `schemas/keywords-11e.yaml`:
+//! [`KeywordVocabulary`], [`weapon_abilities`], [`vocabulary_of`]) and the BattleScribe game
+//! systems of each edition ([`edition_of_battlescribe_system`]).
 //!
 //! Architecture invariant: this module imports no other module of the crate (it is the lowest
 //! layer; `tests/it/tidy.rs` checks there is no import circle). It must not parse sources,
@@ -20,6 +21,15 @@ pub const EDITIONS_FILE: (&str, &str) = ("editions.yaml", include_str!("../schem
 /// `schemas/keywords.yaml`: the 10th-edition weapon-ability vocabulary.
 pub const KEYWORDS_FILE: (&str, &str) = ("keywords.yaml", include_str!("../schemas/keywords.yaml"));
 
+/// `schemas/keywords-11e.yaml`: the 11th-edition weapon-ability vocabulary.
+pub const KEYWORDS_11E_FILE: (&str, &str) = (
+    "keywords-11e.yaml",
+    include_str!("../schemas/keywords-11e.yaml"),
+);
+
+/// Every weapon-ability vocabulary file an `editions.yaml` entry may name (`weapon_abilities`).
+pub const KEYWORD_FILES: &[(&str, &str)] = &[KEYWORDS_FILE, KEYWORDS_11E_FILE];
+
 /// Game system and edition a record belongs to: one value per entry of `schemas/editions.yaml`,
 /// in its order (checked by the tests), serialized as the entry's `id`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -33,11 +43,19 @@ pub enum Edition {
     /// Horus Heresy: Age of Darkness (2nd edition).
     #[serde(rename = "hh2")]
     HorusHeresy2,
+    /// Warhammer 40,000, 11th edition (current since mid-2026).
+    #[serde(rename = "11e")]
+    Eleventh,
 }
 
 impl Edition {
     /// Every edition, in `schemas/editions.yaml` order.
-    pub const ALL: &'static [Edition] = &[Edition::Tenth, Edition::Ninth, Edition::HorusHeresy2];
+    pub const ALL: &'static [Edition] = &[
+        Edition::Tenth,
+        Edition::Ninth,
+        Edition::HorusHeresy2,
+        Edition::Eleventh,
+    ];
 
     /// The edition's id (`10e`): its records' id prefix, its key in the schemas.
     pub fn as_str(self) -> &'static str {
@@ -45,6 +63,7 @@ impl Edition {
             Edition::Tenth => "10e",
             Edition::Ninth => "9e",
             Edition::HorusHeresy2 => "hh2",
+            Edition::Eleventh => "11e",
         }
     }
 
@@ -107,6 +126,10 @@ pub struct EditionData {
     /// Phrases (lower case) a document of the edition prints: what tells a text's edition.
     #[serde(default)]
     pub markers: Vec<String>,
+    /// The ids of the BattleScribe game systems whose data is this edition (a game system's
+    /// `id`, a catalogue's `gameSystemId`).
+    #[serde(default)]
+    pub battlescribe_systems: Vec<String>,
 }
 
 /// `schemas/editions.yaml`.
@@ -126,6 +149,9 @@ pub enum Param {
     Amount,
     /// A target keyword and a roll 2+..6+: `ANTI-INFANTRY 4+`.
     Anti,
+    /// None or an amount: 11th edition's `BLAST` and `BLAST 2`.
+    #[serde(rename = "optional_amount")]
+    OptionalAmount,
 }
 
 /// One weapon ability of the vocabulary.
@@ -141,7 +167,7 @@ pub struct KeywordDef {
     pub aliases: Vec<String>,
 }
 
-/// A weapon-ability vocabulary file (`schemas/keywords.yaml`).
+/// A weapon-ability vocabulary file (`schemas/keywords.yaml`, `schemas/keywords-11e.yaml`).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct KeywordVocabulary {
@@ -176,12 +202,52 @@ pub fn profile_fields(edition: Edition, kind: ProfileKind) -> &'static [String] 
     edition.data().map_or(&[], |d| d.profiles.of(kind))
 }
 
-/// The embedded weapon-ability vocabulary (`schemas/keywords.yaml`).
-pub fn keyword_vocabulary() -> &'static KeywordVocabulary {
-    static V: OnceLock<KeywordVocabulary> = OnceLock::new();
+/// The embedded weapon-ability vocabularies ([`KEYWORD_FILES`], in that order). The files are
+/// checked by the tests (`normalize::schema::load` reports them with located errors), so a
+/// failure here is a build defect, not bad input.
+fn keyword_vocabularies() -> &'static [KeywordVocabulary] {
+    static V: OnceLock<Vec<KeywordVocabulary>> = OnceLock::new();
     V.get_or_init(|| {
-        serde_saphyr::from_str(KEYWORDS_FILE.1)
-            .unwrap_or_else(|e| panic!("embedded schemas/keywords.yaml is invalid: {e}"))
+        KEYWORD_FILES
+            .iter()
+            .map(|(name, text)| {
+                serde_saphyr::from_str(text)
+                    .unwrap_or_else(|e| panic!("embedded schemas/{name} is invalid: {e}"))
+            })
+            .collect()
+    })
+}
+
+/// The embedded 10th-edition weapon-ability vocabulary (`schemas/keywords.yaml`).
+pub fn keyword_vocabulary() -> &'static KeywordVocabulary {
+    &keyword_vocabularies()[0]
+}
+
+/// The embedded vocabulary file `name` of [`KEYWORD_FILES`] (`keywords-11e.yaml`).
+pub fn vocabulary_file(name: &str) -> Option<&'static KeywordVocabulary> {
+    KEYWORD_FILES
+        .iter()
+        .position(|(n, _)| *n == name)
+        .and_then(|i| keyword_vocabularies().get(i))
+}
+
+/// The weapon-ability vocabulary of `edition` (its `weapon_abilities` file of
+/// `schemas/editions.yaml`); `None` for an edition without one.
+pub fn vocabulary_of(edition: Edition) -> Option<&'static KeywordVocabulary> {
+    let file = edition.data()?.weapon_abilities.as_ref()?;
+    vocabulary_file(&file.value)
+}
+
+/// The edition whose data a BattleScribe game system holds, by the system's id (a game
+/// system's `id`, a catalogue's `gameSystemId`: `sys-352e-adc2-7639-d610` → 11th edition), as
+/// `schemas/editions.yaml` `battlescribe_systems` lists them; `None` for an id no edition
+/// lists. The id, not the system's name, so a catalogue's edition is known without its game
+/// system file.
+pub fn edition_of_battlescribe_system(id: &str) -> Option<Edition> {
+    let id = id.trim();
+    Edition::ALL.iter().copied().find(|e| {
+        e.data()
+            .is_some_and(|d| d.battlescribe_systems.iter().any(|s| s == id))
     })
 }
 
@@ -193,10 +259,7 @@ pub fn markers(edition: Edition) -> &'static [String] {
 /// The weapon abilities of `edition` (its `weapon_abilities` file of `schemas/editions.yaml`):
 /// canonical spelling, printed form, parameter kind, aliases; empty for an edition without one.
 pub fn weapon_abilities(edition: Edition) -> &'static [KeywordDef] {
-    match edition.data().and_then(|d| d.weapon_abilities.as_ref()) {
-        Some(f) if f.value == KEYWORDS_FILE.0 => &keyword_vocabulary().keywords,
-        _ => &[],
-    }
+    vocabulary_of(edition).map_or(&[], |v| &v.keywords)
 }
 
 #[cfg(test)]
@@ -229,5 +292,54 @@ mod tests {
             assert!(markers(*e).iter().all(|m| *m == m.to_lowercase()));
         }
         assert!(markers(Edition::Tenth).iter().any(|m| m == "[rapid fire"));
+        assert!(markers(Edition::Eleventh).iter().any(|m| m == "40k-11e"));
+    }
+
+    #[test]
+    fn eleventh_edition_is_data() {
+        assert_eq!(Edition::from_id("11e"), Some(Edition::Eleventh));
+        assert_eq!(
+            serde_json::to_string(&Edition::Eleventh).expect("serializes"),
+            "\"11e\""
+        );
+        assert_eq!(
+            profile_fields(Edition::Eleventh, ProfileKind::Weapon),
+            ["range", "A", "skill", "S", "AP", "D"]
+        );
+        let names = |e| -> Vec<&str> {
+            weapon_abilities(e)
+                .iter()
+                .map(|k| k.name.value.as_str())
+                .collect()
+        };
+        let (tenth, eleventh) = (names(Edition::Tenth), names(Edition::Eleventh));
+        for new in ["CLEAVE", "CLOSE-QUARTERS", "EXTRA ATTACKS", "ANTI"] {
+            assert!(eleventh.contains(&new), "{new} in 11e");
+        }
+        assert!(!tenth.contains(&"CLEAVE") && !tenth.contains(&"CLOSE-QUARTERS"));
+        let v = vocabulary_of(Edition::Eleventh).expect("11e vocabulary");
+        assert_eq!(v.rule_prefix, "11e:weapon_ability:");
+        assert!(vocabulary_of(Edition::Ninth).is_none());
+    }
+
+    #[test]
+    fn battlescribe_game_systems_name_their_edition() {
+        assert_eq!(
+            edition_of_battlescribe_system("sys-352e-adc2-7639-d610"),
+            Some(Edition::Eleventh)
+        );
+        assert_eq!(
+            edition_of_battlescribe_system("sys-352e-adc2-7639-d6a9"),
+            Some(Edition::Tenth)
+        );
+        assert_eq!(
+            edition_of_battlescribe_system("28d4-bd2e-4858-ece6"),
+            Some(Edition::HorusHeresy2)
+        );
+        assert_eq!(
+            edition_of_battlescribe_system("sys-0000-0000-0000-0000"),
+            None
+        );
+        assert_eq!(edition_of_battlescribe_system(""), None);
     }
 }

@@ -11,7 +11,8 @@
 //! arrays sorted by `id`, no timestamps, no absolute paths:
 //! `datasheets.json`, `rules.json`, `stratagems.json`, `enhancements.json`, `detachments.json`,
 //! `quarantine.json` (records that broke a value rule), `diagnostics.json` (sorted by file, line,
-//! code), `manifest.json` (inputs with sha256, bytes, format, status; counts; tool version),
+//! code), `points.json` (only when a source prints points apart from datasheets: 11th edition's
+//! Munitorum Field Manual), `manifest.json` (inputs with sha256, bytes, format, status; counts; tool version),
 //! `validation/expected-damage.csv`, `rule-clusters.json`, `reconciliation.json` (only when a
 //! datasheet is printed by two or more sources: `crate::reconcile`), `schema/*.schema.json`
 //! (the published JSON Schemas), and
@@ -101,6 +102,9 @@ pub fn files(ds: &Dataset) -> Vec<(String, String)> {
         ("quarantine.json".to_string(), to_json(&ds.quarantine)),
         ("diagnostics.json".to_string(), to_json(&ds.diagnostics)),
     ];
+    if !ds.points.is_empty() {
+        out.push(("points.json".to_string(), to_json(&ds.points)));
+    }
     out.extend(ds.extra_files.iter().cloned());
     let mut names: Vec<String> = out
         .iter()
@@ -188,7 +192,7 @@ fn plausible(rel: &str) -> bool {
 /// staging directory cut short). What a manifest without a `files` list (older versions), or a
 /// marker alone, vouches for.
 fn known_name(rel: &str) -> bool {
-    const TOP: [&str; 12] = [
+    const TOP: [&str; 13] = [
         "datasheets.json",
         "rules.json",
         "stratagems.json",
@@ -200,6 +204,7 @@ fn known_name(rel: &str) -> bool {
         MARKER_FILE,
         "rule-clusters.json",
         "reconciliation.json",
+        "points.json",
         "validation/expected-damage.csv",
     ];
     if TOP.contains(&rel) {

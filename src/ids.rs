@@ -7,7 +7,8 @@
 //! - Datasheets `10e:<faction>:<name>`, stratagems `10e:<group>:<name>`, detachments
 //!   `10e:<faction>:<detachment>`, enhancements `10e:<faction>:<detachment>:<name>` (or
 //!   `10e:<faction>:<name>` when the source names no detachment). A missing faction is
-//!   `unknown`. Names and scopes are [`slug`]s.
+//!   `unknown`. Names and scopes are [`slug`]s. Points a publication prints apart from
+//!   datasheets: `11e:points:<publication>:<faction>:<unit>` ([`points`]).
 //! - Rules `10e:<kind>:<name>` for `core` and `weapon_ability`, `10e:<faction>/<kind>:<name>`
 //!   for the faction's own kinds (`army`, `detachment`, `order`, …); the name is a
 //!   [`rule_slug`] (`Rapid Fire X` → `rapid-fire`). The kind stays in the id: it comes from the
@@ -136,6 +137,21 @@ pub fn stratagem(edition: Edition, group: &str, name: &str) -> String {
     id(edition, &slug(group), &slug(name))
 }
 
+/// `EDITION:points:<publication>:<subject key>`: the points one publication prints for one
+/// datasheet, the subject key its id without the edition (`11e:points:mfm-1-1:adeptus-custodes:
+/// custodian-guard`). `publication` is what the publication prints of itself (its version, its
+/// title), slugged.
+pub fn points(edition: Edition, publication: &str, subject: &str) -> String {
+    let key = subject.split_once(':').map_or(subject, |(_, k)| k);
+    id(edition, "points", &format!("{}:{key}", slug(publication)))
+}
+
+/// A numbered rule's id when another rule of its scope has its name (11th-edition core rules
+/// print `Abilities` as 02.03 and 24.01): `<id>~<number slug>` (`11e:core:abilities~24-01`).
+pub fn in_section(id: &str, number: &str) -> String {
+    format!("{id}~{}", slug(number))
+}
+
 /// `EDITION:<faction>:<detachment>`.
 pub fn detachment(edition: Edition, faction: Option<&str>, name: &str) -> String {
     id(edition, &faction_scope(faction), &slug(name))
@@ -246,6 +262,24 @@ mod tests {
         assert_eq!(slug("  Grey Knights "), "grey-knights");
         assert_eq!(rule_slug("Feel No Pain x+"), "feel-no-pain");
         assert_eq!(rule_slug("RAPID FIRE X"), "rapid-fire");
+    }
+
+    #[test]
+    fn eleventh_edition_points_and_numbered_rules() {
+        let subject = datasheet(
+            Edition::Eleventh,
+            Some("Adeptus Custodes"),
+            "Custodian Guard",
+        );
+        assert_eq!(subject, "11e:adeptus-custodes:custodian-guard");
+        assert_eq!(
+            points(Edition::Eleventh, "1.1", &subject),
+            "11e:points:1-1:adeptus-custodes:custodian-guard"
+        );
+        assert_eq!(
+            in_section("11e:core:abilities", "24.01"),
+            "11e:core:abilities~24-01"
+        );
     }
 
     #[test]

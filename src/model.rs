@@ -17,6 +17,7 @@
 use crate::diag::Diagnostic;
 use crate::source::{Location, Occurrence, Provenance};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// Version of the output contract. Bumped on any incompatible change.
 pub const CONTRACT_VERSION: u32 = 2;
@@ -247,6 +248,31 @@ impl WeaponProfile {
     }
 }
 
+/// A record's name and text in another language than English, as the source prints them
+/// (the GW app's data carries up to eight languages). Either may be absent.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Translation {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+}
+
+/// A record's translations by language tag (`de`, `fr`, `zh`): never `en`, which is the
+/// record's own fields, never filled from another language. Absent from the JSON when empty.
+pub type Translations = BTreeMap<String, Translation>;
+
+/// Which of a player's units of one datasheet a points tier prices: the `from`th to the `to`th
+/// (11th edition: "Your 1st to 3rd units cost …" is `{from: 1, to: 3}`, "Your 4th+ unit costs
+/// …" is `{from: 4}`). A tier without a range prices every unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnitRange {
+    pub from: u32,
+    /// The last unit the tier prices; absent: every unit from `from` on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<u32>,
+}
+
 /// One ability on a datasheet.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Ability {
@@ -265,6 +291,9 @@ pub struct Ability {
     /// Where the ability (its first line) was read.
     #[serde(default)]
     pub at: Location,
+    /// The ability's name and text in other languages; absent when none.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub translations: Translations,
 }
 
 /// Points for one unit size.
@@ -276,6 +305,10 @@ pub struct PointsOption {
     /// absent in datasets written before the field existed (and then not written back).
     #[serde(default, skip_serializing_if = "is_unknown")]
     pub at: Location,
+    /// Which of the player's units of the datasheet this tier prices (11th edition); absent:
+    /// every unit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub units: Option<UnitRange>,
 }
 
 /// The location of a sub-record read from a dataset written before it had one.
@@ -353,6 +386,10 @@ pub struct Datasheet {
     /// source that prints it. Written only when not empty; absent reads as empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub weapons_printed_elsewhere: Vec<String>,
+    /// Units this Support character can join (11th edition's `Support` ability), as printed.
+    /// Written only when not empty; absent reads as empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub supports: Vec<String>,
 }
 
 impl Datasheet {
@@ -384,6 +421,7 @@ impl Datasheet {
             power_rating: None,
             legends: false,
             weapons_printed_elsewhere: Vec::new(),
+            supports: Vec::new(),
         }
     }
 }
@@ -417,6 +455,21 @@ pub struct Rule {
     /// absent when there are none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub variants: Vec<RuleVariant>,
+    /// The section number the source prints (11th-edition core rules: `05.01` for Hit Rolls);
+    /// absent when none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub number: Option<String>,
+    /// The id of the rule this one is a part of (`05.01 Hit Rolls` under `05 Making Attacks`);
+    /// absent for a rule under none. Its `number` extends the parent's (`lint`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+    /// The ids of the rules that name this one their `parent`, in number order; absent when
+    /// none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<String>,
+    /// The rule's name and text in other languages; absent when none.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub translations: Translations,
 }
 
 /// A table printed inside a rule: its column headings (empty when the print has none) and
@@ -459,6 +512,9 @@ pub struct Stratagem {
     pub effect: Option<String>,
     pub restrictions: Option<String>,
     pub sources: Vec<Provenance>,
+    /// The stratagem's name and text in other languages; absent when none.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub translations: Translations,
 }
 
 /// An enhancement a CHARACTER can take.
@@ -473,6 +529,9 @@ pub struct Enhancement {
     pub flavor: Option<String>,
     pub text: String,
     pub sources: Vec<Provenance>,
+    /// The enhancement's name and text in other languages; absent when none.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub translations: Translations,
 }
 
 /// A detachment and the ids of its rules, enhancements and stratagems.
@@ -486,6 +545,62 @@ pub struct Detachment {
     pub enhancements: Vec<String>,
     pub stratagems: Vec<String>,
     pub sources: Vec<Provenance>,
+    /// What the detachment costs in Detachment Points (11th edition); absent when the source
+    /// prints none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<u32>,
+    /// The Force Disposition the detachment grants (11th edition: `Take and Hold`), in the
+    /// vocabulary's spelling; absent when none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub force_disposition: Option<String>,
+    /// Its "Unique" tag (11th edition: no two detachments of an army share one); absent when
+    /// none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unique_tag: Option<String>,
+    /// The detachment's name in other languages; absent when none.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub translations: Translations,
+}
+
+/// Points a publication prints apart from datasheets (11th edition's Munitorum Field Manual, a
+/// points PDF): one unit's tiers, priced per unit count, in one publication. `points.json`;
+/// the merge gives a datasheet its newest publication's tiers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Points {
+    /// `EDITION:points:<publication>:<subject key>` (`ids::points`).
+    pub id: String,
+    pub edition: Edition,
+    /// The id of the datasheet the record prices.
+    pub subject: String,
+    /// The unit as the publication prints it (`Custodian Guard`).
+    pub name: String,
+    /// Points per unit size and unit count (`units`), each with its `at`.
+    pub tiers: Vec<PointsOption>,
+    /// Wargear priced on top of the unit's cost, per item taken.
+    pub wargear: Vec<WargearPoints>,
+    pub publication: Publication,
+    pub sources: Vec<Provenance>,
+}
+
+/// One wargear item's cost on top of its unit's (per item taken).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WargearPoints {
+    /// The item as printed.
+    pub item: String,
+    pub points: u32,
+    /// Where the item's cost was read.
+    #[serde(default, skip_serializing_if = "is_unknown")]
+    pub at: Location,
+}
+
+/// The publication a points record comes from: what it prints of its title, version and
+/// date, each `None` when it does not print it (never the file or folder name).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Publication {
+    pub title: Option<String>,
+    pub version: Option<String>,
+    /// As printed or as the source's data gives it (`2026-07-22`).
+    pub date: Option<String>,
 }
 
 /// Status of one input in the manifest.
@@ -540,6 +655,13 @@ pub struct RecordCounts {
     pub stratagems: usize,
     pub enhancements: usize,
     pub detachments: usize,
+    /// Points records (`points.json`); absent when none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub points: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// What was read and what came out: the run's account, with no timestamps.
@@ -589,6 +711,8 @@ pub struct Dataset {
     pub stratagems: Vec<Stratagem>,
     pub enhancements: Vec<Enhancement>,
     pub detachments: Vec<Detachment>,
+    /// Points printed apart from datasheets (`points.json`, written only when not empty).
+    pub points: Vec<Points>,
     pub diagnostics: Vec<Diagnostic>,
     /// Records that broke a value rule of the schema, with the rule and their source.
     pub quarantine: Vec<serde_json::Value>,

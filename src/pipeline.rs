@@ -554,8 +554,10 @@ fn assemble(
                 + e.stratagems.len()
                 + e.enhancements.len()
                 + e.detachments.len()
+                + e.points.len()
         })
         .sum();
+    let points = points_by_id(&mut extracted);
     // Records with the same id from several sources: one record, by `merge`'s policy tables,
     // after the matching rules across sources (`reconcile`), which also give the report.
     let formats: BTreeMap<String, String> = inputs
@@ -597,6 +599,7 @@ fn assemble(
         stratagems: stratagems.len(),
         enhancements: enhancements.len(),
         detachments: detachments.len(),
+        points: points.len(),
     };
     let stages = StageCounts {
         discovered: inputs.len(),
@@ -610,7 +613,8 @@ fn assemble(
             + totals.rules
             + totals.stratagems
             + totals.enhancements
-            + totals.detachments,
+            + totals.detachments
+            + totals.points,
     };
     let manifest = Manifest {
         tool: "cogitator".to_string(),
@@ -633,6 +637,7 @@ fn assemble(
         stratagems,
         enhancements,
         detachments,
+        points,
         diagnostics,
         quarantine,
         manifest,
@@ -716,6 +721,29 @@ fn located(d: Diagnostic, sources: &[crate::source::Provenance]) -> Diagnostic {
     }
 }
 
+/// The points records of every reading (`points.json`), sorted by id: one per id, the first
+/// reading's in path order, the sources of the others added. (Which publication's points a
+/// datasheet takes is the merge's, issue 26.)
+fn points_by_id(extracted: &mut [Extracted]) -> Vec<crate::model::Points> {
+    let mut points: Vec<crate::model::Points> = extracted
+        .iter_mut()
+        .flat_map(|e| std::mem::take(&mut e.points))
+        .collect();
+    points.sort_by(|a, b| a.id.cmp(&b.id));
+    points.dedup_by(|later, first| {
+        let same = later.id == first.id;
+        if same {
+            first.sources.append(&mut later.sources);
+        }
+        same
+    });
+    for p in &mut points {
+        p.sources.sort();
+        p.sources.dedup();
+    }
+    points
+}
+
 /// What one input gave, for its manifest entry.
 fn record_counts(ex: &Extracted) -> RecordCounts {
     RecordCounts {
@@ -725,5 +753,6 @@ fn record_counts(ex: &Extracted) -> RecordCounts {
         stratagems: ex.stratagems.len(),
         enhancements: ex.enhancements.len(),
         detachments: ex.detachments.len(),
+        points: ex.points.len(),
     }
 }

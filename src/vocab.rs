@@ -2,7 +2,8 @@
 //! datasheet headings and labels by name ([`Headings`]), the section lists of the dumps and
 //! pages, weapon-table labels, faction-page boilerplate headings,
 //! stratagem part labels, the faction keywords cards print, the words of a wargear footnote
-//! that sends weapons' profiles to another card, the word of a Legends publication's name.
+//! that sends weapons' profiles to another card, the word of a Legends publication's name, the
+//! Force Dispositions a detachment grants (11th edition).
 //! Readers match these words rather than spell them: the readers of an edition with a
 //! vocabulary take every heading and label from it ([`Heading`], [`Vocabulary::heading`];
 //! `tests/it/tidy.rs` fails on a heading spelled as a literal). A new edition's sources get a
@@ -88,7 +89,20 @@ pub enum Heading {
     FactionPack,
     /// The first column of a base sizes table (`UNIT | BASE SIZE`).
     Unit,
+    /// The units a Support character can join (`SUPPORT`; 11th edition).
+    Support,
+    /// A detachment's Force Disposition (`FORCE DISPOSITION`; 11th edition).
+    ForceDisposition,
+    /// A detachment's cost in Detachment Points (`DETACHMENT POINTS`; 11th edition).
+    DetachmentPoints,
 }
+
+/// The headings only 11th edition prints: every other vocabulary lacks them.
+pub const ELEVENTH_ONLY: &[Heading] = &[
+    Heading::Support,
+    Heading::ForceDisposition,
+    Heading::DetachmentPoints,
+];
 
 /// A heading's printed form in each reader's upper case, as one table of a [`Vocabulary`].
 pub type Headings = &'static [(Heading, &'static str)];
@@ -97,7 +111,8 @@ pub type Headings = &'static [(Heading, &'static str)];
 #[derive(Debug)]
 pub struct Vocabulary {
     pub edition: Edition,
-    /// Every heading and label, by name (each [`Heading`] once).
+    /// Every heading and label the edition prints, by name (each [`Heading`] at most once;
+    /// 10th edition has every one but [`ELEVENTH_ONLY`]'s).
     pub headings: Headings,
     /// Headings of a datasheet's sections as the text dumps print them (upper case): a line
     /// that is one of them never continues another section.
@@ -123,6 +138,9 @@ pub struct Vocabulary {
     /// The word that makes a publication a Warhammer Legends one (`Space Wolves (Warhammer
     /// Legends)`, `Legends: Tyranids`): its datasheets are Legends datasheets.
     pub legends_publication_word: &'static str,
+    /// The Force Dispositions a detachment grants (11th edition: `Take and Hold`; the app prints
+    /// them so, the Munitorum Field Manual in capitals); empty in editions without them.
+    pub force_dispositions: &'static [&'static str],
 }
 
 impl Vocabulary {
@@ -141,7 +159,7 @@ impl Vocabulary {
     }
 
     /// How `h` is printed (upper case, no trailing `:`); empty when the vocabulary lacks it
-    /// (each vocabulary has every heading: tested).
+    /// (only [`ELEVENTH_ONLY`]'s, in other editions: tested).
     pub fn heading(&self, h: Heading) -> &'static str {
         self.headings
             .iter()
@@ -232,12 +250,97 @@ impl Vocabulary {
             .map(|(_, f)| *f)
     }
 
-    /// The edition's weapon abilities (`schemas/keywords.yaml`: canonical spelling, printed
-    /// form, parameter kind, aliases): what normalization spells and the simulator reads.
+    /// The edition's weapon abilities (`schemas/keywords.yaml`, `schemas/keywords-11e.yaml`:
+    /// canonical spelling, printed form, parameter kind, aliases): what normalization spells and
+    /// the simulator reads.
     pub fn weapon_abilities(&self) -> &'static [KeywordDef] {
         crate::edition::weapon_abilities(self.edition)
     }
+
+    /// The Force Disposition `name` is, in the vocabulary's spelling (`TAKE AND HOLD` → `Take
+    /// and Hold`; case and typography folded); `None` for any other name.
+    pub fn force_disposition(&self, name: &str) -> Option<&'static str> {
+        let n = crate::text::fold::fold_for_compare(name);
+        self.force_dispositions
+            .iter()
+            .find(|d| crate::text::fold::fold_for_compare(d) == n)
+            .copied()
+    }
 }
+
+/// The datasheet section headings of the text dumps (10th and 11th edition).
+const DATASHEET_SECTIONS: &[&str] = &[
+    "RANGED WEAPONS",
+    "MELEE WEAPONS",
+    "WARGEAR OPTIONS",
+    "UNIT COMPOSITION",
+    "ABILITIES",
+    "STRATAGEMS",
+    "DETACHMENT ABILITY",
+    "INVULNERABLE SAVE",
+    "KEYWORDS:",
+    "FACTION KEYWORDS:",
+];
+
+const WEAPON_TABLE_LABELS: &[&str] = &["RANGE", "A", "BS", "WS", "S", "AP", "D"];
+
+const FACTION_PAGE_BOILERPLATE: &[&str] = &[
+    "books",
+    "faq",
+    "introduction",
+    "army rules",
+    "army rule",
+    "detachment rule",
+    "detachment rules",
+    "enhancements",
+    "stratagems",
+    "rules adaptations",
+    "mustering a boarding patrol",
+    "forming boarding squads",
+    "boarding actions",
+    "crusade rules",
+    "datasheets",
+];
+
+const STRATAGEM_LABELS: &[(&str, StratagemPart)] = &[
+    ("WHEN:", StratagemPart::When),
+    ("TARGET:", StratagemPart::Target),
+    ("EFFECT:", StratagemPart::Effect),
+    ("RESTRICTIONS:", StratagemPart::Restrictions),
+];
+
+/// Faction keywords of 10th and 11th edition and the faction each names.
+const FACTION_KEYWORDS: &[(&str, &str)] = &[
+    ("adeptus astartes", "Space Marines"),
+    ("heretic astartes", "Chaos Space Marines"),
+    ("legiones daemonica", "Chaos Daemons"),
+    ("astra militarum", "Astra Militarum"),
+    ("adeptus custodes", "Adeptus Custodes"),
+    ("adepta sororitas", "Adepta Sororitas"),
+    ("adeptus mechanicus", "Adeptus Mechanicus"),
+    ("tyranids", "Tyranids"),
+    ("orks", "Orks"),
+    ("necrons", "Necrons"),
+    ("t'au empire", "T'au Empire"),
+    ("aeldari", "Aeldari"),
+    ("drukhari", "Drukhari"),
+    ("genestealer cults", "Genestealer Cults"),
+    ("leagues of votann", "Leagues of Votann"),
+    ("grey knights", "Grey Knights"),
+    ("imperial knights", "Imperial Knights"),
+    ("chaos knights", "Chaos Knights"),
+    ("death guard", "Death Guard"),
+    ("thousand sons", "Thousand Sons"),
+    ("world eaters", "World Eaters"),
+    ("emperor's children", "Emperor's Children"),
+    ("agents of the imperium", "Agents of the Imperium"),
+];
+
+const PROFILES_PRINTED_ELSEWHERE: &[&str] = &[
+    "profiles for these weapons",
+    "profile for this weapon",
+    "profiles for this weapon",
+];
 
 /// Warhammer 40,000, 10th edition (Wahapedia's pages and the text dumps of them).
 pub static TENTH: Vocabulary = Vocabulary {
@@ -277,18 +380,7 @@ pub static TENTH: Vocabulary = Vocabulary {
         (Heading::FactionPack, "FACTION PACK"),
         (Heading::Unit, "UNIT"),
     ],
-    datasheet_sections: &[
-        "RANGED WEAPONS",
-        "MELEE WEAPONS",
-        "WARGEAR OPTIONS",
-        "UNIT COMPOSITION",
-        "ABILITIES",
-        "STRATAGEMS",
-        "DETACHMENT ABILITY",
-        "INVULNERABLE SAVE",
-        "KEYWORDS:",
-        "FACTION KEYWORDS:",
-    ],
+    datasheet_sections: DATASHEET_SECTIONS,
     page_sections: &[
         "RANGED WEAPONS",
         "MELEE WEAPONS",
@@ -302,61 +394,86 @@ pub static TENTH: Vocabulary = Vocabulary {
         "DETACHMENT ABILITY",
         "ENHANCEMENTS",
     ],
-    weapon_table_labels: &["RANGE", "A", "BS", "WS", "S", "AP", "D"],
-    faction_page_boilerplate: &[
-        "books",
-        "faq",
-        "introduction",
-        "army rules",
-        "army rule",
-        "detachment rule",
-        "detachment rules",
-        "enhancements",
-        "stratagems",
-        "rules adaptations",
-        "mustering a boarding patrol",
-        "forming boarding squads",
-        "boarding actions",
-        "crusade rules",
-        "datasheets",
-    ],
-    stratagem_labels: &[
-        ("WHEN:", StratagemPart::When),
-        ("TARGET:", StratagemPart::Target),
-        ("EFFECT:", StratagemPart::Effect),
-        ("RESTRICTIONS:", StratagemPart::Restrictions),
-    ],
-    faction_keywords: &[
-        ("adeptus astartes", "Space Marines"),
-        ("heretic astartes", "Chaos Space Marines"),
-        ("legiones daemonica", "Chaos Daemons"),
-        ("astra militarum", "Astra Militarum"),
-        ("adeptus custodes", "Adeptus Custodes"),
-        ("adepta sororitas", "Adepta Sororitas"),
-        ("adeptus mechanicus", "Adeptus Mechanicus"),
-        ("tyranids", "Tyranids"),
-        ("orks", "Orks"),
-        ("necrons", "Necrons"),
-        ("t'au empire", "T'au Empire"),
-        ("aeldari", "Aeldari"),
-        ("drukhari", "Drukhari"),
-        ("genestealer cults", "Genestealer Cults"),
-        ("leagues of votann", "Leagues of Votann"),
-        ("grey knights", "Grey Knights"),
-        ("imperial knights", "Imperial Knights"),
-        ("chaos knights", "Chaos Knights"),
-        ("death guard", "Death Guard"),
-        ("thousand sons", "Thousand Sons"),
-        ("world eaters", "World Eaters"),
-        ("emperor's children", "Emperor's Children"),
-        ("agents of the imperium", "Agents of the Imperium"),
-    ],
-    profiles_printed_elsewhere: &[
-        "profiles for these weapons",
-        "profile for this weapon",
-        "profiles for this weapon",
-    ],
+    weapon_table_labels: WEAPON_TABLE_LABELS,
+    faction_page_boilerplate: FACTION_PAGE_BOILERPLATE,
+    stratagem_labels: STRATAGEM_LABELS,
+    faction_keywords: FACTION_KEYWORDS,
+    profiles_printed_elsewhere: PROFILES_PRINTED_ELSEWHERE,
     legends_publication_word: "legends",
+    force_dispositions: &[],
+};
+
+/// Warhammer 40,000, 11th edition (the GW app's data, BattleScribe 11th-edition catalogues, the
+/// Munitorum Field Manual): the 10th edition's words, plus Support attach lists, a
+/// detachment's Force Disposition and Detachment Points.
+pub static ELEVENTH: Vocabulary = Vocabulary {
+    edition: Edition::Eleventh,
+    headings: &[
+        (Heading::RangedWeapons, "RANGED WEAPONS"),
+        (Heading::MeleeWeapons, "MELEE WEAPONS"),
+        (Heading::Ranged, "RANGED"),
+        (Heading::Melee, "MELEE"),
+        (Heading::Weapons, "WEAPONS"),
+        (Heading::Abilities, "ABILITIES"),
+        (Heading::WargearAbilities, "WARGEAR ABILITIES"),
+        (Heading::WargearOptions, "WARGEAR OPTIONS"),
+        (Heading::UnitComposition, "UNIT COMPOSITION"),
+        (Heading::Leader, "LEADER"),
+        (Heading::LedBy, "LED BY"),
+        (Heading::Stratagems, "STRATAGEMS"),
+        (Heading::DetachmentAbility, "DETACHMENT ABILITY"),
+        (Heading::Enhancements, "ENHANCEMENTS"),
+        (Heading::InvulnerableSave, "INVULNERABLE SAVE"),
+        (Heading::Keywords, "KEYWORDS"),
+        (Heading::FactionKeywords, "FACTION KEYWORDS"),
+        (Heading::Damaged, "DAMAGED"),
+        (Heading::Transport, "TRANSPORT"),
+        (Heading::BaseSize, "BASE SIZE"),
+        (Heading::LegendsMark, "WARHAMMER LEGENDS"),
+        (Heading::AllModels, "ALL MODELS"),
+        (Heading::All, "ALL"),
+        (Heading::CoreReferences, "CORE"),
+        (Heading::FactionReferences, "FACTION"),
+        (Heading::StratagemType, "STRATAGEM"),
+        (Heading::ArmyRules, "ARMY RULES"),
+        (Heading::ArmyRule, "ARMY RULE"),
+        (Heading::DetachmentRule, "DETACHMENT RULE"),
+        (Heading::DetachmentRules, "DETACHMENT RULES"),
+        (Heading::Restrictions, "RESTRICTIONS"),
+        (Heading::FactionPack, "FACTION PACK"),
+        (Heading::Unit, "UNIT"),
+        (Heading::Support, "SUPPORT"),
+        (Heading::ForceDisposition, "FORCE DISPOSITION"),
+        (Heading::DetachmentPoints, "DETACHMENT POINTS"),
+    ],
+    datasheet_sections: DATASHEET_SECTIONS,
+    page_sections: &[
+        "RANGED WEAPONS",
+        "MELEE WEAPONS",
+        "WARGEAR OPTIONS",
+        "ABILITIES",
+        "WARGEAR ABILITIES",
+        "UNIT COMPOSITION",
+        "LEADER",
+        "SUPPORT",
+        "LED BY",
+        "STRATAGEMS",
+        "DETACHMENT ABILITY",
+        "ENHANCEMENTS",
+    ],
+    weapon_table_labels: WEAPON_TABLE_LABELS,
+    faction_page_boilerplate: FACTION_PAGE_BOILERPLATE,
+    stratagem_labels: STRATAGEM_LABELS,
+    faction_keywords: FACTION_KEYWORDS,
+    profiles_printed_elsewhere: PROFILES_PRINTED_ELSEWHERE,
+    legends_publication_word: "legends",
+    force_dispositions: &[
+        "Disruption",
+        "Priority Assets",
+        "Purge the Foe",
+        "Reconnaissance",
+        "Take and Hold",
+    ],
 };
 
 /// Whether a publication's name makes its datasheets Legends datasheets in `edition`
@@ -369,6 +486,7 @@ pub fn legends_publication(edition: Edition, name: &str) -> bool {
 pub fn of(edition: Edition) -> Option<&'static Vocabulary> {
     match edition {
         Edition::Tenth => Some(&TENTH),
+        Edition::Eleventh => Some(&ELEVENTH),
         Edition::Ninth | Edition::HorusHeresy2 => None,
     }
 }
@@ -384,7 +502,13 @@ mod tests {
             assert_eq!(TENTH.headings.iter().filter(|(k, _)| k == h).count(), 1);
             assert!(!w.is_empty() && !w.ends_with(':'));
         }
-        assert_eq!(TENTH.headings.len(), Heading::Unit as usize + 1);
+        assert_eq!(
+            TENTH.headings.len() + ELEVENTH_ONLY.len(),
+            Heading::DetachmentPoints as usize + 1
+        );
+        for h in ELEVENTH_ONLY {
+            assert_eq!(TENTH.heading(*h), "", "{h:?} is 11th edition's");
+        }
         assert_eq!(TENTH.heading_of("KEYWORDS"), Some(Heading::Keywords));
         assert_eq!(TENTH.heading_of("KEYWORDS:"), None);
         assert_eq!(TENTH.heading_of("Keywords"), None);
@@ -404,6 +528,50 @@ mod tests {
             None
         );
         assert!(TENTH.words().contains(&"WHEN:"));
+    }
+
+    #[test]
+    fn every_heading_is_in_the_eleventh_edition_vocabulary_once() {
+        assert_eq!(
+            ELEVENTH.headings.len(),
+            Heading::DetachmentPoints as usize + 1
+        );
+        for (h, w) in ELEVENTH.headings {
+            assert_eq!(ELEVENTH.heading(*h), *w);
+            assert_eq!(ELEVENTH.headings.iter().filter(|(k, _)| k == h).count(), 1);
+            if !ELEVENTH_ONLY.contains(h) {
+                assert_eq!(TENTH.heading(*h), *w, "{h:?} printed as in 10th edition");
+            }
+        }
+        assert_eq!(ELEVENTH.heading(Heading::Support), "SUPPORT");
+        assert!(ELEVENTH.is(Heading::ForceDisposition, "Force Disposition"));
+        assert_eq!(
+            of(Edition::Eleventh).map(|v| v.edition),
+            Some(Edition::Eleventh)
+        );
+    }
+
+    #[test]
+    fn force_dispositions_and_factions_of_the_eleventh_edition() {
+        assert_eq!(ELEVENTH.force_dispositions.len(), 5);
+        assert_eq!(
+            ELEVENTH.force_disposition("TAKE AND HOLD"),
+            Some("Take and Hold")
+        );
+        assert_eq!(
+            ELEVENTH.force_disposition("Purge The Foe"),
+            Some("Purge the Foe")
+        );
+        assert_eq!(ELEVENTH.force_disposition("Hold the Line"), None);
+        assert_eq!(TENTH.force_disposition("Take and Hold"), None);
+        assert_eq!(
+            ELEVENTH.faction_named("Adeptus Astartes"),
+            Some("Space Marines")
+        );
+        assert_eq!(
+            ELEVENTH.faction_named("Adeptus Custodes"),
+            Some("Adeptus Custodes")
+        );
     }
 
     #[test]

@@ -154,6 +154,12 @@ codes! {
         "Every emitted record is validated against `output/schema/<record>.schema.json` (generated from `schemas/*.yaml`). A record that fails (a missing field, a value of the wrong type or pattern) goes to quarantine.json; `cogitator lint` reports the same for an existing dataset.\nExample: `datasheets.json: error[N112]: datasheet 10e:x:y: /weapons/0/AP: \"+1\" does not match \"^(?:...)$\"`";
     NormDatasetUnreadable = "N113", Error, "dataset file missing or not JSON",
         "`cogitator lint DATASET_DIR` could not read one of the dataset files (`datasheets.json`, `manifest.json`, ...), or it is not JSON of the expected shape.\nExample: `out/rules.json: error[N113]: expected value at line 1 column 1`";
+    NormUnitRanges = "N114", Error, "points tiers' unit ranges overlap or do not start at 1",
+        "11th edition prices a unit by how many of that datasheet a player takes (`units: {from, to?}` on a points tier). For one model count, the tiers' unit ranges must start at the 1st unit and must not overlap (`to` at least `from`; only the last range may be open). Checked on datasheets' `points` and on `points.json`.\nExample: `out/points.json: error[N114]: points 11e:points:mfm-1-1:adeptus-custodes:custodian-guard: 4 models: units 1-3 and 3+ overlap`";
+    NormTranslationKey = "N115", Error, "translation not keyed by a language tag other than English",
+        "A record's `translations` are keyed by language tag (`de`, `fr`, `zh`, `pt-BR`); English is the record's own fields and never a translation (`en`, `en-GB`).\nExample: `out/rules.json: error[N115]: rule 11e:core:hit-rolls: translation key 'en' is English, the record's own text`";
+    NormRuleHierarchy = "N116", Error, "rule hierarchy broken",
+        "A rule's `parent` lists it among its `children` and every child names it as its `parent`; no rule is its own ancestor; a numbered child's `number` extends its parent's (`05.01` under `05`).\nExample: `out/rules.json: error[N116]: rule 11e:core:hit-rolls: parent 11e:core:making-attacks does not list it among its children`";
 
     // --- D: dedup ----------------------------------------------------------------------------
     RuleConflict = "D201", Warning, "same rule, different text",

@@ -344,6 +344,7 @@ impl Reader<'_> {
                 c.line,
                 &self.doc.sha256,
             )],
+            translations: Default::default(),
         });
         self.open = self.resume.take();
     }
@@ -404,6 +405,10 @@ impl Reader<'_> {
             examples: o.examples,
             occurrences: vec![Occurrence::at_line(&self.doc.file, o.line)],
             variants: Vec::new(),
+            number: Default::default(),
+            parent: Default::default(),
+            children: Default::default(),
+            translations: Default::default(),
         });
     }
 }

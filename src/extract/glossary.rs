@@ -181,6 +181,7 @@ impl Reader<'_> {
             effect: None,
             restrictions: None,
             sources: vec![self.provenance(name.line())],
+            translations: Default::default(),
         };
         let mut j = i + 3;
         self.out.account.in_records += 3;
@@ -277,6 +278,10 @@ impl Reader<'_> {
             examples: parts.examples,
             occurrences: vec![Occurrence::at_line(self.file(), head.line())],
             tables: Vec::new(),
+            number: Default::default(),
+            parent: Default::default(),
+            children: Default::default(),
+            translations: Default::default(),
         };
         if let Some(d) = detachment {
             self.out.detachments.push(Detachment {
@@ -288,6 +293,10 @@ impl Reader<'_> {
                 enhancements: Vec::new(),
                 stratagems: Vec::new(),
                 sources: vec![self.provenance(head.line())],
+                points: Default::default(),
+                force_disposition: Default::default(),
+                unique_tag: Default::default(),
+                translations: Default::default(),
             });
         }
         self.last_named_kind = Some(kind);
@@ -423,6 +432,10 @@ impl Reader<'_> {
             examples: Vec::new(),
             occurrences: vec![Occurrence::at_line(self.file(), line)],
             tables: Vec::new(),
+            number: Default::default(),
+            parent: Default::default(),
+            children: Default::default(),
+            translations: Default::default(),
         });
     }
 
@@ -515,6 +528,10 @@ impl Reader<'_> {
             occurrences: vec![Occurrence::at_line(self.file(), line)],
             tables: Vec::new(),
             variants: Vec::new(),
+            number: Default::default(),
+            parent: Default::default(),
+            children: Default::default(),
+            translations: Default::default(),
         });
     }
 
@@ -622,6 +639,7 @@ impl Reader<'_> {
             flavor,
             text: body,
             sources: vec![self.provenance(line)],
+            translations: Default::default(),
         });
     }
 
@@ -652,6 +670,10 @@ impl Reader<'_> {
             occurrences: vec![Occurrence::at_line(self.file(), line)],
             tables: Vec::new(),
             variants: Vec::new(),
+            number: Default::default(),
+            parent: Default::default(),
+            children: Default::default(),
+            translations: Default::default(),
         });
     }
 

@@ -693,6 +693,7 @@ fn points(doc: &Document, p: &Para) -> Option<PointsOption> {
         models: m[1].parse().ok()?,
         points: pts.parse().ok()?,
         at: location(doc, p),
+        units: Default::default(),
     })
 }
 
@@ -867,6 +868,7 @@ impl<'a> PageReader<'a> {
             effect: None,
             restrictions: None,
             sources: Vec::new(),
+            translations: Default::default(),
         };
         let before = i
             .checked_sub(1)
@@ -972,6 +974,10 @@ impl<'a> PageReader<'a> {
                 enhancements: Vec::new(),
                 stratagems: Vec::new(),
                 sources: vec![provenance(self.doc, h)],
+                points: Default::default(),
+                force_disposition: Default::default(),
+                unique_tag: Default::default(),
+                translations: Default::default(),
             });
         }
     }
@@ -1081,6 +1087,10 @@ impl<'a> PageReader<'a> {
             examples: Vec::new(),
             tables: Vec::new(),
             occurrences: vec![at],
+            number: Default::default(),
+            parent: Default::default(),
+            children: Default::default(),
+            translations: Default::default(),
         };
         if self.mode == Mode::Rule {
             if let Some(d) = self.detachments.last_mut() {
@@ -1116,6 +1126,7 @@ impl<'a> PageReader<'a> {
                 bbox: Some(e.bbox),
                 ..provenance(self.doc, e.p)
             }],
+            translations: Default::default(),
         };
         if let Some(d) = self.detachments.last_mut() {
             d.enhancements.push(en.id.clone());

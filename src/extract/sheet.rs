@@ -106,8 +106,8 @@ pub struct Finish<'a> {
     /// Where the datasheet's diagnostics point: the file and its first line.
     pub file: &'a str,
     pub line: u32,
-    /// Whether core and faction abilities are links to 10th-edition rules (a 9th-edition card
-    /// links its abilities to the rules it prints itself).
+    /// Whether core and faction abilities are links to the rules of the datasheet's edition (a
+    /// 9th-edition card links its abilities to the rules it prints itself).
     pub link_references: bool,
     /// The publication the source says the datasheet is printed in (a page's faction pack, the
     /// export's `Source.csv` row): a Warhammer Legends one makes it a Legends datasheet.
@@ -229,14 +229,16 @@ impl SheetBuilder {
         self.ds.weapons.push(w);
     }
 
-    /// One line of an abilities section: see [`read_ability`].
+    /// One line of an abilities section, read with the datasheet's edition's words: see
+    /// [`read_ability`].
     pub(crate) fn ability_line(
         &mut self,
         t: &str,
         group: &str,
         at: Location,
     ) -> Option<References> {
-        read_ability(&mut self.ds.abilities, t, group, at)
+        let v = words_of(self.ds.edition);
+        read_ability(&mut self.ds.abilities, v, t, group, at)
     }
 
     /// An ability with its name and text apart (a structured source): the name's bracketed
@@ -258,6 +260,7 @@ impl SheetBuilder {
             rule_id: None,
             text: Some(text).filter(|t| !t.is_empty()),
             at,
+            translations: Default::default(),
         });
     }
 
@@ -278,6 +281,7 @@ impl SheetBuilder {
             rule_id: None,
             text: None,
             at,
+            translations: Default::default(),
         });
     }
 
@@ -300,7 +304,12 @@ impl SheetBuilder {
 
     /// One unit size and its cost.
     pub fn points(&mut self, models: u32, points: u32, at: Location) {
-        self.ds.points.push(PointsOption { models, points, at });
+        self.ds.points.push(PointsOption {
+            models,
+            points,
+            at,
+            units: Default::default(),
+        });
     }
 
     /// A printed keyword list (`Infantry, Character, Grenades`), each keyword as printed.
@@ -398,6 +407,7 @@ impl SheetBuilder {
         };
         if f.link_references {
             link_ability_rules(
+                ds.edition,
                 &mut ds.abilities,
                 &ids::faction_scope(ds.faction.as_deref()),
             );
@@ -412,16 +422,23 @@ pub fn ability_group(heading: &str) -> String {
     ids::slug(heading).replace('-', "_")
 }
 
+/// The words an ability line of `edition` is read with: the edition's vocabulary; an edition
+/// without one (9th edition, Horus Heresy) has always been read with the 10th edition's, and
+/// still is, so its outputs do not move.
+fn words_of(edition: Edition) -> &'static crate::vocab::Vocabulary {
+    crate::vocab::of(edition).unwrap_or(&crate::vocab::TENTH)
+}
+
 /// Reads one line of an abilities section into `abilities`: `CORE: a, b` and `FACTION: x`
-/// references (returned, for the glossary's kind decisions), `Name (Tags): text` in `group`,
-/// or more text of the ability above. A new ability is located `at` the line.
+/// references (`v`'s labels; returned, for the glossary's kind decisions), `Name (Tags): text`
+/// in `group`, or more text of the ability above. A new ability is located `at` the line.
 pub(crate) fn read_ability(
     abilities: &mut Vec<Ability>,
+    v: &crate::vocab::Vocabulary,
     t: &str,
     group: &str,
     at: Location,
 ) -> Option<References> {
-    let v = &crate::vocab::TENTH;
     if let Some(rest) = v.after_label(Heading::CoreReferences, ":", t) {
         let names = split_list(rest);
         abilities.extend(names.iter().map(|n| printed_reference(n, "core", &at)));
@@ -442,6 +459,7 @@ pub(crate) fn read_ability(
             rule_id: None,
             text: Some(c[3].trim().to_string()),
             at,
+            translations: Default::default(),
         });
     } else if let Some(text) = abilities.last_mut().and_then(|a| a.text.as_mut()) {
         text.push_str("\n\n");
@@ -455,18 +473,19 @@ pub(crate) fn read_ability(
             rule_id: None,
             text: None,
             at,
+            translations: Default::default(),
         });
     }
     None
 }
 
-/// Core and faction references point at their rules: `10e:core:<name>`,
-/// `10e:<faction>/army:<name>`.
-pub(crate) fn link_ability_rules(abilities: &mut [Ability], faction_slug: &str) {
+/// Core and faction references point at their rules in the datasheet's edition:
+/// `10e:core:<name>`, `11e:<faction>/army:<name>`.
+pub(crate) fn link_ability_rules(edition: Edition, abilities: &mut [Ability], faction_slug: &str) {
     for a in abilities {
         a.rule_id = Some(match a.group.as_str() {
-            "core" => ids::core_rule(Edition::Tenth, &a.name),
-            "faction" => ids::army_rule(Edition::Tenth, faction_slug, &a.name),
+            "core" => ids::core_rule(edition, &a.name),
+            "faction" => ids::army_rule(edition, faction_slug, &a.name),
             _ => continue,
         });
     }
@@ -486,6 +505,7 @@ fn printed_reference(name: &str, group: &str, at: &Location) -> Ability {
         rule_id: None,
         text: None,
         at: at.clone(),
+        translations: Default::default(),
     }
 }
 
@@ -507,6 +527,37 @@ mod tests {
             publication: None,
         };
         (b.finish(f, &mut d), d)
+    }
+
+    #[test]
+    fn an_eleventh_edition_datasheet_links_to_eleventh_edition_rules() {
+        let mut b = SheetBuilder::new(Edition::Eleventh);
+        b.name = Some("Custodian Guard".to_string());
+        b.ability_line("CORE: Deep Strike", "core", at(4));
+        b.ability_line("FACTION: Martial Ka'tah", "faction", at(5));
+        let (ds, _) = finish(b, Some("Adeptus Custodes"));
+        assert_eq!(ds.id, "11e:adeptus-custodes:custodian-guard");
+        let links: Vec<&str> = ds
+            .abilities
+            .iter()
+            .filter_map(|a| a.rule_id.as_deref())
+            .collect();
+        assert_eq!(
+            links,
+            [
+                "11e:core:deep-strike",
+                "11e:adeptus-custodes/army:martial-katah"
+            ]
+        );
+        // the same lines on a 10th-edition datasheet keep their 10th-edition links
+        let mut b = SheetBuilder::new(Edition::Tenth);
+        b.name = Some("Custodian Guard".to_string());
+        b.ability_line("CORE: Deep Strike", "core", at(4));
+        let (ds, _) = finish(b, Some("Adeptus Custodes"));
+        assert_eq!(
+            ds.abilities[0].rule_id.as_deref(),
+            Some("10e:core:deep-strike")
+        );
     }
 
     #[test]

@@ -521,6 +521,7 @@ fn listed_stratagem(doc: &Document, b: &Block, out: &mut Extracted) -> Option<St
         effect: None,
         restrictions: None,
         sources: vec![provenance(doc, b.line())],
+        translations: Default::default(),
     });
     Some(id)
 }
@@ -614,6 +615,10 @@ fn push_rule(
         occurrences: vec![Occurrence::at_line(doc.file.clone(), parts.line)],
         tables: Vec::new(),
         variants: Vec::new(),
+        number: Default::default(),
+        parent: Default::default(),
+        children: Default::default(),
+        translations: Default::default(),
     });
 }
 
@@ -671,6 +676,10 @@ fn read_glossary(doc: &Document, blocks: &[&Block], out: &mut Extracted) {
                         enhancements: Vec::new(),
                         stratagems: Vec::new(),
                         sources: vec![provenance(doc, b.line())],
+                        points: Default::default(),
+                        force_disposition: Default::default(),
+                        unique_tag: Default::default(),
+                        translations: Default::default(),
                     });
                     out.faction.clone()
                 } else {
@@ -723,6 +732,7 @@ fn stratagem_card(doc: &Document, blocks: &[&Block], mut i: usize, out: &mut Ext
         effect: None,
         restrictions: None,
         sources: vec![provenance(doc, head.line())],
+        translations: Default::default(),
     };
     let mut used = 1;
     let mut read = CardText::default();
@@ -925,6 +935,10 @@ impl<'a> FactionPage<'a> {
             enhancements: Vec::new(),
             stratagems: Vec::new(),
             sources: vec![provenance(self.doc, line)],
+            points: Default::default(),
+            force_disposition: Default::default(),
+            unique_tag: Default::default(),
+            translations: Default::default(),
         });
     }
 
@@ -1015,6 +1029,7 @@ impl<'a> FactionPage<'a> {
             flavor: (!parts.flavor.is_empty()).then(|| parts.flavor.join("\n\n")),
             text: parts.body(),
             sources: vec![provenance(self.doc, parts.line)],
+            translations: Default::default(),
         });
         i
     }

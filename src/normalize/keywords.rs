@@ -1,5 +1,6 @@
 //! Weapon abilities: the raw bracketed keywords of a weapon line → the canonical spelling of
-//! `schemas/keywords.yaml` (`Twin Linked` → `TWIN-LINKED`, `Anti-FLY 2` → `ANTI-FLY 2+`).
+//! the datasheet's edition's vocabulary (`schemas/keywords.yaml`, `schemas/keywords-11e.yaml`:
+//! `Twin Linked` → `TWIN-LINKED`, `Anti-FLY 2` → `ANTI-FLY 2+`).
 //!
 //! Owns keyword matching (case-insensitive, `-` and space alike), parameter checking and the
 //! canonical order of a weapon's keyword list. Pure: no diagnostics, no I/O. A keyword outside
@@ -74,7 +75,7 @@ fn match_entry(k: &KeywordDef, upper: &str) -> Option<Result<String, String>> {
     if w.len() >= nw.len() && w[..nw.len()] == nw[..] {
         let rest = &w[nw.len()..];
         return match k.parameter {
-            Param::None if rest.is_empty() => Some(Ok(name.clone())),
+            Param::None | Param::OptionalAmount if rest.is_empty() => Some(Ok(name.clone())),
             Param::None => None,
             _ => {
                 let bad = || {
@@ -93,7 +94,8 @@ fn match_entry(k: &KeywordDef, upper: &str) -> Option<Result<String, String>> {
             }
         };
     }
-    if k.parameter == Param::None && compact(upper) == compact(name) {
+    if matches!(k.parameter, Param::None | Param::OptionalAmount) && compact(upper) == compact(name)
+    {
         return Some(Ok(name.clone()));
     }
     None
@@ -198,6 +200,34 @@ mod tests {
             kw("Anti-Infantry 7+"),
             KeywordOutcome::BadParameter(_)
         ));
+    }
+
+    #[test]
+    fn eleventh_edition_spellings() {
+        let v = contract().vocabulary_for(crate::model::Edition::Eleventh);
+        let kw = |s: &str| keyword(v, s);
+        assert_eq!(kw("CLEAVE 1"), KeywordOutcome::Canonical);
+        assert_eq!(
+            kw("cleave d3"),
+            KeywordOutcome::Respelled("CLEAVE D3".into())
+        );
+        assert!(matches!(kw("Cleave"), KeywordOutcome::BadParameter(_)));
+        assert_eq!(
+            kw("CLOSE\u{2011}QUARTERS"),
+            KeywordOutcome::Respelled("CLOSE-QUARTERS".into())
+        );
+        assert_eq!(kw("Blast"), KeywordOutcome::Respelled("BLAST".into()));
+        assert_eq!(kw("Blast 2"), KeywordOutcome::Respelled("BLAST 2".into()));
+        assert!(matches!(kw("BLAST two"), KeywordOutcome::BadParameter(_)));
+        // 10th edition: CLEAVE is not a weapon ability, BLAST takes no parameter
+        assert_eq!(
+            keyword(&contract().vocabulary, "CLEAVE 1"),
+            KeywordOutcome::Unique
+        );
+        assert_eq!(
+            keyword(&contract().vocabulary, "BLAST 2"),
+            KeywordOutcome::Unique
+        );
     }
 
     #[test]

@@ -1,16 +1,18 @@
 //! The re-check of an existing dataset behind `cogitator lint DATASET_DIR`: every record
-//! validated against its published JSON Schema, and every value against its edition's grammar
-//! and the weapon-ability vocabulary, without re-ingesting.
+//! validated against its published JSON Schema, every value against its edition's grammar and
+//! the weapon-ability vocabulary, and the dataset's structural rules (`structure`: unit ranges,
+//! translation keys, the rule hierarchy), without re-ingesting.
 //!
 //! Owns the mapping dataset file → record type ([`DATASET_FILES`]) and [`lint`]. Must not read
 //! files (the CLI reads them and passes the parsed JSON) and must not change the dataset: a value
 //! normalization would change is reported with the code of that normalization. The file names
 //! are `crate::dataset`'s.
 
-use super::{publish, unique_keywords, Normalizer};
+use super::{publish, structure, unique_keywords, Normalizer};
 use crate::dataset;
 use crate::diag::{sort_diagnostics, Code, Diagnostic};
 use crate::model::Datasheet;
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 /// `(file, record type, is an array of records)` for every file of a dataset.
@@ -23,7 +25,21 @@ pub const DATASET_FILES: &[(&str, &str, bool)] = &[
     (dataset::QUARANTINE, "quarantine_entry", true),
     (dataset::DIAGNOSTICS, "diagnostic", true),
     (dataset::MANIFEST, "manifest", false),
+    (dataset::POINTS, "points", true),
 ];
+
+/// The files of [`DATASET_FILES`] a dataset may lack: written only when not empty.
+pub const OPTIONAL_FILES: &[&str] = &[dataset::POINTS];
+
+/// The records of file `name` that read as `T` (the others already have their schema errors).
+fn typed<T: DeserializeOwned>(files: &[(String, Result<Value, String>)], name: &str) -> Vec<T> {
+    let Some((_, Ok(Value::Array(a)))) = files.iter().find(|(f, _)| f == name) else {
+        return Vec::new();
+    };
+    a.iter()
+        .filter_map(|v| serde_json::from_value(v.clone()).ok())
+        .collect()
+}
 
 fn record_label(record_type: &str, i: usize, v: &Value) -> String {
     match v.get("id").and_then(Value::as_str) {
@@ -38,7 +54,10 @@ pub fn lint(files: &[(String, Result<Value, String>)]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for (name, record_type, is_array) in DATASET_FILES {
         let Some((_, content)) = files.iter().find(|(f, _)| f == name) else {
-            out.push(Diagnostic::new(Code::NormDatasetUnreadable, "file missing").in_file(name));
+            if !OPTIONAL_FILES.contains(name) {
+                let d = Diagnostic::new(Code::NormDatasetUnreadable, "file missing");
+                out.push(d.in_file(name));
+            }
             continue;
         };
         let value = match content {
@@ -92,6 +111,25 @@ pub fn lint(files: &[(String, Result<Value, String>)]) -> Vec<Diagnostic> {
             out.extend(diags);
             out.extend(unique_keywords(&datasheets, Some(name)));
         }
+    }
+    let (datasheets, rules, stratagems, enhancements, detachments, points) = (
+        typed(files, dataset::DATASHEETS),
+        typed(files, dataset::RULES),
+        typed(files, dataset::STRATAGEMS),
+        typed(files, dataset::ENHANCEMENTS),
+        typed(files, dataset::DETACHMENTS),
+        typed(files, dataset::POINTS),
+    );
+    let records = structure::Records {
+        datasheets: &datasheets,
+        rules: &rules,
+        stratagems: &stratagems,
+        enhancements: &enhancements,
+        detachments: &detachments,
+        points: &points,
+    };
+    for f in structure::check(records) {
+        out.push(Diagnostic::new(f.code, f.message).in_file(f.file));
     }
     sort_diagnostics(&mut out);
     out

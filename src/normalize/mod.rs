@@ -28,6 +28,7 @@ pub mod lint;
 pub mod publish;
 pub mod report;
 pub mod schema;
+pub mod structure;
 
 pub use grammar::{canonicalize, dice_canonical, fold_typography, Fix, Outcome};
 pub use keywords::{keyword, KeywordOutcome};
@@ -57,7 +58,8 @@ pub fn characteristic_10e(characteristic: &str, raw: &str) -> String {
     }
 }
 
-/// Canonical weapon keyword (`rapid fire 2` → `RAPID FIRE 2`); verbatim outside the vocabulary.
+/// Canonical 10th-edition weapon keyword (`rapid fire 2` → `RAPID FIRE 2`); verbatim outside
+/// the vocabulary.
 pub fn weapon_keyword(raw: &str) -> String {
     match keyword(&contract().vocabulary, raw) {
         KeywordOutcome::Respelled(c) => c,
@@ -205,10 +207,18 @@ impl Normalizer {
         self.values(edition.as_str(), &mut pairs, pending)
     }
 
-    fn keywords(&self, list: &mut Vec<String>, pending: &mut Pending) -> Result<(), Break> {
+    /// A weapon's keywords in the vocabulary of its datasheet's edition
+    /// ([`Contract::vocabulary_for`]).
+    fn keywords(
+        &self,
+        edition: Edition,
+        list: &mut Vec<String>,
+        pending: &mut Pending,
+    ) -> Result<(), Break> {
+        let vocab = self.c.vocabulary_for(edition);
         let mut out = Vec::with_capacity(list.len());
         for k in list.iter() {
-            if let Some(parts) = keywords::split_glued(&self.c.vocabulary, k) {
+            if let Some(parts) = keywords::split_glued(vocab, k) {
                 pending.push((
                     "keyword".into(),
                     Fix {
@@ -220,7 +230,7 @@ impl Normalizer {
                 out.extend(parts);
                 continue;
             }
-            match keyword(&self.c.vocabulary, k) {
+            match keyword(vocab, k) {
                 KeywordOutcome::Canonical | KeywordOutcome::Unique => out.push(k.clone()),
                 KeywordOutcome::Respelled(c) => {
                     pending.push((
@@ -377,7 +387,7 @@ impl Normalizer {
                 &mut w.characteristics,
                 &mut pending,
             )
-            .and_then(|()| self.keywords(&mut w.keywords, &mut pending));
+            .and_then(|()| self.keywords(ds.edition, &mut w.keywords, &mut pending));
         match r {
             Ok(()) => {
                 self.commit(&file, line, pending);
@@ -437,17 +447,20 @@ pub fn normalize(ex: &mut Extracted) {
     ex.quarantine.extend(quarantine);
 }
 
-/// Weapon abilities outside the vocabulary: one `N108` per spelling per dataset, with the number
-/// of weapons carrying it and the first file (or `file` when given, for lint).
+/// Weapon abilities outside the vocabulary of their datasheet's edition: one `N108` per
+/// vocabulary and spelling per dataset, with the number of weapons carrying it and the first
+/// file (or `file` when given, for lint).
 pub fn unique_keywords(datasheets: &[Datasheet], file: Option<&str>) -> Vec<Diagnostic> {
-    let vocab = &contract().vocabulary;
-    let mut seen: BTreeMap<&str, (usize, Option<&str>)> = BTreeMap::new();
+    let c = contract();
+    let mut seen: BTreeMap<(&str, &str), (usize, Option<&str>)> = BTreeMap::new();
     for ds in datasheets {
+        let vocab = c.vocabulary_for(ds.edition);
+        let vocab_file = vocabulary_file_name(c, ds.edition);
         for w in &ds.weapons {
             for k in &w.keywords {
                 if keyword(vocab, k) == KeywordOutcome::Unique {
                     let e = seen
-                        .entry(k.as_str())
+                        .entry((vocab_file, k.as_str()))
                         .or_insert((0, ds.sources.first().map(|p| p.file.as_str())));
                     e.0 += 1;
                 }
@@ -455,12 +468,12 @@ pub fn unique_keywords(datasheets: &[Datasheet], file: Option<&str>) -> Vec<Diag
         }
     }
     seen.into_iter()
-        .map(|(k, (n, first))| {
+        .map(|((vocab_file, k), (n, first))| {
             let s = if n == 1 { "" } else { "s" };
             let d = Diagnostic::new(
                 Code::NormUniqueKeyword,
                 format!(
-                    "weapon ability '{k}' is not in the vocabulary (schemas/keywords.yaml); kept verbatim ({n} weapon{s})"
+                    "weapon ability '{k}' is not in the vocabulary (schemas/{vocab_file}); kept verbatim ({n} weapon{s})"
                 ),
             );
             match file.or(first) {
@@ -469,6 +482,17 @@ pub fn unique_keywords(datasheets: &[Datasheet], file: Option<&str>) -> Vec<Diag
             }
         })
         .collect()
+}
+
+/// The file of the vocabulary [`Contract::vocabulary_for`] gives `edition`.
+fn vocabulary_file_name(c: &Contract, edition: Edition) -> &'static str {
+    match c.vocabularies.contains_key(edition.as_str()) {
+        true => edition
+            .data()
+            .and_then(|d| d.weapon_abilities.as_ref())
+            .map_or(schema::KEYWORDS_FILE.0, |f| f.value.as_str()),
+        false => schema::KEYWORDS_FILE.0,
+    }
 }
 
 /// Validates `records` against the schema of `record_type`; failures move to quarantine.
@@ -529,6 +553,7 @@ fn prov(p: Option<&Provenance>) -> (Option<String>, Option<u32>) {
 
 /// Dataset-level checks after merging: every record validated against its published JSON
 /// Schema (failures quarantined with `N112`), unique weapon abilities reported once (`N108`),
+/// the structural rules of [`structure`] (`N114`–`N116`),
 /// `schema/*.schema.json` added to the extra files, totals and diagnostic counts redone.
 pub fn finish(ds: &mut Dataset) {
     let mut q = Vec::new();
@@ -587,7 +612,32 @@ pub fn finish(ds: &mut Dataset) {
         &mut q,
         &mut diags,
     );
+    schema_check(
+        &mut ds.points,
+        "points",
+        |p| {
+            let (f, l) = prov(p.sources.first());
+            (p.id.clone(), f, l)
+        },
+        &mut q,
+        &mut diags,
+    );
     diags.extend(unique_keywords(&ds.datasheets, None));
+    let records = structure::Records {
+        datasheets: &ds.datasheets,
+        rules: &ds.rules,
+        stratagems: &ds.stratagems,
+        enhancements: &ds.enhancements,
+        detachments: &ds.detachments,
+        points: &ds.points,
+    };
+    for f in structure::check(records) {
+        let d = Diagnostic::new(f.code, f.message);
+        diags.push(match f.at {
+            Some((file, line)) => d.at(&file, line),
+            None => d.in_file(f.file),
+        });
+    }
     ds.quarantine.extend(q);
     for (i, entry) in ds.quarantine.iter().enumerate() {
         for e in publish::validate("quarantine_entry", entry) {
@@ -622,6 +672,7 @@ pub fn finish(ds: &mut Dataset) {
         stratagems: ds.stratagems.len(),
         enhancements: ds.enhancements.len(),
         detachments: ds.detachments.len(),
+        points: ds.points.len(),
     };
     let manifest = serde_json::to_value(&ds.manifest).unwrap_or(Value::Null);
     let manifest_errors = publish::validate("manifest", &manifest);

@@ -113,6 +113,19 @@ fn field_schema(c: &Contract, f: &Field, refs: &mut BTreeSet<String>) -> Value {
             }
             None => {
                 s.insert("type".into(), json!("object"));
+                if let Some(m) = &f.map_of {
+                    refs.insert(m.value.clone());
+                    s.insert(
+                        "additionalProperties".into(),
+                        json!({ "$ref": format!("#/$defs/{}", m.value) }),
+                    );
+                }
+                if let Some(k) = &f.key_pattern {
+                    s.insert(
+                        "propertyNames".into(),
+                        json!({ "pattern": format!("^(?:{})$", k.value) }),
+                    );
+                }
             }
         },
     }
@@ -310,7 +323,8 @@ pub fn json_schema(c: &Contract, record: &str) -> Option<Value> {
 }
 
 /// The published files: `("schema/<record>.schema.json", contents)` for every record, then
-/// `schema/weapon_keywords.json` (the vocabulary).
+/// `schema/weapon_keywords.json` (the 10th-edition vocabulary) and one
+/// `schema/weapon_keywords-<edition>.json` per edition with its own (`11e`).
 pub fn files() -> Vec<(String, String)> {
     let c = contract();
     let mut out: Vec<(String, String)> = c
@@ -324,6 +338,15 @@ pub fn files() -> Vec<(String, String)> {
         "schema/weapon_keywords.json".to_string(),
         crate::emit::to_json(&vocabulary_json(c)),
     ));
+    for (edition, v) in &c.vocabularies {
+        out.push((
+            format!("schema/weapon_keywords-{edition}.json"),
+            crate::emit::to_json(&vocabulary_file_json(
+                v,
+                &format!("keywords-{edition}.yaml"),
+            )),
+        ));
+    }
     out
 }
 
@@ -334,6 +357,9 @@ pub fn keyword_pattern(k: &super::schema::KeywordDef) -> String {
         Param::None => format!("^{name}$"),
         Param::Amount => format!("^{name} (?:[1-9][0-9]*|{})$", super::grammar::DICE_RE),
         Param::Anti => "^ANTI-[A-Z0-9'][A-Z0-9' -]* [2-6]\\+$".to_string(),
+        Param::OptionalAmount => {
+            format!("^{name}(?: (?:[1-9][0-9]*|{}))?$", super::grammar::DICE_RE)
+        }
     }
 }
 
@@ -341,7 +367,11 @@ pub fn keyword_pattern(k: &super::schema::KeywordDef) -> String {
 /// printed form, parameter grammar and pattern, rule id, aliases seen in real data). A keyword on
 /// a weapon that matches none of these patterns is a datasheet-unique ability kept verbatim.
 pub fn vocabulary_json(c: &Contract) -> Value {
-    let v = &c.vocabulary;
+    vocabulary_file_json(&c.vocabulary, "keywords.yaml")
+}
+
+/// One vocabulary's published form (see [`vocabulary_json`]), generated from `schemas/{file}`.
+fn vocabulary_file_json(v: &super::schema::Vocabulary, file: &str) -> Value {
     let keywords: Vec<Value> = v
         .keywords
         .iter()
@@ -353,6 +383,7 @@ pub fn vocabulary_json(c: &Contract) -> Value {
                     Param::None => "none",
                     Param::Amount => "amount",
                     Param::Anti => "anti",
+                    Param::OptionalAmount => "optional_amount",
                 },
                 "pattern": keyword_pattern(k),
                 "rule_id": v.rule_id(k),
@@ -361,7 +392,7 @@ pub fn vocabulary_json(c: &Contract) -> Value {
         })
         .collect();
     json!({
-        "$comment": "cogitator weapon-ability vocabulary; generated from schemas/keywords.yaml, do not edit",
+        "$comment": format!("cogitator weapon-ability vocabulary; generated from schemas/{file}, do not edit"),
         "order": v.order.value,
         "keywords": keywords,
     })

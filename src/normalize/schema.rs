@@ -3,7 +3,8 @@
 //!
 //! Owns the schema file format ([`SchemaFile`], [`Def`], [`Field`]), the characteristic grammars
 //! per edition (`characteristics.yaml` → [`Grammar`]s), the checks of the weapon-ability
-//! vocabulary (`keywords.yaml` → [`Vocabulary`]) and of the editions' profiles
+//! vocabularies (`keywords.yaml`, `keywords-11e.yaml` → [`Vocabulary`], one per edition that has
+//! its own: [`Contract::vocabulary_for`]) and of the editions' profiles
 //! (`editions.yaml`), and [`contract`], the loaded and cross-checked whole. The editions, their
 //! profiles and the vocabulary's types are the bottom layer's (`crate::edition`), re-exported
 //! here; this module adds the grammars and the located errors. It must not read files at run
@@ -12,7 +13,7 @@
 use super::grammar::{Alt, Grammar};
 pub use crate::edition::{
     profile_fields, KeywordDef, KeywordVocabulary as Vocabulary, Param, EDITIONS_FILE,
-    KEYWORDS_FILE,
+    KEYWORDS_11E_FILE, KEYWORDS_FILE, KEYWORD_FILES,
 };
 use crate::edition::{Edition, ProfileKind};
 use serde::Deserialize;
@@ -49,6 +50,7 @@ pub const RECORD_FILES: &[(&str, &str)] = &[
         "detachment.yaml",
         include_str!("../../schemas/detachment.yaml"),
     ),
+    ("points.yaml", include_str!("../../schemas/points.yaml")),
     (
         "diagnostic.yaml",
         include_str!("../../schemas/diagnostic.yaml"),
@@ -165,6 +167,13 @@ pub struct Field {
     /// For `string`: `weapon` = a weapon ability (`keywords.yaml`).
     #[serde(default)]
     pub keyword: Option<Spanned<String>>,
+    /// For `object` without `ref`: a map whose values are this def (`translations`: language
+    /// tag → `translation`).
+    #[serde(default)]
+    pub map_of: Option<Spanned<String>>,
+    /// For a `map_of` object: a regular expression (no anchors) every key matches.
+    #[serde(default)]
+    pub key_pattern: Option<Spanned<String>>,
 }
 
 /// A named object type: a record or a shared definition.
@@ -242,7 +251,11 @@ pub struct Contract {
     pub grammars: BTreeMap<(String, String), Grammar>,
     /// Edition → (model characteristics, weapon characteristics).
     pub profiles: ProfilesByEdition,
+    /// The 10th-edition weapon-ability vocabulary (`keywords.yaml`).
     pub vocabulary: Vocabulary,
+    /// Edition id → its own weapon-ability vocabulary, for the editions whose `editions.yaml`
+    /// entry names a file other than `keywords.yaml` (`11e` → `keywords-11e.yaml`).
+    pub vocabularies: BTreeMap<String, Vocabulary>,
 }
 
 impl Contract {
@@ -259,6 +272,16 @@ impl Contract {
 
     pub fn def(&self, name: &str) -> Option<&Def> {
         self.defs.get(name)
+    }
+
+    /// The weapon-ability vocabulary a datasheet of `edition` is normalized with: the
+    /// edition's own (`11e`: `keywords-11e.yaml`), else the 10th edition's. The 9th edition and
+    /// Horus Heresy keep no vocabulary yet and have always been read with the 10th edition's,
+    /// so their outputs do not move.
+    pub fn vocabulary_for(&self, edition: Edition) -> &Vocabulary {
+        self.vocabularies
+            .get(edition.as_str())
+            .unwrap_or(&self.vocabulary)
     }
 
     /// The characteristics `edition` prints on a `kind` profile line, in order (empty when
@@ -305,7 +328,16 @@ fn check_field(
             ));
         }
     }
-    if let Some(p) = &f.pattern {
+    if let Some(r) = &f.map_of {
+        if !known_defs.contains_key(&r.value) {
+            return Err(SchemaError::at(
+                file,
+                r,
+                format!("field `{}`: unknown map_of `{}`", f.name, r.value),
+            ));
+        }
+    }
+    for p in f.pattern.iter().chain(&f.key_pattern) {
         if let Err(e) = regex::Regex::new(&p.value) {
             return Err(SchemaError::at(
                 file,
@@ -379,7 +411,7 @@ fn edition_profiles(
         if let Some(f) = d
             .weapon_abilities
             .as_ref()
-            .filter(|f| f.value != KEYWORDS_FILE.0)
+            .filter(|f| !KEYWORD_FILES.iter().any(|(n, _)| *n == f.value))
         {
             return Err(SchemaError::at(
                 efile,
@@ -490,7 +522,34 @@ pub fn load(
         }
     }
 
-    let (kfile, ktext) = keywords;
+    let vocabulary = weapon_vocabulary(keywords)?;
+    let mut vocabularies = BTreeMap::new();
+    for d in crate::edition::editions() {
+        let Some(f) = d.weapon_abilities.as_ref() else {
+            continue;
+        };
+        if let Some(file) = KEYWORD_FILES
+            .iter()
+            .find(|(n, _)| *n == f.value && *n != KEYWORDS_FILE.0)
+        {
+            vocabularies.insert(d.id.value.clone(), weapon_vocabulary(*file)?);
+        }
+    }
+
+    Ok(Contract {
+        records,
+        defs,
+        characteristics: char_list,
+        grammars,
+        profiles,
+        vocabulary,
+        vocabularies,
+    })
+}
+
+/// One weapon-ability vocabulary file, checked: its order is `alphabetical`, every name upper
+/// case.
+fn weapon_vocabulary((kfile, ktext): (&str, &str)) -> Result<Vocabulary, SchemaError> {
     let vocabulary: Vocabulary = parse(kfile, ktext)?;
     if vocabulary.order.value != "alphabetical" {
         return Err(SchemaError::at(
@@ -512,15 +571,7 @@ pub fn load(
             ));
         }
     }
-
-    Ok(Contract {
-        records,
-        defs,
-        characteristics: char_list,
-        grammars,
-        profiles,
-        vocabulary,
-    })
+    Ok(vocabulary)
 }
 
 /// The contract embedded in the binary. The embedded files are checked by the tests, so a
@@ -557,6 +608,15 @@ mod tests {
         assert!(c.grammar("10e", "T").is_some());
         assert!(c.grammar("9e", "weapon_type").is_some());
         assert!(c.grammar("hh2", "special_rule").is_some());
+        assert!(c.grammar("11e", "Sv").is_some());
+        assert_eq!(
+            c.vocabulary_for(Edition::Eleventh).rule_prefix,
+            "11e:weapon_ability:"
+        );
+        assert_eq!(
+            c.vocabulary_for(Edition::Ninth).rule_prefix,
+            c.vocabulary.rule_prefix
+        );
     }
 
     #[test]

@@ -551,6 +551,7 @@ mod tests {
             rule_id: None,
             text: Some("t".into()),
             at,
+            translations: Default::default(),
         });
         d
     }
@@ -652,6 +653,7 @@ mod tests {
                     power_rating: Some(5),
                     legends: true,
                     weapons_printed_elsewhere: vec!["flamer".into()],
+                    supports: vec!["Custodian Guard".into()],
                     ..Datasheet::empty(crate::model::Edition::Tenth)
                 })
                 .unwrap(),
@@ -660,17 +662,20 @@ mod tests {
                 RecordKind::Stratagem,
                 serde_json::json!({"id":"","name":"","edition":"10e","cp":null,"group":null,
                 "category":null,"flavor":null,"when":null,"target":null,"effect":null,
-                "restrictions":null,"sources":[]}),
+                "restrictions":null,"sources":[],"translations":{"de":{}}}),
             ),
             (
                 RecordKind::Enhancement,
                 serde_json::json!({"id":"","name":null,"edition":"10e","faction":null,
-                "detachment":null,"points":null,"flavor":null,"text":"","sources":[]}),
+                "detachment":null,"points":null,"flavor":null,"text":"","sources":[],
+                "translations":{"de":{}}}),
             ),
             (
                 RecordKind::Detachment,
                 serde_json::json!({"id":"","name":"","edition":"10e","faction":null,"rules":[],
-                "enhancements":[],"stratagems":[],"sources":[]}),
+                "enhancements":[],"stratagems":[],"sources":[],"points":2,
+                "force_disposition":"Take and Hold","unique_tag":"Armoury",
+                "translations":{"de":{}}}),
             ),
         ];
         for (kind, v) in samples {

@@ -711,6 +711,10 @@ pub fn system_rules(store: &Store, fi: usize) -> Vec<Rule> {
             examples: Vec::new(),
             tables: Vec::new(),
             occurrences: vec![Location::at_line(f.path.clone(), n.line)],
+            number: Default::default(),
+            parent: Default::default(),
+            children: Default::default(),
+            translations: Default::default(),
         });
     }
     rules

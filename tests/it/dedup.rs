@@ -21,6 +21,10 @@ fn rule(name: Option<&str>, text: &str, file: &str, line: u32) -> Rule {
         occurrences: vec![Occurrence::at_line(file, line)],
         tables: Vec::new(),
         variants: Vec::new(),
+        number: Default::default(),
+        parent: Default::default(),
+        children: Default::default(),
+        translations: Default::default(),
     }
 }
 

@@ -37,11 +37,13 @@ fn carnifexes() -> Datasheet {
             models: 1,
             points: 115,
             at: Default::default(),
+            units: Default::default(),
         },
         PointsOption {
             models: 2,
             points: 230,
             at: Default::default(),
+            units: Default::default(),
         },
     ];
     d.weapons = vec![
@@ -167,6 +169,7 @@ fn arb_sheet() -> impl Strategy<Value = Datasheet> {
                     models,
                     points,
                     at: Default::default(),
+                    units: Default::default(),
                 })
                 .collect();
             d.invulnerable_save = inv;
@@ -247,6 +250,7 @@ fn stratagem(file: &str, cp: u32, effect: Option<&str>) -> Stratagem {
         effect: effect.map(str::to_string),
         restrictions: None,
         sources: src(file),
+        translations: Default::default(),
     }
 }
 
@@ -307,6 +311,7 @@ fn enhancement(file: &str, points: u32, text: &str) -> Enhancement {
         flavor: None,
         text: text.into(),
         sources: src(file),
+        translations: Default::default(),
     }
 }
 
@@ -344,6 +349,10 @@ fn detachment(file: &str, faction: &str, stratagems: &[&str]) -> Detachment {
         enhancements: vec![],
         stratagems: stratagems.iter().map(|s| s.to_string()).collect(),
         sources: src(file),
+        points: Default::default(),
+        force_disposition: Default::default(),
+        unique_tag: Default::default(),
+        translations: Default::default(),
     }
 }
 

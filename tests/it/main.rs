@@ -10,6 +10,7 @@ mod crosscheck;
 mod dedup;
 mod diff;
 mod diff_cli;
+mod eleventh;
 mod export;
 mod fixture_pdf;
 mod fixtures;

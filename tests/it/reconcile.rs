@@ -39,6 +39,7 @@ fn sheet(id: &str, name: &str, faction: &str, file: &str) -> Datasheet {
         models: 10,
         points: 60,
         at: Default::default(),
+        units: Default::default(),
     }];
     d
 }
@@ -161,6 +162,7 @@ fn absent_is_not_a_disagreement() {
         models: 10,
         points: 65,
         at: Default::default(),
+        units: Default::default(),
     }];
     let (merged, report) = run(vec![
         reading("card.pdf", Some((1, 0)), None, vec![pdf]),

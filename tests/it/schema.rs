@@ -133,20 +133,52 @@ fn keyword_aliases_normalize_to_canonical() {
     }
 }
 
+/// Every weapon-ability vocabulary with the edition id of its rule prefix: `keywords.yaml`
+/// (10th edition) and each edition's own (`keywords-11e.yaml`).
+fn vocabularies() -> Vec<(&'static str, &'static Vocabulary)> {
+    std::iter::once(("10e", &contract().vocabulary))
+        .chain(contract().vocabularies.iter().map(|(e, v)| (e.as_str(), v)))
+        .collect()
+}
+
 #[test]
 fn every_alias_in_keywords_yaml_maps_to_its_keyword() {
-    let v: &Vocabulary = &contract().vocabulary;
-    for k in &v.keywords {
-        for a in &k.aliases {
-            let c = kw(a);
-            let e = keywords::entry(v, &c).unwrap_or_else(|| panic!("{a:?} -> {c:?}: no entry"));
-            assert_eq!(e.name.value, k.name.value, "{a:?}");
+    assert!(vocabularies().len() >= 2, "10th and 11th edition");
+    for (_, v) in vocabularies() {
+        for k in &v.keywords {
+            for a in &k.aliases {
+                let c = match keyword(v, a) {
+                    KeywordOutcome::Canonical => a.to_string(),
+                    KeywordOutcome::Respelled(c) => c,
+                    o => panic!("{a:?}: {o:?}"),
+                };
+                let e =
+                    keywords::entry(v, &c).unwrap_or_else(|| panic!("{a:?} -> {c:?}: no entry"));
+                assert_eq!(e.name.value, k.name.value, "{a:?}");
+            }
         }
     }
 }
 
 #[test]
 fn keyword_rule_ids_follow_rule_slug() {
+    for (edition, v) in vocabularies() {
+        for k in &v.keywords {
+            let id = v.rule_id(k);
+            assert!(
+                id.starts_with(&format!("{edition}:weapon_ability:")),
+                "{id}"
+            );
+            if k.name.value != "ANTI" {
+                assert_eq!(
+                    k.rule,
+                    cogitator::ids::rule_slug(&k.form),
+                    "{}",
+                    k.name.value
+                );
+            }
+        }
+    }
     let v = &contract().vocabulary;
     for k in &v.keywords {
         let id = v.rule_id(k);
@@ -261,7 +293,7 @@ proptest! {
         let k = &v.keywords[i % v.keywords.len()];
         let canonical = match k.parameter {
             schema::Param::None => k.name.value.clone(),
-            schema::Param::Amount => format!("{} {n}", k.name.value),
+            schema::Param::Amount | schema::Param::OptionalAmount => format!("{} {n}", k.name.value),
             schema::Param::Anti => format!("ANTI-{anti} {roll}+"),
         };
         prop_assert_eq!(keyword(v, &canonical), KeywordOutcome::Canonical, "{:?}", canonical);
@@ -371,6 +403,7 @@ fn full_datasheet() -> Datasheet {
             rule_id: Some("10e:core:deep-strike".into()),
             text: Some("text".into()),
             at: Location::at_line("x.txt", 4),
+            translations: Default::default(),
         }],
         wargear_options: vec!["opt".into()],
         unit_composition: vec!["5 Terminators".into()],
@@ -379,6 +412,7 @@ fn full_datasheet() -> Datasheet {
             models: 5,
             points: 185,
             at: Default::default(),
+            units: Default::default(),
         }],
         damaged: Some(NamedText {
             name: "DAMAGED: 1-4 WOUNDS REMAINING".into(),
@@ -412,6 +446,7 @@ fn full_datasheet() -> Datasheet {
         power_rating: Some(7),
         legends: true,
         weapons_printed_elsewhere: vec!["plasma gun".into()],
+        supports: Default::default(),
     }
 }
 
@@ -660,6 +695,10 @@ fn schema_drift() {
             occurrences: vec![Occurrence::at_line("y", 2)],
             similarity_permille: 900,
         }],
+        number: Default::default(),
+        parent: Default::default(),
+        children: Default::default(),
+        translations: Default::default(),
     };
     check_keys("rule", &to_value(&rule), "rule");
     let strat = Stratagem {
@@ -675,6 +714,7 @@ fn schema_drift() {
         effect: Some("e".into()),
         restrictions: Some("r".into()),
         sources: vec![paged(prov("x", 1))],
+        translations: Default::default(),
     };
     check_keys("stratagem", &to_value(&strat), "stratagem");
     let enh = Enhancement {
@@ -687,6 +727,7 @@ fn schema_drift() {
         flavor: Some("f".into()),
         text: "t".into(),
         sources: vec![paged(prov("x", 1))],
+        translations: Default::default(),
     };
     check_keys("enhancement", &to_value(&enh), "enhancement");
     let det = Detachment {
@@ -698,6 +739,10 @@ fn schema_drift() {
         enhancements: vec!["e".into()],
         stratagems: vec!["s".into()],
         sources: vec![paged(prov("x", 1))],
+        points: Default::default(),
+        force_disposition: Default::default(),
+        unique_tag: Default::default(),
+        translations: Default::default(),
     };
     check_keys("detachment", &to_value(&det), "detachment");
     let diag = Diagnostic::new(Code::NormDice, "m").at("x", 3);
@@ -727,6 +772,33 @@ fn schema_drift() {
         files: vec!["manifest.json".into()],
     };
     check_keys("manifest", &to_value(&manifest), "manifest");
+    let points = cogitator::model::Points {
+        id: "11e:points:1-1:x:y".into(),
+        edition: Edition::Eleventh,
+        subject: "11e:x:y".into(),
+        name: "Y".into(),
+        tiers: vec![PointsOption {
+            models: 4,
+            points: 170,
+            at: Location::at_line("x", 2),
+            units: Some(cogitator::model::UnitRange {
+                from: 1,
+                to: Some(3),
+            }),
+        }],
+        wargear: vec![cogitator::model::WargearPoints {
+            item: "Z".into(),
+            points: 5,
+            at: Location::at_line("x", 3),
+        }],
+        publication: cogitator::model::Publication {
+            title: None,
+            version: Some("1.1".into()),
+            date: Some("2026-07-22".into()),
+        },
+        sources: vec![prov("x", 1)],
+    };
+    check_keys("points", &to_value(&points), "points");
     // Every record schema is exercised above (quarantine entries are built by normalize).
     for r in &contract().records {
         assert!(
@@ -741,7 +813,8 @@ fn schema_drift() {
                 "detachment",
                 "diagnostic",
                 "manifest",
-                "quarantine_entry"
+                "quarantine_entry",
+                "points"
             ]
             .contains(&r.as_str()),
             "record {r} has no drift check"
@@ -812,9 +885,19 @@ fn broken_schema_string_is_reported_with_line_and_column() {
 #[test]
 fn published_schemas_are_json_schema_2020_12() {
     let files = publish::files();
-    assert_eq!(files.len(), contract().records.len() + 1);
-    let (vocab_path, vocab) = files.last().expect("vocabulary");
+    assert_eq!(files.len(), contract().records.len() + 2);
+    let (vocab_path, vocab) = &files[contract().records.len()];
     assert_eq!(vocab_path, "schema/weapon_keywords.json");
+    let (path_11e, vocab_11e) = files.last().expect("11th-edition vocabulary");
+    assert_eq!(path_11e, "schema/weapon_keywords-11e.json");
+    let vocab_11e: Value = serde_json::from_str(vocab_11e).expect("json");
+    let cleave = vocab_11e["keywords"]
+        .as_array()
+        .expect("keywords")
+        .iter()
+        .find(|k| k["name"] == "CLEAVE")
+        .expect("CLEAVE");
+    assert_eq!(cleave["rule_id"], "11e:weapon_ability:cleave");
     let vocab: Value = serde_json::from_str(vocab).expect("json");
     let patterns: Vec<regex::Regex> = vocab["keywords"]
         .as_array()

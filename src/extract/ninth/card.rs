@@ -317,6 +317,7 @@ impl Card<'_> {
                 rule_id: None,
                 text: None,
                 at: Location::at_line(self.doc.file.clone(), line),
+                translations: Default::default(),
             };
             self.ability = Some((a, Vec::new()));
             return true;
@@ -478,6 +479,10 @@ fn printed_rule(
         examples: Vec::new(),
         occurrences: vec![Occurrence::at_line(doc.file.clone(), line)],
         tables: Vec::new(),
+        number: Default::default(),
+        parent: Default::default(),
+        children: Default::default(),
+        translations: Default::default(),
     }
 }
 

@@ -221,6 +221,10 @@ impl Reader<'_> {
             examples: Vec::new(),
             occurrences: vec![Occurrence::at_line(self.doc.file.clone(), open.line)],
             tables: open.tables,
+            number: Default::default(),
+            parent: Default::default(),
+            children: Default::default(),
+            translations: Default::default(),
         });
     }
 }

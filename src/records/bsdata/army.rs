@@ -165,6 +165,10 @@ fn detachments(store: &Store, army: &mut Army) -> HashMap<String, String> {
                         en.line,
                         ef.sha256.clone(),
                     )],
+                    points: Default::default(),
+                    force_disposition: Default::default(),
+                    unique_tag: Default::default(),
+                    translations: Default::default(),
                 },
             ));
         }
@@ -210,6 +214,10 @@ fn detachment_rules(
                     occurrences: vec![Location::at_line(ef.path.clone(), rn.line)],
                     tables: Vec::new(),
                     variants: Vec::new(),
+                    number: Default::default(),
+                    parent: Default::default(),
+                    children: Default::default(),
+                    translations: Default::default(),
                 },
             ));
         }
@@ -348,6 +356,7 @@ fn enhancement(
             en.line,
             ef.sha256.clone(),
         )],
+        translations: Default::default(),
     })
 }
 

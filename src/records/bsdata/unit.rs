@@ -1377,6 +1377,7 @@ impl<'s, 'u> Walk<'s, 'u> {
             rule_id: None,
             text: Some(text).filter(|t| !t.is_empty()),
             at,
+            translations: Default::default(),
         });
     }
 
@@ -1417,6 +1418,7 @@ impl<'s, 'u> Walk<'s, 'u> {
                 rule_id: None,
                 text: None,
                 at,
+                translations: Default::default(),
             });
         }
     }
@@ -1734,6 +1736,7 @@ fn points_tiers(
                     models: n,
                     points: cost(n).round().max(0.0) as u32,
                     at: at.clone(),
+                    units: Default::default(),
                 });
             }
         }
@@ -1749,6 +1752,7 @@ fn points_tiers(
                 models: end,
                 points: v.round().max(0.0) as u32,
                 at: at.clone(),
+                units: Default::default(),
             });
             n = end + 1;
         }

@@ -528,6 +528,7 @@ impl<'e> Builder<'e> {
                 effect: None,
                 restrictions: None,
                 sources: vec![self.provenance(STRATAGEMS, s.line)],
+                translations: Default::default(),
             };
             if s.cp.is_none() {
                 self.diags.push(
@@ -616,6 +617,10 @@ impl<'e> Builder<'e> {
                 enhancements,
                 stratagems,
                 sources: vec![self.provenance(DETACHMENTS, d.line)],
+                points: Default::default(),
+                force_disposition: Default::default(),
+                unique_tag: Default::default(),
+                translations: Default::default(),
             };
             self.recs(DETACHMENTS).detachments.push(det);
         }
@@ -670,6 +675,7 @@ impl<'e> Builder<'e> {
                     .filter(|t| !t.is_empty()),
                 text: paragraphs(&e.description),
                 sources: vec![self.provenance(ENHANCEMENTS, e.line)],
+                translations: Default::default(),
             };
             self.recs(ENHANCEMENTS).enhancements.push(enh);
         }
@@ -730,6 +736,10 @@ impl<'e> Builder<'e> {
             occurrences: vec![prov.location()],
             tables: Vec::new(),
             variants: Vec::new(),
+            number: Default::default(),
+            parent: Default::default(),
+            children: Default::default(),
+            translations: Default::default(),
         })
     }
 }
