@@ -35,17 +35,6 @@ pub enum ChangeKind {
     Changed,
 }
 
-impl ChangeKind {
-    /// The kind seen from the other side (old and new swapped).
-    pub fn reversed(self) -> Self {
-        match self {
-            ChangeKind::Added => ChangeKind::Removed,
-            ChangeKind::Removed => ChangeKind::Added,
-            ChangeKind::Changed => ChangeKind::Changed,
-        }
-    }
-}
-
 /// One step of a [`FieldPath`].
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Segment {
@@ -122,17 +111,6 @@ pub struct Change {
 }
 
 impl Change {
-    /// The same change seen from the other side.
-    pub fn reversed(&self) -> Change {
-        Change {
-            record: self.record.clone(),
-            kind: self.kind.reversed(),
-            path: self.path.clone(),
-            old: self.new.clone(),
-            new: self.old.clone(),
-        }
-    }
-
     /// `Carnifexes › points › 2 models: 230 → 180`, `… › keywords: − RAPID FIRE 2`, with
     /// `label` (a record's name) in place of its id. A whole element or record added or
     /// removed shows its values ([`values`]: `Raveners › points › 5 models: added (115)`); a
@@ -343,13 +321,6 @@ impl Options {
     }
 }
 
-/// The differences between two readings of one record.
-pub fn diff_record<T: Serialize>(a: &T, b: &T, opts: &Options) -> Vec<Change> {
-    let (a, b) = (to_value(a), to_value(b));
-    let id = id_of(&b).or_else(|| id_of(&a)).unwrap_or_default();
-    diff_values(&id, &a, &b, opts)
-}
-
 /// The differences between two JSON values of record `record`.
 pub fn diff_values(record: &str, a: &Value, b: &Value, opts: &Options) -> Vec<Change> {
     let mut out = Vec::new();
@@ -360,12 +331,6 @@ pub fn diff_values(record: &str, a: &Value, b: &Value, opts: &Options) -> Vec<Ch
     };
     d.value(&FieldPath::default(), a, b);
     out
-}
-
-fn to_value<T: Serialize>(v: &T) -> Value {
-    // Records are plain data with string keys: serializing them cannot fail; a type that
-    // could would compare as null.
-    serde_json::to_value(v).unwrap_or(Value::Null)
 }
 
 pub(crate) fn id_of(v: &Value) -> Option<String> {
