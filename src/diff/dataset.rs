@@ -38,7 +38,7 @@ use super::{
 use crate::dataset::LoadedDataset;
 use crate::diag::{Diagnostic, Severity};
 use crate::model::WeaponProfile;
-use crate::simulate::{self, Conditions, Scenario};
+use crate::simulate::{self, Conditions};
 use crate::validate::ReferenceTarget;
 use serde::Serialize;
 use serde_json::Value;
@@ -678,18 +678,9 @@ impl<'a> Readings<'a> {
 fn expected(w: Option<&Value>, targets: &[(String, simulate::Target)]) -> Option<Vec<f64>> {
     let p: WeaponProfile = serde_json::from_value(w?.clone()).ok()?;
     let (weapon, _) = simulate::profile::weapon_from_profile(&p).ok()?;
-    targets
-        .iter()
-        .map(|(_, t)| {
-            simulate::exact(&Scenario {
-                attackers: 1,
-                weapon: weapon.clone(),
-                target: t.clone(),
-                conditions: Conditions::default(),
-            })
-            .ok()
-            .map(|o| o.expected_damage)
-        })
+    let targets = targets.iter().map(|(_, t)| t);
+    simulate::volleys(&weapon, targets, Conditions::default())
+        .map(|volley| Some(volley.ok()?.expected_damage))
         .collect()
 }
 
