@@ -221,12 +221,7 @@ pub fn explain(ds: &LoadedDataset, target: &str, inputs: &Path) -> Result<String
     })?;
     let walk = walk(&rec.value, &path).map_err(|m| not_found(format!("{id}: {m}")))?;
     let (path, value) = (walk.path, walk.value);
-    let name = rec
-        .value
-        .get("name")
-        .and_then(Value::as_str)
-        .unwrap_or(id)
-        .to_string();
+    let name = crate::diff::dataset::label(&rec.value, id);
     let mut o = String::new();
     let _ = writeln!(
         o,

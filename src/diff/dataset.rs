@@ -68,8 +68,6 @@ pub enum Subject {
 }
 
 impl Subject {
-    pub const ALL: &'static [Subject] = <Subject as strum::VariantArray>::VARIANTS;
-
     /// `false` for provenance-only and typography-only changes.
     pub fn is_meaning(self) -> bool {
         !matches!(self, Subject::Provenance | Subject::Typography)
@@ -77,10 +75,6 @@ impl Subject {
 
     pub fn as_str(self) -> &'static str {
         self.into()
-    }
-
-    pub fn parse(s: &str) -> Option<Subject> {
-        s.parse().ok()
     }
 }
 
@@ -323,16 +317,16 @@ fn diff_type(
     let renames = match_renames(&gone, &came, a, b);
     let renamed_old: BTreeSet<&String> = renames.iter().map(|(o, _)| *o).collect();
     let renamed_new: BTreeSet<&String> = renames.iter().map(|(_, n)| *n).collect();
-    let opts = Options::all();
+    let opts = Options::default();
     for (id, va) in a {
         match b.get(id) {
             Some(vb) => {
                 let c = diff_values(id, va, vb, &opts);
-                push_changes(t, c, va, vb, None, targets, out);
+                push_changes(t, c, va, vb, [id, id], targets, out);
             }
             None if !renamed_old.contains(id) => {
                 let c = whole(id, ChangeKind::Removed, Some(va), None);
-                push_changes(t, vec![c], va, &Value::Null, None, targets, out);
+                push_changes(t, vec![c], va, &Value::Null, [id, id], targets, out);
             }
             None => {}
         }
@@ -340,13 +334,13 @@ fn diff_type(
     for id in came.iter().filter(|id| !renamed_new.contains(*id)) {
         let vb = &b[*id];
         let c = whole(id, ChangeKind::Added, None, Some(vb));
-        push_changes(t, vec![c], &Value::Null, vb, None, targets, out);
+        push_changes(t, vec![c], &Value::Null, vb, [id, id], targets, out);
     }
     for (o, n) in renames {
         let (va, vb) = (&a[o], &b[n]);
         let mut c = diff_values(n, va, vb, &opts);
         c.retain(|c| c.path.0 != [Segment::Field("id".into())]);
-        push_changes(t, c, va, vb, Some(o), targets, out);
+        push_changes(t, c, va, vb, [o, n], targets, out);
     }
 }
 
@@ -436,7 +430,7 @@ fn match_renames<'a>(
         }
     }
     if gone.len() * came.len() <= MAX_SIMILARITY_PAIRS {
-        let opts = Options::all();
+        let opts = Options::default();
         // Each remaining old record's closest new one, and back (ties to the first); the pairs
         // that choose each other.
         let (mut best_for, mut best_back) = (BTreeMap::new(), BTreeMap::new());
@@ -461,7 +455,8 @@ fn match_renames<'a>(
     out
 }
 
-fn label(v: &Value, id: &str) -> String {
+/// A record's name for people: its `name`, else its id.
+pub fn label(v: &Value, id: &str) -> String {
     v.get("name")
         .and_then(Value::as_str)
         .unwrap_or(id)
@@ -664,10 +659,11 @@ impl<'a> Readings<'a> {
                     .filter(|l| *l > 0),
                 &first,
             ) {
+                let (line, page) = (l as u32, None);
                 best = Some(At {
-                    file: f.file.clone(),
-                    line: l as u32,
-                    page: None,
+                    line,
+                    page,
+                    ..f.clone()
                 });
             }
         }
@@ -711,19 +707,17 @@ fn damage(
         .collect()
 }
 
+/// The entries of one record's changes; `ids` are its id in OLD and in NEW (two ids: a rename).
 fn push_changes(
     t: &'static str,
     changes: Vec<Change>,
     va: &Value,
     vb: &Value,
-    renamed_from: Option<&String>,
+    [old_id, rec_id]: [&String; 2],
     targets: &[(String, simulate::Target)],
     out: &mut Vec<Entry>,
 ) {
-    let rec_id = changes
-        .first()
-        .map(|c| c.record.clone())
-        .unwrap_or_default();
+    let renamed_from = (old_id != rec_id).then_some(old_id);
     let side = if vb.is_null() { Side::Old } else { Side::New };
     let mut readings = Readings::new(va, vb);
     // What every entry of the record shares; as it is, the rename.
@@ -731,7 +725,7 @@ fn push_changes(
         record_type: t,
         record: rec_id.clone(),
         old_record: renamed_from.cloned(),
-        name: label(if vb.is_null() { va } else { vb }, &rec_id),
+        name: label(if vb.is_null() { va } else { vb }, rec_id),
         faction: faction(va, vb),
         kind: EntryKind::Renamed,
         category: Subject::Record,

@@ -300,7 +300,7 @@ pub fn values(v: &Value, list: Option<&str>) -> String {
 /// location of a sub-record (`at`; `line` in contract-v1 datasets).
 pub const PROVENANCE_FIELDS: [&str; 4] = ["sources", "occurrences", "line", "at"];
 
-/// What to leave out of a comparison.
+/// What to leave out of a comparison (by default nothing).
 #[derive(Debug, Clone, Default)]
 pub struct Options {
     /// Field names ignored at any depth.
@@ -308,11 +308,6 @@ pub struct Options {
 }
 
 impl Options {
-    /// Compare everything.
-    pub fn all() -> Self {
-        Options::default()
-    }
-
     /// Leave out provenance ([`PROVENANCE_FIELDS`]).
     pub fn without_provenance() -> Self {
         Options {
@@ -514,7 +509,7 @@ mod tests {
     fn keyword_removed_is_a_set_difference() {
         let a = json!({"keywords": ["ASSAULT", "RAPID FIRE 2"]});
         let b = json!({"keywords": ["ASSAULT"]});
-        let c = diff_values("x", &a, &b, &Options::all());
+        let c = diff_values("x", &a, &b, &Options::default());
         assert_eq!(c.len(), 1);
         assert_eq!(c[0].kind, ChangeKind::Removed);
         assert_eq!(c[0].human("X"), "X › keywords: − RAPID FIRE 2");
@@ -524,7 +519,7 @@ mod tests {
     fn shared_names_are_told_apart_by_type() {
         let a = json!({"weapons": [{"name": "Claw", "type": "melee"}, {"name": "Claw", "type": "ranged"}]});
         let b = json!({"weapons": [{"name": "Claw", "type": "ranged"}]});
-        let c = diff_values("x", &a, &b, &Options::all());
+        let c = diff_values("x", &a, &b, &Options::default());
         assert_eq!(c.len(), 1);
         assert_eq!(c[0].path.to_string(), "weapons[Claw (melee)]");
     }
@@ -533,6 +528,6 @@ mod tests {
     fn absent_field_reads_as_null() {
         let a = json!({"id": "x"});
         let b = json!({"id": "x", "model_keywords": null});
-        assert!(diff_values("x", &a, &b, &Options::all()).is_empty());
+        assert!(diff_values("x", &a, &b, &Options::default()).is_empty());
     }
 }

@@ -23,6 +23,7 @@
 use super::dataset::{DatasetDiff, Entry, EntryKind, Subject};
 use serde::{Deserialize, Serialize};
 use serde_saphyr::Spanned;
+use strum::VariantArray;
 
 /// The default policy, embedded.
 pub const DEFAULT_POLICY: &str = include_str!("../../schemas/gate-default.yaml");
@@ -149,8 +150,8 @@ impl Policy {
             err(place, message.to_string())
         })?;
         for c in &p.fail_on.categories {
-            let Some(cat) = Subject::parse(&c.value) else {
-                let names: Vec<&str> = Subject::ALL.iter().map(|c| c.as_str()).collect();
+            let Ok(cat) = c.value.parse::<Subject>() else {
+                let names: Vec<&str> = Subject::VARIANTS.iter().map(|c| c.as_str()).collect();
                 let names = names.join(", ");
                 let message = format!("unknown category `{}` (one of: {names})", c.value);
                 return Err(err(place(c), message));

@@ -249,6 +249,23 @@ fn a_renamed_record_is_one_rename_not_remove_and_add() {
 }
 
 #[test]
+fn a_record_whose_id_alone_changed_is_a_rename_to_the_new_id() {
+    // Only the id changed (a new id scheme): no field change follows the rename, and the
+    // rename still names the NEW id (it was empty, taken from the first field change).
+    let old = base();
+    let mut new = base();
+    new["datasheets"][0]["id"] = json!("10e:tyranids:carnifex-brood");
+    let d = diff(&old, &new);
+    assert_eq!(d.changes.len(), 1);
+    assert_eq!(d.changes[0].kind, EntryKind::Renamed);
+    assert_eq!(d.changes[0].record, "10e:tyranids:carnifex-brood");
+    assert_eq!(
+        d.changes[0].human,
+        "Carnifexes → Carnifexes: renamed (10e:tyranids:carnifexes → 10e:tyranids:carnifex-brood)"
+    );
+}
+
+#[test]
 fn unrelated_records_are_removed_and_added() {
     let old = base();
     let mut new = base();
