@@ -15,8 +15,9 @@
 //! `::error` for a change that breaks the policy).
 
 use crate::dataset::{self, DatasetDir, LoadedDataset};
-use crate::diff::dataset::{diff_datasets, DatasetDiff, Entry, EntryKind};
+use crate::diff::dataset::{diff_datasets, DatasetDiff, Entry};
 use crate::diff::policy::{Policy, Verdict};
+use crate::diff::ChangeKind;
 use anyhow::Context;
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
@@ -276,8 +277,8 @@ pub fn human(
             let mut last_weapon = None;
             for e in entries {
                 let colour = match (e.kind, e.became_null) {
-                    (_, true) | (EntryKind::Removed, _) => "31",
-                    (EntryKind::Added, _) => "32",
+                    (_, true) | (ChangeKind::Removed, _) => "31",
+                    (ChangeKind::Added, _) => "32",
                     _ => "33",
                 };
                 let _ = write!(

@@ -78,27 +78,6 @@ impl Subject {
     }
 }
 
-/// What happened to a record or field, renames included.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum EntryKind {
-    Added,
-    Removed,
-    #[default]
-    Changed,
-    Renamed,
-}
-
-impl From<ChangeKind> for EntryKind {
-    fn from(k: ChangeKind) -> Self {
-        match k {
-            ChangeKind::Added => EntryKind::Added,
-            ChangeKind::Removed => EntryKind::Removed,
-            ChangeKind::Changed => EntryKind::Changed,
-        }
-    }
-}
-
 /// Where a value was read: the source file (relative to the input root), line, page.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct At {
@@ -131,7 +110,7 @@ pub struct Entry {
     /// The record's name (its id when it has none).
     pub name: String,
     pub faction: Option<String>,
-    pub kind: EntryKind,
+    pub kind: ChangeKind,
     /// `points[1 model].points`; empty for a whole record.
     pub path: String,
     pub category: Subject,
@@ -295,9 +274,9 @@ fn summarize(changes: &[Entry], new_errors: usize, resolved_errors: usize) -> Su
         }
         // Whole records.
         match (e.field_path.0.is_empty(), e.kind) {
-            (true, EntryKind::Added) => s.added += 1,
-            (true, EntryKind::Removed) => s.removed += 1,
-            (true, EntryKind::Renamed) => s.renamed += 1,
+            (true, ChangeKind::Added) => s.added += 1,
+            (true, ChangeKind::Removed) => s.removed += 1,
+            (true, ChangeKind::Renamed) => s.renamed += 1,
             _ => {}
         }
         s.became_null += usize::from(e.became_null);
@@ -527,13 +506,13 @@ fn mark_set_typography(changes: &mut [Entry]) {
     };
     let mut removed = BTreeMap::new();
     for (i, e) in changes.iter().enumerate() {
-        if e.kind == EntryKind::Removed && e.category.is_meaning() && !e.field_path.0.is_empty() {
+        if e.kind == ChangeKind::Removed && e.category.is_meaning() && !e.field_path.0.is_empty() {
             removed.extend(key(e, &e.old).map(|k| (k, i)));
         }
     }
     let mut pairs = Vec::new();
     for (i, e) in changes.iter().enumerate() {
-        if e.kind == EntryKind::Added && e.category.is_meaning() {
+        if e.kind == ChangeKind::Added && e.category.is_meaning() {
             pairs.extend(
                 key(e, &e.new)
                     .and_then(|k| removed.remove(&k))
@@ -727,7 +706,7 @@ fn push_changes(
         old_record: renamed_from.cloned(),
         name: label(if vb.is_null() { va } else { vb }, rec_id),
         faction: faction(va, vb),
-        kind: EntryKind::Renamed,
+        kind: ChangeKind::Renamed,
         category: Subject::Record,
         meaning: true,
         ..Entry::default()
@@ -749,7 +728,7 @@ fn push_changes(
     for c in changes {
         let category = categorize(&c.path, c.kind, c.old.as_ref(), c.new.as_ref());
         let mut e = Entry {
-            kind: c.kind.into(),
+            kind: c.kind,
             path: c.path.to_string(),
             category,
             meaning: category.is_meaning(),

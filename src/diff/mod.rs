@@ -24,7 +24,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 /// What happened to the thing at a path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ChangeKind {
     /// Only in the new reading (`old` is `None`).
@@ -32,7 +32,11 @@ pub enum ChangeKind {
     /// Only in the old reading (`new` is `None`).
     Removed,
     /// In both, with other values.
+    #[default]
     Changed,
+    /// A whole record under another id: one only in OLD and one only in NEW paired by content
+    /// ([`dataset`]'s renames; the engine compares one record and never gives it).
+    Renamed,
 }
 
 /// One step of a [`FieldPath`].
@@ -146,7 +150,7 @@ impl Change {
             {
                 format!("{head}: {}", word_diff(a, b))
             }
-            (ChangeKind::Changed, o, n) => {
+            (ChangeKind::Changed | ChangeKind::Renamed, o, n) => {
                 let [o, n] = [o, n].map(|v| show(v.as_ref().unwrap_or(&Value::Null)));
                 format!("{head}: {o} → {n}")
             }

@@ -20,7 +20,8 @@
 //! Read with serde-saphyr; errors carry the file, line and column. Pure apart from that: the
 //! caller reads the file and decides the exit code.
 
-use super::dataset::{DatasetDiff, Entry, EntryKind, Subject};
+use super::dataset::{DatasetDiff, Entry, Subject};
+use super::ChangeKind;
 use serde::{Deserialize, Serialize};
 use serde_saphyr::Spanned;
 use strum::VariantArray;
@@ -227,14 +228,14 @@ impl Policy {
             return out;
         }
         let whole = e.path.is_empty();
-        if f.removed_records && whole && e.kind == EntryKind::Removed {
+        if f.removed_records && whole && e.kind == ChangeKind::Removed {
             out.push((
                 "removed_records",
                 format!("{} {} removed", e.record_type, e.record),
             ));
         }
         if f.removed_weapon_profiles
-            && e.kind == EntryKind::Removed
+            && e.kind == ChangeKind::Removed
             && e.category == Subject::WeaponProfile
             && e.field_path.0.len() == 2
         {

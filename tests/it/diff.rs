@@ -65,7 +65,7 @@ fn reversed(c: &Change) -> Change {
     let kind = match c.kind {
         ChangeKind::Added => ChangeKind::Removed,
         ChangeKind::Removed => ChangeKind::Added,
-        ChangeKind::Changed => ChangeKind::Changed,
+        other => other,
     };
     Change {
         kind,
@@ -463,7 +463,7 @@ fn carnifexes_pages_still_report_230_vs_180_with_both_files() {
 #[test]
 fn a_dataset_read_twice_has_no_changes_and_a_points_edit_is_one() {
     use cogitator::dataset::DatasetDir;
-    use cogitator::diff::dataset::{diff_datasets, EntryKind};
+    use cogitator::diff::dataset::diff_datasets;
     let dir = crate::util::repo().join("output");
     let old = DatasetDir::read(&dir).expect("seeds output reads");
     assert!(!old.datasheets.is_empty());
@@ -477,7 +477,7 @@ fn a_dataset_read_twice_has_no_changes_and_a_points_edit_is_one() {
     let changes = diff_datasets(&old, &new, &[]).changes;
     assert_eq!(changes.len(), 1);
     assert_eq!(changes[0].record_type, "datasheet");
-    assert_eq!(changes[0].kind, EntryKind::Changed);
+    assert_eq!(changes[0].kind, ChangeKind::Changed);
     assert!(
         changes[0].path.starts_with("points["),
         "{}",
