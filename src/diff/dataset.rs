@@ -33,7 +33,8 @@
 //! [`Change::human`].
 
 use super::{
-    diff_values, id_of, keys, Change, ChangeKind, FieldPath, Options, Segment, PROVENANCE_FIELDS,
+    diff_readings, diff_values, id_of, keys, Change, ChangeKind, FieldPath, Options, Segment,
+    PROVENANCE_FIELDS,
 };
 use crate::dataset::LoadedDataset;
 use crate::diag::{Diagnostic, Severity};
@@ -294,43 +295,20 @@ fn diff_type(
     let gone: Vec<&String> = a.keys().filter(|k| !b.contains_key(*k)).collect();
     let came: Vec<&String> = b.keys().filter(|k| !a.contains_key(*k)).collect();
     let renames = match_renames(&gone, &came, a, b);
-    let renamed_old: BTreeSet<&String> = renames.iter().map(|(o, _)| *o).collect();
-    let renamed_new: BTreeSet<&String> = renames.iter().map(|(_, n)| *n).collect();
+    let renamed: BTreeSet<&String> = renames.iter().flat_map(|(o, n)| [*o, *n]).collect();
+    let ids: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
     let opts = Options::default();
-    for (id, va) in a {
-        match b.get(id) {
-            Some(vb) => {
-                let c = diff_values(id, va, vb, &opts);
-                push_changes(t, c, va, vb, [id, id], targets, out);
-            }
-            None if !renamed_old.contains(id) => {
-                let c = whole(id, ChangeKind::Removed, Some(va), None);
-                push_changes(t, vec![c], va, &Value::Null, [id, id], targets, out);
-            }
-            None => {}
-        }
-    }
-    for id in came.iter().filter(|id| !renamed_new.contains(*id)) {
-        let vb = &b[*id];
-        let c = whole(id, ChangeKind::Added, None, Some(vb));
-        push_changes(t, vec![c], &Value::Null, vb, [id, id], targets, out);
+    for id in ids.into_iter().filter(|id| !renamed.contains(id)) {
+        let (va, vb) = (a.get(id), b.get(id));
+        let c = diff_readings(id, va, vb, &opts);
+        let [va, vb] = [va, vb].map(|v| v.unwrap_or(&Value::Null));
+        push_changes(t, c, va, vb, [id, id], targets, out);
     }
     for (o, n) in renames {
         let (va, vb) = (&a[o], &b[n]);
         let mut c = diff_values(n, va, vb, &opts);
         c.retain(|c| c.path.0 != [Segment::Field("id".into())]);
         push_changes(t, c, va, vb, [o, n], targets, out);
-    }
-}
-
-/// A whole record added or removed.
-fn whole(id: &str, kind: ChangeKind, old: Option<&Value>, new: Option<&Value>) -> Change {
-    Change {
-        record: id.to_string(),
-        kind,
-        path: FieldPath::default(),
-        old: old.cloned(),
-        new: new.cloned(),
     }
 }
 

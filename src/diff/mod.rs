@@ -322,13 +322,24 @@ impl Options {
 
 /// The differences between two JSON values of record `record`.
 pub fn diff_values(record: &str, a: &Value, b: &Value, opts: &Options) -> Vec<Change> {
+    diff_readings(record, Some(a), Some(b), opts)
+}
+
+/// [`diff_values`] of a record in either reading or both: a record in one reading only is one
+/// change, `added` or `removed`, with an empty path.
+pub fn diff_readings(
+    record: &str,
+    a: Option<&Value>,
+    b: Option<&Value>,
+    opts: &Options,
+) -> Vec<Change> {
     let mut out = Vec::new();
     let mut d = Differ {
         record,
         opts,
         out: &mut out,
     };
-    d.value(&FieldPath::default(), a, b);
+    d.element(FieldPath::default(), a, b);
     out
 }
 
