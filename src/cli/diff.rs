@@ -14,6 +14,7 @@
 //! (GitHub Actions annotations `::warning file=…,line=…::…` at the NEW value's source;
 //! `::error` for a change that breaks the policy).
 
+use super::plural;
 use crate::dataset::{self, DatasetDir, LoadedDataset};
 use crate::diff::dataset::{diff_datasets, DatasetDiff, Entry};
 use crate::diff::policy::{Policy, Verdict};
@@ -222,23 +223,18 @@ fn groups(diff: &DatasetDiff, all: bool) -> Vec<((&'static str, String), Vec<&En
     out
 }
 
-/// `1 change`, `2 changes`: `n` and the noun in the number `n` wants.
-pub fn count(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
 fn summary_line(diff: &DatasetDiff) -> String {
     let s = &diff.summary;
     format!(
         "{} ({} added, {} removed, {}; {} became null), {} provenance only, {} typography only, {}",
-        count(s.meaning, "change of meaning", "changes of meaning"),
+        plural(s.meaning, "change of meaning", "changes of meaning"),
         s.added,
         s.removed,
-        count(s.renamed, "renamed record", "renamed records"),
+        plural(s.renamed, "renamed record", "renamed records"),
         s.became_null,
         s.provenance,
         s.typography,
-        count(
+        plural(
             s.new_errors,
             "new error diagnostic",
             "new error diagnostics"
@@ -302,7 +298,7 @@ pub fn human(
         }
         let hidden = diff.summary.provenance + diff.summary.typography;
         if !all && hidden > 0 {
-            let what = count(
+            let what = plural(
                 hidden,
                 "provenance-only or typography-only change",
                 "provenance-only and typography-only changes",
@@ -324,7 +320,7 @@ pub fn human(
             let _ = writeln!(o, "\ngate: passed ({allowed} accepted by the allowlist)");
         } else {
             let failed = paint("1;31", "gate: FAILED");
-            let n = count(v.violations.len(), "violation", "violations");
+            let n = plural(v.violations.len(), "violation", "violations");
             let _ = writeln!(o, "\n{failed} ({n}, {allowed} accepted by the allowlist)");
             for x in &v.violations {
                 let _ = writeln!(o, "  [{}] {}", x.rule, esc(&x.message));
@@ -363,7 +359,7 @@ pub fn markdown(diff: &DatasetDiff, verdict: Option<&Verdict>, all: bool) -> Str
     let mut o = String::from("### cogitator diff\n\n");
     if let Some(v) = verdict {
         let passed = if v.passed { "passed ✅" } else { "FAILED ❌" };
-        let n = count(v.violations.len(), "violation", "violations");
+        let n = plural(v.violations.len(), "violation", "violations");
         let allowed = v.allowed.len();
         let _ = writeln!(
             o,

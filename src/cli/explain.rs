@@ -441,9 +441,8 @@ fn reconciliation(o: &mut String, ds: &LoadedDataset, id: &str, path: &FieldPath
     }
     let _ = writeln!(
         o,
-        "\nreconciliation ({sources}; {} field{}; reconciliation.json):",
-        lines.len(),
-        if lines.len() == 1 { "" } else { "s" }
+        "\nreconciliation ({sources}; {}; reconciliation.json):",
+        super::plural(lines.len(), "field", "fields")
     );
     for l in lines {
         let _ = writeln!(o, "{l}");
