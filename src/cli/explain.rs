@@ -450,11 +450,7 @@ fn reconciliation(o: &mut String, ds: &LoadedDataset, id: &str, path: &FieldPath
 }
 
 fn compact(v: &Value) -> String {
-    let s = match v {
-        Value::String(s) => s.clone(),
-        v => v.to_string(),
-    };
-    shorten(&s, 300)
+    shorten(&crate::diff::show(v), 300)
 }
 
 fn shorten(s: &str, n: usize) -> String {
