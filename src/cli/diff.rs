@@ -156,22 +156,14 @@ fn read_both(args: &Args) -> anyhow::Result<Both> {
     Ok((read(tmp.path())?, read(new)?, old_name, name(new)))
 }
 
-/// Writes the dataset files of `dir` as committed at `rev` into `to` (`git show REV:./dir/f`).
+/// Writes the dataset files of `dir` (`normalize::lint::DATASET_FILES`) as committed at `rev`
+/// into `to` (`git show REV:./dir/f`).
 fn git_extract(rev: &str, dir: &Path, to: &Path) -> anyhow::Result<()> {
     if rev.starts_with('-') {
         anyhow::bail!("--old-rev {rev:?} is not a revision");
     }
     let optional = [dataset::QUARANTINE, dataset::DIAGNOSTICS, dataset::MANIFEST];
-    for name in [
-        dataset::DATASHEETS,
-        dataset::RULES,
-        dataset::STRATAGEMS,
-        dataset::ENHANCEMENTS,
-        dataset::DETACHMENTS,
-    ]
-    .into_iter()
-    .chain(optional)
-    {
+    for &(name, _, _) in crate::normalize::lint::DATASET_FILES {
         let spec = format!("{rev}:./{}/{name}", dir.display());
         let o = std::process::Command::new("git")
             .args(["show", &spec])
