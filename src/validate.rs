@@ -10,7 +10,7 @@ use crate::diag::{sort_diagnostics, Code, Diagnostic};
 use crate::model::Datasheet;
 use crate::simulate::keyword::{parse_threshold, KeywordError};
 use crate::simulate::profile::{bearer_profile, weapon_from_profile, ProfileError};
-use crate::simulate::{self, Conditions, Scenario, SimError, Target};
+use crate::simulate::{self, Conditions, SimError, Target};
 use serde::Deserialize;
 use std::collections::BTreeSet;
 
@@ -229,14 +229,10 @@ pub fn validate_datasheets(
                     ));
                 }
             }
-            for (name, target) in &targets {
-                let scenario = Scenario {
-                    attackers: 1,
-                    weapon: weapon.clone(),
-                    target: target.clone(),
-                    conditions: conditions(ds),
-                };
-                match simulate::exact(&scenario) {
+            let volleys =
+                simulate::volleys(&weapon, targets.iter().map(|(_, t)| t), conditions(ds));
+            for ((name, _), volley) in targets.iter().zip(volleys) {
+                match volley {
                     Ok(o) => rows.push(ExpectedDamageRow {
                         datasheet: ds.id.clone(),
                         weapon: wp.name.clone(),

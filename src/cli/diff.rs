@@ -14,9 +14,11 @@
 //! (GitHub Actions annotations `::warning file=…,line=…::…` at the NEW value's source;
 //! `::error` for a change that breaks the policy).
 
+use super::plural;
 use crate::dataset::{self, DatasetDir, LoadedDataset};
-use crate::diff::dataset::{diff_datasets, DatasetDiff, Entry, EntryKind};
+use crate::diff::dataset::{diff_datasets, DatasetDiff, Entry};
 use crate::diff::policy::{Policy, Verdict};
+use crate::diff::ChangeKind;
 use anyhow::Context;
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
@@ -154,22 +156,19 @@ fn read_both(args: &Args) -> anyhow::Result<Both> {
     Ok((read(tmp.path())?, read(new)?, old_name, name(new)))
 }
 
-/// Writes the dataset files of `dir` as committed at `rev` into `to` (`git show REV:./dir/f`).
+/// Writes the dataset files of `dir` (`normalize::lint::DATASET_FILES`) as committed at `rev`
+/// into `to` (`git show REV:./dir/f`).
 fn git_extract(rev: &str, dir: &Path, to: &Path) -> anyhow::Result<()> {
     if rev.starts_with('-') {
         anyhow::bail!("--old-rev {rev:?} is not a revision");
     }
-    let optional = [dataset::QUARANTINE, dataset::DIAGNOSTICS, dataset::MANIFEST];
-    for name in [
-        dataset::DATASHEETS,
-        dataset::RULES,
-        dataset::STRATAGEMS,
-        dataset::ENHANCEMENTS,
-        dataset::DETACHMENTS,
-    ]
-    .into_iter()
-    .chain(optional)
-    {
+    let optional = [
+        dataset::QUARANTINE,
+        dataset::DIAGNOSTICS,
+        dataset::MANIFEST,
+        dataset::POINTS,
+    ];
+    for &(name, _, _) in crate::normalize::lint::DATASET_FILES {
         let spec = format!("{rev}:./{}/{name}", dir.display());
         let o = std::process::Command::new("git")
             .args(["show", &spec])
@@ -221,23 +220,18 @@ fn groups(diff: &DatasetDiff, all: bool) -> Vec<((&'static str, String), Vec<&En
     out
 }
 
-/// `1 change`, `2 changes`: `n` and the noun in the number `n` wants.
-pub fn count(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
 fn summary_line(diff: &DatasetDiff) -> String {
     let s = &diff.summary;
     format!(
         "{} ({} added, {} removed, {}; {} became null), {} provenance only, {} typography only, {}",
-        count(s.meaning, "change of meaning", "changes of meaning"),
+        plural(s.meaning, "change of meaning", "changes of meaning"),
         s.added,
         s.removed,
-        count(s.renamed, "renamed record", "renamed records"),
+        plural(s.renamed, "renamed record", "renamed records"),
         s.became_null,
         s.provenance,
         s.typography,
-        count(
+        plural(
             s.new_errors,
             "new error diagnostic",
             "new error diagnostics"
@@ -276,8 +270,8 @@ pub fn human(
             let mut last_weapon = None;
             for e in entries {
                 let colour = match (e.kind, e.became_null) {
-                    (_, true) | (EntryKind::Removed, _) => "31",
-                    (EntryKind::Added, _) => "32",
+                    (_, true) | (ChangeKind::Removed, _) => "31",
+                    (ChangeKind::Added, _) => "32",
                     _ => "33",
                 };
                 let _ = write!(
@@ -301,7 +295,7 @@ pub fn human(
         }
         let hidden = diff.summary.provenance + diff.summary.typography;
         if !all && hidden > 0 {
-            let what = count(
+            let what = plural(
                 hidden,
                 "provenance-only or typography-only change",
                 "provenance-only and typography-only changes",
@@ -323,7 +317,7 @@ pub fn human(
             let _ = writeln!(o, "\ngate: passed ({allowed} accepted by the allowlist)");
         } else {
             let failed = paint("1;31", "gate: FAILED");
-            let n = count(v.violations.len(), "violation", "violations");
+            let n = plural(v.violations.len(), "violation", "violations");
             let _ = writeln!(o, "\n{failed} ({n}, {allowed} accepted by the allowlist)");
             for x in &v.violations {
                 let _ = writeln!(o, "  [{}] {}", x.rule, esc(&x.message));
@@ -362,7 +356,7 @@ pub fn markdown(diff: &DatasetDiff, verdict: Option<&Verdict>, all: bool) -> Str
     let mut o = String::from("### cogitator diff\n\n");
     if let Some(v) = verdict {
         let passed = if v.passed { "passed ✅" } else { "FAILED ❌" };
-        let n = count(v.violations.len(), "violation", "violations");
+        let n = plural(v.violations.len(), "violation", "violations");
         let allowed = v.allowed.len();
         let _ = writeln!(
             o,

@@ -221,12 +221,7 @@ pub fn explain(ds: &LoadedDataset, target: &str, inputs: &Path) -> Result<String
     })?;
     let walk = walk(&rec.value, &path).map_err(|m| not_found(format!("{id}: {m}")))?;
     let (path, value) = (walk.path, walk.value);
-    let name = rec
-        .value
-        .get("name")
-        .and_then(Value::as_str)
-        .unwrap_or(id)
-        .to_string();
+    let name = crate::diff::dataset::label(&rec.value, id);
     let mut o = String::new();
     let _ = writeln!(
         o,
@@ -446,9 +441,8 @@ fn reconciliation(o: &mut String, ds: &LoadedDataset, id: &str, path: &FieldPath
     }
     let _ = writeln!(
         o,
-        "\nreconciliation ({sources}; {} field{}; reconciliation.json):",
-        lines.len(),
-        if lines.len() == 1 { "" } else { "s" }
+        "\nreconciliation ({sources}; {}; reconciliation.json):",
+        super::plural(lines.len(), "field", "fields")
     );
     for l in lines {
         let _ = writeln!(o, "{l}");
@@ -456,11 +450,7 @@ fn reconciliation(o: &mut String, ds: &LoadedDataset, id: &str, path: &FieldPath
 }
 
 fn compact(v: &Value) -> String {
-    let s = match v {
-        Value::String(s) => s.clone(),
-        v => v.to_string(),
-    };
-    shorten(&s, 300)
+    shorten(&crate::diff::show(v), 300)
 }
 
 fn shorten(s: &str, n: usize) -> String {

@@ -6,6 +6,7 @@
 //! and leftover notes (`S011`) are printed on stderr. It must not decide itself what may be
 //! replaced: that is `emit`'s.
 
+use super::plural;
 use crate::diag::Severity;
 use crate::model::{Dataset, InputStatus};
 use crate::text::escape;
@@ -291,11 +292,6 @@ fn print_summary(ds: &Dataset, out: &std::path::Path, verbose: bool) {
 
 /// Lines of the summary's list of inputs not processed.
 const MAX_LISTED: usize = 20;
-
-/// `1 file`, `0 files`, `5 files`.
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
 
 /// The inputs that were skipped or failed: status, path, detected format and the first warning
 /// or error diagnostic. Three or more of one folder with the same status, format and finding

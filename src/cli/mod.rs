@@ -14,6 +14,11 @@ static STDERR_CLOSED: AtomicBool = AtomicBool::new(false);
 /// Set when the command paints its output (`diff` on a terminal): colour sequences pass.
 static COLOR: AtomicBool = AtomicBool::new(false);
 
+/// `1 file`, `0 files`, `2 changes`: `n` and the noun in the number `n` wants.
+pub(crate) fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// Lets colour sequences (and only those) through the terminal filter from now on.
 pub(crate) fn allow_color() {
     COLOR.store(true, Ordering::Relaxed);

@@ -33,12 +33,13 @@
 //! [`Change::human`].
 
 use super::{
-    diff_values, id_of, keys, Change, ChangeKind, FieldPath, Options, Segment, PROVENANCE_FIELDS,
+    diff_readings, diff_values, id_of, keys, Change, ChangeKind, FieldPath, Options, Segment,
+    PROVENANCE_FIELDS,
 };
 use crate::dataset::LoadedDataset;
 use crate::diag::{Diagnostic, Severity};
 use crate::model::WeaponProfile;
-use crate::simulate::{self, Conditions, Scenario};
+use crate::simulate::{self, Conditions};
 use crate::validate::ReferenceTarget;
 use serde::Serialize;
 use serde_json::Value;
@@ -68,8 +69,6 @@ pub enum Subject {
 }
 
 impl Subject {
-    pub const ALL: &'static [Subject] = <Subject as strum::VariantArray>::VARIANTS;
-
     /// `false` for provenance-only and typography-only changes.
     pub fn is_meaning(self) -> bool {
         !matches!(self, Subject::Provenance | Subject::Typography)
@@ -77,31 +76,6 @@ impl Subject {
 
     pub fn as_str(self) -> &'static str {
         self.into()
-    }
-
-    pub fn parse(s: &str) -> Option<Subject> {
-        s.parse().ok()
-    }
-}
-
-/// What happened to a record or field, renames included.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum EntryKind {
-    Added,
-    Removed,
-    #[default]
-    Changed,
-    Renamed,
-}
-
-impl From<ChangeKind> for EntryKind {
-    fn from(k: ChangeKind) -> Self {
-        match k {
-            ChangeKind::Added => EntryKind::Added,
-            ChangeKind::Removed => EntryKind::Removed,
-            ChangeKind::Changed => EntryKind::Changed,
-        }
     }
 }
 
@@ -137,7 +111,7 @@ pub struct Entry {
     /// The record's name (its id when it has none).
     pub name: String,
     pub faction: Option<String>,
-    pub kind: EntryKind,
+    pub kind: ChangeKind,
     /// `points[1 model].points`; empty for a whole record.
     pub path: String,
     pub category: Subject,
@@ -301,9 +275,9 @@ fn summarize(changes: &[Entry], new_errors: usize, resolved_errors: usize) -> Su
         }
         // Whole records.
         match (e.field_path.0.is_empty(), e.kind) {
-            (true, EntryKind::Added) => s.added += 1,
-            (true, EntryKind::Removed) => s.removed += 1,
-            (true, EntryKind::Renamed) => s.renamed += 1,
+            (true, ChangeKind::Added) => s.added += 1,
+            (true, ChangeKind::Removed) => s.removed += 1,
+            (true, ChangeKind::Renamed) => s.renamed += 1,
             _ => {}
         }
         s.became_null += usize::from(e.became_null);
@@ -321,43 +295,20 @@ fn diff_type(
     let gone: Vec<&String> = a.keys().filter(|k| !b.contains_key(*k)).collect();
     let came: Vec<&String> = b.keys().filter(|k| !a.contains_key(*k)).collect();
     let renames = match_renames(&gone, &came, a, b);
-    let renamed_old: BTreeSet<&String> = renames.iter().map(|(o, _)| *o).collect();
-    let renamed_new: BTreeSet<&String> = renames.iter().map(|(_, n)| *n).collect();
-    let opts = Options::all();
-    for (id, va) in a {
-        match b.get(id) {
-            Some(vb) => {
-                let c = diff_values(id, va, vb, &opts);
-                push_changes(t, c, va, vb, None, targets, out);
-            }
-            None if !renamed_old.contains(id) => {
-                let c = whole(id, ChangeKind::Removed, Some(va), None);
-                push_changes(t, vec![c], va, &Value::Null, None, targets, out);
-            }
-            None => {}
-        }
-    }
-    for id in came.iter().filter(|id| !renamed_new.contains(*id)) {
-        let vb = &b[*id];
-        let c = whole(id, ChangeKind::Added, None, Some(vb));
-        push_changes(t, vec![c], &Value::Null, vb, None, targets, out);
+    let renamed: BTreeSet<&String> = renames.iter().flat_map(|(o, n)| [*o, *n]).collect();
+    let ids: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+    let opts = Options::default();
+    for id in ids.into_iter().filter(|id| !renamed.contains(id)) {
+        let (va, vb) = (a.get(id), b.get(id));
+        let c = diff_readings(id, va, vb, &opts);
+        let [va, vb] = [va, vb].map(|v| v.unwrap_or(&Value::Null));
+        push_changes(t, c, va, vb, [id, id], targets, out);
     }
     for (o, n) in renames {
         let (va, vb) = (&a[o], &b[n]);
         let mut c = diff_values(n, va, vb, &opts);
         c.retain(|c| c.path.0 != [Segment::Field("id".into())]);
-        push_changes(t, c, va, vb, Some(o), targets, out);
-    }
-}
-
-/// A whole record added or removed.
-fn whole(id: &str, kind: ChangeKind, old: Option<&Value>, new: Option<&Value>) -> Change {
-    Change {
-        record: id.to_string(),
-        kind,
-        path: FieldPath::default(),
-        old: old.cloned(),
-        new: new.cloned(),
+        push_changes(t, c, va, vb, [o, n], targets, out);
     }
 }
 
@@ -436,7 +387,7 @@ fn match_renames<'a>(
         }
     }
     if gone.len() * came.len() <= MAX_SIMILARITY_PAIRS {
-        let opts = Options::all();
+        let opts = Options::default();
         // Each remaining old record's closest new one, and back (ties to the first); the pairs
         // that choose each other.
         let (mut best_for, mut best_back) = (BTreeMap::new(), BTreeMap::new());
@@ -461,7 +412,8 @@ fn match_renames<'a>(
     out
 }
 
-fn label(v: &Value, id: &str) -> String {
+/// A record's name for people: its `name`, else its id.
+pub fn label(v: &Value, id: &str) -> String {
     v.get("name")
         .and_then(Value::as_str)
         .unwrap_or(id)
@@ -532,13 +484,13 @@ fn mark_set_typography(changes: &mut [Entry]) {
     };
     let mut removed = BTreeMap::new();
     for (i, e) in changes.iter().enumerate() {
-        if e.kind == EntryKind::Removed && e.category.is_meaning() && !e.field_path.0.is_empty() {
+        if e.kind == ChangeKind::Removed && e.category.is_meaning() && !e.field_path.0.is_empty() {
             removed.extend(key(e, &e.old).map(|k| (k, i)));
         }
     }
     let mut pairs = Vec::new();
     for (i, e) in changes.iter().enumerate() {
-        if e.kind == EntryKind::Added && e.category.is_meaning() {
+        if e.kind == ChangeKind::Added && e.category.is_meaning() {
             pairs.extend(
                 key(e, &e.new)
                     .and_then(|k| removed.remove(&k))
@@ -664,10 +616,11 @@ impl<'a> Readings<'a> {
                     .filter(|l| *l > 0),
                 &first,
             ) {
+                let (line, page) = (l as u32, None);
                 best = Some(At {
-                    file: f.file.clone(),
-                    line: l as u32,
-                    page: None,
+                    line,
+                    page,
+                    ..f.clone()
                 });
             }
         }
@@ -678,18 +631,9 @@ impl<'a> Readings<'a> {
 fn expected(w: Option<&Value>, targets: &[(String, simulate::Target)]) -> Option<Vec<f64>> {
     let p: WeaponProfile = serde_json::from_value(w?.clone()).ok()?;
     let (weapon, _) = simulate::profile::weapon_from_profile(&p).ok()?;
-    targets
-        .iter()
-        .map(|(_, t)| {
-            simulate::exact(&Scenario {
-                attackers: 1,
-                weapon: weapon.clone(),
-                target: t.clone(),
-                conditions: Conditions::default(),
-            })
-            .ok()
-            .map(|o| o.expected_damage)
-        })
+    let targets = targets.iter().map(|(_, t)| t);
+    simulate::volleys(&weapon, targets, Conditions::default())
+        .map(|volley| Some(volley.ok()?.expected_damage))
         .collect()
 }
 
@@ -720,19 +664,17 @@ fn damage(
         .collect()
 }
 
+/// The entries of one record's changes; `ids` are its id in OLD and in NEW (two ids: a rename).
 fn push_changes(
     t: &'static str,
     changes: Vec<Change>,
     va: &Value,
     vb: &Value,
-    renamed_from: Option<&String>,
+    [old_id, rec_id]: [&String; 2],
     targets: &[(String, simulate::Target)],
     out: &mut Vec<Entry>,
 ) {
-    let rec_id = changes
-        .first()
-        .map(|c| c.record.clone())
-        .unwrap_or_default();
+    let renamed_from = (old_id != rec_id).then_some(old_id);
     let side = if vb.is_null() { Side::Old } else { Side::New };
     let mut readings = Readings::new(va, vb);
     // What every entry of the record shares; as it is, the rename.
@@ -740,9 +682,9 @@ fn push_changes(
         record_type: t,
         record: rec_id.clone(),
         old_record: renamed_from.cloned(),
-        name: label(if vb.is_null() { va } else { vb }, &rec_id),
+        name: label(if vb.is_null() { va } else { vb }, rec_id),
         faction: faction(va, vb),
-        kind: EntryKind::Renamed,
+        kind: ChangeKind::Renamed,
         category: Subject::Record,
         meaning: true,
         ..Entry::default()
@@ -764,7 +706,7 @@ fn push_changes(
     for c in changes {
         let category = categorize(&c.path, c.kind, c.old.as_ref(), c.new.as_ref());
         let mut e = Entry {
-            kind: c.kind.into(),
+            kind: c.kind,
             path: c.path.to_string(),
             category,
             meaning: category.is_meaning(),

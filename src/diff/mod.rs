@@ -24,7 +24,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 /// What happened to the thing at a path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ChangeKind {
     /// Only in the new reading (`old` is `None`).
@@ -32,18 +32,11 @@ pub enum ChangeKind {
     /// Only in the old reading (`new` is `None`).
     Removed,
     /// In both, with other values.
+    #[default]
     Changed,
-}
-
-impl ChangeKind {
-    /// The kind seen from the other side (old and new swapped).
-    pub fn reversed(self) -> Self {
-        match self {
-            ChangeKind::Added => ChangeKind::Removed,
-            ChangeKind::Removed => ChangeKind::Added,
-            ChangeKind::Changed => ChangeKind::Changed,
-        }
-    }
+    /// A whole record under another id: one only in OLD and one only in NEW paired by content
+    /// ([`dataset`]'s renames; the engine compares one record and never gives it).
+    Renamed,
 }
 
 /// One step of a [`FieldPath`].
@@ -122,17 +115,6 @@ pub struct Change {
 }
 
 impl Change {
-    /// The same change seen from the other side.
-    pub fn reversed(&self) -> Change {
-        Change {
-            record: self.record.clone(),
-            kind: self.kind.reversed(),
-            path: self.path.clone(),
-            old: self.new.clone(),
-            new: self.old.clone(),
-        }
-    }
-
     /// `Carnifexes › points › 2 models: 230 → 180`, `… › keywords: − RAPID FIRE 2`, with
     /// `label` (a record's name) in place of its id. A whole element or record added or
     /// removed shows its values ([`values`]: `Raveners › points › 5 models: added (115)`); a
@@ -168,7 +150,7 @@ impl Change {
             {
                 format!("{head}: {}", word_diff(a, b))
             }
-            (ChangeKind::Changed, o, n) => {
+            (ChangeKind::Changed | ChangeKind::Renamed, o, n) => {
                 let [o, n] = [o, n].map(|v| show(v.as_ref().unwrap_or(&Value::Null)));
                 format!("{head}: {o} → {n}")
             }
@@ -322,7 +304,7 @@ pub fn values(v: &Value, list: Option<&str>) -> String {
 /// location of a sub-record (`at`; `line` in contract-v1 datasets).
 pub const PROVENANCE_FIELDS: [&str; 4] = ["sources", "occurrences", "line", "at"];
 
-/// What to leave out of a comparison.
+/// What to leave out of a comparison (by default nothing).
 #[derive(Debug, Clone, Default)]
 pub struct Options {
     /// Field names ignored at any depth.
@@ -330,11 +312,6 @@ pub struct Options {
 }
 
 impl Options {
-    /// Compare everything.
-    pub fn all() -> Self {
-        Options::default()
-    }
-
     /// Leave out provenance ([`PROVENANCE_FIELDS`]).
     pub fn without_provenance() -> Self {
         Options {
@@ -343,29 +320,27 @@ impl Options {
     }
 }
 
-/// The differences between two readings of one record.
-pub fn diff_record<T: Serialize>(a: &T, b: &T, opts: &Options) -> Vec<Change> {
-    let (a, b) = (to_value(a), to_value(b));
-    let id = id_of(&b).or_else(|| id_of(&a)).unwrap_or_default();
-    diff_values(&id, &a, &b, opts)
-}
-
 /// The differences between two JSON values of record `record`.
 pub fn diff_values(record: &str, a: &Value, b: &Value, opts: &Options) -> Vec<Change> {
+    diff_readings(record, Some(a), Some(b), opts)
+}
+
+/// [`diff_values`] of a record in either reading or both: a record in one reading only is one
+/// change, `added` or `removed`, with an empty path.
+pub fn diff_readings(
+    record: &str,
+    a: Option<&Value>,
+    b: Option<&Value>,
+    opts: &Options,
+) -> Vec<Change> {
     let mut out = Vec::new();
     let mut d = Differ {
         record,
         opts,
         out: &mut out,
     };
-    d.value(&FieldPath::default(), a, b);
+    d.element(FieldPath::default(), a, b);
     out
-}
-
-fn to_value<T: Serialize>(v: &T) -> Value {
-    // Records are plain data with string keys: serializing them cannot fail; a type that
-    // could would compare as null.
-    serde_json::to_value(v).unwrap_or(Value::Null)
 }
 
 pub(crate) fn id_of(v: &Value) -> Option<String> {
@@ -549,7 +524,7 @@ mod tests {
     fn keyword_removed_is_a_set_difference() {
         let a = json!({"keywords": ["ASSAULT", "RAPID FIRE 2"]});
         let b = json!({"keywords": ["ASSAULT"]});
-        let c = diff_values("x", &a, &b, &Options::all());
+        let c = diff_values("x", &a, &b, &Options::default());
         assert_eq!(c.len(), 1);
         assert_eq!(c[0].kind, ChangeKind::Removed);
         assert_eq!(c[0].human("X"), "X › keywords: − RAPID FIRE 2");
@@ -559,7 +534,7 @@ mod tests {
     fn shared_names_are_told_apart_by_type() {
         let a = json!({"weapons": [{"name": "Claw", "type": "melee"}, {"name": "Claw", "type": "ranged"}]});
         let b = json!({"weapons": [{"name": "Claw", "type": "ranged"}]});
-        let c = diff_values("x", &a, &b, &Options::all());
+        let c = diff_values("x", &a, &b, &Options::default());
         assert_eq!(c.len(), 1);
         assert_eq!(c[0].path.to_string(), "weapons[Claw (melee)]");
     }
@@ -568,6 +543,6 @@ mod tests {
     fn absent_field_reads_as_null() {
         let a = json!({"id": "x"});
         let b = json!({"id": "x", "model_keywords": null});
-        assert!(diff_values("x", &a, &b, &Options::all()).is_empty());
+        assert!(diff_values("x", &a, &b, &Options::default()).is_empty());
     }
 }

@@ -20,9 +20,11 @@
 //! Read with serde-saphyr; errors carry the file, line and column. Pure apart from that: the
 //! caller reads the file and decides the exit code.
 
-use super::dataset::{DatasetDiff, Entry, EntryKind, Subject};
+use super::dataset::{DatasetDiff, Entry, Subject};
+use super::ChangeKind;
 use serde::{Deserialize, Serialize};
 use serde_saphyr::Spanned;
+use strum::VariantArray;
 
 /// The default policy, embedded.
 pub const DEFAULT_POLICY: &str = include_str!("../../schemas/gate-default.yaml");
@@ -149,8 +151,8 @@ impl Policy {
             err(place, message.to_string())
         })?;
         for c in &p.fail_on.categories {
-            let Some(cat) = Subject::parse(&c.value) else {
-                let names: Vec<&str> = Subject::ALL.iter().map(|c| c.as_str()).collect();
+            let Ok(cat) = c.value.parse::<Subject>() else {
+                let names: Vec<&str> = Subject::VARIANTS.iter().map(|c| c.as_str()).collect();
                 let names = names.join(", ");
                 let message = format!("unknown category `{}` (one of: {names})", c.value);
                 return Err(err(place(c), message));
@@ -226,14 +228,14 @@ impl Policy {
             return out;
         }
         let whole = e.path.is_empty();
-        if f.removed_records && whole && e.kind == EntryKind::Removed {
+        if f.removed_records && whole && e.kind == ChangeKind::Removed {
             out.push((
                 "removed_records",
                 format!("{} {} removed", e.record_type, e.record),
             ));
         }
         if f.removed_weapon_profiles
-            && e.kind == EntryKind::Removed
+            && e.kind == ChangeKind::Removed
             && e.category == Subject::WeaponProfile
             && e.field_path.0.len() == 2
         {

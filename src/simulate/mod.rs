@@ -203,6 +203,23 @@ pub fn exact(scenario: &Scenario) -> Result<Outcome, SimError> {
     Ok(exact::run(&plan))
 }
 
+/// One volley of `weapon` fired by one model at each of `targets` in turn, under `conditions`
+/// ([`exact`]): the one expected-damage run of `validate`'s table and `cogitator diff`'s weights.
+pub fn volleys<'a>(
+    weapon: &'a Weapon,
+    targets: impl IntoIterator<Item = &'a Target> + 'a,
+    conditions: Conditions,
+) -> impl Iterator<Item = Result<Outcome, SimError>> + 'a {
+    targets.into_iter().map(move |target| {
+        exact(&Scenario {
+            attackers: 1,
+            weapon: weapon.clone(),
+            target: target.clone(),
+            conditions,
+        })
+    })
+}
+
 /// The same rules by sampling `trials` volleys with `rand_pcg::Pcg64` seeded from `seed`.
 pub fn monte_carlo(scenario: &Scenario, trials: u64, seed: u64) -> Result<Outcome, SimError> {
     monte_carlo_with_progress(scenario, trials, seed, &|_| {})

@@ -5,8 +5,9 @@
 
 use crate::util;
 use cogitator::dataset::LoadedDataset;
-use cogitator::diff::dataset::{diff_datasets, DatasetDiff, EntryKind, Subject};
+use cogitator::diff::dataset::{diff_datasets, DatasetDiff, Subject};
 use cogitator::diff::policy::Policy;
+use cogitator::diff::ChangeKind;
 use serde_json::{json, Value};
 use std::process::Command;
 
@@ -235,7 +236,7 @@ fn a_renamed_record_is_one_rename_not_remove_and_add() {
     assert_eq!(d.summary.renamed, 1);
     assert_eq!(d.summary.added + d.summary.removed, 0);
     let first = &d.changes[0];
-    assert_eq!(first.kind, EntryKind::Renamed);
+    assert_eq!(first.kind, ChangeKind::Renamed);
     assert_eq!(first.old_record.as_deref(), Some("10e:tyranids:carnifexes"));
     assert_eq!(first.record, "10e:tyranids:carnifex-brood");
     let rest: Vec<String> = d.changes[1..].iter().map(|e| e.human.clone()).collect();
@@ -245,6 +246,23 @@ fn a_renamed_record_is_one_rename_not_remove_and_add() {
             "Carnifex Brood › name: Carnifexes → Carnifex Brood",
             "Carnifex Brood › points › 2 models: 230 → 200"
         ]
+    );
+}
+
+#[test]
+fn a_record_whose_id_alone_changed_is_a_rename_to_the_new_id() {
+    // Only the id changed (a new id scheme): no field change follows the rename, and the
+    // rename still names the NEW id (it was empty, taken from the first field change).
+    let old = base();
+    let mut new = base();
+    new["datasheets"][0]["id"] = json!("10e:tyranids:carnifex-brood");
+    let d = diff(&old, &new);
+    assert_eq!(d.changes.len(), 1);
+    assert_eq!(d.changes[0].kind, ChangeKind::Renamed);
+    assert_eq!(d.changes[0].record, "10e:tyranids:carnifex-brood");
+    assert_eq!(
+        d.changes[0].human,
+        "Carnifexes → Carnifexes: renamed (10e:tyranids:carnifexes → 10e:tyranids:carnifex-brood)"
     );
 }
 

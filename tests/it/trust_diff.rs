@@ -5,7 +5,8 @@
 
 use crate::util;
 use cogitator::dataset::LoadedDataset;
-use cogitator::diff::dataset::{diff_datasets, DatasetDiff, EntryKind};
+use cogitator::diff::dataset::{diff_datasets, DatasetDiff};
+use cogitator::diff::ChangeKind;
 use serde_json::{json, Value};
 use std::time::Duration;
 
@@ -72,10 +73,10 @@ fn big_weapon_diff(n: usize) -> DatasetDiff {
 fn check_big_weapon_diff(n: usize) {
     let d = big_weapon_diff(n);
     let changed = (0..n - 10).filter(|i| i % 3 == 0).count();
-    let count = |k: EntryKind| d.changes.iter().filter(|e| e.kind == k).count();
-    assert_eq!(count(EntryKind::Changed), changed);
-    assert_eq!(count(EntryKind::Removed), 10);
-    assert_eq!(count(EntryKind::Added), 10);
+    let count = |k: ChangeKind| d.changes.iter().filter(|e| e.kind == k).count();
+    assert_eq!(count(ChangeKind::Changed), changed);
+    assert_eq!(count(ChangeKind::Removed), 10);
+    assert_eq!(count(ChangeKind::Added), 10);
     let e = d
         .changes
         .iter()
@@ -93,7 +94,7 @@ fn check_big_weapon_diff(n: usize) {
         .iter()
         .find(|e| e.path == format!("weapons[Gun {}]", n - 1))
         .expect("the last weapon removed");
-    assert_eq!(gone.kind, EntryKind::Removed);
+    assert_eq!(gone.kind, ChangeKind::Removed);
     // Gone from NEW: anchored on the datasheet's own line there.
     assert_eq!(gone.at.as_ref().map(|a| a.line), Some(1));
 }
