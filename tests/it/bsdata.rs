@@ -204,12 +204,35 @@ fn upgrades_crucible_and_absent_links_are_not_datasheets() {
 }
 
 #[test]
-fn without_its_game_system_a_catalogue_is_read_as_tenth_edition() {
-    let ex = read(&[("x/necrons.cat", NECRONS.as_bytes())]);
-    assert!(codes(&ex).contains(&"S010".to_string()));
+fn without_its_game_system_a_catalogue_is_read_only_when_its_system_id_is_known() {
+    // 10th edition's own game system id says the edition without the game system file.
+    let tenth = NECRONS.replace(
+        "gameSystemId=\"sys-1\"",
+        "gameSystemId=\"sys-352e-adc2-7639-d6a9\"",
+    );
+    let ex = read(&[("x/necrons.cat", tenth.as_bytes())]);
+    assert!(
+        !codes(&ex).contains(&"S010".to_string()),
+        "{:?}",
+        codes(&ex)
+    );
     // Rules of the absent game system are unresolved links, each reported.
     assert!(codes(&ex).iter().filter(|c| *c == "B003").count() >= 5);
     assert_eq!(sheets(&ex).len(), 3);
+    assert!(ex.iter().all(|e| e.edition == Some(Edition::Tenth)));
+    // An id nothing says the edition of is not read (never read as 10th edition).
+    let ex = read(&[("x/necrons.cat", NECRONS.as_bytes())]);
+    assert_eq!(codes(&ex), ["S010"]);
+    assert!(sheets(&ex).is_empty());
+    assert!(ex[0].diagnostics[0].message.ends_with("not read"));
+    // Nor is a game system whose name says another edition, nor its catalogues.
+    let eleventh = GST.replace("10th Edition", "11th Edition");
+    let ex = read(&[
+        ("x/game.gst", eleventh.as_bytes()),
+        ("x/necrons.cat", NECRONS.as_bytes()),
+    ]);
+    assert_eq!(codes(&ex), ["S010", "S010"]);
+    assert!(sheets(&ex).is_empty());
 }
 
 #[test]
@@ -242,7 +265,7 @@ fn a_wrong_root_is_not_read() {
     assert!(sheets(&ex).is_empty());
     let ex = read(&[(
         "x/bad.gst",
-        b"<gameSystem id=\"s\" name=\"x\"><a></b></gameSystem>",
+        b"<gameSystem id=\"s\" name=\"x 10th Edition\"><a></b></gameSystem>",
     )]);
     assert_eq!(codes(&ex), ["B001"]);
 }

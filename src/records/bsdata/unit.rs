@@ -94,6 +94,7 @@ pub fn datasheets(store: &Store) -> Built {
             }
             let ds = Walk::new(
                 store,
+                f.edition,
                 faction.clone(),
                 own.clone(),
                 &mut unknown_types,
@@ -328,6 +329,7 @@ fn num(v: Option<&str>) -> Option<f64> {
 impl<'s, 'u> Walk<'s, 'u> {
     fn new(
         store: &'s Store,
+        edition: Edition,
         faction: Option<String>,
         own: HashSet<String>,
         unknown_types: &'u mut HashSet<(usize, String)>,
@@ -337,8 +339,8 @@ impl<'s, 'u> Walk<'s, 'u> {
         Walk {
             store,
             faction,
-            edition: Edition::Tenth,
-            ds: SheetBuilder::new(Edition::Tenth),
+            edition,
+            ds: SheetBuilder::new(edition),
             items: Vec::new(),
             rule_links: Vec::new(),
             unknown_types,
@@ -1297,7 +1299,9 @@ impl<'s, 'u> Walk<'s, 'u> {
     /// The TRANSPORT block (a `Transport` profile's capacity), among the named boxes as the
     /// cards and Wahapedia print it; once per text.
     fn transport(&mut self, text: String, at: Location) {
-        let name = crate::vocab::TENTH.heading(crate::vocab::Heading::Transport);
+        // The edition's word; an edition without a vocabulary (hh2) prints 10th edition's.
+        let vocab = crate::vocab::of(self.edition).unwrap_or(&crate::vocab::TENTH);
+        let name = vocab.heading(crate::vocab::Heading::Transport);
         let known = |r: &NamedText| r.name == name && r.text == text;
         if !text.is_empty() && !self.ds.special_rules.iter().any(known) {
             self.ds.named_box(NamedText {
