@@ -425,8 +425,9 @@ pub fn load(group: &Group) -> (Vec<Store>, BTreeMap<String, Vec<Diagnostic>>) {
         let d = diags.entry(f.path.clone()).or_default();
         pending.extend(parse_file(f, d, &mut unzip_left));
     }
+    systems_apart(&pending, &mut diags);
     let mut stores = Vec::new();
-    for files in by_system(with_system_editions(pending, &mut diags), &mut diags) {
+    for files in by_system(with_system_editions(pending, &mut diags)) {
         let mut store = Store {
             files,
             ..Store::default()
@@ -439,31 +440,40 @@ pub fn load(group: &Group) -> (Vec<Store>, BTreeMap<String, Vec<Diagnostic>>) {
 }
 
 /// The files of each game system apart (by the system's id: a catalogue's `gameSystemId`, a
-/// game system's own `id`), in path order of their first file; `B012` on the folder's first
-/// file when there are several.
-fn by_system(files: Vec<File>, diags: &mut BTreeMap<String, Vec<Diagnostic>>) -> Vec<Vec<File>> {
+/// game system's own `id`), in path order of their first file.
+fn by_system(files: Vec<File>) -> Vec<Vec<File>> {
     let mut systems: BTreeMap<String, Vec<File>> = BTreeMap::new();
-    let first = files.first().map(|f| f.path.clone());
     for f in files {
         systems.entry(f.system.clone()).or_default().push(f);
-    }
-    if let (Some(first), true) = (first, systems.len() > 1) {
-        let ids: Vec<&str> = systems.keys().map(String::as_str).collect();
-        diags.entry(first.clone()).or_default().push(
-            Diagnostic::new(
-                Code::GameSystemsApart,
-                format!(
-                    "this folder holds the files of {} game systems ({}); each is read apart",
-                    ids.len(),
-                    ids.join(", ")
-                ),
-            )
-            .in_file(&first),
-        );
     }
     let mut out: Vec<Vec<File>> = systems.into_values().collect();
     out.sort_by(|a, b| a[0].path.cmp(&b[0].path));
     out
+}
+
+/// `B012` on the folder's first file when its files name several game systems (whether or
+/// not each is an edition cogitator reads).
+fn systems_apart(files: &[(File, Option<String>)], diags: &mut BTreeMap<String, Vec<Diagnostic>>) {
+    let ids: std::collections::BTreeSet<&str> =
+        files.iter().map(|(f, _)| f.system.as_str()).collect();
+    let Some((first, _)) = files.first() else {
+        return;
+    };
+    if ids.len() < 2 {
+        return;
+    }
+    let ids: Vec<&str> = ids.into_iter().collect();
+    diags.entry(first.path.clone()).or_default().push(
+        Diagnostic::new(
+            Code::GameSystemsApart,
+            format!(
+                "this folder holds the files of {} game systems ({}); each is read apart",
+                ids.len(),
+                ids.join(", ")
+            ),
+        )
+        .in_file(&first.path),
+    );
 }
 
 /// The bytes of a BattleScribe file: a zipped one's XML (within the folder's `unzip_left`),
@@ -647,9 +657,15 @@ fn index_targets(store: &mut Store) {
 /// One diagnostic per link whose target no file of the folder defines, the first
 /// `UNRESOLVED_SHOWN` of a file (then one that counts the rest: a file of nothing but
 /// dangling links would otherwise hold a diagnostic per 30 bytes, 20 times its size).
+///
+/// A file that links a catalogue the folder lacks (`B009`, once per such catalogue) has its
+/// other unresolved links counted there instead: they point into it (or another absent one).
 fn unresolved_links(store: &Store, diags: &mut BTreeMap<String, Vec<Diagnostic>>) {
     for f in &store.files {
         let d = diags.entry(f.path.clone()).or_default();
+        if absent_catalogues(store, f, d) {
+            continue;
+        }
         let mut unresolved = 0usize;
         let mut first_unshown = None;
         for n in &f.tree.nodes {
@@ -696,6 +712,57 @@ fn unresolved_links(store: &Store, diags: &mut BTreeMap<String, Vec<Diagnostic>>
             );
         }
     }
+}
+
+/// `B009` for each catalogue file `f` links that no file of the store defines, counting the
+/// file's links whose targets are absent; whether there was one.
+fn absent_catalogues(store: &Store, f: &File, d: &mut Vec<Diagnostic>) -> bool {
+    let Some(root) = f.tree.root() else {
+        return false;
+    };
+    let absent: Vec<usize> = f
+        .tree
+        .items(root, "catalogueLinks", "catalogueLink")
+        .filter(|&l| {
+            !store
+                .index
+                .contains_key(f.tree.node(l).attr("targetId").unwrap_or(""))
+        })
+        .collect();
+    if absent.is_empty() {
+        return false;
+    }
+    let dangling = f
+        .tree
+        .nodes
+        .iter()
+        .filter(|n| matches!(n.tag.as_ref(), "entryLink" | "infoLink"))
+        .filter(|n| !store.index.contains_key(n.attr("targetId").unwrap_or("")))
+        .count();
+    let others = match absent.len() {
+        1 => String::new(),
+        n => format!(" or the {} other absent ones", n - 1),
+    };
+    for l in absent {
+        let n = f.tree.node(l);
+        d.push(
+            Diagnostic::new(
+                Code::CatalogueAbsent,
+                format!(
+                    "catalogueLink '{}' → {}: that catalogue is not in this folder; {dangling} \
+                     {} of this file {} no file of the folder (into it{others}) and {} not \
+                     followed",
+                    n.attr("name").unwrap_or(""),
+                    n.attr("targetId").unwrap_or("(no target)"),
+                    if dangling == 1 { "link" } else { "links" },
+                    if dangling == 1 { "reaches" } else { "reach" },
+                    if dangling == 1 { "is" } else { "are" },
+                ),
+            )
+            .at(&f.path, n.line),
+        );
+    }
+    true
 }
 
 /// How many unresolved links of one file get a diagnostic of their own (real catalogues: 56 in

@@ -147,3 +147,120 @@ fn the_json_pair_through_the_pipeline_is_read_as_battlescribe() {
     }
     assert_eq!(ds.datasheets.len(), 3);
 }
+
+fn messages<'a>(ds: &'a cogitator::model::Dataset, code: &str) -> Vec<&'a str> {
+    ds.diagnostics
+        .iter()
+        .filter(|d| d.code == code)
+        .map(|d| d.message.as_str())
+        .collect()
+}
+
+fn datasheet<'a>(ds: &'a cogitator::model::Dataset, name: &str) -> &'a cogitator::model::Datasheet {
+    ds.datasheets
+        .iter()
+        .find(|d| d.name.as_deref() == Some(name))
+        .unwrap_or_else(|| panic!("no datasheet {name}"))
+}
+
+fn tiers(d: &cogitator::model::Datasheet) -> Vec<(u32, u32)> {
+    d.points.iter().map(|p| (p.models, p.points)).collect()
+}
+
+#[test]
+fn the_fourth_unit_costing_more_is_not_added_to_every_tier() {
+    let ds = snapshot("fourth-unit-costs-more.json");
+    // Before: the group without `conditions` held as an empty `and`: 180/225.
+    assert_eq!(
+        tiers(datasheet(&ds, "Sentinel Guard")),
+        [(4, 170), (5, 215)]
+    );
+    let b010 = messages(&ds, "B010");
+    assert_eq!(b010.len(), 1, "{b010:?}");
+    assert!(b010[0].contains("unit-count tier"), "{}", b010[0]);
+    // A condition-group child of another kind is never applied silently either.
+    let files = fixture_files("fourth-unit-costs-more.json");
+    let text = String::from_utf8_lossy(&files[0].bytes)
+        .replace("localConditionGroups", "futureConditionGroups");
+    let ds = util::ingest_in_memory(&[("x/future.json", text.as_bytes())]);
+    assert_eq!(
+        tiers(datasheet(&ds, "Sentinel Guard")),
+        [(4, 170), (5, 215)]
+    );
+    let b010 = messages(&ds, "B010");
+    assert!(
+        b010.len() == 1 && b010[0].contains("futureConditionGroups"),
+        "{b010:?}"
+    );
+}
+
+#[test]
+fn the_insv_column_is_the_invulnerable_save_and_a_disagreeing_ability_is_named() {
+    let ds = snapshot("insv-column-and-invuln-ability-disagree.json");
+    let prime = datasheet(&ds, "Hive Overseer");
+    assert_eq!(prime.invulnerable_save.as_deref(), Some("5+"));
+    let b011 = messages(&ds, "B011");
+    assert_eq!(b011.len(), 1, "{b011:?}");
+    assert!(
+        b011[0].contains("4+") && b011[0].contains("5+"),
+        "{}",
+        b011[0]
+    );
+    // An empty column is no invulnerable save.
+    assert_eq!(datasheet(&ds, "Hive Warden").invulnerable_save, None);
+}
+
+#[test]
+fn a_repeats_list_on_a_modifier_prices_per_model() {
+    let ds = snapshot("repeats-list-on-modifier-int-in-repeat.json");
+    assert_eq!(tiers(datasheet(&ds, "Skitter Swarm")), [(10, 40), (20, 80)]);
+}
+
+#[test]
+fn a_catalogue_linking_an_absent_catalogue_is_one_diagnostic() {
+    let ds = snapshot("catalogue-linking-an-absent-catalogue");
+    let b009 = messages(&ds, "B009");
+    assert_eq!(b009.len(), 1, "{b009:?}");
+    assert!(b009[0].contains("3 links"), "{}", b009[0]);
+    assert!(messages(&ds, "B003").is_empty());
+    assert_eq!(ds.datasheets.len(), 1);
+    datasheet(&ds, "Sworn Brother");
+}
+
+#[test]
+fn a_truncated_catalogue_keeps_what_precedes_and_says_so() {
+    let ds = snapshot("truncated-catalogue.json");
+    assert_eq!(messages(&ds, "B008").len(), 1);
+    assert_eq!(
+        ds.manifest.inputs[0].status,
+        cogitator::model::InputStatus::Partial
+    );
+    datasheet(&ds, "Hive Warden");
+    // Every prefix of a catalogue: no panic.
+    let files = fixture_files("same-catalogue-as-xml-and-json/json");
+    let bytes = &files[1].bytes;
+    for n in (0..bytes.len()).step_by(89) {
+        let cut = [
+            files[0].clone(),
+            SourceFile::new(files[1].path.clone(), bytes[..n].to_vec()),
+        ];
+        let _ = read(&cut);
+    }
+}
+
+#[test]
+fn tenth_and_eleventh_edition_in_one_folder_are_read_apart() {
+    let ds = snapshot("tenth-and-eleventh-in-one-folder");
+    assert_eq!(messages(&ds, "B012").len(), 1);
+    // 11th edition is not an edition read yet: its files are not read (never as 10th).
+    assert_eq!(messages(&ds, "S010").len(), 2);
+    assert_eq!(ds.datasheets.len(), 1);
+    // The 10th-edition unit's shared id resolves in its own file.
+    let w = datasheet(&ds, "Shared Warden");
+    assert_eq!(w.weapons.len(), 1);
+    assert!(
+        w.weapons[0].at.file.ends_with("Tyranids.cat"),
+        "{:?}",
+        w.weapons[0].at
+    );
+}
