@@ -743,20 +743,20 @@ fn absent_catalogues(store: &Store, f: &File, d: &mut Vec<Diagnostic>) -> bool {
         1 => String::new(),
         n => format!(" or the {} other absent ones", n - 1),
     };
+    let left = match dangling {
+        0 => "no other link of this file is left without its target".to_string(),
+        1 => format!("1 link of this file reaches no file of the folder (into it{others}) and is not followed"),
+        n => format!("{n} links of this file reach no file of the folder (into it{others}) and are not followed"),
+    };
     for l in absent {
         let n = f.tree.node(l);
         d.push(
             Diagnostic::new(
                 Code::CatalogueAbsent,
                 format!(
-                    "catalogueLink '{}' → {}: that catalogue is not in this folder; {dangling} \
-                     {} of this file {} no file of the folder (into it{others}) and {} not \
-                     followed",
+                    "catalogueLink '{}' → {}: that catalogue is not in this folder; {left}",
                     n.attr("name").unwrap_or(""),
                     n.attr("targetId").unwrap_or("(no target)"),
-                    if dangling == 1 { "link" } else { "links" },
-                    if dangling == 1 { "reaches" } else { "reach" },
-                    if dangling == 1 { "is" } else { "are" },
                 ),
             )
             .at(&f.path, n.line),
