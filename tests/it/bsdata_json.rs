@@ -126,6 +126,7 @@ fn snapshot(name: &str) -> cogitator::model::Dataset {
         .replace('/', "-");
     for (part, value) in [
         ("datasheets", serde_json::to_value(&ds.datasheets)),
+        ("rules", serde_json::to_value(&ds.rules)),
         ("diagnostics", serde_json::to_value(&ds.diagnostics)),
         ("inputs", serde_json::to_value(&ds.manifest.inputs)),
     ] {
@@ -384,4 +385,36 @@ fn custodian_guard_is_priced_by_its_base_tiers() {
         .diagnostics
         .iter()
         .any(|d| d.code == "B010" && d.message.starts_with("'Custodian Guard'")));
+}
+
+#[test]
+fn description_comment_readme_and_alias_keys_are_elements() {
+    let ds = snapshot("description-and-text-keys.json");
+    let text = |name: &str| {
+        ds.rules
+            .iter()
+            .find(|r| r.name.as_deref() == Some(name))
+            .map(|r| r.text.as_str())
+            .unwrap_or_else(|| panic!("no rule {name}"))
+    };
+    // `description` is the rule's text (markup made plain); `comment` and `readme` are not.
+    assert_eq!(
+        text("Deep Strike"),
+        "When this unit arrives from Reserves, INFANTRY models may be set up anywhere."
+    );
+    assert_eq!(text("Infantry"), "Infantry models move through ruins.");
+    assert_eq!(ds.rules.len(), 2);
+    let files = fixture_files("description-and-text-keys.json");
+    let mut d = Vec::new();
+    let t = bsdata::json::parse(&files[0].bytes, &files[0].path, &mut d);
+    let root = t.root().expect("root");
+    let readme = t.child(root, "readme").expect("readme element");
+    assert_eq!(&*t.node(readme).text, "How to use this data.");
+    let rule = t.items(root, "sharedRules", "rule").next().expect("rule");
+    let alias: Vec<&str> = t
+        .children(rule, "alias")
+        .map(|a| &*t.node(a).text)
+        .collect();
+    assert_eq!(alias, ["DEEP STRIKE", "Deepstrike"]);
+    assert!(t.child(rule, "comment").is_some());
 }
