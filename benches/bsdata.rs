@@ -1,9 +1,12 @@
 //! BattleScribe benchmark (plain `fn main`, std::time): every BattleScribe file of the corpus
-//! (the 10th-edition game system and catalogues, the Horus Heresy game system) read three ways
-//! in the same run: bare `quick-xml` (every event of every file, attributes decoded), the
-//! record source alone (`records::bsdata::read` per folder: parse, index, resolve links,
+//! (the 10th-edition game system and catalogues, the Horus Heresy game system as XML; the
+//! 11th-edition ones as JSON) read three ways in the same run: bare parsers (`quick-xml` for
+//! the XML, every event, attributes decoded; `json-event-parser` for the JSON, every event),
+//! the record source alone (`records::bsdata::read` per folder: parse, index, resolve links,
 //! datasheets, rules), and the whole pipeline (sniff → record source → normalize → merge →
-//! schema check; validation skipped). Prints MB/s for each and the ratios.
+//! schema check; validation skipped). Prints MB/s for each and the ratios, and each format's
+//! loader alone (bytes → `tree::Tree`: `tree::parse` for XML, `json::parse` for JSON) in MB/s
+//! of its own files: the JSON source must be at least as fast per MB as the XML one.
 //!
 //! Run: `cargo bench --bench bsdata [-- BSDATA_DIR]` (default `../shared/corpus/bsdata`).
 
@@ -18,10 +21,21 @@ use common::{files_under, input_arg, mbps, median};
 
 const ROUNDS: usize = 5;
 
-/// Every event of every file, as `quick-xml` reads them, attribute values unescaped.
+/// Every event of every file, as `quick-xml` reads them, attribute values unescaped (JSON: as
+/// `json-event-parser` reads them).
 fn bare_parse(files: &[SourceFile]) -> usize {
     let mut n = 0;
     for f in files {
+        if bsdata::is_json(&f.bytes) {
+            let mut p = json_event_parser::SliceJsonParser::new(&f.bytes);
+            while let Ok(e) = p.parse_next() {
+                if e == json_event_parser::JsonEvent::Eof {
+                    break;
+                }
+                n += 1;
+            }
+            continue;
+        }
         let mut r = quick_xml::Reader::from_reader(f.bytes.as_slice());
         loop {
             match r.read_event() {
@@ -101,6 +115,39 @@ fn main() {
         rules = ds.manifest.totals.rules;
         std::hint::black_box(ds);
     }
+    // Each format's loader alone, over its own files.
+    for (what, json) in [("xml tree", false), ("json tree", true)] {
+        let own: Vec<&SourceFile> = files
+            .iter()
+            .filter(|f| bsdata::is_json(&f.bytes) == json)
+            .collect();
+        let n: usize = own.iter().map(|f| f.bytes.len()).sum();
+        if n == 0 {
+            continue;
+        }
+        let mut times = Vec::new();
+        for _ in 0..ROUNDS {
+            let t = Instant::now();
+            for f in &own {
+                let mut d = Vec::new();
+                let tree = if json {
+                    bsdata::json::parse(&f.bytes, &f.path, &mut d)
+                } else {
+                    bsdata::tree::parse(&f.bytes, &f.path, &mut d)
+                };
+                std::hint::black_box((tree, d));
+            }
+            times.push(t.elapsed());
+        }
+        let d = median(times);
+        println!(
+            "{what:<16} {:>8.1} ms  {:>7.1} MB/s  ({} files, {:.1} MB)",
+            d.as_secs_f64() * 1e3,
+            mbps(n, d),
+            own.len(),
+            n as f64 / 1e6
+        );
+    }
     let (b, s, f) = (median(bare), median(source), median(full));
     let line = |what: &str, d: Duration| {
         println!(
@@ -110,7 +157,7 @@ fn main() {
             d.as_secs_f64() / b.as_secs_f64()
         );
     };
-    line("bare quick-xml", b);
+    line("bare parsers", b);
     line("record source", s);
     line("ingest", f);
     println!("({datasheets} datasheets, {rules} rules)");

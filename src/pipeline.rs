@@ -9,7 +9,7 @@
 //! merged records still lack (`X111`).
 //!
 //! Two seams feed records in: documents go through `decode` (the `DECODERS` registry) and
-//! `extract`; structured files (content sniffed as CSV or XML) are kept aside, grouped by directory,
+//! `extract`; structured files (content sniffed as CSV, XML or JSON) are kept aside, grouped by directory,
 //! and handed to the first record source of `records::SOURCES` that claims the group. Both
 //! kinds of [`Extracted`] then go through the same `normalize` and merge.
 
@@ -215,7 +215,10 @@ fn process<I: Input>(
         // A table means something only with the tables beside it (two exports share most of
         // their bytes): it goes to its group all the same, and stays `duplicate` (with this
         // `S006`) only if no record source reads it there.
-        if entry.format == Format::Csv.as_str() || entry.format == Format::Xml.as_str() {
+        if [Format::Csv, Format::Xml, Format::Json]
+            .iter()
+            .any(|f| entry.format == f.as_str())
+        {
             return Processed {
                 entry,
                 extracted: None,
@@ -268,7 +271,9 @@ pub fn process_one(src: &crate::source::SourceFile) -> Processed {
         // Structured data: kept (read once) for the record sources; its `S007` is held back
         // until it is known that no source reads it.
         let table = match (decoded.format, diagnostics.pop()) {
-            (Format::Csv | Format::Xml, Some(d)) if d.code == Code::UnknownFormat.as_str() => {
+            (Format::Csv | Format::Xml | Format::Json, Some(d))
+                if d.code == Code::UnknownFormat.as_str() =>
+            {
                 Some((src.clone(), d))
             }
             // Zipped BattleScribe data: the BattleScribe record source unzips it.
@@ -441,12 +446,14 @@ fn file_group(processed: &mut [(usize, Processed)], members: &[usize], read: Vec
 }
 
 /// Whether an input was read only in part: the document ended early (`S008`), a work budget
-/// was spent (`S020`), or a BattleScribe file's XML broke off (`B001`: the rest is not read).
+/// was spent (`S020`), or a BattleScribe file's XML or JSON broke off (`B001`, `B008`: the rest
+/// is not read).
 fn read_in_part(diagnostics: &[Diagnostic]) -> bool {
     let codes = [
         Code::TruncatedInput,
         Code::BudgetExceeded,
         Code::XmlMalformed,
+        Code::JsonMalformed,
     ];
     diagnostics
         .iter()

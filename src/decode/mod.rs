@@ -5,7 +5,8 @@
 //! not the game: it never decides what a block *means*. It detects the format from the content
 //! (extension only as a tie-break: [`sniff`]) before anything is extracted, hands the file to
 //! the decoder registered for that format ([`decoder_for`]), and skips every other format by name
-//! (`S007`: XML and CSV without a record source that claims them, JSON, UTF-16,
+//! (`S007`: XML, CSV and JSON without a record source that claims them (BattleScribe JSON is
+//! named by its first key, [`battlescribe_json`]), UTF-16,
 //! images and archives, zipped BattleScribe data; `S003`: unidentified
 //! binary; `S002`: empty) so that no unknown input ever becomes records. It never panics on any
 //! byte sequence.
@@ -120,6 +121,11 @@ pub fn sniff(bytes: &[u8], path: &str) -> Sniffed {
     if matches!(ext, "html" | "htm") && (has(b"<body") || has(b"<div")) {
         return found(Format::Html, None);
     }
+    if let Some(detail) = battlescribe_json(trimmed) {
+        // Read whole by the BattleScribe record source (`B008` when it is not well-formed):
+        // not parsed a second time here.
+        return found(Format::Json, Some(detail));
+    }
     if (trimmed.starts_with(b"{") || trimmed.starts_with(b"["))
         && serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok()
     {
@@ -145,6 +151,23 @@ pub fn sniff(bytes: &[u8], path: &str) -> Sniffed {
         return found(Format::Markdown, None);
     }
     found(Format::Text, None)
+}
+
+/// BattleScribe data serialized as JSON (New Recruit's format): an object whose first key is
+/// `catalogue` or `gameSystem` and whose value is an object. `text` starts at the first
+/// non-blank byte; only its first bytes are looked at.
+pub fn battlescribe_json(text: &[u8]) -> Option<&'static str> {
+    let rest = trim_start(text.strip_prefix(b"{")?);
+    let (rest, detail) = if let Some(r) = rest.strip_prefix(b"\"catalogue\"") {
+        (r, "BattleScribe catalogue (JSON)")
+    } else {
+        (
+            rest.strip_prefix(b"\"gameSystem\"")?,
+            "BattleScribe game system (JSON)",
+        )
+    };
+    let rest = trim_start(trim_start(rest).strip_prefix(b":")?);
+    rest.starts_with(b"{").then_some(detail)
 }
 
 /// Markdown without a `.md` name: the first non-empty line is an ATX heading (`# Title`) and a
@@ -406,6 +429,30 @@ mod tests {
             Format::Json
         );
         assert_eq!(format(b"[1, 2]", "a.txt"), Format::Json);
+        // BattleScribe JSON by its first key, without a full parse (a truncated one too).
+        for (json, detail) in [
+            (
+                &b"{\n  \"catalogue\": {\n \"id\": \"x\""[..],
+                "BattleScribe catalogue (JSON)",
+            ),
+            (
+                b"\xEF\xBB\xBF { \"gameSystem\" :{}}",
+                "BattleScribe game system (JSON)",
+            ),
+        ] {
+            assert_eq!(
+                sniff(json, "a.txt"),
+                Sniffed {
+                    format: Format::Json,
+                    detail: Some(detail)
+                }
+            );
+        }
+        assert_eq!(
+            sniff(b"{\"name\": {\"catalogue\": {}}}", "x.json").detail,
+            None
+        );
+        assert_eq!(sniff(b"{\"catalogue\": \"x\"}", "x.json").detail, None);
         // Points data as YAML is structured data, never a text dump (it gave 228 rules).
         assert_eq!(
             format(b"name: Necrons\nversion: 1.1\n", "necrons.yaml"),

@@ -41,6 +41,7 @@ use crate::source::{Location, SourceFile};
 use std::collections::{BTreeMap, HashMap};
 
 pub mod army;
+pub mod json;
 pub mod tree;
 pub mod unit;
 
@@ -60,10 +61,23 @@ pub fn is_battlescribe(f: &SourceFile) -> bool {
     if name.ends_with(".cat") || name.ends_with(".gst") || is_zipped(&f.path, &f.bytes) {
         return true;
     }
+    let text = f.bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&f.bytes);
+    let text = &text[text.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
+    if text.starts_with(b"{") {
+        // JSON: by its first key only (never a full parse of another source's JSON).
+        return crate::decode::battlescribe_json(text).is_some();
+    }
     matches!(
         crate::decode::sniff(&f.bytes, &f.path).detail,
         Some("BattleScribe catalogue" | "BattleScribe game system")
     )
+}
+
+/// Whether BattleScribe data is JSON (New Recruit's serialization) rather than XML: its first
+/// non-blank byte.
+pub fn is_json(bytes: &[u8]) -> bool {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{')
 }
 
 /// Whether a file is zipped BattleScribe data: a `.catz`/`.gstz` name and a zip archive's
@@ -72,6 +86,9 @@ pub fn is_zipped(path: &str, bytes: &[u8]) -> bool {
     let name = file_name(path).to_ascii_lowercase();
     (name.ends_with(".catz") || name.ends_with(".gstz")) && bytes.starts_with(b"PK\x03\x04")
 }
+
+/// How the diagnostics of a zipped file that is not read begin.
+const ZIP_NOT_READ: &str = "zipped BattleScribe data not read";
 
 /// Largest XML read out of a zipped file.
 const UNZIPPED_MAX: u64 = 256 * 1024 * 1024;
@@ -156,6 +173,8 @@ pub struct File {
     pub edition: Edition,
     /// The catalogue's or game system's `name` attribute.
     pub name: String,
+    /// The id of its game system (a catalogue's `gameSystemId`, a game system's own `id`).
+    pub system: String,
 }
 
 /// What a BattleScribe file's root element says about it: which file it is and its version.
@@ -177,6 +196,9 @@ pub struct Header {
 /// `None` when the file has no root element. The version of the source a record came from, for
 /// reports that set sources side by side (the Wahapedia export has its `Last_update.csv` date).
 pub fn header(bytes: &[u8]) -> Option<Header> {
+    if is_json(bytes) {
+        return json_header(bytes);
+    }
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let mut reader = quick_xml::Reader::from_reader(bytes);
     loop {
@@ -212,6 +234,64 @@ pub fn header(bytes: &[u8]) -> Option<Header> {
             _ => {}
         }
     }
+}
+
+/// [`header`] of a BattleScribe JSON file: the root object's own scalars (they come after its
+/// lists in these files: the events are read to them, nothing is built).
+fn json_header(bytes: &[u8]) -> Option<Header> {
+    use json_event_parser::{JsonEvent, SliceJsonParser};
+    let mut parser = SliceJsonParser::new(bytes);
+    let mut h: Option<Header> = None;
+    let mut depth = 0usize;
+    let mut key: Option<String> = None;
+    loop {
+        let event = match parser.parse_next() {
+            Ok(JsonEvent::Eof) | Err(_) => break,
+            Ok(e) => e,
+        };
+        match event {
+            JsonEvent::StartObject | JsonEvent::StartArray => {
+                if depth == 1 && h.is_none() {
+                    h = Some(Header {
+                        root: key.take().unwrap_or_default(),
+                        id: None,
+                        name: None,
+                        revision: None,
+                        library: false,
+                        game_system_id: None,
+                        game_system_revision: None,
+                    });
+                }
+                depth += 1;
+            }
+            JsonEvent::EndObject | JsonEvent::EndArray => {
+                depth = depth.saturating_sub(1);
+                if depth == 1 {
+                    break;
+                }
+            }
+            JsonEvent::ObjectKey(k) => key = Some(k.into_owned()),
+            JsonEvent::String(v) | JsonEvent::Number(v) if depth == 2 => {
+                let Some(h) = h.as_mut() else { continue };
+                match key.as_deref() {
+                    Some("id") => h.id = Some(v.into_owned()),
+                    Some("name") => h.name = Some(v.into_owned()),
+                    Some("revision") => h.revision = v.trim().parse().ok(),
+                    Some("library") => h.library = v == "true",
+                    Some("gameSystemId") => h.game_system_id = Some(v.into_owned()),
+                    Some("gameSystemRevision") => h.game_system_revision = v.trim().parse().ok(),
+                    _ => {}
+                }
+            }
+            JsonEvent::Boolean(b) if depth == 2 && key.as_deref() == Some("library") => {
+                if let Some(h) = h.as_mut() {
+                    h.library = b;
+                }
+            }
+            _ => {}
+        }
+    }
+    h
 }
 
 /// The parsed files of a group and the index of their ids.
@@ -262,15 +342,6 @@ impl Store {
             }
         }
         out
-    }
-}
-
-/// The edition a game system's name declares (`Horus Heresy` → hh2, else 10th edition).
-fn edition_of_system(name: &str) -> Edition {
-    if name.to_ascii_lowercase().contains("horus heresy") {
-        Edition::HorusHeresy2
-    } else {
-        Edition::Tenth
     }
 }
 
@@ -333,10 +404,12 @@ pub fn faction_of_file(store: &Store, fi: usize) -> Option<String> {
     own
 }
 
-/// Parses every BattleScribe file of the group into a [`Store`]; diagnostics per file. Zipped
-/// files that cannot be unzipped are not in the store (nor are their diagnostics' files read).
-pub fn load(group: &Group) -> (Store, BTreeMap<String, Vec<Diagnostic>>) {
-    let mut store = Store::default();
+/// Parses every BattleScribe file of the group into [`Store`]s, one per game system (files of
+/// two game systems share ids: a link never resolves into another system's file, `B012`);
+/// diagnostics per file. Zipped files that cannot be unzipped are in no store (nor are their
+/// diagnostics' files read), nor are the files of a game system whose edition is not known
+/// ([`edition_of_battlescribe_system`], `S010`).
+pub fn load(group: &Group) -> (Vec<Store>, BTreeMap<String, Vec<Diagnostic>>) {
     let mut diags: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
     let mut files: Vec<&SourceFile> = group
         .files
@@ -352,59 +425,111 @@ pub fn load(group: &Group) -> (Store, BTreeMap<String, Vec<Diagnostic>>) {
         let d = diags.entry(f.path.clone()).or_default();
         pending.extend(parse_file(f, d, &mut unzip_left));
     }
-    store.files = with_system_editions(pending, &mut diags);
-    index_targets(&mut store);
-    unresolved_links(&store, &mut diags);
-    (store, diags)
+    systems_apart(&pending, &mut diags);
+    let mut stores = Vec::new();
+    for files in by_system(with_system_editions(pending, &mut diags)) {
+        let mut store = Store {
+            files,
+            ..Store::default()
+        };
+        index_targets(&mut store);
+        unresolved_links(&store, &mut diags);
+        stores.push(store);
+    }
+    (stores, diags)
 }
 
-/// One BattleScribe file parsed, with the game system a catalogue names; `None` (with its
-/// diagnostics in `d`) when it cannot be unzipped or is not BattleScribe data. `unzip_left`:
-/// bytes of XML the folder's zipped files may still unzip to.
+/// The files of each game system apart (by the system's id: a catalogue's `gameSystemId`, a
+/// game system's own `id`), in path order of their first file.
+fn by_system(files: Vec<File>) -> Vec<Vec<File>> {
+    let mut systems: BTreeMap<String, Vec<File>> = BTreeMap::new();
+    for f in files {
+        systems.entry(f.system.clone()).or_default().push(f);
+    }
+    let mut out: Vec<Vec<File>> = systems.into_values().collect();
+    out.sort_by(|a, b| a[0].path.cmp(&b[0].path));
+    out
+}
+
+/// `B012` on the folder's first file when its files name several game systems (whether or
+/// not each is an edition cogitator reads).
+fn systems_apart(files: &[(File, Option<String>)], diags: &mut BTreeMap<String, Vec<Diagnostic>>) {
+    let ids: std::collections::BTreeSet<&str> =
+        files.iter().map(|(f, _)| f.system.as_str()).collect();
+    let Some((first, _)) = files.first() else {
+        return;
+    };
+    if ids.len() < 2 {
+        return;
+    }
+    let ids: Vec<&str> = ids.into_iter().collect();
+    diags.entry(first.path.clone()).or_default().push(
+        Diagnostic::new(
+            Code::GameSystemsApart,
+            format!(
+                "this folder holds the files of {} game systems ({}); each is read apart",
+                ids.len(),
+                ids.join(", ")
+            ),
+        )
+        .in_file(&first.path),
+    );
+}
+
+/// The bytes of a BattleScribe file: a zipped one's XML (within the folder's `unzip_left`),
+/// or `None` with its diagnostic.
+fn unzipped<'a>(
+    f: &'a SourceFile,
+    d: &mut Vec<Diagnostic>,
+    unzip_left: &mut u64,
+) -> Option<std::borrow::Cow<'a, [u8]>> {
+    if !is_zipped(&f.path, &f.bytes) {
+        return Some(std::borrow::Cow::Borrowed(&f.bytes));
+    }
+    let max = UNZIPPED_MAX.min(*unzip_left);
+    match unzip_at_most(&f.bytes, max) {
+        Ok(b) => {
+            *unzip_left -= b.len() as u64;
+            Some(std::borrow::Cow::Owned(b))
+        }
+        Err((true, _)) if max < UNZIPPED_MAX => {
+            d.push(
+                Diagnostic::new(
+                    Code::BudgetExceeded,
+                    format!(
+                        "{ZIP_NOT_READ}: the folder's zipped files unzip to more than \
+                         {FOLDER_UNZIPPED_MAX} bytes together ({} left for this one)",
+                        max
+                    ),
+                )
+                .in_file(&f.path),
+            );
+            None
+        }
+        Err((_, why)) => {
+            d.push(
+                Diagnostic::new(Code::ZipUnreadable, format!("{ZIP_NOT_READ}: {why}"))
+                    .in_file(&f.path),
+            );
+            None
+        }
+    }
+}
+
+/// One BattleScribe file parsed (XML, or JSON: [`is_json`]), with the name of its game system
+/// when it is one; `None` (with its diagnostics in `d`) when it cannot be unzipped or is not
+/// BattleScribe data. `unzip_left`: bytes of XML the folder's zipped files may still unzip to.
 fn parse_file(
     f: &SourceFile,
     d: &mut Vec<Diagnostic>,
     unzip_left: &mut u64,
 ) -> Option<(File, Option<String>)> {
-    let unzipped;
-    let bytes: &[u8] = if is_zipped(&f.path, &f.bytes) {
-        let max = UNZIPPED_MAX.min(*unzip_left);
-        match unzip_at_most(&f.bytes, max) {
-            Ok(b) => {
-                *unzip_left -= b.len() as u64;
-                unzipped = b;
-                &unzipped
-            }
-            Err((true, _)) if max < UNZIPPED_MAX => {
-                d.push(
-                    Diagnostic::new(
-                        Code::BudgetExceeded,
-                        format!(
-                            "zipped BattleScribe data not read: the folder's zipped files \
-                             unzip to more than {FOLDER_UNZIPPED_MAX} bytes together \
-                             ({} left for this one)",
-                            max
-                        ),
-                    )
-                    .in_file(&f.path),
-                );
-                return None;
-            }
-            Err((_, why)) => {
-                d.push(
-                    Diagnostic::new(
-                        Code::ZipUnreadable,
-                        format!("zipped BattleScribe data not read: {why}"),
-                    )
-                    .in_file(&f.path),
-                );
-                return None;
-            }
-        }
+    let bytes = unzipped(f, d, unzip_left)?;
+    let tree = if is_json(&bytes) {
+        json::parse(&bytes, &f.path, d)
     } else {
-        &f.bytes
+        tree::parse(&bytes, &f.path, d)
     };
-    let tree = tree::parse(bytes, &f.path, d);
     let Some(root) = tree.root() else {
         d.push(
             Diagnostic::new(Code::NotBattleScribe, "no root element; not read").in_file(&f.path),
@@ -428,56 +553,89 @@ fn parse_file(
         }
     };
     let name = r.attr("name").unwrap_or("").to_string();
-    let system = r.attr("gameSystemId").map(str::to_string);
+    let system = if kind == Kind::GameSystem {
+        r.attr("id")
+    } else {
+        r.attr("gameSystemId")
+    };
+    let system = system.unwrap_or("").to_string();
+    let system_name = (kind == Kind::GameSystem).then(|| name.clone());
     Some((
         File {
             path: f.path.clone(),
             sha256: f.sha256.clone(),
-            edition: edition_of_system(&name),
+            edition: Edition::Tenth,
             tree,
             kind,
             name,
+            system,
         },
-        system,
+        system_name,
     ))
 }
 
-/// The files, each catalogue with its game system's edition (10th, with a diagnostic, when the
-/// system is not in the folder).
+/// BattleScribe's id of the 10th-edition Warhammer 40,000 game system.
+const TENTH_SYSTEM: &str = "sys-352e-adc2-7639-d6a9";
+
+/// The one decision of which edition a BattleScribe game system is: by its id (`id` = a
+/// catalogue's `gameSystemId`, a game system's own id), else by the name of its game system
+/// file when the folder has it (`Horus Heresy` → hh2, `10th Edition` → 10th edition); `None`
+/// when neither says an edition cogitator reads (11th edition's system among them, until the
+/// edition table knows it): such files are not read (`S010`), never read as another edition.
+pub fn edition_of_battlescribe_system(id: &str, system_name: Option<&str>) -> Option<Edition> {
+    if id == TENTH_SYSTEM {
+        return Some(Edition::Tenth);
+    }
+    let name = system_name?.to_ascii_lowercase();
+    if name.contains("horus heresy") {
+        Some(Edition::HorusHeresy2)
+    } else if name.contains("10th edition") {
+        Some(Edition::Tenth)
+    } else {
+        None
+    }
+}
+
+/// The files whose game system's edition is known, each with it
+/// ([`edition_of_battlescribe_system`]); the others get `S010` and are not read.
 fn with_system_editions(
     pending: Vec<(File, Option<String>)>,
     diags: &mut BTreeMap<String, Vec<Diagnostic>>,
 ) -> Vec<File> {
-    let mut files = Vec::new();
-    // A catalogue's edition is its game system's.
-    let systems: HashMap<String, Edition> = pending
+    // The game systems of the folder: id → name.
+    let systems: HashMap<String, String> = pending
         .iter()
-        .filter(|(f, _)| f.kind == Kind::GameSystem)
-        .filter_map(|(f, _)| {
-            let id = f.tree.root().and_then(|r| f.tree.node(r).attr("id"))?;
-            Some((id.to_string(), f.edition))
-        })
+        .filter_map(|(f, name)| Some((f.system.clone(), name.clone()?)))
         .collect();
-    for (mut f, system) in pending {
-        if f.kind != Kind::GameSystem {
-            match system.as_deref().and_then(|s| systems.get(s)) {
-                Some(e) => f.edition = *e,
-                None => {
-                    f.edition = Edition::Tenth;
-                    diags.entry(f.path.clone()).or_default().push(
-                        Diagnostic::new(
-                            Code::UnknownSystem,
-                            format!(
-                                "the catalogue's game system ({}) is not in this folder; read as 10th edition",
-                                system.as_deref().unwrap_or("none named")
-                            ),
-                        )
-                        .in_file(&f.path),
-                    );
-                }
+    let mut files = Vec::new();
+    for (mut f, _) in pending {
+        let name = systems.get(&f.system).map(String::as_str);
+        match edition_of_battlescribe_system(&f.system, name) {
+            Some(e) => {
+                f.edition = e;
+                files.push(f);
+            }
+            None => {
+                let what = match (f.kind, name) {
+                    (_, Some(n)) => format!("game system '{n}' ({})", f.system),
+                    (Kind::GameSystem, None) => format!("game system {}", f.system),
+                    (_, None) if f.system.is_empty() => {
+                        "the catalogue names no game system".to_string()
+                    }
+                    (_, None) => format!(
+                        "the catalogue's game system ({}) is not in this folder and",
+                        f.system
+                    ),
+                };
+                diags.entry(f.path.clone()).or_default().push(
+                    Diagnostic::new(
+                        Code::UnknownSystem,
+                        format!("{what} is not an edition cogitator reads; not read"),
+                    )
+                    .in_file(&f.path),
+                );
             }
         }
-        files.push(f);
     }
     files
 }
@@ -499,9 +657,15 @@ fn index_targets(store: &mut Store) {
 /// One diagnostic per link whose target no file of the folder defines, the first
 /// `UNRESOLVED_SHOWN` of a file (then one that counts the rest: a file of nothing but
 /// dangling links would otherwise hold a diagnostic per 30 bytes, 20 times its size).
+///
+/// A file that links a catalogue the folder lacks (`B009`, once per such catalogue) has its
+/// other unresolved links counted there instead: they point into it (or another absent one).
 fn unresolved_links(store: &Store, diags: &mut BTreeMap<String, Vec<Diagnostic>>) {
     for f in &store.files {
         let d = diags.entry(f.path.clone()).or_default();
+        if absent_catalogues(store, f, d) {
+            continue;
+        }
         let mut unresolved = 0usize;
         let mut first_unshown = None;
         for n in &f.tree.nodes {
@@ -550,17 +714,72 @@ fn unresolved_links(store: &Store, diags: &mut BTreeMap<String, Vec<Diagnostic>>
     }
 }
 
+/// `B009` for each catalogue file `f` links that no file of the store defines, counting the
+/// file's links whose targets are absent; whether there was one.
+fn absent_catalogues(store: &Store, f: &File, d: &mut Vec<Diagnostic>) -> bool {
+    let Some(root) = f.tree.root() else {
+        return false;
+    };
+    let absent: Vec<usize> = f
+        .tree
+        .items(root, "catalogueLinks", "catalogueLink")
+        .filter(|&l| {
+            !store
+                .index
+                .contains_key(f.tree.node(l).attr("targetId").unwrap_or(""))
+        })
+        .collect();
+    if absent.is_empty() {
+        return false;
+    }
+    let dangling = f
+        .tree
+        .nodes
+        .iter()
+        .filter(|n| matches!(n.tag.as_ref(), "entryLink" | "infoLink"))
+        .filter(|n| !store.index.contains_key(n.attr("targetId").unwrap_or("")))
+        .count();
+    let others = match absent.len() {
+        1 => String::new(),
+        n => format!(" or the {} other absent ones", n - 1),
+    };
+    let left = match dangling {
+        0 => "no other link of this file is left without its target".to_string(),
+        1 => format!("1 link of this file reaches no file of the folder (into it{others}) and is not followed"),
+        n => format!("{n} links of this file reach no file of the folder (into it{others}) and are not followed"),
+    };
+    for l in absent {
+        let n = f.tree.node(l);
+        d.push(
+            Diagnostic::new(
+                Code::CatalogueAbsent,
+                format!(
+                    "catalogueLink '{}' → {}: that catalogue is not in this folder; {left}",
+                    n.attr("name").unwrap_or(""),
+                    n.attr("targetId").unwrap_or("(no target)"),
+                ),
+            )
+            .at(&f.path, n.line),
+        );
+    }
+    true
+}
+
 /// How many unresolved links of one file get a diagnostic of their own (real catalogues: 56 in
 /// a folder).
 const UNRESOLVED_SHOWN: usize = 1000;
 
 /// Reads a claimed group: one [`Extracted`] per BattleScribe file.
 pub fn read(group: &Group) -> Vec<Extracted> {
-    let (store, mut diags) = load(group);
+    let (stores, mut diags) = load(group);
     let mut out: BTreeMap<String, Extracted> = BTreeMap::new();
     // A zipped file that could not be unzipped is not read (it keeps its `S007`).
     let unread = |f: &SourceFile| {
-        is_zipped(&f.path, &f.bytes) && !store.files.iter().any(|s| s.path == f.path)
+        is_zipped(&f.path, &f.bytes)
+            && diags.get(&f.path).is_some_and(|d| {
+                d.iter()
+                    .any(|d| d.message.starts_with(ZIP_NOT_READ) && d.line.is_none())
+            })
     };
     for f in group
         .files
@@ -576,43 +795,8 @@ pub fn read(group: &Group) -> Vec<Extracted> {
             },
         );
     }
-    for (fi, f) in store.files.iter().enumerate() {
-        if let Some(e) = out.get_mut(&f.path) {
-            e.edition = Some(f.edition);
-            if matches!(f.kind, Kind::Catalogue | Kind::Library) {
-                e.faction = faction_of_file(&store, fi);
-            }
-        }
-    }
-    // Each record to the reading of the file it was read from.
-    fn file_them<T>(
-        out: &mut BTreeMap<String, Extracted>,
-        store: &Store,
-        records: Vec<(usize, T)>,
-        list: fn(&mut Extracted) -> &mut Vec<T>,
-    ) {
-        for (fi, r) in records {
-            if let Some(e) = out.get_mut(&store.files[fi].path) {
-                list(e).push(r);
-            }
-        }
-    }
-    let built = unit::datasheets(&store);
-    file_them(&mut out, &store, built.datasheets, |e| &mut e.datasheets);
-    let army = army::read(&store);
-    file_them(&mut out, &store, army.detachments, |e| &mut e.detachments);
-    file_them(&mut out, &store, army.rules, |e| &mut e.rules);
-    file_them(&mut out, &store, army.enhancements, |e| &mut e.enhancements);
-    for d in built.diagnostics {
-        let key = d.file.clone().unwrap_or_default();
-        diags.entry(key).or_default().push(d);
-    }
-    for (fi, f) in store.files.iter().enumerate() {
-        if f.edition == Edition::HorusHeresy2 && f.kind == Kind::GameSystem {
-            if let Some(e) = out.get_mut(&f.path) {
-                e.rules.extend(system_rules(&store, fi));
-            }
-        }
+    for store in &stores {
+        read_store(store, &mut out, &mut diags);
     }
     for (file, ds) in diags {
         match out.get_mut(&file) {
@@ -625,6 +809,51 @@ pub fn read(group: &Group) -> Vec<Extracted> {
         }
     }
     out.into_values().collect()
+}
+
+/// The records of one game system's files, each to the reading of the file it was read from.
+fn read_store(
+    store: &Store,
+    out: &mut BTreeMap<String, Extracted>,
+    diags: &mut BTreeMap<String, Vec<Diagnostic>>,
+) {
+    for (fi, f) in store.files.iter().enumerate() {
+        if let Some(e) = out.get_mut(&f.path) {
+            e.edition = Some(f.edition);
+            if matches!(f.kind, Kind::Catalogue | Kind::Library) {
+                e.faction = faction_of_file(store, fi);
+            }
+        }
+    }
+    fn file_them<T>(
+        out: &mut BTreeMap<String, Extracted>,
+        store: &Store,
+        records: Vec<(usize, T)>,
+        list: fn(&mut Extracted) -> &mut Vec<T>,
+    ) {
+        for (fi, r) in records {
+            if let Some(e) = out.get_mut(&store.files[fi].path) {
+                list(e).push(r);
+            }
+        }
+    }
+    let built = unit::datasheets(store);
+    file_them(out, store, built.datasheets, |e| &mut e.datasheets);
+    let army = army::read(store);
+    file_them(out, store, army.detachments, |e| &mut e.detachments);
+    file_them(out, store, army.rules, |e| &mut e.rules);
+    file_them(out, store, army.enhancements, |e| &mut e.enhancements);
+    for d in built.diagnostics {
+        let key = d.file.clone().unwrap_or_default();
+        diags.entry(key).or_default().push(d);
+    }
+    for (fi, f) in store.files.iter().enumerate() {
+        if f.edition == Edition::HorusHeresy2 && f.kind == Kind::GameSystem {
+            if let Some(e) = out.get_mut(&f.path) {
+                e.rules.extend(system_rules(store, fi));
+            }
+        }
+    }
 }
 
 /// The text of a rule element: its `description`, trimmed (BattleScribe's line breaks kept),

@@ -4,7 +4,7 @@
 //! blocks for `extract`; a record source turns a *group* of structured files into the same
 //! [`Extracted`] records `extract` produces, which then go through the same `normalize` and
 //! merge. The pipeline hands a source its files as a [`Group`]: every input whose content
-//! sniffs as [`Format::Csv`](crate::source::Format::Csv) or `Format::Xml`, grouped by parent directory, sorted by
+//! sniffs as [`Format::Csv`](crate::source::Format::Csv), `Format::Xml` or `Format::Json`, grouped by parent directory, sorted by
 //! path. Each registered [`RecordSource`] is asked in turn whether it [claims](RecordSource::claims)
 //! the group (from file names and headers, never from the directory name); the first that
 //! does reads it. Files of a group no source claims, and files of a claimed group the source

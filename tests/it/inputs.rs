@@ -286,6 +286,10 @@ fn the_whole_corpus_gives_no_junk_records() {
             ),
             // The export's tables and the BattleScribe files, read by the record sources.
             "csv" | "xml" => assert_eq!(i.status, InputStatus::Ok, "{}", i.file),
+            // BattleScribe JSON (11th edition), claimed by the BattleScribe record source.
+            "json" if i.file.starts_with("bsdata/") => {
+                assert_eq!(i.status, InputStatus::Ok, "{}", i.file)
+            }
             // The faction pack, the index cards, the points and errata documents: read by the
             // PDF decoder (the cards by `extract::gw_card`; the others give no records yet).
             "pdf" => assert_eq!(i.status, InputStatus::Ok, "{}", i.file),

@@ -3,6 +3,7 @@
 //! it is absent, and fail instead when `COGITATOR_REQUIRE_CORPUS=1`.
 
 mod bsdata;
+mod bsdata_json;
 mod compare_core;
 mod compliance;
 mod corpus;

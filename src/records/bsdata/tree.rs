@@ -76,7 +76,7 @@ fn split_at_checked(b: &[u8], at: usize) -> Option<(&[u8], &[u8])> {
 
 /// Appends one attribute to a packed buffer ([`Node::attrs`]); a name or value too long for
 /// its length field is cut (no BattleScribe name nears 64 KB; no value 4 GB).
-fn pack_attr(buf: &mut Vec<u8>, name: &[u8], value: &str) {
+pub(super) fn pack_attr(buf: &mut Vec<u8>, name: &[u8], value: &str) {
     match NAMES.iter().position(|k| k.as_bytes() == name) {
         Some(i) if i < usize::from(OTHER_NAME) => buf.push(i as u8),
         _ => {
@@ -107,6 +107,37 @@ pub struct Tree {
 }
 
 impl Tree {
+    /// A new element, child of `parent` (its id appended to `siblings`, the parent's children
+    /// being read): its attributes, children and text are set when it closes ([`Tree::close`]).
+    pub(super) fn push(
+        &mut self,
+        tag: Cow<'static, str>,
+        parent: Option<NodeId>,
+        siblings: Option<&mut Vec<NodeId>>,
+        line: u32,
+    ) -> NodeId {
+        let id = self.nodes.len();
+        self.nodes.push(Node {
+            tag,
+            parent,
+            line,
+            ..Node::default()
+        });
+        if let Some(s) = siblings {
+            s.push(id);
+        }
+        id
+    }
+
+    /// Sets what was read of element `id`: attributes (packed), children, text.
+    pub(super) fn close(&mut self, id: NodeId, attrs: &[u8], children: Vec<NodeId>, text: String) {
+        if let Some(n) = self.nodes.get_mut(id) {
+            n.attrs = attrs.into();
+            n.children = children.into_boxed_slice();
+            n.text = text.into_boxed_str();
+        }
+    }
+
     pub fn root(&self) -> Option<NodeId> {
         (!self.nodes.is_empty()).then_some(0)
     }
@@ -142,14 +173,14 @@ impl Tree {
 }
 
 /// Counts lines up to a byte offset, forward only.
-struct Lines<'a> {
+pub(super) struct Lines<'a> {
     bytes: &'a [u8],
     pos: usize,
     line: u32,
 }
 
 impl<'a> Lines<'a> {
-    fn new(bytes: &'a [u8]) -> Self {
+    pub(super) fn new(bytes: &'a [u8]) -> Self {
         Lines {
             bytes,
             pos: 0,
@@ -157,7 +188,7 @@ impl<'a> Lines<'a> {
         }
     }
 
-    fn at(&mut self, pos: usize) -> u32 {
+    pub(super) fn at(&mut self, pos: usize) -> u32 {
         let pos = pos.min(self.bytes.len());
         if pos > self.pos {
             self.line += self.bytes[self.pos..pos]
@@ -255,10 +286,30 @@ const NAMES: &[&str] = &[
     "publications",
     "forceEntry",
     "forceEntries",
+    // Attributes and elements that BattleScribe JSON (New Recruit's serialization) carries.
+    "localConditionGroup",
+    "localConditionGroups",
+    "affects",
+    "join",
+    "childName",
+    "arg",
+    "position",
+    "flatten",
+    "automatic",
+    "importRootEntries",
+    "readme",
+    "sharedInfoGroups",
+    "formatRule",
+    "formatRules",
+    "shortName",
 ];
 
 fn local(name: &[u8]) -> Cow<'static, str> {
-    let n = name.rsplit(|&c| c == b':').next().unwrap_or(name);
+    name_of(name.rsplit(|&c| c == b':').next().unwrap_or(name))
+}
+
+/// An element's name, one of [`NAMES`] shared instead of allocated.
+pub(super) fn name_of(n: &[u8]) -> Cow<'static, str> {
     match NAMES.iter().find(|k| k.as_bytes() == n) {
         Some(k) => Cow::Borrowed(k),
         None => Cow::Owned(String::from_utf8_lossy(n).into_owned()),
@@ -307,7 +358,7 @@ pub const BYTES_PER_ELEMENT: usize = 24;
 /// Elements any file may have whatever its size.
 pub const ELEMENTS_FREE: usize = 10_000;
 
-fn element_budget(len: usize) -> usize {
+pub(super) fn element_budget(len: usize) -> usize {
     len / BYTES_PER_ELEMENT + ELEMENTS_FREE
 }
 

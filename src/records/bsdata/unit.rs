@@ -94,6 +94,7 @@ pub fn datasheets(store: &Store) -> Built {
             }
             let ds = Walk::new(
                 store,
+                f.edition,
                 faction.clone(),
                 own.clone(),
                 &mut unknown_types,
@@ -273,6 +274,8 @@ struct Walk<'s, 'u> {
     on_path: HashSet<At>,
     /// Containers the walks of the whole store may still enter ([`entry_budget`]).
     budget: &'u mut u64,
+    /// The first model profile's `InSv` column (11th edition's invulnerable save) and where.
+    insv: Option<(String, At)>,
 }
 
 /// How many elements the datasheet walks of one store may read (each child of a container
@@ -328,6 +331,7 @@ fn num(v: Option<&str>) -> Option<f64> {
 impl<'s, 'u> Walk<'s, 'u> {
     fn new(
         store: &'s Store,
+        edition: Edition,
         faction: Option<String>,
         own: HashSet<String>,
         unknown_types: &'u mut HashSet<(usize, String)>,
@@ -337,8 +341,8 @@ impl<'s, 'u> Walk<'s, 'u> {
         Walk {
             store,
             faction,
-            edition: Edition::Tenth,
-            ds: SheetBuilder::new(Edition::Tenth),
+            edition,
+            ds: SheetBuilder::new(edition),
             items: Vec::new(),
             rule_links: Vec::new(),
             unknown_types,
@@ -350,6 +354,7 @@ impl<'s, 'u> Walk<'s, 'u> {
             path: Vec::new(),
             on_path: HashSet::new(),
             budget,
+            insv: None,
         }
     }
 
@@ -440,6 +445,7 @@ impl<'s, 'u> Walk<'s, 'u> {
             stack.extend(pushed.into_iter().rev());
         }
         self.finish_abilities();
+        self.invulnerable_column();
         self.shared_model_keywords();
         self.apply_max_mods();
         self.points(&parts);
@@ -1152,6 +1158,9 @@ impl<'s, 'u> Walk<'s, 'u> {
         let line = pn.line;
         let at = self.locate(fi, line);
         if is_model(&names, &type_name) {
+            if let Some(v) = get("insv").filter(|v| v != "-") {
+                self.insv.get_or_insert((v, (fi, p)));
+            }
             self.model_profile(Some(name).filter(|n| !n.is_empty()), at, &get);
             return;
         }
@@ -1297,7 +1306,9 @@ impl<'s, 'u> Walk<'s, 'u> {
     /// The TRANSPORT block (a `Transport` profile's capacity), among the named boxes as the
     /// cards and Wahapedia print it; once per text.
     fn transport(&mut self, text: String, at: Location) {
-        let name = crate::vocab::TENTH.heading(crate::vocab::Heading::Transport);
+        // The edition's word; an edition without a vocabulary (hh2) prints 10th edition's.
+        let vocab = crate::vocab::of(self.edition).unwrap_or(&crate::vocab::TENTH);
+        let name = vocab.heading(crate::vocab::Heading::Transport);
         let known = |r: &NamedText| r.name == name && r.text == text;
         if !text.is_empty() && !self.ds.special_rules.iter().any(known) {
             self.ds.named_box(NamedText {
@@ -1379,6 +1390,31 @@ impl<'s, 'u> Walk<'s, 'u> {
             at,
             translations: Default::default(),
         });
+    }
+
+    /// The `InSv` column, when a model profile has it, is the invulnerable save; an
+    /// `Invulnerable Save (X+)` ability that says another value is `B011` (its condition, `*`,
+    /// is kept).
+    fn invulnerable_column(&mut self) {
+        let Some((column, (fi, p))) = self.insv.take() else {
+            return;
+        };
+        let value = roll_in(&column).unwrap_or_else(|| column.clone());
+        if let Some(ability) = self.ds.invulnerable_save.clone() {
+            if ability != value {
+                let unit = self.ds.name.clone().unwrap_or_default();
+                let d = Diagnostic::new(
+                    Code::InvulnerableDisagrees,
+                    format!(
+                        "'{unit}': InSv {value} but the Invulnerable Save ability says \
+                         {ability}; the column's {value} is kept"
+                    ),
+                )
+                .at(self.path(fi), self.tree(fi).node(p).line);
+                self.diags.push(d);
+            }
+        }
+        self.ds.invulnerable_value(Some(value));
     }
 
     /// Rules by link become core/faction abilities, unless they name a weapon keyword.
@@ -1528,6 +1564,17 @@ fn default_hidden(t: &Tree, n: usize, own: &HashSet<String>) -> bool {
                 t.items(g, "conditionGroups", "conditionGroup")
                     .map(|x| value.get(&x).copied().flatten()),
             );
+            // A child of another kind (a `localConditionGroup`: a count of units in the army)
+            // is not decided here: never an empty `and` that holds.
+            let known = |c: &usize| {
+                matches!(
+                    t.node(*c).tag.as_ref(),
+                    "conditions" | "conditionGroups" | "comment"
+                )
+            };
+            if !t.node(g).children.iter().all(known) {
+                vals.push(None);
+            }
             let v = if t.node(g).attr("type") == Some("or") {
                 if vals.contains(&Some(true)) {
                     Some(true)
@@ -1760,6 +1807,73 @@ fn points_tiers(
     tiers
 }
 
+/// Why a points modifier is of a shape that is not applied, if it is: a condition group (of
+/// the modifier or of its enclosing modifier groups, at any depth) with a
+/// `localConditionGroup` (a count of this unit in the army: `atLeast 3` = the 4th+ unit costs
+/// more, a unit-count tier the points records cannot hold yet) or a child of another kind.
+/// Such a group has no `conditions` of its own: read as an empty `and` it would always hold.
+fn shape_not_applied(t: &Tree, m: usize) -> Option<String> {
+    let mn = t.node(m);
+    let what = format!(
+        "points {} {}",
+        mn.attr("type").unwrap_or("?"),
+        mn.attr("value").unwrap_or("?")
+    );
+    let mut stack: Vec<usize> = Vec::new();
+    let mut at = Some(m);
+    let mut steps = 0;
+    while let Some(x) = at {
+        steps += 1;
+        if steps > MAX_MODIFIER_GROUPS
+            || !matches!(t.node(x).tag.as_ref(), "modifier" | "modifierGroup")
+        {
+            break;
+        }
+        stack.extend(t.items(x, "conditionGroups", "conditionGroup"));
+        at = t
+            .node(x)
+            .parent
+            .and_then(|p| t.node(p).parent)
+            .filter(|&g| t.node(g).tag == "modifierGroup");
+    }
+    let mut seen = 0usize;
+    while let Some(g) = stack.pop() {
+        seen += 1;
+        if seen > 10_000 {
+            break;
+        }
+        for &c in t.node(g).children.iter() {
+            match t.node(c).tag.as_ref() {
+                "conditions" | "comment" => {}
+                "conditionGroups" => stack.extend(t.children(c, "conditionGroup")),
+                "localConditionGroups" => {
+                    let l = t
+                        .children(c, "localConditionGroup")
+                        .next()
+                        .map(|l| t.node(l));
+                    let (kind, value) = l.map_or(("?", "?"), |l| {
+                        (
+                            l.attr("type").unwrap_or("?"),
+                            l.attr("value").unwrap_or("?"),
+                        )
+                    });
+                    return Some(format!(
+                        "{what} when {kind} {value} of this unit are already in the army (a \
+                         unit-count tier, localConditionGroup) not applied"
+                    ));
+                }
+                other => {
+                    return Some(format!(
+                        "{what} under a condition group holding <{other}> (not a condition \
+                         cogitator reads) not applied"
+                    ))
+                }
+            }
+        }
+    }
+    None
+}
+
 /// A points modifier keyed on the model count.
 struct PointsRule {
     kind: String,
@@ -1775,20 +1889,32 @@ struct PointsRule {
 }
 
 impl Walk<'_, '_> {
-    /// The points modifiers of the root, those on anything but the model count dropped.
-    fn points_rules(&self, parts: &[At]) -> Vec<PointsRule> {
-        let Some(pts) = self.pts_type.as_deref() else {
+    /// The points modifiers of the root, those on anything but the model count dropped; one of
+    /// a shape not applied (a unit-count tier, an unknown condition-group child) is `B010`.
+    fn points_rules(&mut self, parts: &[At]) -> Vec<PointsRule> {
+        let Some(pts) = self.pts_type.clone() else {
             return Vec::new();
         };
         let mut out = Vec::new();
         for &(fi, n) in parts {
             let t = self.tree(fi);
             // Modifiers directly on the root and in its modifier groups.
-            out.extend(
-                modifiers_of(t, n)
-                    .into_iter()
-                    .filter_map(|m| self.points_rule(t, m, pts)),
-            );
+            for m in modifiers_of(t, n) {
+                if t.node(m).attr("field") != Some(pts.as_str()) {
+                    continue;
+                }
+                if let Some(why) = shape_not_applied(t, m) {
+                    let unit = self.ds.name.clone().unwrap_or_default();
+                    let d = Diagnostic::new(
+                        Code::ModifierNotApplied,
+                        format!("'{unit}': {why}; the base tiers are given"),
+                    )
+                    .at(self.path(fi), t.node(m).line);
+                    self.diags.push(d);
+                    continue;
+                }
+                out.extend(self.points_rule(t, m, &pts));
+            }
         }
         out
     }
