@@ -574,23 +574,23 @@ fn parse_file(
     ))
 }
 
-/// BattleScribe's id of the 10th-edition Warhammer 40,000 game system.
-const TENTH_SYSTEM: &str = "sys-352e-adc2-7639-d6a9";
-
 /// The one decision of which edition a BattleScribe game system is: by its id (`id` = a
-/// catalogue's `gameSystemId`, a game system's own id), else by the name of its game system
-/// file when the folder has it (`Horus Heresy` → hh2, `10th Edition` → 10th edition); `None`
-/// when neither says an edition cogitator reads (11th edition's system among them, until the
-/// edition table knows it): such files are not read (`S010`), never read as another edition.
+/// catalogue's `gameSystemId`, a game system's own id) in the edition table
+/// (`editions.yaml` `battlescribe_systems`, [`crate::edition::edition_of_battlescribe_system`]),
+/// else by the name of its game system file when the folder has it (`Horus Heresy` → hh2,
+/// `10th Edition`, `11th Edition`); `None` when neither says an edition cogitator reads: such
+/// files are not read (`S010`), never read as another edition.
 pub fn edition_of_battlescribe_system(id: &str, system_name: Option<&str>) -> Option<Edition> {
-    if id == TENTH_SYSTEM {
-        return Some(Edition::Tenth);
+    if let Some(edition) = crate::edition::edition_of_battlescribe_system(id) {
+        return Some(edition);
     }
     let name = system_name?.to_ascii_lowercase();
     if name.contains("horus heresy") {
         Some(Edition::HorusHeresy2)
     } else if name.contains("10th edition") {
         Some(Edition::Tenth)
+    } else if name.contains("11th edition") {
+        Some(Edition::Eleventh)
     } else {
         None
     }
