@@ -54,7 +54,7 @@ pub use crate::compare::Category;
 use crate::extract::Extracted;
 use crate::model::Datasheet;
 use matching::{Candidate, UnitMatches};
-use merge::{Origin, Records, Wins};
+use merge::{Mergeable, Origin, Records, Wins};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -348,30 +348,25 @@ pub fn merge(
 }
 
 /// After the merge: adds the variants' sources to the datasheet they matched, and builds the
-/// report over the datasheets two or more sources print (`None` when there is none).
+/// report over the datasheets two or more sources print (`None` when there is none). `merged`
+/// is sorted by id (the merge's `Records::into_sorted`).
 pub fn finish(
     prep: Prepared,
     merged: &mut [Datasheet],
     origins: &BTreeMap<String, Origin>,
 ) -> Option<Report> {
-    let by_id: BTreeMap<String, usize> = merged
-        .iter()
-        .enumerate()
-        .map(|(i, d)| (d.id.clone(), i))
-        .collect();
+    let index = |merged: &[Datasheet], id: &str| merged.binary_search_by(|d| d.id.as_str().cmp(id));
     // Variants' provenance joins the datasheet they are variants of.
     for (id, rs) in &prep.readings {
-        let Some(&i) = by_id.get(id) else { continue };
+        let Ok(i) = index(merged, id) else { continue };
         let extra: Vec<_> = rs
             .iter()
             .filter(|r| r.variant)
             .flat_map(|r| r.datasheet.sources.iter().cloned())
             .collect();
         if !extra.is_empty() {
-            let d = &mut merged[i];
-            d.sources.extend(extra);
-            d.sources.sort();
-            d.sources.dedup();
+            merged[i].sources.extend(extra);
+            merged[i].sort_lists();
         }
     }
     let mut report = Report {
@@ -383,7 +378,7 @@ pub fn finish(
         if sources(rs).len() < 2 {
             continue;
         }
-        let Some(&i) = by_id.get(id) else { continue };
+        let Ok(i) = index(merged, id) else { continue };
         for r in rs {
             files.insert(Dated {
                 source: r.source.clone(),
