@@ -127,7 +127,7 @@ impl Summary {
         let fields_compared = datasheets + matches.iter().map(|m| m.compared).sum::<usize>();
         let fields_agreed = matches.len() + matches.iter().map(|m| m.agreed).sum::<usize>();
         let mut by_category: BTreeMap<Category, usize> =
-            Category::ALL.into_iter().map(|c| (c, 0)).collect();
+            Category::ALL.iter().map(|&c| (c, 0)).collect();
         let differ = disagreements.values().flatten().flat_map(|f| &f.differ);
         for d in differ {
             *by_category.entry(d.category).or_default() += 1;
