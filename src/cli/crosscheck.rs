@@ -71,9 +71,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
 
     let report = crosscheck(&export, &sheets);
     if let Some(p) = &report_path {
-        let mut json = serde_json::to_string_pretty(&report)?;
-        json.push('\n');
-        write_report(p, &json)?;
+        write_report(p, &crate::emit::to_json(&report))?;
     }
     let where_ = match &report_path {
         Some(p) => format!("every disagreement is in {}", crate::text::escape::path(p)),
@@ -116,10 +114,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
 
 /// Why `path` must not be overwritten: it exists and is not a previous crosscheck report.
 fn not_a_report(path: &Path) -> Option<String> {
-    let meta = match std::fs::symlink_metadata(path) {
-        Ok(m) => m,
-        Err(_) => return None,
-    };
+    let meta = std::fs::symlink_metadata(path).ok()?;
     if !meta.is_file() {
         return Some("it is not a regular file".into());
     }

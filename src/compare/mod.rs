@@ -33,6 +33,8 @@ pub fn percent(n: usize, d: usize, places: i32, empty: f64) -> f64 {
 /// is a change since the export and a `data_error` an extraction error of ours).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[derive(strum::IntoStaticStr, strum::VariantArray)]
+#[strum(serialize_all = "snake_case")]
 pub enum Category {
     /// A real difference between two printings: both values are well-formed and the rest
     /// agrees (points, a characteristic, the weapon list as a whole).
@@ -44,13 +46,9 @@ pub enum Category {
 }
 
 impl Category {
-    pub const ALL: [Category; 3] = [Category::Version, Category::Naming, Category::DataError];
+    pub const ALL: &'static [Category] = <Category as strum::VariantArray>::VARIANTS;
 
     pub fn as_str(self) -> &'static str {
-        match self {
-            Category::Version => "version",
-            Category::Naming => "naming",
-            Category::DataError => "data_error",
-        }
+        self.into()
     }
 }

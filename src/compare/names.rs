@@ -24,20 +24,10 @@ pub const SYNONYMS: &[(&str, &str)] = &[("bolter", "boltgun"), ("bolters", "bolt
 /// spaces, and each word of four letters or more without a final `s` (singular and plural
 /// profile names, `Biovore`/`Biovores`).
 pub fn name_key(s: &str) -> String {
-    let folded = fold_for_compare(s)
+    fold_for_compare(s)
         .replace("(ref. only)", " ")
-        .replace("[legends]", " ");
-    let spaced: String = folded
-        .chars()
-        .map(|c| {
-            if matches!(c, '(' | ')' | '[' | ']' | ',') {
-                ' '
-            } else {
-                c
-            }
-        })
-        .collect();
-    spaced
+        .replace("[legends]", " ")
+        .replace(['(', ')', '[', ']', ','], " ")
         .split_whitespace()
         .map(singular)
         .collect::<Vec<_>>()

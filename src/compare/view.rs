@@ -107,27 +107,32 @@ fn model_keys(ds: &[&Datasheet]) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// `items` sorted and joined by `, ` (a list compared as one value).
+fn joined(items: impl Iterator<Item = String>) -> String {
+    let mut items: Vec<String> = items.collect();
+    items.sort();
+    items.join(", ")
+}
+
 pub fn view(d: &Datasheet, model_keys: &[String], weapon_alias: &BTreeMap<String, String>) -> View {
     let mut v = View::default();
     let put = |v: &mut View, path: String, exact: String, loose: String| {
         v.checks.entry(path).or_insert((exact, loose));
     };
+    // An item (a model profile, weapon, keyword or ability): its printed name and where it was
+    // read, and its presence check (exact: its name as compared).
+    let item = |v: &mut View, path: String, name: &str, exact: String, at: Option<&Location>| {
+        (v.printed.entry(path.clone())).or_insert_with(|| (name.to_string(), at.cloned()));
+        put(v, path, exact, PRESENT.into());
+    };
     if !d.models.is_empty() {
         v.prints.insert("models");
     }
-    let show = |v: &mut View, path: &str, name: &str, at: Option<&Location>| {
-        (v.printed.entry(path.to_string())).or_insert_with(|| (name.to_string(), at.cloned()));
-    };
     for (m, k) in d.models.iter().zip(model_keys) {
         let unit = d.name.as_deref().unwrap_or_default();
-        show(
-            &mut v,
-            &format!("models[{k}]"),
-            m.name.as_deref().unwrap_or(unit),
-            Some(&m.at),
-        );
-        let name = fold_for_compare(m.name.as_deref().unwrap_or(""));
-        put(&mut v, format!("models[{k}]"), name, PRESENT.into());
+        let name = m.name.as_deref().unwrap_or(unit);
+        let exact = fold_for_compare(m.name.as_deref().unwrap_or(""));
+        item(&mut v, format!("models[{k}]"), name, exact, Some(&m.at));
         for (c, val) in m.characteristics.iter() {
             let val = val.unwrap_or("").to_string();
             put(&mut v, format!("models[{k}].{c}"), val.clone(), val);
@@ -140,73 +145,40 @@ pub fn view(d: &Datasheet, model_keys: &[String], weapon_alias: &BTreeMap<String
     for w in &d.weapons {
         let k = name_key(&w.name);
         let k = weapon_alias.get(&k).cloned().unwrap_or(k);
-        show(&mut v, &format!("weapons[{k}]"), &w.name, Some(&w.at));
-        put(
-            &mut v,
-            format!("weapons[{k}]"),
-            fold_for_compare(&w.name),
-            PRESENT.into(),
-        );
+        let exact = fold_for_compare(&w.name);
+        item(&mut v, format!("weapons[{k}]"), &w.name, exact, Some(&w.at));
         for (c, val) in w.characteristics.iter() {
             let val = val.unwrap_or("").to_string();
             put(&mut v, format!("weapons[{k}].{c}"), val.clone(), val);
         }
-        let mut kws: Vec<String> = w.keywords.iter().map(|x| fold_for_compare(x)).collect();
-        kws.sort();
-        let kws = kws.join(", ");
+        let kws = joined(w.keywords.iter().map(|x| fold_for_compare(x)));
         put(&mut v, format!("weapons[{k}].keywords"), kws.clone(), kws);
     }
-    for k in &d.keywords {
-        show(&mut v, &format!("keywords[{}]", name_key(k)), k, None);
-    }
-    for a in &d.abilities {
-        show(
-            &mut v,
-            &format!("abilities[{}]", name_key(&a.name)),
-            &a.name,
-            Some(&a.at),
-        );
-    }
-    for (top, items) in [
-        ("keywords", d.keywords.clone()),
-        (
-            "abilities",
-            d.abilities.iter().map(|a| a.name.clone()).collect(),
-        ),
-    ] {
-        if items.is_empty() {
-            continue;
+    let keywords: Vec<(&String, Option<&Location>)> =
+        d.keywords.iter().map(|k| (k, None)).collect();
+    let abilities = d.abilities.iter().map(|a| (&a.name, Some(&a.at))).collect();
+    for (top, items) in [("keywords", keywords), ("abilities", abilities)] {
+        if !items.is_empty() {
+            v.prints.insert(top);
         }
-        v.prints.insert(top);
-        let words = v.words.entry(top).or_default();
-        for i in &items {
-            words.extend(name_key(i).split(' ').map(str::to_string));
-        }
-        for i in &items {
-            put(
+        for (name, at) in items {
+            let key = name_key(name);
+            let words = v.words.entry(top).or_default();
+            words.extend(key.split(' ').map(str::to_string));
+            item(
                 &mut v,
-                format!("{top}[{}]", name_key(i)),
-                fold_for_compare(i),
-                PRESENT.into(),
+                format!("{top}[{key}]"),
+                name,
+                fold_for_compare(name),
+                at,
             );
         }
     }
     if !d.faction_keywords.is_empty() {
         v.prints.insert("faction_keywords");
-        let mut exact: Vec<String> = d
-            .faction_keywords
-            .iter()
-            .map(|x| fold_for_compare(x))
-            .collect();
-        let mut loose: Vec<String> = d.faction_keywords.iter().map(|x| name_key(x)).collect();
-        exact.sort();
-        loose.sort();
-        put(
-            &mut v,
-            "faction_keywords".into(),
-            exact.join(", "),
-            loose.join(", "),
-        );
+        let exact = joined(d.faction_keywords.iter().map(|x| fold_for_compare(x)));
+        let loose = joined(d.faction_keywords.iter().map(|x| name_key(x)));
+        put(&mut v, "faction_keywords".into(), exact, loose);
     }
     if !d.points.is_empty() {
         v.prints.insert("points");

@@ -132,8 +132,6 @@ pub fn compare(ours: &Datasheet, theirs: &Datasheet, facts: &ExportFacts) -> Pai
                 && matches!(&vals[side], Value::One(e, _) if e == MISSING)
         })
     };
-    let lacks = [lacking(0, "weapons"), lacking(1, "weapons")];
-    let lacks_size = [lacking(0, "points"), lacking(1, "points")];
     for (path, [(eo, lo), (et, lt)]) in both {
         if eo == et {
             continue;
@@ -164,12 +162,7 @@ pub fn compare(ours: &Datasheet, theirs: &Datasheet, facts: &ExportFacts) -> Pai
             naming(group, &ours_v, &theirs_v, [ours, theirs])
         } else if eo == MISSING || et == MISSING {
             let side = usize::from(eo == MISSING);
-            let changed = match group {
-                "weapons" => lacks[side],
-                "points" => lacks_size[side],
-                _ => false,
-            };
-            if changed {
+            if matches!(group, "weapons" | "points") && lacking(side, group) {
                 rule.list_changed(group)
             } else if eo == MISSING {
                 (Category::DataError, format!("missing from our {group}"))

@@ -176,14 +176,7 @@ pub fn crosscheck(exported: &Exported, datasheets: &[Datasheet]) -> Report {
             agreed: pair.agreed,
         });
     }
-    let summary = Summary::tally(
-        export.last_update.clone(),
-        &matches,
-        &unmatched,
-        &disagreements,
-        not_compared,
-        export.diagnostics.len(),
-    );
+    let summary = Summary::tally(export, &matches, &unmatched, &disagreements, not_compared);
     Report {
         summary,
         matches,

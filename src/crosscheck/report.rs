@@ -14,6 +14,7 @@
 use crate::compare::Category;
 use crate::diag::Diagnostic;
 use crate::reconcile::{Difference, FieldReport};
+use crate::records::wahapedia_csv::Export;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -116,25 +117,24 @@ fn pct(n: usize, d: usize) -> f64 {
 impl Summary {
     /// Counts everything from the parts of a report.
     pub fn tally(
-        export_last_update: Option<String>,
+        export: &Export,
         matches: &[Match],
         unmatched: &[Unmatched],
         disagreements: &BTreeMap<String, Vec<FieldReport>>,
         not_compared: BTreeMap<String, usize>,
-        export_diagnostics: usize,
     ) -> Summary {
         let datasheets = matches.len() + unmatched.len();
         let fields_compared = datasheets + matches.iter().map(|m| m.compared).sum::<usize>();
         let fields_agreed = matches.len() + matches.iter().map(|m| m.agreed).sum::<usize>();
         let mut by_category: BTreeMap<Category, usize> =
-            Category::ALL.into_iter().map(|c| (c, 0)).collect();
+            Category::ALL.iter().map(|&c| (c, 0)).collect();
         let differ = disagreements.values().flatten().flat_map(|f| &f.differ);
         for d in differ {
             *by_category.entry(d.category).or_default() += 1;
         }
         let changed = by_category[&Category::Version];
         Summary {
-            export_last_update,
+            export_last_update: export.last_update.clone(),
             datasheets,
             matched: matches.len(),
             unmatched: unmatched.len(),
@@ -148,7 +148,7 @@ impl Summary {
             disagreements: by_category.values().sum(),
             by_category,
             not_compared,
-            export_diagnostics,
+            export_diagnostics: export.diagnostics.len(),
         }
     }
 

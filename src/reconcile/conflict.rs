@@ -19,17 +19,6 @@ pub enum RecordKind {
     Detachment,
 }
 
-impl RecordKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RecordKind::Datasheet => "datasheet",
-            RecordKind::Stratagem => "stratagem",
-            RecordKind::Enhancement => "enhancement",
-            RecordKind::Detachment => "detachment",
-        }
-    }
-}
-
 fn upper_strings(v: &Value) -> Vec<String> {
     let mut out: Vec<String> = v
         .as_array()
@@ -203,21 +192,8 @@ pub fn diagnostic(
         Why::Version => format!("faction pack {} > {}", version(old_v), version(new_v)),
         Why::First(reason) => format!("first in path order: {reason}"),
     };
-    let show = |s: &str| {
-        if s.is_empty() {
-            "(none)".to_string()
-        } else {
-            s.to_string()
-        }
-    };
-    Diagnostic::new(
-        Code::ConflictingValues,
-        format!(
-            "{record} {field}: {} ({old_file}) vs {} ({new_file}); kept {} ({why})",
-            show(old),
-            show(new),
-            show(kept)
-        ),
-    )
-    .in_file(new_file)
+    let [old, new, kept] = [old, new, kept].map(|s| if s.is_empty() { "(none)" } else { s });
+    let text =
+        format!("{record} {field}: {old} ({old_file}) vs {new} ({new_file}); kept {kept} ({why})");
+    Diagnostic::new(Code::ConflictingValues, text).in_file(new_file)
 }

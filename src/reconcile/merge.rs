@@ -688,11 +688,10 @@ mod tests {
                 assert_eq!(
                     fields.iter().filter(|f| **f == k.as_str()).count(),
                     1,
-                    "{} {k}",
-                    kind.as_str()
+                    "{kind:?} {k}"
                 );
             }
-            assert_eq!(fields.len(), obj.len(), "{}", kind.as_str());
+            assert_eq!(fields.len(), obj.len(), "{kind:?}");
         }
         // The samples are the real shapes.
         let _: Stratagem = serde_json::from_value(

@@ -54,7 +54,7 @@ pub use crate::compare::Category;
 use crate::extract::Extracted;
 use crate::model::Datasheet;
 use matching::{Candidate, UnitMatches};
-use merge::{Origin, Records, Wins};
+use merge::{Mergeable, Origin, Records, Wins};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -81,10 +81,9 @@ pub struct Dated {
 /// One reading of a datasheet, kept for the report.
 #[derive(Debug, Clone)]
 struct Reading {
-    source: String,
-    file: String,
+    /// Its source, file and date.
+    from: Dated,
     version: Option<(u32, u32)>,
-    dated: Option<String>,
     datasheet: Datasheet,
     /// Read as one of several variants of one unit (the unit rule).
     variant: bool,
@@ -162,10 +161,12 @@ pub fn prepare(extracted: &mut [Extracted], formats: &BTreeMap<String, String>) 
                 continue;
             }
             readings.entry(d.id.clone()).or_default().push(Reading {
-                source: source.clone(),
-                file: ex.file.clone(),
+                from: Dated {
+                    source: source.clone(),
+                    file: ex.file.clone(),
+                    dated: dated.clone(),
+                },
                 version: ex.version,
-                dated: dated.clone(),
                 datasheet: d.clone(),
                 variant,
             });
@@ -190,7 +191,7 @@ impl Prepared {
 }
 
 fn sources(rs: &[Reading]) -> BTreeSet<&str> {
-    rs.iter().map(|r| r.source.as_str()).collect()
+    rs.iter().map(|r| r.from.source.as_str()).collect()
 }
 
 /// The report (`reconciliation.json`).
@@ -348,30 +349,25 @@ pub fn merge(
 }
 
 /// After the merge: adds the variants' sources to the datasheet they matched, and builds the
-/// report over the datasheets two or more sources print (`None` when there is none).
+/// report over the datasheets two or more sources print (`None` when there is none). `merged`
+/// is sorted by id (the merge's `Records::into_sorted`).
 pub fn finish(
     prep: Prepared,
     merged: &mut [Datasheet],
     origins: &BTreeMap<String, Origin>,
 ) -> Option<Report> {
-    let by_id: BTreeMap<String, usize> = merged
-        .iter()
-        .enumerate()
-        .map(|(i, d)| (d.id.clone(), i))
-        .collect();
+    let index = |merged: &[Datasheet], id: &str| merged.binary_search_by(|d| d.id.as_str().cmp(id));
     // Variants' provenance joins the datasheet they are variants of.
     for (id, rs) in &prep.readings {
-        let Some(&i) = by_id.get(id) else { continue };
+        let Ok(i) = index(merged, id) else { continue };
         let extra: Vec<_> = rs
             .iter()
             .filter(|r| r.variant)
             .flat_map(|r| r.datasheet.sources.iter().cloned())
             .collect();
         if !extra.is_empty() {
-            let d = &mut merged[i];
-            d.sources.extend(extra);
-            d.sources.sort();
-            d.sources.dedup();
+            merged[i].sources.extend(extra);
+            merged[i].sort_lists();
         }
     }
     let mut report = Report {
@@ -383,14 +379,8 @@ pub fn finish(
         if sources(rs).len() < 2 {
             continue;
         }
-        let Some(&i) = by_id.get(id) else { continue };
-        for r in rs {
-            files.insert(Dated {
-                source: r.source.clone(),
-                file: r.file.clone(),
-                dated: r.dated.clone(),
-            });
-        }
+        let Ok(i) = index(merged, id) else { continue };
+        files.extend(rs.iter().map(|r| r.from.clone()));
         report
             .datasheets
             .push(datasheet_report(&merged[i], rs, origins.get(id)));
@@ -411,8 +401,8 @@ fn per_source(rs: &[&Reading]) -> Option<(Datasheet, Option<String>)> {
     let mut dates: BTreeMap<&str, Option<String>> = BTreeMap::new();
     let id = rs.first()?.datasheet.id.clone();
     for r in rs {
-        dates.insert(&r.file, r.dated.clone());
-        recs.add(r.datasheet.clone(), r.version, &r.file, &mut sink);
+        dates.insert(&r.from.file, r.from.dated.clone());
+        recs.add(r.datasheet.clone(), r.version, &r.from.file, &mut sink);
     }
     let dated = recs
         .origin(&id)
@@ -460,7 +450,7 @@ fn datasheet_report(
     // Per source: its own merged reading, or its variants.
     let mut by_source: BTreeMap<&str, (Vec<&Reading>, Vec<&Reading>)> = BTreeMap::new();
     for r in rs {
-        let e = by_source.entry(&r.source).or_default();
+        let e = by_source.entry(&r.from.source).or_default();
         if r.variant {
             e.1.push(r);
         } else {
@@ -483,7 +473,7 @@ fn datasheet_report(
                     )
                 })
                 .collect();
-            readings.push((s.to_string(), variants[0].dated.clone(), vs));
+            readings.push((s.to_string(), variants[0].from.dated.clone(), vs));
         }
     }
     let sides: Vec<Vec<(String, &Datasheet)>> = (readings.iter())
@@ -522,7 +512,8 @@ fn datasheet_report(
         if plain.len() > 1 {
             for r in plain {
                 let v = view(&r.datasheet, &keys_of(&r.datasheet), &keyed.alias);
-                sv.history.push((r.dated.clone(), r.file.clone(), v));
+                sv.history
+                    .push((r.from.dated.clone(), r.from.file.clone(), v));
             }
         }
     }
