@@ -169,17 +169,50 @@ fn tiers(d: &cogitator::model::Datasheet) -> Vec<(u32, u32)> {
     d.points.iter().map(|p| (p.models, p.points)).collect()
 }
 
+/// `(models, points, first unit, last unit)` of each tier; `(0, None)` when it prices every unit.
+fn tiers_by_unit(d: &cogitator::model::Datasheet) -> Vec<(u32, u32, u32, Option<u32>)> {
+    d.points
+        .iter()
+        .map(|p| {
+            let (from, to) = p.units.map_or((0, None), |u| (u.from, u.to));
+            (p.models, p.points, from, to)
+        })
+        .collect()
+}
+
 #[test]
-fn the_fourth_unit_costing_more_is_not_added_to_every_tier() {
+fn the_fourth_unit_costing_more_is_a_tier_of_the_fourth_unit_on() {
     let ds = snapshot("fourth-unit-costs-more.json");
-    // Before: the group without `conditions` held as an empty `and`: 180/225.
+    // `increment 10` when at least 3 earlier Sentinel Guard units are in the army: units 1-3
+    // cost 170/215, the 4th on 180/225. (Once the group without `conditions` held as an empty
+    // `and`: 180/225 for every unit.)
     assert_eq!(
-        tiers(datasheet(&ds, "Sentinel Guard")),
-        [(4, 170), (5, 215)]
+        tiers_by_unit(datasheet(&ds, "Sentinel Guard")),
+        [
+            (4, 170, 1, Some(3)),
+            (5, 215, 1, Some(3)),
+            (4, 180, 4, None),
+            (5, 225, 4, None)
+        ]
+    );
+    assert!(messages(&ds, "B010").is_empty());
+    // The same count of another unit is not read as this unit's (never applied silently).
+    let files = fixture_files("fourth-unit-costs-more.json");
+    let text = String::from_utf8_lossy(&files[0].bytes).replace(
+        "\"childId\": \"se-guard\",\n                        \"shared\": true,\n                        \"childName\"",
+        "\"childId\": \"se-other\",\n                        \"shared\": true,\n                        \"childName\"",
+    );
+    assert!(text.contains("se-other"), "the fixture's instanceOf moved");
+    let ds = util::ingest_in_memory(&[("x/other.json", text.as_bytes())]);
+    assert_eq!(
+        tiers_by_unit(datasheet(&ds, "Sentinel Guard")),
+        [(4, 170, 0, None), (5, 215, 0, None)]
     );
     let b010 = messages(&ds, "B010");
-    assert_eq!(b010.len(), 1, "{b010:?}");
-    assert!(b010[0].contains("unit-count tier"), "{}", b010[0]);
+    assert!(
+        b010.len() == 1 && b010[0].contains("unit-count condition"),
+        "{b010:?}"
+    );
     // A condition-group child of another kind is never applied silently either.
     let files = fixture_files("fourth-unit-costs-more.json");
     let text = String::from_utf8_lossy(&files[0].bytes)
@@ -373,7 +406,7 @@ fn ultramarines_absent_space_marines_is_one_diagnostic_not_a_flood() {
 }
 
 #[test]
-fn custodian_guard_is_priced_by_its_base_tiers() {
+fn custodian_guard_costs_more_from_the_fourth_unit() {
     // Read by hand from `Imperium - Adeptus Custodes.json`: cost 170, `set` 215 at 5 models
     // (`atLeast 5`, childId `model`), a `4-5 Custodian Guard` group; the `increment 10` under
     // a localConditionGroup (`atLeast 3` of this unit already taken) is the 4th+ unit's.
@@ -386,12 +419,20 @@ fn custodian_guard_is_priced_by_its_base_tiers() {
         .flat_map(|e| &e.datasheets)
         .find(|d| d.name.as_deref() == Some("Custodian Guard"))
         .expect("Custodian Guard");
-    assert_eq!(tiers(guard), [(4, 170), (5, 215)]);
+    assert_eq!(
+        tiers_by_unit(guard),
+        [
+            (4, 170, 1, Some(3)),
+            (5, 215, 1, Some(3)),
+            (4, 180, 4, None),
+            (5, 225, 4, None)
+        ]
+    );
     let custodes = ex
         .iter()
         .find(|e| e.file.ends_with("Adeptus Custodes.json"))
         .expect("Custodes");
-    assert!(custodes
+    assert!(!custodes
         .diagnostics
         .iter()
         .any(|d| d.code == "B010" && d.message.starts_with("'Custodian Guard'")));

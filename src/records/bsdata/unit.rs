@@ -1722,11 +1722,13 @@ const MAX_MODIFIER_GROUPS: usize = 32;
 /// A condition on a model count: (`atLeast`…, value, the model entry's id or the unit's).
 type CountCondition = (String, u32, Option<String>);
 
-/// The cost `v` of a unit of `count` models after the points `rules` whose conditions hold
-/// (a condition on one model's count: the unit's count less the other models at their minimum).
+/// The cost `v` of a unit of `count` models, the `unit`-th of its datasheet in the army, after
+/// the points `rules` whose conditions hold (a condition on one model's count: the unit's count
+/// less the other models at their minimum; a unit-count rule from its first unit on).
 fn apply_points_rules(
     mut v: f64,
     count: u32,
+    unit: u32,
     rules: &[PointsRule],
     items: &[Item],
     ranges: &[(u32, Option<u32>, bool)],
@@ -1741,7 +1743,10 @@ fn apply_points_rules(
         ),
     };
     let ok = |(k, n, id): &CountCondition| holds(k, *n, of(id));
-    for r in rules {
+    for r in rules
+        .iter()
+        .filter(|r| !r.from_unit.is_some_and(|f| f > unit))
+    {
         let groups_hold = r.groups.iter().all(|(or, cs)| {
             if *or {
                 cs.iter().any(ok)
@@ -1807,12 +1812,13 @@ fn points_tiers(
     tiers
 }
 
-/// Why a points modifier is of a shape that is not applied, if it is: a condition group (of
-/// the modifier or of its enclosing modifier groups, at any depth) with a
-/// `localConditionGroup` (a count of this unit in the army: `atLeast 3` = the 4th+ unit costs
-/// more, a unit-count tier the points records cannot hold yet) or a child of another kind.
-/// Such a group has no `conditions` of its own: read as an empty `and` it would always hold.
-fn shape_not_applied(t: &Tree, m: usize) -> Option<String> {
+/// The shape of a points modifier: `Ok(None)` a plain one, `Ok(Some(n))` a unit-count tier
+/// (a condition group, of the modifier or of its enclosing modifier groups, holding a
+/// `localConditionGroup` "at least N earlier instances of this unit in the army": it prices the
+/// datasheet's `n` = N+1-th unit on), `Err(why)` a shape not applied: a local group of another
+/// form, two of them, or a condition-group child of another kind. Such a group has no
+/// `conditions` of its own: read as an empty `and` it would always hold.
+fn modifier_shape(t: &Tree, m: usize, unit_ids: &[String]) -> Result<Option<u32>, String> {
     let mn = t.node(m);
     let what = format!(
         "points {} {}",
@@ -1836,6 +1842,7 @@ fn shape_not_applied(t: &Tree, m: usize) -> Option<String> {
             .and_then(|p| t.node(p).parent)
             .filter(|&g| t.node(g).tag == "modifierGroup");
     }
+    let mut from_unit = None;
     let mut seen = 0usize;
     while let Some(g) = stack.pop() {
         seen += 1;
@@ -1847,23 +1854,19 @@ fn shape_not_applied(t: &Tree, m: usize) -> Option<String> {
                 "conditions" | "comment" => {}
                 "conditionGroups" => stack.extend(t.children(c, "conditionGroup")),
                 "localConditionGroups" => {
-                    let l = t
-                        .children(c, "localConditionGroup")
-                        .next()
-                        .map(|l| t.node(l));
-                    let (kind, value) = l.map_or(("?", "?"), |l| {
-                        (
-                            l.attr("type").unwrap_or("?"),
-                            l.attr("value").unwrap_or("?"),
-                        )
-                    });
-                    return Some(format!(
-                        "{what} when {kind} {value} of this unit are already in the army (a \
-                         unit-count tier, localConditionGroup) not applied"
-                    ));
+                    let locals: Vec<usize> = t.children(c, "localConditionGroup").collect();
+                    match (locals.as_slice(), from_unit) {
+                        ([l], None) => from_unit = Some(unit_count_from(t, *l, unit_ids, &what)?),
+                        _ => {
+                            return Err(format!(
+                                "{what} under more than one unit-count condition \
+                                 (localConditionGroup) not applied"
+                            ))
+                        }
+                    }
                 }
                 other => {
-                    return Some(format!(
+                    return Err(format!(
                         "{what} under a condition group holding <{other}> (not a condition \
                          cogitator reads) not applied"
                     ))
@@ -1871,7 +1874,41 @@ fn shape_not_applied(t: &Tree, m: usize) -> Option<String> {
             }
         }
     }
-    None
+    Ok(from_unit)
+}
+
+/// The first unit a `localConditionGroup` prices: `atLeast N` (or `greaterThan N`) earlier
+/// selections in the army (`scope="parent"`) that are instances of this unit (`before` +
+/// `instanceOf` its own id) → unit N+1 (N+2) on; any other form is not read.
+fn unit_count_from(t: &Tree, l: usize, unit_ids: &[String], what: &str) -> Result<u32, String> {
+    let ln = t.node(l);
+    let (kind, value) = (
+        ln.attr("type").unwrap_or("?"),
+        ln.attr("value").unwrap_or("?"),
+    );
+    let refuse = || {
+        format!(
+            "{what} under a unit-count condition (localConditionGroup {kind} {value}) \
+             that does not count this unit's earlier selections: not applied"
+        )
+    };
+    let conds: Vec<usize> = t.items(l, "conditions", "condition").collect();
+    let of_this_unit = conds.iter().any(|&c| {
+        let cn = t.node(c);
+        cn.attr("type") == Some("instanceOf")
+            && cn
+                .attr("childId")
+                .is_some_and(|id| unit_ids.iter().any(|u| u == id))
+    });
+    let only_known = conds
+        .iter()
+        .all(|&c| matches!(t.node(c).attr("type"), Some("instanceOf" | "before")));
+    let n = num(ln.attr("value")).filter(|n| n.fract() == 0.0 && (0.0..1e6).contains(n));
+    match (kind, n, ln.attr("scope"), of_this_unit && only_known) {
+        ("atLeast", Some(n), Some("parent"), true) => Ok(n as u32 + 1),
+        ("greaterThan", Some(n), Some("parent"), true) => Ok(n as u32 + 2),
+        _ => Err(refuse()),
+    }
 }
 
 /// A points modifier keyed on the model count.
@@ -1886,6 +1923,8 @@ struct PointsRule {
     /// `increment` per `per` models (of the unit, or of one of its models), `repeats` times
     /// each.
     repeat: Option<(u32, u32, Option<String>)>,
+    /// A unit-count tier: the rule prices the datasheet's units from this one on.
+    from_unit: Option<u32>,
 }
 
 impl Walk<'_, '_> {
@@ -1895,6 +1934,12 @@ impl Walk<'_, '_> {
         let Some(pts) = self.pts_type.clone() else {
             return Vec::new();
         };
+        // The unit's own ids (its entry and the links that reach it), which a unit-count
+        // condition names.
+        let unit_ids: Vec<String> = parts
+            .iter()
+            .filter_map(|&(fi, n)| self.tree(fi).node(n).attr("id").map(str::to_string))
+            .collect();
         let mut out = Vec::new();
         for &(fi, n) in parts {
             let t = self.tree(fi);
@@ -1903,17 +1948,23 @@ impl Walk<'_, '_> {
                 if t.node(m).attr("field") != Some(pts.as_str()) {
                     continue;
                 }
-                if let Some(why) = shape_not_applied(t, m) {
-                    let unit = self.ds.name.clone().unwrap_or_default();
-                    let d = Diagnostic::new(
-                        Code::ModifierNotApplied,
-                        format!("'{unit}': {why}; the base tiers are given"),
-                    )
-                    .at(self.path(fi), t.node(m).line);
-                    self.diags.push(d);
-                    continue;
-                }
-                out.extend(self.points_rule(t, m, &pts));
+                let from_unit = match modifier_shape(t, m, &unit_ids) {
+                    Ok(from_unit) => from_unit,
+                    Err(why) => {
+                        let unit = self.ds.name.clone().unwrap_or_default();
+                        let d = Diagnostic::new(
+                            Code::ModifierNotApplied,
+                            format!("'{unit}': {why}; the base tiers are given"),
+                        )
+                        .at(self.path(fi), t.node(m).line);
+                        self.diags.push(d);
+                        continue;
+                    }
+                };
+                out.extend(
+                    self.points_rule(t, m, &pts)
+                        .map(|r| PointsRule { from_unit, ..r }),
+                );
             }
         }
         out
@@ -1987,6 +2038,7 @@ impl Walk<'_, '_> {
             conditions,
             groups,
             repeat,
+            from_unit: None,
         })
     }
 
@@ -2095,7 +2147,7 @@ impl Walk<'_, '_> {
             .map(|(fi, line)| Location::at_line(self.store.files[fi].path.clone(), line))
             .filter(|at| self.ds.sources.iter().any(|s| s.file == at.file))
             .unwrap_or_default();
-        let cost = |count: u32| -> f64 {
+        let cost = |count: u32, unit: u32| -> f64 {
             let mut v = base.unwrap_or(0.0);
             if let (Some(c), Some(i)) = (per_model, varying) {
                 let others: u32 = models
@@ -2105,10 +2157,26 @@ impl Walk<'_, '_> {
                     .sum();
                 v += fixed + c * f64::from(count.saturating_sub(others));
             }
-            apply_points_rules(v, count, &rules, &self.items, &ranges)
+            apply_points_rules(v, count, unit, &rules, &self.items, &ranges)
         };
         let per_model_or_repeat = per_model.is_some() || rules.iter().any(|r| r.repeat.is_some());
-        let tiers = points_tiers(lo, hi, per_model_or_repeat, &at, cost);
+        // Without a unit-count rule, one set of tiers for every unit (no `units`); with them,
+        // one set per range of units between the rules' first units.
+        let mut firsts: Vec<u32> = rules.iter().filter_map(|r| r.from_unit).collect();
+        firsts.sort_unstable();
+        firsts.dedup();
+        if firsts.is_empty() {
+            self.ds.points = points_tiers(lo, hi, per_model_or_repeat, &at, |n| cost(n, 1));
+            return;
+        }
+        let starts = std::iter::once(1).chain(firsts.iter().copied().filter(|&f| f > 1));
+        let mut tiers = Vec::new();
+        for from in starts.collect::<Vec<_>>() {
+            let to = firsts.iter().copied().find(|&f| f > from).map(|f| f - 1);
+            let units = Some(UnitRange { from, to });
+            let priced = points_tiers(lo, hi, per_model_or_repeat, &at, |n| cost(n, from));
+            tiers.extend(priced.into_iter().map(|t| PointsOption { units, ..t }));
+        }
         self.ds.points = tiers;
     }
 }
