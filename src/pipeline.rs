@@ -215,7 +215,10 @@ fn process<I: Input>(
         // A table means something only with the tables beside it (two exports share most of
         // their bytes): it goes to its group all the same, and stays `duplicate` (with this
         // `S006`) only if no record source reads it there.
-        if entry.format == Format::Csv.as_str() || entry.format == Format::Xml.as_str() {
+        if entry.format == Format::Csv.as_str()
+            || entry.format == Format::Xml.as_str()
+            || entry.format == Format::Yaml.as_str()
+        {
             return Processed {
                 entry,
                 extracted: None,
@@ -268,7 +271,9 @@ pub fn process_one(src: &crate::source::SourceFile) -> Processed {
         // Structured data: kept (read once) for the record sources; its `S007` is held back
         // until it is known that no source reads it.
         let table = match (decoded.format, diagnostics.pop()) {
-            (Format::Csv | Format::Xml, Some(d)) if d.code == Code::UnknownFormat.as_str() => {
+            (Format::Csv | Format::Xml | Format::Yaml, Some(d))
+                if d.code == Code::UnknownFormat.as_str() =>
+            {
                 Some((src.clone(), d))
             }
             // Zipped BattleScribe data: the BattleScribe record source unzips it.
