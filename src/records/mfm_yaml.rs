@@ -168,6 +168,12 @@ fn parse<T: for<'de> Deserialize<'de>>(file: &SourceFile) -> Result<T, Diagnosti
             .map_or(0, |l| u32::try_from(l.line()).unwrap_or(0));
         let message = e.to_string();
         let first = message.lines().next().unwrap_or("invalid YAML");
+        // The library's own `error: line L column C:` prefix: the location is the diagnostic's.
+        let first = first.strip_prefix("error: ").unwrap_or(first);
+        let first = match first.split_once(": ") {
+            Some((head, rest)) if head.starts_with("line ") => rest,
+            _ => first,
+        };
         Diagnostic::new(Code::MfmUnreadable, format!("not read: {first}")).at(&file.path, line)
     })
 }

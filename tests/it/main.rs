@@ -23,6 +23,7 @@ mod ids;
 mod inputs;
 mod locations;
 mod markdown;
+mod mfm;
 mod ninth;
 mod output;
 mod pdf;
