@@ -311,3 +311,34 @@ fn corpus_custodian_guard_and_detachments() {
     assert_eq!(no_title.len(), 1);
     assert_eq!(no_title[0].file.as_deref(), Some("data/meta.yaml"));
 }
+
+/// A faction file around `extra` (an unknown top-level key the reader skips but the parser
+/// still reads).
+fn faction_file_with(extra: &str) -> String {
+    format!(
+        "name: Orks\nversion: \"1\"\ndetachments:\n  - {{ name: Waaagh, dp: 1 }}\n{extra}\nunits:\n  - name: Boyz\n    pricing:\n      - range: \"[1,)\"\n        costs:\n          - {{ models: 10, points: 80 }}\n"
+    )
+}
+
+#[test]
+fn alias_bombs_and_deep_nesting_are_over_the_budget_not_a_hang() {
+    let mut bomb = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+    for i in 1..9 {
+        let j = i - 1;
+        bomb.push_str(&format!(
+            "a{i}: &a{i} [{}]\n",
+            vec![format!("*a{j}"); 10].join(", ")
+        ));
+    }
+    let deep = format!("deep: {}{}", "[".repeat(200), "]".repeat(200));
+    for (trap, extra) in [("aliases", bomb), ("nesting", deep)] {
+        let text = faction_file_with(&extra);
+        let ds = util::ingest_in_memory(&[("m/orks.yaml", text.as_bytes())]);
+        assert!(ds.points.is_empty(), "{trap}");
+        assert_eq!(codes(&ds), ["M001"], "{trap}: {:#?}", ds.diagnostics);
+    }
+    // The same file without the trap is read.
+    let text = faction_file_with("");
+    let ds = util::ingest_in_memory(&[("m/orks.yaml", text.as_bytes())]);
+    assert_eq!(ds.points.len(), 1);
+}
