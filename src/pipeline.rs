@@ -215,7 +215,7 @@ fn process<I: Input>(
         // A table means something only with the tables beside it (two exports share most of
         // their bytes): it goes to its group all the same, and stays `duplicate` (with this
         // `S006`) only if no record source reads it there.
-        if [Format::Csv, Format::Xml, Format::Json]
+        if [Format::Csv, Format::Xml, Format::Json, Format::Yaml]
             .iter()
             .any(|f| entry.format == f.as_str())
         {
@@ -271,7 +271,7 @@ pub fn process_one(src: &crate::source::SourceFile) -> Processed {
         // Structured data: kept (read once) for the record sources; its `S007` is held back
         // until it is known that no source reads it.
         let table = match (decoded.format, diagnostics.pop()) {
-            (Format::Csv | Format::Xml | Format::Json, Some(d))
+            (Format::Csv | Format::Xml | Format::Json | Format::Yaml, Some(d))
                 if d.code == Code::UnknownFormat.as_str() =>
             {
                 Some((src.clone(), d))

@@ -219,6 +219,20 @@ codes! {
         "The folder holds files of more than one game system (10th-edition `.cat` and 11th-edition `.json` share thousands of ids): each game system's files are read apart, so a link never resolves into another game system's file.\nExample: `bsdata/Warhammer 40,000.json: info[B012]: this folder holds the files of 2 game systems (sys-352e-…-d6a9, sys-352e-…-d610); each is read apart`";
     JsonListUnknown = "B013", Info, "BattleScribe JSON list of an unknown name",
         "A JSON array's key is not one of the BattleScribe containers cogitator knows (`profiles` → `profile`, `sharedRules` → `rule`, …). Its objects are read as elements named by the key without its plural ending (`widgets` → `widget`); once per key and file.\nExample: `bsdata/x.json:40: info[B013]: list 'widgets' is not a known BattleScribe container; its items are read as <widget>`";
+
+    // --- M: Munitorum Field Manual YAML (records::mfm_yaml) -----------------------------------
+    MfmUnreadable = "M001", Warning, "Munitorum Field Manual YAML cannot be read",
+        "A YAML file claimed as the Munitorum Field Manual (a `meta.yaml` with `factions`, `version` and `lastUpdated`, or a faction file with `units[].pricing`) is not well-formed YAML, has a value of the wrong type (`points: ten`), or exceeds the reader's budget (nesting, aliases, nodes in proportion to the file's size). The file gives no records; the others of its folder are read.\nExample: `mfm-11e/data/orks.yaml:41: warning[M001]: not read: units[3].pricing[0].costs[0].points: invalid type: string \"ten\", expected u32`";
+    MfmRangeUnparsed = "M002", Warning, "unit-count range not understood",
+        "A pricing tier's `range` is not `[FROM,TO]` or `[FROM,)` with 1 <= FROM <= TO (`[1,3]`: the 1st to 3rd unit; `[4,)`: the 4th unit on). The tier is dropped, never guessed; the unit keeps its other tiers.\nExample: `mfm-11e/data/orks.yaml:52: warning[M002]: Boyz: unit-count range '[3,1]' not understood; tier 'Your 3rd + Unit Costs' dropped`";
+    MfmVersionMismatch = "M003", Warning, "faction file and meta.yaml give different versions",
+        "A faction file's `version` differs from its folder's `meta.yaml` `version`. The faction file's own version is the publication version of its points; both are named.\nExample: `mfm-11e/data/orks.yaml:3: warning[M003]: version '1.0' differs from meta.yaml's '1.1'; the file's is kept`";
+    MfmNoTitle = "M004", Info, "points publication carries no title",
+        "The Munitorum Field Manual YAML names its version and date but not its title, so the points records' `publication.title` is `null` (never the file or folder name). Reported once per file that gives points.\nExample: `mfm-11e/data/meta.yaml: info[M004]: the YAML names no publication title; publication.title is null`";
+    MfmNoEdition = "M005", Warning, "Munitorum Field Manual YAML without an edition marker",
+        "Neither the folder's `meta.yaml` notes (an 11th-edition marker of `schemas/editions.yaml`: Detachment Points, Force Disposition) nor the file's detachments (`dp`) say which edition the points are for. The file is not read (its edition is never assumed).\nExample: `mfm/orks.yaml: warning[M005]: no edition marker (no meta.yaml notes naming one, no detachment with dp); not read`";
+    MfmTiersByComposition = "M006", Warning, "two tiers of one model count told apart only by their composition",
+        "A pricing tier lists the same number of models twice at different costs, told apart only by `desc` (`6 Wolf Guard Headtakers` vs `3 Wolf Guard Headtakers, 3 Hunting Wolves`). A points tier has no field for the composition, so neither is kept (one would be a guess); the unit keeps its other tiers.\nExample: `mfm-11e/data/space-wolves.yaml:1388: warning[M006]: Wolf Guard Headtakers: 6 models cost 115 as '3 Wolf Guard Headtakers, 3 Hunting Wolves' and differently as another composition in range '[1,2]'; tier dropped`";
 }
 
 #[cfg(test)]

@@ -22,6 +22,7 @@ use crate::source::SourceFile;
 
 pub mod bsdata;
 pub mod dates;
+pub mod mfm_yaml;
 pub mod wahapedia_csv;
 
 /// The structured files of one directory, as the pipeline hands them to a record source.
@@ -67,7 +68,7 @@ pub struct RecordSource {
 }
 
 /// The record sources, asked in this order. One line per structured format.
-pub const SOURCES: &[RecordSource] = &[wahapedia_csv::SOURCE, bsdata::SOURCE];
+pub const SOURCES: &[RecordSource] = &[wahapedia_csv::SOURCE, bsdata::SOURCE, mfm_yaml::SOURCE];
 
 /// The first registered source that claims `group`.
 pub fn source_for(group: &Group) -> Option<&'static RecordSource> {

@@ -295,6 +295,17 @@ fn the_whole_corpus_gives_no_junk_records() {
             "pdf" => assert_eq!(i.status, InputStatus::Ok, "{}", i.file),
             // The Tournament Companion, read by `extract::companion`.
             "markdown" => assert_eq!(i.status, InputStatus::Ok, "{}", i.file),
+            // The Munitorum Field Manual YAML, read by `records::mfm_yaml` (points, detachments
+            // and enhancements; never rules or datasheets).
+            "yaml" => {
+                assert_eq!(i.status, InputStatus::Ok, "{}", i.file);
+                assert_eq!(
+                    (i.records.rules, i.records.datasheets),
+                    (0, 0),
+                    "{}",
+                    i.file
+                );
+            }
             _ => {
                 assert_eq!(i.status, InputStatus::Skipped, "{} ({})", i.file, i.format);
                 assert_eq!(i.records, Default::default(), "{}", i.file);

@@ -24,6 +24,7 @@ mod ids;
 mod inputs;
 mod locations;
 mod markdown;
+mod mfm;
 mod ninth;
 mod output;
 mod pdf;
