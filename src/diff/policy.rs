@@ -22,6 +22,7 @@
 
 use super::dataset::{DatasetDiff, Entry, Subject};
 use super::ChangeKind;
+use crate::normalize::schema::SchemaError;
 use serde::{Deserialize, Serialize};
 use serde_saphyr::Spanned;
 use strum::VariantArray;
@@ -139,16 +140,10 @@ impl Policy {
                 "the policy is empty: it would pass every diff (give `fail_on:` rules)".into(),
             ));
         }
+        // The library's message and place, shaped as the schema files' errors are.
         let mut p: Policy = serde_saphyr::from_str(yaml).map_err(|e| {
-            let text = e.to_string();
-            let first = text.lines().next().unwrap_or("invalid YAML");
-            let t = first.strip_prefix("error: ").unwrap_or(first);
-            let message = match t.split_once(": ") {
-                Some((head, rest)) if head.starts_with("line ") => rest,
-                _ => t,
-            };
-            let place = e.location().map_or((0, 0), |l| (l.line(), l.column()));
-            err(place, message.to_string())
+            let s = SchemaError::yaml(file, &e);
+            err((s.line, s.column), s.message)
         })?;
         for c in &p.fail_on.categories {
             let Ok(cat) = c.value.parse::<Subject>() else {
