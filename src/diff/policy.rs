@@ -31,7 +31,7 @@ use strum::VariantArray;
 pub const DEFAULT_POLICY: &str = include_str!("../../schemas/gate-default.yaml");
 
 /// What fails (a rule left out is off).
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct FailOn {
     pub removed_records: bool,
@@ -179,14 +179,8 @@ impl Policy {
                 return Err(err(place(t), format!("{what}, not {}", t.value)));
             }
         }
-        let no_rule = !(f.removed_records
-            || f.removed_weapon_profiles
-            || f.became_null
-            || f.new_error_diagnostics
-            || f.expected_damage_change.is_some()
-            || f.crosscheck_agreement_below.is_some()
-            || !f.categories.is_empty());
-        if no_rule {
+        // Every rule off is `FailOn`'s default (a rule left out is off).
+        if *f == FailOn::default() {
             return Err(err(
                 (1, 1),
                 "the policy has no rule on: it would pass every diff (turn on a `fail_on:` rule)"
