@@ -40,8 +40,9 @@ use crate::dataset::LoadedDataset;
 use crate::diag::{Diagnostic, Severity};
 use crate::model::WeaponProfile;
 use crate::simulate::{self, Conditions};
+use crate::source::Location;
 use crate::validate::ReferenceTarget;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -77,15 +78,6 @@ impl Subject {
     pub fn as_str(self) -> &'static str {
         self.into()
     }
-}
-
-/// Where a value was read: the source file (relative to the input root), line, page.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct At {
-    pub file: String,
-    pub line: u32,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub page: Option<u32>,
 }
 
 /// Expected damage of one weapon profile (one model, one volley) against one reference
@@ -124,7 +116,7 @@ pub struct Entry {
     /// `Carnifexes › points › 1 model: 115 → 90`.
     pub human: String,
     /// The NEW value's source (the OLD one's for a removal when NEW lacks the record).
-    pub at: Option<At>,
+    pub at: Option<Location>,
     /// For a changed weapon profile: expected damage per reference target, old and new.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub damage: Vec<DamageDelta>,
@@ -513,12 +505,14 @@ fn became_null(kind: ChangeKind, old: Option<&Value>, new: Option<&Value>) -> bo
     kind == ChangeKind::Changed && old.is_some_and(|v| !empty(v)) && new.is_some_and(empty)
 }
 
-fn at_of(v: &Value) -> Option<At> {
-    let line = v.get("line")?.as_u64()? as u32;
-    Some(At {
-        file: v.get("file")?.as_str()?.to_string(),
-        line,
-        page: v.get("page").and_then(Value::as_u64).map(|p| p as u32),
+/// Where a value was read (a source, an occurrence, a sub-record's `at`): the file (relative
+/// to the input root), line and page; a PDF box and page size are left out of the report.
+fn at_of(v: &Value) -> Option<Location> {
+    let at = Location::deserialize(v).ok()?;
+    Some(Location {
+        bbox: None,
+        page_size: None,
+        ..at
     })
 }
 
@@ -531,7 +525,7 @@ struct Readings<'a> {
     /// Per keyed list (its path), the positions of the keys of each side.
     lists: BTreeMap<Vec<Segment>, Option<KeyIndex>>,
     /// The record's sources or occurrences, per side.
-    sources: [Vec<At>; 2],
+    sources: [Vec<Location>; 2],
 }
 
 type KeyIndex = [std::collections::HashMap<String, usize>; 2];
@@ -588,7 +582,7 @@ impl<'a> Readings<'a> {
     /// (or its `line` in the record's first source), else the record's first source or
     /// occurrence that the other reading lacks (a file that came with the change), else its
     /// first.
-    fn locate(&mut self, side: Side, path: &FieldPath) -> Option<At> {
+    fn locate(&mut self, side: Side, path: &FieldPath) -> Option<Location> {
         let mine = &self.sources[side as usize];
         let theirs = &self.sources[1 - side as usize];
         // A source the other side lacks is where a changed value most likely came from.
@@ -617,7 +611,7 @@ impl<'a> Readings<'a> {
                 &first,
             ) {
                 let (line, page) = (l as u32, None);
-                best = Some(At {
+                best = Some(Location {
                     line,
                     page,
                     ..f.clone()

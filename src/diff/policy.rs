@@ -22,6 +22,7 @@
 
 use super::dataset::{DatasetDiff, Entry, Subject};
 use super::ChangeKind;
+use crate::normalize::schema::SchemaError;
 use serde::{Deserialize, Serialize};
 use serde_saphyr::Spanned;
 use strum::VariantArray;
@@ -30,7 +31,7 @@ use strum::VariantArray;
 pub const DEFAULT_POLICY: &str = include_str!("../../schemas/gate-default.yaml");
 
 /// What fails (a rule left out is off).
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct FailOn {
     pub removed_records: bool,
@@ -139,16 +140,10 @@ impl Policy {
                 "the policy is empty: it would pass every diff (give `fail_on:` rules)".into(),
             ));
         }
+        // The library's message and place, shaped as the schema files' errors are.
         let mut p: Policy = serde_saphyr::from_str(yaml).map_err(|e| {
-            let text = e.to_string();
-            let first = text.lines().next().unwrap_or("invalid YAML");
-            let t = first.strip_prefix("error: ").unwrap_or(first);
-            let message = match t.split_once(": ") {
-                Some((head, rest)) if head.starts_with("line ") => rest,
-                _ => t,
-            };
-            let place = e.location().map_or((0, 0), |l| (l.line(), l.column()));
-            err(place, message.to_string())
+            let s = SchemaError::yaml(file, &e);
+            err((s.line, s.column), s.message)
         })?;
         for c in &p.fail_on.categories {
             let Ok(cat) = c.value.parse::<Subject>() else {
@@ -184,14 +179,8 @@ impl Policy {
                 return Err(err(place(t), format!("{what}, not {}", t.value)));
             }
         }
-        let no_rule = !(f.removed_records
-            || f.removed_weapon_profiles
-            || f.became_null
-            || f.new_error_diagnostics
-            || f.expected_damage_change.is_some()
-            || f.crosscheck_agreement_below.is_some()
-            || !f.categories.is_empty());
-        if no_rule {
+        // Every rule off is `FailOn`'s default (a rule left out is off).
+        if *f == FailOn::default() {
             return Err(err(
                 (1, 1),
                 "the policy has no rule on: it would pass every diff (turn on a `fail_on:` rule)"

@@ -98,7 +98,9 @@ impl SchemaError {
         }
     }
 
-    fn yaml(file: &str, e: &serde_saphyr::Error) -> SchemaError {
+    /// A YAML error of `file` (also `diff::policy`'s): the library's first line without its own
+    /// `error: line L column C:` prefix, at the library's place.
+    pub(crate) fn yaml(file: &str, e: &serde_saphyr::Error) -> SchemaError {
         let (line, column) = e.location().map_or((0, 0), |l| (l.line(), l.column()));
         // The rendered error may carry a source snippet; the first line is the message.
         let text = e.to_string();
