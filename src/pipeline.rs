@@ -571,7 +571,7 @@ fn assemble(
         .iter()
         .map(|i| (i.file.clone(), i.format.clone()))
         .collect();
-    let (merged, reconciliation) = crate::reconcile::merge(&mut extracted, &formats);
+    let (merged, reconciliation) = crate::reconcile::merge(&mut extracted, &formats, &points);
     for mut ex in extracted {
         quarantine.append(&mut ex.quarantine);
         rules.append(&mut ex.rules);

@@ -127,6 +127,9 @@ codes! {
     ScopeUnknown = "X112", Warning, "record's scope not found",
         "A record could not be placed from the content: a stratagem without a group, or a datasheet, enhancement or detachment of a page that names no faction, so its id carries `unknown` as its scope. It is never emitted silently: a stratagem with neither group nor text (a list entry whose card is not in the input) is dropped as a fragment, with the datasheet's reference to it; any other such record is kept under its `unknown` id, and this diagnostic names it.\nExample: `lord-warden.html:8: warning[X112]: stratagem 'LAST ORDERS' names no group and has no text here; fragment dropped`";
 
+    PointsWithoutDatasheet = "X113", Info, "points that price no datasheet of the run",
+        "A publication printing points apart from datasheets (the Munitorum Field Manual) prices units no source of the run prints as a datasheet: they stay in `points.json`, no datasheet takes them. One per publication, with the count and the first few names (not one per unit). Ingest the datasheets' source in the same run to give them their points.\nExample: `mfm-11e/data/adeptus-custodes.yaml: info[X113]: 1012 points records of publication 1.1 price no datasheet of this run: Allarus Custodians, Aquilon Custodians, Ares Gunship, …`";
+
     // --- N: normalize (schemas, values, keywords) ------------------------------------------
     NormTypography = "N101", Info, "typography folded in a value",
         "A characteristic value or weapon keyword carried typographic characters: curly quotes or primes, en/em dashes, U+2212 minus, non-breaking or thin spaces, HTML entities (`&#34;`). They are folded to ASCII. Names are never folded. One diagnostic per (from, to) per file, with a count.\nExample: `raw/002.txt:14: info[N101]: range '24&#34;' -> '24\"' (3 values)`";

@@ -46,6 +46,7 @@
 pub mod conflict;
 pub mod matching;
 pub mod merge;
+pub mod points;
 
 use crate::compare::names::name_key;
 use crate::compare::percent;
@@ -325,10 +326,12 @@ struct SourceViews {
 /// The merge of every reading of a run (`extracted` in path order; `formats`: file → format,
 /// from the manifest) with the matching rules applied first, and the report over the
 /// datasheets two or more sources print (`None` when there is none). The records leave
-/// `extracted` (rules and quarantine stay).
+/// `extracted` (rules and quarantine stay). Each datasheet then takes its newest publication's
+/// points from `points` ([`points::apply`]), before the report, which compares its sources'.
 pub fn merge(
     extracted: &mut [Extracted],
     formats: &BTreeMap<String, String>,
+    points: &[crate::model::Points],
 ) -> (merge::Merged, Option<Report>) {
     let prepared = prepare(extracted, formats);
     let mut merger = merge::Merger::default();
@@ -344,6 +347,7 @@ pub fn merge(
         })
         .collect();
     let mut merged = merger.finish();
+    points::apply(&mut merged.datasheets, points, &mut merged.diagnostics);
     let report = finish(prepared, &mut merged.datasheets, &origins);
     (merged, report)
 }

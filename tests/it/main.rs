@@ -29,6 +29,7 @@ mod ninth;
 mod output;
 mod pdf;
 mod pipeline;
+mod points_merge;
 mod reconcile;
 mod records;
 mod regressions;

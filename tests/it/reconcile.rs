@@ -93,7 +93,7 @@ fn formats(ex: &[Extracted]) -> BTreeMap<String, String> {
 
 fn run(mut ex: Vec<Extracted>) -> (cogitator::reconcile::merge::Merged, Option<Report>) {
     let f = formats(&ex);
-    reconcile::merge(&mut ex, &f)
+    reconcile::merge(&mut ex, &f, &[])
 }
 
 fn field<'a>(r: &'a Report, id: &str, path: &str) -> &'a FieldReport {

@@ -1,0 +1,83 @@
+//! The points a datasheet takes from the points records of the run (issue 26): of the records
+//! pricing it in its own faction's list (id exactly `ids::points(edition, publication,
+//! subject)`; the others are another faction's list), the newest publication's (its version,
+//! then its date; a tie keeps the first in path order) tiers, with that record's sources.
+//! The datasheet's own printed points stay in the reconciliation as its sources' readings.
+//! Records pricing no datasheet of the run: one `X113` per publication.
+//!
+//! Pure: must not do I/O, and must not compare values (that is the reconciliation's).
+
+use crate::diag::{Code, Diagnostic};
+use crate::ids;
+use crate::model::{Datasheet, Points, Publication};
+use std::collections::BTreeMap;
+
+/// Names an `X113` shows.
+const NAMES_SHOWN: usize = 3;
+
+/// The publication's part of a points id (its version, else its date), as the records give it.
+fn publication_key(p: &Publication) -> &str {
+    p.version
+        .as_deref()
+        .or(p.date.as_deref())
+        .unwrap_or("unknown")
+}
+
+/// Newer sorts higher: the version's numbers, then the date, then earlier in path order.
+fn newness(p: &Points) -> (Vec<u32>, Option<&str>, std::cmp::Reverse<Option<&str>>) {
+    let version = p.publication.version.as_deref().unwrap_or("");
+    let numbers = version.split('.').map(|n| n.trim().parse().unwrap_or(0));
+    let file = p.sources.first().map(|s| s.file.as_str());
+    (
+        numbers.collect(),
+        p.publication.date.as_deref(),
+        std::cmp::Reverse(file),
+    )
+}
+
+/// Gives each datasheet (`datasheets` sorted by id) its newest publication's points; `X113`s
+/// into `diagnostics`.
+pub fn apply(datasheets: &mut [Datasheet], points: &[Points], diagnostics: &mut Vec<Diagnostic>) {
+    let mut newest: BTreeMap<usize, &Points> = BTreeMap::new();
+    // Per publication: the names of the records pricing no datasheet, and the first file.
+    let mut unpriced: BTreeMap<&str, (Vec<&str>, &str)> = BTreeMap::new();
+    for p in points {
+        let Ok(i) = datasheets.binary_search_by(|d| d.id.cmp(&p.subject)) else {
+            let file = p.sources.first().map_or("", |s| s.file.as_str());
+            let entry = unpriced.entry(publication_key(&p.publication));
+            entry.or_insert((Vec::new(), file)).0.push(&p.name);
+            continue;
+        };
+        let key = publication_key(&p.publication);
+        if p.id != ids::points(p.edition, key, &p.subject) {
+            continue;
+        }
+        let kept = newest.entry(i).or_insert(p);
+        if newness(p) > newness(kept) {
+            *kept = p;
+        }
+    }
+    for (i, p) in newest {
+        let d = &mut datasheets[i];
+        d.points = p.tiers.clone();
+        d.sources.extend(p.sources.iter().cloned());
+        d.sources.sort();
+        d.sources.dedup();
+    }
+    for (publication, (mut names, file)) in unpriced {
+        let count = names.len();
+        names.sort_unstable();
+        names.dedup();
+        let more = if names.len() > NAMES_SHOWN {
+            ", …"
+        } else {
+            ""
+        };
+        let text = format!(
+            "{} points records of publication {publication} price no datasheet of this run: {}{more}",
+            count,
+            names[..names.len().min(NAMES_SHOWN)].join(", "),
+        );
+        diagnostics.push(Diagnostic::new(Code::PointsWithoutDatasheet, text).in_file(file));
+    }
+}
