@@ -134,7 +134,7 @@ fn unit_count_ranges_price_the_first_units_and_the_later_ones() {
         .find(|e| e.name.as_deref() == Some("Auric Relic"))
         .expect("enhancement");
     assert_eq!(relic.points, Some(20));
-    assert_eq!(codes(&ds), ["M004", "X111", "X111"]);
+    assert_eq!(codes(&ds), ["M004", "X111", "X111", "X113"]);
     assert_eq!(ds.manifest.diagnostics.error, 0);
 }
 
@@ -150,7 +150,7 @@ fn an_unparseable_range_drops_its_tier_only() {
     let ds = ingest("range-unparseable.yaml");
     // What is left prices from the 4th unit on: the structure check says the 1st to 3rd are
     // missing (never filled in).
-    assert_eq!(codes(&ds), ["M002", "M002", "M004", "N114"]);
+    assert_eq!(codes(&ds), ["M002", "M002", "M004", "N114", "X113"]);
     assert_eq!(
         tiers(points(&ds, "Skeletal Warriors")),
         [(10, 100, 4, None)]
@@ -193,7 +193,7 @@ fn an_addon_is_priced_on_top_like_wargear() {
 fn tiers_told_apart_only_by_composition_are_not_guessed() {
     let ds = ingest("tiers-told-apart-by-composition.yaml");
     assert_eq!(tiers(points(&ds, "Hound Riders")), [(3, 90, 1, None)]);
-    assert_eq!(codes(&ds), ["M004", "M006", "M006"]);
+    assert_eq!(codes(&ds), ["M004", "M006", "M006", "X113"]);
     assert_eq!(ds.manifest.diagnostics.error, 0, "no N114 overlap");
 }
 
@@ -212,7 +212,7 @@ fn a_value_of_the_wrong_type_is_a_diagnostic_at_its_line() {
 #[test]
 fn meta_gives_edition_and_date_and_a_differing_version_is_named() {
     let ds = ingest("meta-version-differs");
-    assert_eq!(codes(&ds), ["M003", "M004"]);
+    assert_eq!(codes(&ds), ["M003", "M004", "X113"]);
     let riders = points(&ds, "Wind Riders");
     assert_eq!(riders.edition.as_str(), "11e");
     assert_eq!(riders.publication.version.as_deref(), Some("1.9"));
