@@ -1,0 +1,485 @@
+//! The GW app's data as the game-datacards project exports it: one JSON file per faction whose
+//! top-level keys include `datasheets` and `detachments` → [`Datasheet`]s (first slice: no
+//! stratagems, detachments or enhancements yet).
+//!
+//! Owns: claiming such files by content (their top-level keys, never the folder name), the
+//! edition from the file's `source` (`40k-11e`) or else its datasheets' `source` (10th
+//! edition's files carry it there only) through the markers of `schemas/editions.yaml`, the
+//! two shapes of a text (a plain string in 10th edition's files, a language map in 11th's:
+//! `en` is the text, never filled from another language), each datasheet through
+//! [`SheetBuilder`] (stats, weapons with their keywords, abilities, invulnerable save,
+//! keywords, composition, leader and support lists, points with the app's unit-count cost
+//! `additionalCost {cost, afterSelections}` as tiers with `units` ranges), each datasheet's
+//! line. Must not: guess an edition (`G001`), take a text from a language other than English
+//! (`G002`), merge points from another source, do I/O.
+//!
+//! Lines: `serde_json` gives none, so a datasheet's line is the line of the first occurrence
+//! of its `"id"` value (a UUID, written once as the object's own `"id"` key; other objects
+//! refer to datasheets by name, not by id), found by a scan of the bytes; a datasheet without
+//! an id is at the line of its file's `"datasheets"` key.
+
+use crate::diag::{Code, Diagnostic};
+use crate::edition::Edition;
+use crate::extract::sheet::{Finish, SheetBuilder};
+use crate::extract::Extracted;
+use crate::model::{Datasheet, PointsOption, UnitRange, WeaponType};
+use crate::source::{Location, Provenance, SourceFile};
+use serde_json::{Map, Value};
+
+/// The record source (one line of `records::SOURCES`).
+pub const SOURCE: super::RecordSource = super::RecordSource {
+    name: "game-datacards",
+    claims,
+    read,
+};
+
+/// Whether a file is a game-datacards faction file: JSON whose top-level keys include
+/// `datasheets` and `detachments` (a cheap look for both keys; the read checks the top level).
+fn is_faction_file(file: &SourceFile) -> bool {
+    let head = file.bytes.iter().find(|b| !b.is_ascii_whitespace());
+    head == Some(&b'{')
+        && contains(&file.bytes, b"\"datasheets\"")
+        && contains(&file.bytes, b"\"detachments\"")
+}
+
+fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    hay.windows(needle.len()).any(|w| w == needle)
+}
+
+/// Claims a group with a faction file.
+fn claims(group: &super::Group) -> bool {
+    group.files.iter().any(|f| is_faction_file(f))
+}
+
+/// Reads each faction file of a claimed group.
+pub fn read(group: &super::Group) -> Vec<Extracted> {
+    let mut out: Vec<Extracted> = group
+        .files
+        .iter()
+        .filter(|f| is_faction_file(f))
+        .filter_map(|f| read_file(f))
+        .collect();
+    out.sort_by(|a, b| a.file.cmp(&b.file));
+    out
+}
+
+/// One faction file; `None` when its top level is not an object with both keys (not ours).
+fn read_file(file: &SourceFile) -> Option<Extracted> {
+    let mut ex = Extracted {
+        file: file.path.clone(),
+        sha256: file.sha256.clone(),
+        ..Default::default()
+    };
+    let top: Map<String, Value> = match serde_json::from_slice(&file.bytes) {
+        Ok(Value::Object(m)) => m,
+        Ok(_) => return None,
+        Err(e) => {
+            ex.diagnostics.push(
+                Diagnostic::new(Code::GdcUnreadable, format!("not read: {e}"))
+                    .at(&file.path, u32::try_from(e.line()).unwrap_or(0)),
+            );
+            return Some(ex);
+        }
+    };
+    if !(top.contains_key("datasheets") && top.contains_key("detachments")) {
+        return None;
+    }
+    let datasheets: &[Value] = top
+        .get("datasheets")
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice);
+    let Some(edition) = edition_of(&top, datasheets) else {
+        ex.diagnostics.push(
+            Diagnostic::new(
+                Code::GdcNoEdition,
+                "no edition: the file's `source` and its datasheets' `source` name no single edition marker; not read",
+            )
+            .in_file(&file.path),
+        );
+        return Some(ex);
+    };
+    ex.edition = Some(edition);
+    let faction = top.get("name").and_then(|n| text(n, &mut Vec::new()));
+    ex.faction = faction.as_deref().map(|n| faction_of(edition, n));
+    let base = line_of(&file.bytes, b"\"datasheets\"").unwrap_or(1);
+    for d in datasheets {
+        let Some(obj) = d.as_object() else { continue };
+        let line = obj
+            .get("id")
+            .and_then(Value::as_str)
+            .and_then(|id| line_of(&file.bytes, format!("\"{id}\"").as_bytes()))
+            .unwrap_or(base);
+        let cx = Cx {
+            file,
+            line,
+            edition,
+        };
+        let ds = datasheet(&cx, obj, ex.faction.clone(), &mut ex.diagnostics);
+        ex.datasheets.push(ds);
+    }
+    Some(ex)
+}
+
+/// The faction's name in the edition's vocabulary (`Adeptus Astartes` → Space Marines), else as
+/// given.
+fn faction_of(edition: Edition, name: &str) -> String {
+    crate::vocab::of(edition)
+        .and_then(|v| v.faction_named(name))
+        .map_or_else(|| name.to_string(), str::to_string)
+}
+
+/// The edition a `source` value names through the editions' markers (`40k-11e`).
+fn edition_named(source: &str) -> Option<Edition> {
+    let s = source.trim().to_lowercase();
+    let found: Vec<Edition> = Edition::ALL
+        .iter()
+        .copied()
+        .filter(|&e| crate::edition::markers(e).contains(&s))
+        .collect();
+    (found.len() == 1).then(|| found[0])
+}
+
+/// The file's edition: its own `source`, else the one edition all its datasheets' `source`
+/// name; `None` when none or several.
+fn edition_of(top: &Map<String, Value>, datasheets: &[Value]) -> Option<Edition> {
+    if let Some(s) = top.get("source").and_then(Value::as_str) {
+        return edition_named(s);
+    }
+    let mut found: Option<Edition> = None;
+    for d in datasheets {
+        let e = d
+            .get("source")
+            .and_then(Value::as_str)
+            .and_then(edition_named)?;
+        if found.is_some_and(|f| f != e) {
+            return None;
+        }
+        found = Some(e);
+    }
+    found
+}
+
+/// The 1-based line of the first occurrence of `needle` in `bytes`.
+fn line_of(bytes: &[u8], needle: &[u8]) -> Option<u32> {
+    let at = bytes.windows(needle.len()).position(|w| w == needle)?;
+    let newlines = bytes[..at].iter().filter(|&&b| b == b'\n').count();
+    u32::try_from(newlines + 1).ok()
+}
+
+/// A text: a string (10th edition's files), or a language map's `en` (11th's). A map without
+/// `en` is `None` and its other languages' keys are pushed to `missing` (for `G002`).
+fn text(v: &Value, missing: &mut Vec<String>) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.trim().to_string()),
+        Value::Object(m) => match m.get("en").and_then(Value::as_str) {
+            Some(s) => Some(s.trim().to_string()),
+            None => {
+                missing.push(m.keys().cloned().collect::<Vec<_>>().join(", "));
+                None
+            }
+        },
+        _ => None,
+    }
+}
+
+/// What every datasheet of one file shares.
+struct Cx<'a> {
+    file: &'a SourceFile,
+    /// The datasheet's line.
+    line: u32,
+    edition: Edition,
+}
+
+impl Cx<'_> {
+    fn at(&self) -> Location {
+        Location::at_line(self.file.path.clone(), self.line)
+    }
+}
+
+/// The list at `key` of `obj` (empty when absent or not a list).
+fn list<'a>(obj: &'a Map<String, Value>, key: &str) -> &'a [Value] {
+    obj.get(key)
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
+}
+
+/// One datasheet object through the builder.
+fn datasheet(
+    cx: &Cx,
+    obj: &Map<String, Value>,
+    faction: Option<String>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Datasheet {
+    let mut missing = Vec::new();
+    let mut b = SheetBuilder::new(cx.edition);
+    b.source(Provenance::at_line(
+        cx.file.path.clone(),
+        cx.line,
+        cx.file.sha256.clone(),
+    ));
+    if let Some(n) = obj.get("name").and_then(|n| text(n, &mut missing)) {
+        b.set_name(n);
+    }
+    for s in list(obj, "stats") {
+        let Some(s) = s.as_object() else { continue };
+        let name = s.get("name").and_then(|n| text(n, &mut missing));
+        b.model_fields(name, cx.at(), |_, f| {
+            s.get(&f.to_lowercase())
+                .and_then(|v| text(v, &mut Vec::new()))
+                .and_then(|v| crate::extract::sheet::value(&v))
+        });
+    }
+    weapons(cx, &mut b, obj, &mut missing);
+    abilities(cx, &mut b, obj, &mut missing);
+    for k in list(obj, "keywords") {
+        if let Some(k) = text(k, &mut missing) {
+            b.keywords.push(k);
+        }
+    }
+    for k in list(obj, "factions") {
+        if let Some(k) = text(k, &mut missing) {
+            b.faction_keywords.push(k);
+        }
+    }
+    for c in list(obj, "composition") {
+        if let Some(c) = text(c, &mut missing) {
+            b.composition(strip_bold(&c));
+        }
+    }
+    for u in attach_list(obj.get("leader"), &mut missing) {
+        b.can_lead(u);
+    }
+    b.supports = attach_list(obj.get("support"), &mut missing);
+    points(cx, &mut b, obj, diagnostics);
+    let name = b.name.clone().unwrap_or_default();
+    for langs in missing {
+        diagnostics.push(
+            Diagnostic::new(
+                Code::GdcNoEnglish,
+                format!("'{name}': a text without `en` (languages: {langs}); left out"),
+            )
+            .at(&cx.file.path, cx.line),
+        );
+    }
+    let finish = Finish {
+        faction,
+        file: &cx.file.path,
+        line: cx.line,
+        link_references: true,
+        publication: None,
+    };
+    b.finish(finish, diagnostics)
+}
+
+/// `**BOLD**` marks removed.
+fn strip_bold(t: &str) -> String {
+    t.replace("**", "").trim().to_string()
+}
+
+/// The units a leader or support text lists (`… following units: ■ **A** ■ **B**`): each item
+/// after a `■`, its bold marks removed; after the last item's name (its capitals) the text
+/// goes on in prose in 10th edition's files, which is cut.
+fn attach_list(v: Option<&Value>, missing: &mut Vec<String>) -> Vec<String> {
+    let Some(t) = v.and_then(|v| text(v, missing)) else {
+        return Vec::new();
+    };
+    t.split('■')
+        .skip(1)
+        .filter_map(|item| {
+            let item = strip_bold(item);
+            let name: Vec<&str> = item
+                .split_whitespace()
+                .take_while(|w| !w.chars().any(char::is_lowercase))
+                .collect();
+            (!name.is_empty()).then(|| name.join(" "))
+        })
+        .collect()
+}
+
+/// The ranged and melee weapons, one profile each.
+fn weapons(cx: &Cx, b: &mut SheetBuilder, obj: &Map<String, Value>, missing: &mut Vec<String>) {
+    for (key, kind) in [
+        ("rangedWeapons", WeaponType::Ranged),
+        ("meleeWeapons", WeaponType::Melee),
+    ] {
+        for w in list(obj, key) {
+            let Some(w) = w.as_object() else { continue };
+            for p in list(w, "profiles") {
+                let Some(p) = p.as_object() else { continue };
+                let Some(name) = p.get("name").and_then(|n| text(n, missing)) else {
+                    continue;
+                };
+                let keywords = list(p, "keywords")
+                    .iter()
+                    .filter_map(|k| text(k, missing))
+                    .filter(|k| !k.is_empty())
+                    .collect();
+                b.weapon_fields(name, keywords, kind, cx.at(), |_, f| {
+                    let key = match f {
+                        "A" => "attacks",
+                        "S" => "strength",
+                        "D" => "damage",
+                        "BS" | "WS" => "skill",
+                        other => return field(p, &other.to_lowercase()),
+                    };
+                    field(p, key)
+                });
+            }
+        }
+    }
+}
+
+/// A characteristic's printed value.
+fn field(p: &Map<String, Value>, key: &str) -> Option<String> {
+    p.get(key)
+        .and_then(|v| text(v, &mut Vec::new()))
+        .and_then(|v| crate::extract::sheet::value(&v))
+}
+
+/// Core and faction abilities (references), the others (name and text), the invulnerable
+/// save.
+fn abilities(cx: &Cx, b: &mut SheetBuilder, obj: &Map<String, Value>, missing: &mut Vec<String>) {
+    let Some(a) = obj.get("abilities").and_then(Value::as_object) else {
+        return;
+    };
+    for group in ["core", "faction"] {
+        for r in list(a, group) {
+            let name = match r {
+                Value::Object(o) => o.get("name").and_then(|n| text(n, missing)),
+                other => text(other, missing),
+            };
+            if let Some(n) = name {
+                b.reference(n, group, None, cx.at());
+            }
+        }
+    }
+    for (key, group) in [
+        ("other", "abilities"),
+        ("special", "special"),
+        ("wargear", "wargear"),
+    ] {
+        for r in list(a, key) {
+            let Some(o) = r.as_object() else { continue };
+            let Some(name) = o.get("name").and_then(|n| text(n, missing)) else {
+                continue;
+            };
+            let body = o
+                .get("description")
+                .and_then(|d| text(d, missing))
+                .unwrap_or_default();
+            b.ability(name, group, body, cx.at());
+        }
+    }
+    if let Some(inv) = a.get("invul").and_then(Value::as_object) {
+        let value = inv
+            .get("value")
+            .and_then(|v| text(v, missing))
+            .filter(|v| !v.is_empty());
+        let info = inv
+            .get("info")
+            .and_then(|v| text(v, missing))
+            .filter(|v| !v.is_empty());
+        if value.is_some() {
+            b.invulnerable_save(value, info);
+        }
+    }
+}
+
+/// A number the app writes as a string or a number.
+fn number(v: Option<&Value>) -> Option<u32> {
+    match v? {
+        Value::String(s) => s.trim().parse().ok(),
+        Value::Number(n) => n.as_u64().and_then(|n| u32::try_from(n).ok()),
+        _ => None,
+    }
+}
+
+/// The points tiers; with `additionalCost {cost, afterSelections: N}` each tier is priced for
+/// units 1..=N and again, plus the cost, from unit N+1 on.
+fn points(
+    cx: &Cx,
+    b: &mut SheetBuilder,
+    obj: &Map<String, Value>,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let mut tiers = Vec::new();
+    for p in list(obj, "points") {
+        let Some(p) = p.as_object() else { continue };
+        let active = p.get("active").and_then(Value::as_bool).unwrap_or(true);
+        let scoped = ["keyword", "detachment"]
+            .iter()
+            .any(|k| p.get(*k).is_some_and(|v| !v.is_null()));
+        match (number(p.get("models")), number(p.get("cost"))) {
+            (Some(models), Some(points)) if active && !scoped => tiers.push((models, points)),
+            _ => {}
+        }
+    }
+    tiers.sort_unstable();
+    tiers.dedup();
+    let doubled: Vec<u32> = tiers
+        .windows(2)
+        .filter(|w| w[0].0 == w[1].0)
+        .map(|w| w[0].0)
+        .collect();
+    if !doubled.is_empty() {
+        let name = b.name.clone().unwrap_or_default();
+        for m in &doubled {
+            let costs: Vec<String> = tiers
+                .iter()
+                .filter(|t| t.0 == *m)
+                .map(|t| t.1.to_string())
+                .collect();
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::GdcTiersAmbiguous,
+                    format!(
+                        "'{name}': {m} models cost {} in the app's points, with nothing to tell them apart; tier dropped",
+                        costs.join(" and ")
+                    ),
+                )
+                .at(&cx.file.path, cx.line),
+            );
+        }
+        tiers.retain(|t| !doubled.contains(&t.0));
+    }
+    let extra = obj.get("additionalCost").and_then(Value::as_object);
+    let extra =
+        extra.and_then(|e| Some((number(e.get("cost"))?, number(e.get("afterSelections"))?)));
+    match extra {
+        Some((cost, after)) if after >= 1 => {
+            for &(models, p) in &tiers {
+                b.points.push(tier(cx, models, p, 1, Some(after)));
+            }
+            for &(models, p) in &tiers {
+                b.points
+                    .push(tier(cx, models, p.saturating_add(cost), after + 1, None));
+            }
+        }
+        Some(_) => {
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::GdcAdditionalCostUnread,
+                    "additionalCost with afterSelections 0 (no unit before the cost applies): not applied; the base tiers are given",
+                )
+                .at(&cx.file.path, cx.line),
+            );
+            for &(models, p) in &tiers {
+                b.points(models, p, cx.at());
+            }
+        }
+        None => {
+            for &(models, p) in &tiers {
+                b.points(models, p, cx.at());
+            }
+        }
+    }
+}
+
+fn tier(cx: &Cx, models: u32, points: u32, from: u32, to: Option<u32>) -> PointsOption {
+    PointsOption {
+        models,
+        points,
+        at: cx.at(),
+        units: Some(UnitRange { from, to }),
+    }
+}
