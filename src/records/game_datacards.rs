@@ -22,7 +22,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::edition::Edition;
 use crate::extract::sheet::{Finish, SheetBuilder};
 use crate::extract::Extracted;
-use crate::model::{Datasheet, PointsOption, UnitRange, WeaponType};
+use crate::model::{Datasheet, PointsOption, Translation, Translations, UnitRange, WeaponType};
 use crate::source::{Location, Provenance, SourceFile};
 use serde_json::{Map, Value};
 
@@ -368,6 +368,9 @@ fn abilities(cx: &Cx, b: &mut SheetBuilder, obj: &Map<String, Value>, missing: &
                 .and_then(|d| text(d, missing))
                 .unwrap_or_default();
             b.ability(name, group, body, cx.at());
+            if let Some(last) = b.abilities.last_mut() {
+                last.translations = translations(o.get("name"), o.get("description"));
+            }
         }
     }
     if let Some(inv) = a.get("invul").and_then(Value::as_object) {
@@ -482,4 +485,28 @@ fn tier(cx: &Cx, models: u32, points: u32, from: u32, to: Option<u32>) -> Points
         at: cx.at(),
         units: Some(UnitRange { from, to }),
     }
+}
+
+/// The other languages of a name and a text given as language maps (`de`, `fr`, …; never
+/// `en`, which is the record's own fields): the contract's `translations`.
+fn translations(name: Option<&Value>, body: Option<&Value>) -> Translations {
+    let mut out = Translations::new();
+    for (v, is_name) in [(name, true), (body, false)] {
+        let Some(Value::Object(m)) = v else { continue };
+        for (lang, t) in m {
+            let Some(t) = t.as_str().map(str::trim).filter(|t| !t.is_empty()) else {
+                continue;
+            };
+            if lang == "en" {
+                continue;
+            }
+            let e: &mut Translation = out.entry(lang.clone()).or_default();
+            if is_name {
+                e.name = Some(t.to_string());
+            } else {
+                e.text = Some(t.to_string());
+            }
+        }
+    }
+    out
 }

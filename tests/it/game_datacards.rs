@@ -107,6 +107,12 @@ fn eleventh_edition_texts_are_language_maps_read_in_english() {
         watchful.and_then(|a| a.text.as_deref()),
         Some("Each time this unit is selected to shoot, re-roll a Hit roll of 1.")
     );
+    let fr = watchful.and_then(|a| a.translations.get("fr"));
+    assert_eq!(
+        fr.map(|t| (t.name.as_deref(), t.text.as_deref())),
+        Some((Some("Vigilant"), Some("Relancez les jets de touche de 1.")))
+    );
+    assert!(watchful.is_some_and(|a| !a.translations.contains_key("en")));
     assert_eq!(tiers(d), [(4, 150, 0, None), (5, 180, 0, None)]);
     assert!(
         codes(&ds).iter().all(|c| !c.starts_with('G')),
