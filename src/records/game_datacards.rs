@@ -22,7 +22,9 @@ use crate::diag::{Code, Diagnostic};
 use crate::edition::Edition;
 use crate::extract::sheet::{Finish, SheetBuilder};
 use crate::extract::Extracted;
-use crate::model::{Datasheet, PointsOption, Translation, Translations, UnitRange, WeaponType};
+use crate::model::{
+    Datasheet, NamedText, PointsOption, Translation, Translations, UnitRange, WeaponType,
+};
 use crate::source::{Location, Provenance, SourceFile};
 use serde_json::{Map, Value};
 
@@ -99,6 +101,11 @@ fn read_file(file: &SourceFile) -> Option<Extracted> {
         return Some(ex);
     };
     ex.edition = Some(edition);
+    ex.dated = top
+        .get("updated")
+        .and_then(Value::as_str)
+        .and_then(|u| u.get(..10))
+        .map(str::to_string);
     let faction = top.get("name").and_then(|n| text(n, &mut Vec::new()));
     ex.faction = faction.as_deref().map(|n| faction_of(edition, n));
     let base = line_of(&file.bytes, b"\"datasheets\"").unwrap_or(1);
@@ -249,7 +256,22 @@ fn datasheet(
     for u in attach_list(obj.get("leader"), &mut missing) {
         b.can_lead(u);
     }
-    b.supports = attach_list(obj.get("support"), &mut missing);
+    if obj.get("support").is_some() {
+        b.supports = attach_list(obj.get("support"), &mut missing);
+    }
+    if let Some(size) = obj.get("baseSize").and_then(|v| text(v, &mut missing)) {
+        b.set_base_size(crate::extract::sheet::value(&size));
+    }
+    if let Some(l) = obj.get("loadout").and_then(|v| text(v, &mut missing)) {
+        if !l.is_empty() {
+            b.equipment_line(strip_bold(&l));
+        }
+    }
+    for w in list(obj, "wargear") {
+        if let Some(w) = text(w, &mut missing).filter(|w| !w.is_empty()) {
+            b.wargear_option(w);
+        }
+    }
     points(cx, &mut b, obj, diagnostics);
     let name = b.name.clone().unwrap_or_default();
     for langs in missing {
@@ -367,9 +389,26 @@ fn abilities(cx: &Cx, b: &mut SheetBuilder, obj: &Map<String, Value>, missing: &
                 .get("description")
                 .and_then(|d| text(d, missing))
                 .unwrap_or_default();
+            if key == "special" && name == "Support" {
+                b.supports = attach_list(o.get("description"), missing);
+            }
             b.ability(name, group, body, cx.at());
             if let Some(last) = b.abilities.last_mut() {
                 last.translations = translations(o.get("name"), o.get("description"));
+            }
+        }
+    }
+    if let Some(d) = a.get("damaged").and_then(Value::as_object) {
+        let shown = d.get("showDamagedAbility").and_then(Value::as_bool);
+        let range = d.get("range").and_then(|v| text(v, missing));
+        let body = d.get("description").and_then(|v| text(v, missing));
+        if let (Some(range), Some(body), true) = (range, body, shown != Some(false)) {
+            if !range.is_empty() {
+                b.damaged_box(NamedText {
+                    name: format!("DAMAGED: {range}"),
+                    text: body,
+                    at: cx.at(),
+                });
             }
         }
     }

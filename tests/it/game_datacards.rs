@@ -89,6 +89,15 @@ fn tenth_edition_texts_are_plain_strings_and_its_edition_comes_from_the_datashee
         ]
     );
     assert_eq!(tiers(d), [(1, 90, 0, None)]);
+    assert_eq!(
+        d.damaged.as_ref().map(|b| b.name.as_str()),
+        Some("DAMAGED: 1-2 WOUNDS REMAINING")
+    );
+    assert_eq!(d.base_size.as_deref(), Some("40mm"));
+    assert_eq!(
+        d.equipment,
+        ["This model is equipped with: warden's glaive."]
+    );
     assert_eq!(d.sources[0].line, 9, "the line of the datasheet's id");
 }
 
