@@ -236,6 +236,18 @@ codes! {
         "Neither the folder's `meta.yaml` notes (an 11th-edition marker of `schemas/editions.yaml`: Detachment Points, Force Disposition) nor the file's detachments (`dp`) say which edition the points are for. The file is not read (its edition is never assumed).\nExample: `mfm/orks.yaml: warning[M005]: no edition marker (no meta.yaml notes naming one, no detachment with dp); not read`";
     MfmTiersByComposition = "M006", Warning, "two tiers of one model count told apart only by their composition",
         "A pricing tier lists the same number of models twice at different costs, told apart only by `desc` (`6 Wolf Guard Headtakers` vs `3 Wolf Guard Headtakers, 3 Hunting Wolves`). A points tier has no field for the composition, so neither is kept (one would be a guess); the unit keeps its other tiers.\nExample: `mfm-11e/data/space-wolves.yaml:1388: warning[M006]: Wolf Guard Headtakers: 6 models cost 115 as '3 Wolf Guard Headtakers, 3 Hunting Wolves' and differently as another composition in range '[1,2]'; tier dropped`";
+
+    // --- G: the GW app's data as game-datacards JSON (records::game_datacards) ----------------
+    GdcNoEdition = "G001", Warning, "game-datacards file without one edition",
+        "A game-datacards faction file (JSON whose top-level keys include `datasheets` and `detachments`) has no `source` naming an edition marker of `schemas/editions.yaml` (`40k-11e`), and its datasheets' `source` name none or more than one. The file is not read (its edition is never assumed).\nExample: `game-datacards/orks.json: warning[G001]: no edition: the file's `source` and its datasheets' `source` name no single edition marker; not read`";
+    GdcNoEnglish = "G002", Warning, "game-datacards text without English",
+        "A text of the app's data is a language map (`{\"en\": …, \"de\": …}`) without `en`. The field is left out (null or not listed), never filled from another language; an ability's other languages are still kept in its `translations`. One per text, at the datasheet's line.\nExample: `game-datacards/custodes.json:12: warning[G002]: 'Custodian Guard': a text without `en` (languages: de, fr); left out`";
+    GdcUnreadable = "G003", Warning, "game-datacards JSON cannot be read",
+        "A file claimed as game-datacards data (its bytes name `datasheets` and `detachments`) is not well-formed JSON. It gives no records; the other files of its folder are read.\nExample: `game-datacards/orks.json:41: warning[G003]: not read: expected `,` or `}` at line 41 column 3`";
+    GdcAdditionalCostUnread = "G004", Warning, "game-datacards additionalCost not applied",
+        "A datasheet's `additionalCost` has `afterSelections` 0: no unit is priced before the added cost applies, which is not the app's unit-count tier (the cost added from the N+1-th unit of the datasheet on). It is not applied: the base tiers are given.\nExample: `game-datacards/custodes.json:40: warning[G004]: additionalCost with afterSelections 0 (no unit before the cost applies): not applied; the base tiers are given`";
+    GdcTiersAmbiguous = "G005", Warning, "game-datacards points: two costs for one model count",
+        "A datasheet's `points` list the same number of models twice at different costs, with no keyword or detachment to tell them apart (Bladeguard Veteran Squad: 6 models at 160 and 170). Which applies when is not in the data, so neither is kept (one would be a guess); the datasheet keeps its other tiers.\nExample: `game-datacards/space_marines.json:9719: warning[G005]: 'Bladeguard Veteran Squad': 6 models cost 160 and 170 in the app's points, with nothing to tell them apart; tier dropped`";
 }
 
 #[cfg(test)]

@@ -22,6 +22,7 @@ use crate::source::SourceFile;
 
 pub mod bsdata;
 pub mod dates;
+pub mod game_datacards;
 pub mod mfm_yaml;
 pub mod wahapedia_csv;
 
@@ -68,7 +69,12 @@ pub struct RecordSource {
 }
 
 /// The record sources, asked in this order. One line per structured format.
-pub const SOURCES: &[RecordSource] = &[wahapedia_csv::SOURCE, bsdata::SOURCE, mfm_yaml::SOURCE];
+pub const SOURCES: &[RecordSource] = &[
+    wahapedia_csv::SOURCE,
+    bsdata::SOURCE,
+    mfm_yaml::SOURCE,
+    game_datacards::SOURCE,
+];
 
 /// The first registered source that claims `group`.
 pub fn source_for(group: &Group) -> Option<&'static RecordSource> {

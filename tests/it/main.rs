@@ -16,6 +16,7 @@ mod export;
 mod fixture_pdf;
 mod fixtures;
 mod fold;
+mod game_datacards;
 mod golden;
 mod heresy;
 mod hostile;
