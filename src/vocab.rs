@@ -111,9 +111,11 @@ pub type Headings = &'static [(Heading, &'static str)];
 #[derive(Debug)]
 pub struct Vocabulary {
     pub edition: Edition,
-    /// Every heading and label the edition prints, by name (each [`Heading`] at most once;
-    /// 10th edition has every one but [`ELEVENTH_ONLY`]'s).
-    pub headings: Headings,
+    /// Every heading and label the edition prints, by name, as tables read in order (each
+    /// [`Heading`] at most once across them; 10th edition has every one but
+    /// [`ELEVENTH_ONLY`]'s; 11th edition the 10th edition's table and its own). Read through
+    /// [`Vocabulary::all_headings`].
+    pub headings: &'static [Headings],
     /// Headings of a datasheet's sections as the text dumps print them (upper case): a line
     /// that is one of them never continues another section.
     pub datasheet_sections: &'static [&'static str],
@@ -149,7 +151,7 @@ impl Vocabulary {
     /// edition matches through the vocabulary and never spells itself (`tests/it/tidy.rs`
     /// checks it). The lower-case boilerplate list is compared folded and is not among them.
     pub fn words(&self) -> Vec<&'static str> {
-        let mut w: Vec<&'static str> = self.headings.iter().map(|(_, h)| *h).collect();
+        let mut w: Vec<&'static str> = self.all_headings().map(|(_, h)| *h).collect();
         w.extend(self.datasheet_sections);
         w.extend(self.page_sections);
         w.extend(self.stratagem_labels.iter().map(|(l, _)| *l));
@@ -161,8 +163,7 @@ impl Vocabulary {
     /// How `h` is printed (upper case, no trailing `:`); empty when the vocabulary lacks it
     /// (only [`ELEVENTH_ONLY`]'s, in other editions: tested).
     pub fn heading(&self, h: Heading) -> &'static str {
-        self.headings
-            .iter()
+        self.all_headings()
             .find(|(k, _)| *k == h)
             .map_or("", |(_, w)| w)
     }
@@ -170,7 +171,12 @@ impl Vocabulary {
     /// The heading `t` is, exactly as printed (upper case, no trailing `:`: readers pass the
     /// line's trimmed upper-case text).
     pub fn heading_of(&self, t: &str) -> Option<Heading> {
-        self.headings.iter().find(|(_, w)| *w == t).map(|(h, _)| *h)
+        self.all_headings().find(|(_, w)| *w == t).map(|(h, _)| *h)
+    }
+
+    /// Every heading of the vocabulary with its printed form, its tables in order.
+    pub fn all_headings(&self) -> impl Iterator<Item = &'static (Heading, &'static str)> {
+        self.headings.iter().flat_map(|t| t.iter())
     }
 
     /// Whether `t` is heading `h` in any case (`Ranged Weapons`).
@@ -342,44 +348,54 @@ const PROFILES_PRINTED_ELSEWHERE: &[&str] = &[
     "profiles for this weapon",
 ];
 
+/// The 10th edition's headings as printed (11th edition prints them the same).
+const TENTH_HEADINGS: Headings = &[
+    (Heading::RangedWeapons, "RANGED WEAPONS"),
+    (Heading::MeleeWeapons, "MELEE WEAPONS"),
+    (Heading::Ranged, "RANGED"),
+    (Heading::Melee, "MELEE"),
+    (Heading::Weapons, "WEAPONS"),
+    (Heading::Abilities, "ABILITIES"),
+    (Heading::WargearAbilities, "WARGEAR ABILITIES"),
+    (Heading::WargearOptions, "WARGEAR OPTIONS"),
+    (Heading::UnitComposition, "UNIT COMPOSITION"),
+    (Heading::Leader, "LEADER"),
+    (Heading::LedBy, "LED BY"),
+    (Heading::Stratagems, "STRATAGEMS"),
+    (Heading::DetachmentAbility, "DETACHMENT ABILITY"),
+    (Heading::Enhancements, "ENHANCEMENTS"),
+    (Heading::InvulnerableSave, "INVULNERABLE SAVE"),
+    (Heading::Keywords, "KEYWORDS"),
+    (Heading::FactionKeywords, "FACTION KEYWORDS"),
+    (Heading::Damaged, "DAMAGED"),
+    (Heading::Transport, "TRANSPORT"),
+    (Heading::BaseSize, "BASE SIZE"),
+    (Heading::LegendsMark, "WARHAMMER LEGENDS"),
+    (Heading::AllModels, "ALL MODELS"),
+    (Heading::All, "ALL"),
+    (Heading::CoreReferences, "CORE"),
+    (Heading::FactionReferences, "FACTION"),
+    (Heading::StratagemType, "STRATAGEM"),
+    (Heading::ArmyRules, "ARMY RULES"),
+    (Heading::ArmyRule, "ARMY RULE"),
+    (Heading::DetachmentRule, "DETACHMENT RULE"),
+    (Heading::DetachmentRules, "DETACHMENT RULES"),
+    (Heading::Restrictions, "RESTRICTIONS"),
+    (Heading::FactionPack, "FACTION PACK"),
+    (Heading::Unit, "UNIT"),
+];
+
+/// The headings 11th edition adds ([`ELEVENTH_ONLY`]).
+const ELEVENTH_HEADINGS: Headings = &[
+    (Heading::Support, "SUPPORT"),
+    (Heading::ForceDisposition, "FORCE DISPOSITION"),
+    (Heading::DetachmentPoints, "DETACHMENT POINTS"),
+];
+
 /// Warhammer 40,000, 10th edition (Wahapedia's pages and the text dumps of them).
 pub static TENTH: Vocabulary = Vocabulary {
     edition: Edition::Tenth,
-    headings: &[
-        (Heading::RangedWeapons, "RANGED WEAPONS"),
-        (Heading::MeleeWeapons, "MELEE WEAPONS"),
-        (Heading::Ranged, "RANGED"),
-        (Heading::Melee, "MELEE"),
-        (Heading::Weapons, "WEAPONS"),
-        (Heading::Abilities, "ABILITIES"),
-        (Heading::WargearAbilities, "WARGEAR ABILITIES"),
-        (Heading::WargearOptions, "WARGEAR OPTIONS"),
-        (Heading::UnitComposition, "UNIT COMPOSITION"),
-        (Heading::Leader, "LEADER"),
-        (Heading::LedBy, "LED BY"),
-        (Heading::Stratagems, "STRATAGEMS"),
-        (Heading::DetachmentAbility, "DETACHMENT ABILITY"),
-        (Heading::Enhancements, "ENHANCEMENTS"),
-        (Heading::InvulnerableSave, "INVULNERABLE SAVE"),
-        (Heading::Keywords, "KEYWORDS"),
-        (Heading::FactionKeywords, "FACTION KEYWORDS"),
-        (Heading::Damaged, "DAMAGED"),
-        (Heading::Transport, "TRANSPORT"),
-        (Heading::BaseSize, "BASE SIZE"),
-        (Heading::LegendsMark, "WARHAMMER LEGENDS"),
-        (Heading::AllModels, "ALL MODELS"),
-        (Heading::All, "ALL"),
-        (Heading::CoreReferences, "CORE"),
-        (Heading::FactionReferences, "FACTION"),
-        (Heading::StratagemType, "STRATAGEM"),
-        (Heading::ArmyRules, "ARMY RULES"),
-        (Heading::ArmyRule, "ARMY RULE"),
-        (Heading::DetachmentRule, "DETACHMENT RULE"),
-        (Heading::DetachmentRules, "DETACHMENT RULES"),
-        (Heading::Restrictions, "RESTRICTIONS"),
-        (Heading::FactionPack, "FACTION PACK"),
-        (Heading::Unit, "UNIT"),
-    ],
+    headings: &[TENTH_HEADINGS],
     datasheet_sections: DATASHEET_SECTIONS,
     page_sections: &[
         "RANGED WEAPONS",
@@ -408,44 +424,7 @@ pub static TENTH: Vocabulary = Vocabulary {
 /// detachment's Force Disposition and Detachment Points.
 pub static ELEVENTH: Vocabulary = Vocabulary {
     edition: Edition::Eleventh,
-    headings: &[
-        (Heading::RangedWeapons, "RANGED WEAPONS"),
-        (Heading::MeleeWeapons, "MELEE WEAPONS"),
-        (Heading::Ranged, "RANGED"),
-        (Heading::Melee, "MELEE"),
-        (Heading::Weapons, "WEAPONS"),
-        (Heading::Abilities, "ABILITIES"),
-        (Heading::WargearAbilities, "WARGEAR ABILITIES"),
-        (Heading::WargearOptions, "WARGEAR OPTIONS"),
-        (Heading::UnitComposition, "UNIT COMPOSITION"),
-        (Heading::Leader, "LEADER"),
-        (Heading::LedBy, "LED BY"),
-        (Heading::Stratagems, "STRATAGEMS"),
-        (Heading::DetachmentAbility, "DETACHMENT ABILITY"),
-        (Heading::Enhancements, "ENHANCEMENTS"),
-        (Heading::InvulnerableSave, "INVULNERABLE SAVE"),
-        (Heading::Keywords, "KEYWORDS"),
-        (Heading::FactionKeywords, "FACTION KEYWORDS"),
-        (Heading::Damaged, "DAMAGED"),
-        (Heading::Transport, "TRANSPORT"),
-        (Heading::BaseSize, "BASE SIZE"),
-        (Heading::LegendsMark, "WARHAMMER LEGENDS"),
-        (Heading::AllModels, "ALL MODELS"),
-        (Heading::All, "ALL"),
-        (Heading::CoreReferences, "CORE"),
-        (Heading::FactionReferences, "FACTION"),
-        (Heading::StratagemType, "STRATAGEM"),
-        (Heading::ArmyRules, "ARMY RULES"),
-        (Heading::ArmyRule, "ARMY RULE"),
-        (Heading::DetachmentRule, "DETACHMENT RULE"),
-        (Heading::DetachmentRules, "DETACHMENT RULES"),
-        (Heading::Restrictions, "RESTRICTIONS"),
-        (Heading::FactionPack, "FACTION PACK"),
-        (Heading::Unit, "UNIT"),
-        (Heading::Support, "SUPPORT"),
-        (Heading::ForceDisposition, "FORCE DISPOSITION"),
-        (Heading::DetachmentPoints, "DETACHMENT POINTS"),
-    ],
+    headings: &[TENTH_HEADINGS, ELEVENTH_HEADINGS],
     datasheet_sections: DATASHEET_SECTIONS,
     page_sections: &[
         "RANGED WEAPONS",
@@ -497,13 +476,13 @@ mod tests {
 
     #[test]
     fn every_heading_is_in_the_tenth_edition_vocabulary_once() {
-        for (h, w) in TENTH.headings {
+        for (h, w) in TENTH.all_headings() {
             assert_eq!(TENTH.heading(*h), *w);
-            assert_eq!(TENTH.headings.iter().filter(|(k, _)| k == h).count(), 1);
+            assert_eq!(TENTH.all_headings().filter(|(k, _)| k == h).count(), 1);
             assert!(!w.is_empty() && !w.ends_with(':'));
         }
         assert_eq!(
-            TENTH.headings.len() + ELEVENTH_ONLY.len(),
+            TENTH.all_headings().count() + ELEVENTH_ONLY.len(),
             Heading::DetachmentPoints as usize + 1
         );
         for h in ELEVENTH_ONLY {
@@ -533,12 +512,12 @@ mod tests {
     #[test]
     fn every_heading_is_in_the_eleventh_edition_vocabulary_once() {
         assert_eq!(
-            ELEVENTH.headings.len(),
+            ELEVENTH.all_headings().count(),
             Heading::DetachmentPoints as usize + 1
         );
-        for (h, w) in ELEVENTH.headings {
+        for (h, w) in ELEVENTH.all_headings() {
             assert_eq!(ELEVENTH.heading(*h), *w);
-            assert_eq!(ELEVENTH.headings.iter().filter(|(k, _)| k == h).count(), 1);
+            assert_eq!(ELEVENTH.all_headings().filter(|(k, _)| k == h).count(), 1);
             if !ELEVENTH_ONLY.contains(h) {
                 assert_eq!(TENTH.heading(*h), *w, "{h:?} printed as in 10th edition");
             }

@@ -104,7 +104,7 @@ fn named_headings_are_in_the_section_lists() {
     assert!(h(H::MeleeWeapons).starts_with(melee) && h(H::MeleeWeapons).ends_with(weapons));
     // and the words are upper case, as printed
     assert!(!v.is_datasheet_section("SUPREME COMMANDER"));
-    for (_, w) in v.headings {
+    for (_, w) in v.all_headings() {
         assert_eq!(*w, w.to_uppercase(), "{w}");
     }
 }
