@@ -16,21 +16,10 @@ use std::path::Path;
 /// The files of a fixture directory (recursively, sorted), with paths relative to
 /// `tests/fixtures/bsdata-json`.
 fn fixture_files(dir: &str) -> Vec<SourceFile> {
-    let base = util::repo().join("tests/fixtures/bsdata-json");
-    let mut out = Vec::new();
-    for e in walkdir::WalkDir::new(base.join(dir)).sort_by_file_name() {
-        let e = e.expect("walk fixture");
-        if e.file_type().is_file() {
-            let rel = e.path().strip_prefix(&base).expect("under base");
-            let rel = rel.to_string_lossy().replace('\\', "/");
-            out.push(SourceFile::new(
-                rel,
-                std::fs::read(e.path()).expect("read fixture"),
-            ));
-        }
-    }
-    assert!(!out.is_empty(), "no files in {dir}");
-    out
+    crate::fixtures::files_of("bsdata-json", dir)
+        .into_iter()
+        .map(|(path, bytes)| SourceFile::new(path, bytes))
+        .collect()
 }
 
 /// The record source over `files`, as one folder.
@@ -171,13 +160,7 @@ fn tiers(d: &cogitator::model::Datasheet) -> Vec<(u32, u32)> {
 
 /// `(models, points, first unit, last unit)` of each tier; `(0, None)` when it prices every unit.
 fn tiers_by_unit(d: &cogitator::model::Datasheet) -> Vec<(u32, u32, u32, Option<u32>)> {
-    d.points
-        .iter()
-        .map(|p| {
-            let (from, to) = p.units.map_or((0, None), |u| (u.from, u.to));
-            (p.models, p.points, from, to)
-        })
-        .collect()
+    util::tiers_by_unit(&d.points)
 }
 
 #[test]

@@ -86,28 +86,33 @@ pub fn root() -> PathBuf {
     util::repo().join("tests/fixtures")
 }
 
-impl Fixture {
-    /// The fixture's files: (path relative to its format folder, bytes), in name order. The
-    /// name `.` is the files directly in the format folder (BattleScribe's `game.gst` and
-    /// `necrons.cat`, which `bsdata.rs` also reads).
-    pub fn files(&self) -> Vec<(String, Vec<u8>)> {
-        let base = root().join(self.format);
-        let path = base.join(self.name);
-        let depth = if self.name == "." { 1 } else { usize::MAX };
-        let mut out = Vec::new();
-        for e in walkdir::WalkDir::new(&path)
-            .max_depth(depth)
-            .sort_by_file_name()
-        {
-            let e = e.expect("walk fixture");
-            if e.file_type().is_file() {
-                let rel = e.path().strip_prefix(&base).expect("under base");
-                let rel = rel.to_string_lossy().replace('\\', "/");
-                out.push((rel, std::fs::read(e.path()).expect("read fixture")));
-            }
+/// The files of fixture `name` of `format`: (path relative to the format folder, bytes), in
+/// name order. The name `.` is the files directly in the format folder (BattleScribe's
+/// `game.gst` and `necrons.cat`, which `bsdata.rs` also reads).
+pub fn files_of(format: &str, name: &str) -> Vec<(String, Vec<u8>)> {
+    let base = root().join(format);
+    let path = base.join(name);
+    let depth = if name == "." { 1 } else { usize::MAX };
+    let mut out = Vec::new();
+    for e in walkdir::WalkDir::new(&path)
+        .max_depth(depth)
+        .sort_by_file_name()
+    {
+        let e = e.expect("walk fixture");
+        if e.file_type().is_file() {
+            let rel = e.path().strip_prefix(&base).expect("under base");
+            let rel = rel.to_string_lossy().replace('\\', "/");
+            out.push((rel, std::fs::read(e.path()).expect("read fixture")));
         }
-        assert!(!out.is_empty(), "no files in {}", path.display());
-        out
+    }
+    assert!(!out.is_empty(), "no files in {}", path.display());
+    out
+}
+
+impl Fixture {
+    /// The fixture's files ([`files_of`]).
+    pub fn files(&self) -> Vec<(String, Vec<u8>)> {
+        files_of(self.format, self.name)
     }
 
     /// A name for snapshots: `html-weapon-with-two-profiles`.

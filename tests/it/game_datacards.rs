@@ -4,7 +4,7 @@
 //! (`../shared/corpus/game-datacards`).
 
 use crate::util;
-use cogitator::model::{Dataset, Datasheet, PointsOption, UnitRange};
+use cogitator::model::{Dataset, Datasheet};
 
 /// The fixtures under `tests/fixtures/game-datacards/`.
 const FIXTURES: &[&str] = &[
@@ -24,9 +24,7 @@ fn ingest(name: &str) -> Dataset {
 }
 
 fn codes(ds: &Dataset) -> Vec<&str> {
-    let mut c: Vec<&str> = ds.diagnostics.iter().map(|d| d.code.as_str()).collect();
-    c.sort();
-    c
+    util::sorted_codes(ds)
 }
 
 fn sheet<'a>(ds: &'a Dataset, name: &str) -> &'a Datasheet {
@@ -38,13 +36,7 @@ fn sheet<'a>(ds: &'a Dataset, name: &str) -> &'a Datasheet {
 
 /// (models, points, units from, units to) of each tier (no range: from 0).
 fn tiers(d: &Datasheet) -> Vec<(u32, u32, u32, Option<u32>)> {
-    d.points
-        .iter()
-        .map(|t: &PointsOption| {
-            let u = t.units.unwrap_or(UnitRange { from: 0, to: None });
-            (t.models, t.points, u.from, u.to)
-        })
-        .collect()
+    util::tiers_by_unit(&d.points)
 }
 
 #[test]

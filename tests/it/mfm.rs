@@ -4,7 +4,7 @@
 //! (`../shared/corpus/mfm-11e/data`).
 
 use crate::util;
-use cogitator::model::{Dataset, Points, PointsOption, UnitRange};
+use cogitator::model::{Dataset, Points};
 use std::path::Path;
 
 /// The fixtures: a file or a folder under `tests/fixtures/mfm-yaml/`.
@@ -21,19 +21,10 @@ const FIXTURES: &[&str] = &[
 
 /// The files of a fixture, as `mfm-yaml/<name>[/<file>]`, in name order.
 fn files(name: &str) -> Vec<(String, Vec<u8>)> {
-    let base = util::repo().join("tests/fixtures");
-    let path = base.join("mfm-yaml").join(name);
-    let mut out = Vec::new();
-    for e in walkdir::WalkDir::new(&path).sort_by_file_name() {
-        let e = e.expect("walk fixture");
-        if e.file_type().is_file() {
-            let rel = e.path().strip_prefix(&base).expect("under base");
-            let rel = rel.to_string_lossy().replace('\\', "/");
-            out.push((rel, std::fs::read(e.path()).expect("read fixture")));
-        }
-    }
-    assert!(!out.is_empty(), "no files in {}", path.display());
-    out
+    crate::fixtures::files_of("mfm-yaml", name)
+        .into_iter()
+        .map(|(path, bytes)| (format!("mfm-yaml/{path}"), bytes))
+        .collect()
 }
 
 fn ingest(name: &str) -> Dataset {
@@ -46,9 +37,7 @@ fn ingest(name: &str) -> Dataset {
 }
 
 fn codes(ds: &Dataset) -> Vec<&str> {
-    let mut c: Vec<&str> = ds.diagnostics.iter().map(|d| d.code.as_str()).collect();
-    c.sort();
-    c
+    util::sorted_codes(ds)
 }
 
 fn points<'a>(ds: &'a Dataset, name: &str) -> &'a Points {
@@ -60,13 +49,7 @@ fn points<'a>(ds: &'a Dataset, name: &str) -> &'a Points {
 
 /// (models, points, units from, units to) of each tier.
 fn tiers(p: &Points) -> Vec<(u32, u32, u32, Option<u32>)> {
-    p.tiers
-        .iter()
-        .map(|t: &PointsOption| {
-            let u = t.units.unwrap_or(UnitRange { from: 0, to: None });
-            (t.models, t.points, u.from, u.to)
-        })
-        .collect()
+    util::tiers_by_unit(&p.tiers)
 }
 
 #[test]

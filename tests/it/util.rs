@@ -102,3 +102,24 @@ pub fn write_dataset(dir: &std::path::Path, v: &serde_json::Value) {
         std::fs::write(dir.join(format!("{f}.json")), text).expect("write");
     }
 }
+
+/// `(models, points, first unit, last unit)` of each points tier; `(0, None)` for a tier that
+/// prices every unit.
+pub fn tiers_by_unit(
+    tiers: &[cogitator::model::PointsOption],
+) -> Vec<(u32, u32, u32, Option<u32>)> {
+    tiers
+        .iter()
+        .map(|t| {
+            let (from, to) = t.units.map_or((0, None), |u| (u.from, u.to));
+            (t.models, t.points, from, to)
+        })
+        .collect()
+}
+
+/// The dataset's diagnostic codes, sorted.
+pub fn sorted_codes(ds: &cogitator::model::Dataset) -> Vec<&str> {
+    let mut c: Vec<&str> = ds.diagnostics.iter().map(|d| d.code.as_str()).collect();
+    c.sort();
+    c
+}
