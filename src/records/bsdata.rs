@@ -178,7 +178,7 @@ pub struct File {
 }
 
 /// What a BattleScribe file's root element says about it: which file it is and its version.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Header {
     /// `gameSystem` or `catalogue`.
     pub root: String,
@@ -206,12 +206,7 @@ pub fn header(bytes: &[u8]) -> Option<Header> {
             quick_xml::events::Event::Start(e) | quick_xml::events::Event::Empty(e) => {
                 let mut h = Header {
                     root: String::from_utf8_lossy(e.local_name().as_ref()).into_owned(),
-                    id: None,
-                    name: None,
-                    revision: None,
-                    library: false,
-                    game_system_id: None,
-                    game_system_revision: None,
+                    ..Header::default()
                 };
                 for a in e.attributes().with_checks(false).flatten() {
                     let v = a
@@ -254,12 +249,7 @@ fn json_header(bytes: &[u8]) -> Option<Header> {
                 if depth == 1 && h.is_none() {
                     h = Some(Header {
                         root: key.take().unwrap_or_default(),
-                        id: None,
-                        name: None,
-                        revision: None,
-                        library: false,
-                        game_system_id: None,
-                        game_system_revision: None,
+                        ..Header::default()
                     });
                 }
                 depth += 1;

@@ -1,7 +1,7 @@
 //! 11th edition as data (issue 26): the edition, its vocabularies and its markers, read by
 //! normalization per datasheet edition, while 10th-edition records keep their own.
 
-use cogitator::edition::{edition_of_battlescribe_system, Edition};
+use cogitator::edition::Edition;
 use cogitator::extract::Extracted;
 use cogitator::model::{Datasheet, ModelProfile, WeaponProfile, WeaponType};
 use cogitator::normalize;
@@ -95,22 +95,6 @@ fn a_tenth_edition_keyword_is_unchanged_by_the_eleventh_edition() {
     let ex = normalized(datasheet_with_keywords(Edition::Eleventh, &["Cleave 1"]));
     assert_eq!(ex.datasheets[0].weapons[0].keywords, ["CLEAVE 1"]);
     assert!(normalize::unique_keywords(&ex.datasheets, None).is_empty());
-}
-
-#[test]
-fn battlescribe_game_systems_give_their_edition() {
-    assert_eq!(
-        edition_of_battlescribe_system("sys-352e-adc2-7639-d610"),
-        Some(Edition::Eleventh)
-    );
-    assert_eq!(
-        edition_of_battlescribe_system("sys-352e-adc2-7639-d6a9"),
-        Some(Edition::Tenth)
-    );
-    assert_eq!(
-        edition_of_battlescribe_system("sys-352e-adc2-7639-d6a8"),
-        None
-    );
 }
 
 #[test]
