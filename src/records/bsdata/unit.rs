@@ -2171,7 +2171,7 @@ impl Walk<'_, '_> {
         }
         let starts = std::iter::once(1).chain(firsts.iter().copied().filter(|&f| f > 1));
         let mut tiers = Vec::new();
-        for from in starts.collect::<Vec<_>>() {
+        for from in starts {
             let to = firsts.iter().copied().find(|&f| f > from).map(|f| f - 1);
             let units = Some(UnitRange { from, to });
             let priced = points_tiers(lo, hi, per_model_or_repeat, &at, |n| cost(n, from));
