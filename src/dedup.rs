@@ -8,7 +8,8 @@
 //! with `variants` (a play-reference shortening, a corrected typo, reworded errata), never
 //! across names or editions (other editions are linked in the report); (4) same id with
 //! materially different text stays separate (`~<hash>` suffix, see `ids::variant`) and is
-//! reported (`D201`). [`merge_rules_with_report`] also returns what `rule-clusters.json`
+//! reported (`D201`); a numbered rule (the 11th-edition core rules' `05.01`) is merged with
+//! nothing and keeps its id. [`merge_rules_with_report`] also returns what `rule-clusters.json`
 //! shows. Ids come from scope and name (`crate::ids`), never from file names or input order:
 //! when copies disagree, the kind (first classified kind by name), the faction (the one most
 //! copies name) and the flavor (least by value) are chosen by value, so the result does not
@@ -49,6 +50,12 @@ pub fn merge_rules_with_report(
     //    is scope only where a source says so; an `unclassified` copy takes its twin's kind.
     //    Canonical texts are computed in parallel (the grouping is a sorted map, so the result
     //    does not depend on the thread count).
+    // Numbered rules (a section number the source prints: the 11th-edition core rules) are one
+    // place each of a numbered book, with ids, parents and children their reader gave: they
+    // join no copy (passes 1-3 keep them out) and keep their ids (pass 4 renames another
+    // rule of the same id first).
+    let (numbered, rules): (Vec<Rule>, Vec<Rule>) =
+        rules.into_iter().partition(|r| r.number.is_some());
     let keyed: Vec<((String, String), Rule)> = rules
         .into_par_iter()
         .map(|r| ((r.edition.as_str().to_string(), full_text(&r)), r))
@@ -145,8 +152,13 @@ pub fn merge_rules_with_report(
     // 4. Same id, different text (not near enough to be one rule): keep both and report. The variant whose canonical text
     //    sorts first keeps the id, the others get `~<hash of their canonical text>`: neither
     //    file names nor input order decide (see `ids::variant`).
+    rules.extend(numbered);
     let mut keyed: Vec<(String, Rule)> = rules.into_iter().map(|r| (full_text(&r), r)).collect();
-    keyed.sort_by(|(ta, a), (tb, b)| a.id.cmp(&b.id).then_with(|| ta.cmp(tb)));
+    keyed.sort_by(|(ta, a), (tb, b)| {
+        a.id.cmp(&b.id)
+            .then_with(|| b.number.is_some().cmp(&a.number.is_some()))
+            .then_with(|| ta.cmp(tb))
+    });
     let mut rules: Vec<Rule> = Vec::with_capacity(keyed.len());
     let mut prev: Option<String> = None;
     for (text, mut r) in keyed {

@@ -1686,9 +1686,172 @@ pub fn fragment_text(html: &str) -> String {
     s
 }
 
+/// Renders a fragment whose lines are its text's own newlines (the GW app's texts: `\n\n`
+/// between paragraphs, inline `<b> <i> <k> <u>`, `<ul><li>` lists, `<table>`): a `Paragraph`
+/// per line (`blank_before` when an empty line precedes it), a `ListItem` per `<li>` (`level`
+/// its list depth), a `TableRow` per `<tr>` with its cells (`level` 1 when every cell is a
+/// `<th>`: the column headings). Inside a cell a newline or a block element (a stray `<li>`)
+/// is a space. The same limits as [`fragment_blocks`]; every block has line 0.
+pub fn fragment_lines(html: &str) -> Vec<Block> {
+    let scan = limit_depth(html, MAX_DEPTH);
+    let limited = if scan.neutralized.is_empty() {
+        Cow::Borrowed(html)
+    } else {
+        Cow::Owned(neutralize(html, &scan.neutralized))
+    };
+    let doc = Html::parse_fragment(&limited);
+    let mut w = Lines::default();
+    let mut stack = vec![(doc.tree.root(), false)];
+    while let Some((node, leaving)) = stack.pop() {
+        let name = match node.value() {
+            Node::Text(t) if !leaving => {
+                w.text(t);
+                continue;
+            }
+            Node::Element(e) if SKIPPED_TAGS.contains(&e.name()) => continue,
+            Node::Element(e) => e.name(),
+            _ => "",
+        };
+        w.element(name, leaving);
+        if !leaving && name != "br" {
+            stack.push((node, true));
+            let children: Vec<_> = node.children().collect();
+            stack.extend(children.into_iter().rev().map(|c| (c, false)));
+        }
+    }
+    w.flush();
+    w.out
+}
+
+/// [`fragment_lines`]' state: the blocks so far, the line being read, whether an empty line
+/// came before it, the list depth and item, the table row being read (its cells, and whether
+/// every cell so far is a `<th>`).
+#[derive(Default)]
+struct Lines {
+    out: Vec<Block>,
+    line: String,
+    blank: bool,
+    newlines: u8,
+    depth: u8,
+    item: Option<u8>,
+    row: Option<(Vec<String>, bool)>,
+}
+
+impl Lines {
+    fn flush(&mut self) {
+        let t = clean(&self.line);
+        self.line.clear();
+        if t.is_empty() {
+            return;
+        }
+        let kind = if self.item.is_some() {
+            BlockKind::ListItem
+        } else {
+            BlockKind::Paragraph
+        };
+        let mut b = Block::new(kind, t, 0);
+        b.level = self.item.unwrap_or(0);
+        b.blank_before = std::mem::take(&mut self.blank);
+        self.out.push(b);
+    }
+
+    /// A text node: each newline ends a line (outside a table cell); two with nothing
+    /// between mark the next block `blank_before`.
+    fn text(&mut self, t: &str) {
+        if self.row.is_some() {
+            self.line.push_str(t);
+            return;
+        }
+        for (i, part) in t.split('\n').enumerate() {
+            if i > 0 && self.line.trim().is_empty() {
+                self.newlines = self.newlines.saturating_add(1);
+                self.blank |= self.newlines > 1 && !self.out.is_empty();
+            } else if i > 0 {
+                self.flush();
+                self.newlines = 1;
+            }
+            if !part.trim().is_empty() {
+                self.newlines = 0;
+            }
+            self.line.push_str(part);
+        }
+    }
+
+    fn element(&mut self, name: &str, leaving: bool) {
+        match (name, leaving) {
+            ("tr", false) => {
+                self.flush();
+                self.row = Some((Vec::new(), true));
+            }
+            ("tr", true) => {
+                if let Some((cells, heads)) = self.row.take() {
+                    let mut b = Block::row(&cells, 0);
+                    b.level = u8::from(heads && !cells.is_empty());
+                    self.out.push(b);
+                }
+            }
+            ("td" | "th", false) => {
+                self.line.clear();
+                if let Some(r) = self.row.as_mut().filter(|_| name == "td") {
+                    r.1 = false;
+                }
+            }
+            ("td" | "th", true) => {
+                if let Some((cells, _)) = self.row.as_mut() {
+                    cells.push(clean(&self.line));
+                }
+                self.line.clear();
+            }
+            _ if self.row.is_some() && LINE_TAGS.contains(&name) => self.line.push(' '),
+            _ if LINE_TAGS.contains(&name) => {
+                self.flush();
+                self.newlines = 0;
+                match (name, leaving) {
+                    ("ul" | "ol", false) => self.depth = self.depth.saturating_add(1),
+                    ("ul" | "ol", true) => self.depth = self.depth.saturating_sub(1),
+                    ("li", false) => self.item = Some(self.depth.max(1)),
+                    ("li", true) => self.item = None,
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Elements that end a line of a fragment (inside a table cell: a space).
+const LINE_TAGS: &[&str] = &[
+    "br", "p", "div", "ul", "ol", "li", "table", "h1", "h2", "h3", "h4",
+];
+
 #[cfg(test)]
 mod fragment_tests {
     use super::*;
+
+    #[test]
+    fn fragment_lines_keep_newlines_lists_and_table_cells() {
+        let b = fragment_lines(
+            "One <b>hit roll</b>.\nSame paragraph? No.\n\n<ul><li>a</li>\n<li>b</li></ul>\n<table>\n  <tr>\n    <th> </th><th><b>X</b></th>\n  </tr>\n  <tr><td>Unmodified\n 1</td><td>FAILS<li>(e.g.)</li></td></tr>\n</table>\n\nAfter.",
+        );
+        let got: Vec<(BlockKind, &str, u8, bool)> = b
+            .iter()
+            .map(|b| (b.kind, b.text.as_str(), b.level, b.blank_before))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (BlockKind::Paragraph, "One hit roll.", 0, false),
+                (BlockKind::Paragraph, "Same paragraph? No.", 0, false),
+                (BlockKind::ListItem, "a", 1, true),
+                (BlockKind::ListItem, "b", 1, false),
+                (BlockKind::TableRow, " | X", 1, false),
+                (BlockKind::TableRow, "Unmodified 1 | FAILS (e.g.)", 0, false),
+                (BlockKind::Paragraph, "After.", 0, true),
+            ]
+        );
+        assert_eq!(b[5].cells.get(1), Some("FAILS (e.g.)"));
+        assert!(fragment_lines("").is_empty());
+    }
 
     #[test]
     fn fragments_split_at_breaks_and_list_items() {

@@ -1,6 +1,7 @@
 //! The GW app's data as the game-datacards project exports it: one JSON file per faction whose
 //! top-level keys include `datasheets` and `detachments` → [`Datasheet`]s (first slice: no
-//! stratagems, detachments or enhancements yet).
+//! stratagems, detachments or enhancements yet); a card file (`cardType: coreRules`, `faq`)
+//! → [`core`] (the core rules as numbered rules; the FAQ skipped with a note).
 //!
 //! Owns: claiming such files by content (their top-level keys, never the folder name), the
 //! edition from the file's `source` (`40k-11e`) or else its datasheets' `source` (10th
@@ -25,6 +26,7 @@ use crate::source::SourceFile;
 use serde_json::{Map, Value};
 use sheet::{datasheet, Cx};
 
+mod core;
 mod sheet;
 
 /// The record source (one line of `records::SOURCES`).
@@ -43,13 +45,20 @@ fn is_faction_file(file: &SourceFile) -> bool {
         && contains(&file.bytes, b"\"detachments\"")
 }
 
+/// Whether a file is one of ours: a faction file or a card file [`core`] reads.
+fn is_ours(file: &SourceFile) -> bool {
+    is_faction_file(file)
+        || (file.bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{')
+            && core::is_card_file(&file.bytes))
+}
+
 fn contains(hay: &[u8], needle: &[u8]) -> bool {
     hay.windows(needle.len()).any(|w| w == needle)
 }
 
 /// Claims a group with a faction file.
 fn claims(group: &super::Group) -> bool {
-    group.files.iter().any(|f| is_faction_file(f))
+    group.files.iter().any(|f| is_ours(f))
 }
 
 /// Reads each faction file of a claimed group.
@@ -57,7 +66,7 @@ pub fn read(group: &super::Group) -> Vec<Extracted> {
     let mut out: Vec<Extracted> = group
         .files
         .iter()
-        .filter(|f| is_faction_file(f))
+        .filter(|f| is_ours(f))
         .filter_map(|f| read_file(f))
         .collect();
     out.sort_by(|a, b| a.file.cmp(&b.file));
@@ -82,7 +91,9 @@ fn read_file(file: &SourceFile) -> Option<Extracted> {
             return Some(ex);
         }
     };
-    if !(top.contains_key("datasheets") && top.contains_key("detachments")) {
+    let card = core::card_type(&top).is_some();
+    let faction_file = top.contains_key("datasheets") && top.contains_key("detachments");
+    if !(card || faction_file) {
         return None;
     }
     let datasheets: &[Value] = top
@@ -105,6 +116,10 @@ fn read_file(file: &SourceFile) -> Option<Extracted> {
         .and_then(Value::as_str)
         .and_then(|u| u.get(..10))
         .map(str::to_string);
+    if card {
+        core::read(file, &top, edition, &mut ex);
+        return Some(ex);
+    }
     let faction = top.get("name").and_then(|n| text(n, &mut Vec::new()));
     ex.faction = faction.as_deref().map(|n| faction_of(edition, n));
     let base = line_of(&file.bytes, b"\"datasheets\"").unwrap_or(1);

@@ -17,6 +17,7 @@ mod fixture_pdf;
 mod fixtures;
 mod fold;
 mod game_datacards;
+mod gdc_core;
 mod golden;
 mod heresy;
 mod hostile;
