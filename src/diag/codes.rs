@@ -259,7 +259,7 @@ codes! {
     GdcCoreUntitled = "G014", Info, "core rules: an accordion with a number and no title",
         "An accordion of the core rules is titled with its section number only (`24.37.01`). It is a rule of its own (its number places it under its parent) with no name (`null`, never made up from its parent's); its id is built from its text (`ids::unnamed_rule`).\nExample: `game-datacards/11th/core/core_rules.json:61200: info[G014]: accordion 24.37.01 has a number and no title; rule kept without a name`";
     GdcFileNotRead = "G015", Info, "game-datacards file of a kind not read",
-        "A game-datacards file whose `cardType` the reader knows but does not turn into records: `faq` (`faqs.json`: errata headers, texts and the records they target; the contract has no errata record). One per file; its records stay out of the dataset.\nExample: `game-datacards/11th/faqs.json: info[G015]: cardType 'faq' (errata and FAQs) is not read: no record of the contract holds errata`";
+        "A game-datacards file whose `cardType` the reader knows but does not turn into records: `faq` (`faqs.json`: errata headers, texts and the records they target; the contract has no errata record) and `keywords` (`keywords.json`: its abilities and weapon keywords are the core rules' own numbered rules, Deep Strike 24.09, and the 11th-edition weapon keyword vocabulary's; read again they would be second rules of the same ids). One per file; the file is `ok` in the manifest with no records.\nExample: `game-datacards/11th/faqs.json: info[G015]: cardType 'faq' (errata and FAQs) is not read: no record of the contract holds errata`";
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! The GW app's data as the game-datacards project exports it: one JSON file per faction whose
 //! top-level keys include `datasheets` and `detachments` → [`Datasheet`]s (first slice: no
-//! stratagems, detachments or enhancements yet); a card file (`cardType: coreRules`, `faq`)
-//! → [`core`] (the core rules as numbered rules; the FAQ skipped with a note).
+//! stratagems, detachments or enhancements yet); a card file (`cardType: coreRules`, `faq`,
+//! `keywords`) → [`core`] (the core rules as numbered rules; the others with a note).
 //!
 //! Owns: claiming such files by content (their top-level keys, never the folder name), the
 //! edition from the file's `source` (`40k-11e`) or else its datasheets' `source` (10th

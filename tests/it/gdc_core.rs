@@ -258,3 +258,20 @@ fn corpus_core_rules_are_numbered_with_parents() {
         assert!(codes.contains(&c), "{c}: {codes:?}");
     }
 }
+
+#[test]
+fn faq_and_keywords_files_give_no_records_and_say_why() {
+    let faq =
+        br#"{"source": "40k-11e", "cardType": "faq", "faqs": [{"errataHeader": {"en": "X"}}]}"#;
+    let keywords = br#"{"source": "40k-11e", "cardType": "keywords", "keywords": [{"key": "deep-strike", "name": "Deep Strike", "description": "Set up later.", "appliesTo": ["abilities"]}]}"#;
+    let ds = util::ingest_in_memory(&[
+        ("game-datacards/11th/faqs.json", faq.as_slice()),
+        ("game-datacards/11th/keywords.json", keywords.as_slice()),
+    ]);
+    assert!(ds.rules.is_empty());
+    assert_eq!(util::sorted_codes(&ds), ["G015", "G015"]);
+    // An unknown card type is not ours: skipped as before (`S007`).
+    let other = br#"{"source": "40k-11e", "cardType": "missions", "missions": []}"#;
+    let ds = util::ingest_in_memory(&[("game-datacards/11th/missions.json", other.as_slice())]);
+    assert_eq!(util::sorted_codes(&ds), ["S007"]);
+}

@@ -14,6 +14,8 @@
 //! (its title a line, then its text: a collapsed paragraph of the container, not a numbered
 //! rule), a `behaviourType` container labelled lines (`Eligible if: …`, `Effect: …`; its
 //! translations carry the name only, the labels being the file's English keys).
+//! The FAQ (`cardType: faq`) and keywords (`keywords`) files give no records, one `G015`
+//! each saying why.
 //! Must not: make a rule of a `stratagem` container (its text is not in the material,
 //! `G010`) or of an image (counted, `G010`), take a text from another language than the one
 //! it stands for, give two rules one id (`ids::in_section`, `G013`), do I/O.
@@ -32,8 +34,23 @@ use crate::source::{Location, SourceFile};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-/// The `cardType`s this module reads: the core rules, and the FAQ file (skipped, `G015`).
-const CARDS: [&str; 2] = ["coreRules", "faq"];
+/// The `cardType`s this module reads: the core rules; the FAQ and keywords files are claimed
+/// to say why they give no records (`G015`).
+const CARDS: [&str; 3] = ["coreRules", "faq", "keywords"];
+
+/// Why a claimed card file other than the core rules gives no records.
+fn not_read(card: &str) -> String {
+    match card {
+        "keywords" => "cardType 'keywords' is not read: its abilities and weapon keywords are \
+            the core rules' own (Deep Strike is 24.09, [LETHAL HITS] 24.23) and the 11th-edition \
+            weapon keyword vocabulary's (`schemas/keywords-11e.yaml`); a second copy of each \
+            would be a second rule of one id"
+            .to_string(),
+        _ => format!(
+            "cardType '{card}' (errata and FAQs) is not read: no record of the contract holds errata"
+        ),
+    }
+}
 
 /// Whether a file looks like a game-datacards card file this module reads (a cheap look at its
 /// bytes; [`read`] checks the top level).
@@ -57,15 +74,14 @@ pub(super) fn read(
     edition: Edition,
     ex: &mut Extracted,
 ) {
-    if card_type(top) != Some("coreRules") {
-        ex.diagnostics.push(
-            Diagnostic::new(
-                Code::GdcFileNotRead,
-                "cardType 'faq' (errata and FAQs) is not read: no record of the contract holds errata",
-            )
-            .in_file(&file.path),
-        );
-        return;
+    match card_type(top) {
+        Some("coreRules") => {}
+        card => {
+            let message = not_read(card.unwrap_or_default());
+            let d = Diagnostic::new(Code::GdcFileNotRead, message).in_file(&file.path);
+            ex.diagnostics.push(d);
+            return;
+        }
     }
     let mut walk = Walk {
         file,
