@@ -1,6 +1,7 @@
 //! The GW app's data as the game-datacards project exports it: one JSON file per faction whose
-//! top-level keys include `datasheets` and `detachments` → [`Datasheet`]s (first slice: no
-//! stratagems, detachments or enhancements yet).
+//! top-level keys include `datasheets` and `detachments` → [`Datasheet`]s (`sheet.rs`), and
+//! detachments, stratagems, enhancements, army and detachment rules (`army.rs`), their texts
+//! as plain text (`text.rs`).
 //!
 //! Owns: claiming such files by content (their top-level keys, never the folder name), the
 //! edition from the file's `source` (`40k-11e`) or else its datasheets' `source` (10th
@@ -25,7 +26,9 @@ use crate::source::SourceFile;
 use serde_json::{Map, Value};
 use sheet::{datasheet, Cx};
 
+mod army;
 mod sheet;
+mod text;
 
 /// The record source (one line of `records::SOURCES`).
 pub const SOURCE: super::RecordSource = super::RecordSource {
@@ -123,6 +126,7 @@ fn read_file(file: &SourceFile) -> Option<Extracted> {
         let ds = datasheet(&cx, obj, ex.faction.clone(), &mut ex.diagnostics);
         ex.datasheets.push(ds);
     }
+    army::read(file, &top, edition, &mut ex);
     Some(ex)
 }
 
