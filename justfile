@@ -46,7 +46,7 @@ fuzz target="" runs="1000000":
     set -euo pipefail
     cd fuzz
     targets="{{target}}"
-    [ -n "$targets" ] || targets="pipeline_html pipeline_text pipeline_markdown pipeline_pdf pipeline_csv pipeline_bsdata pipeline_bsdata_json pipeline_mfm dice value_grammar"
+    [ -n "$targets" ] || targets="pipeline_html pipeline_text pipeline_markdown pipeline_pdf pipeline_csv pipeline_bsdata pipeline_bsdata_json pipeline_mfm pipeline_gdc dice value_grammar"
     for t in $targets; do
         mkdir -p "corpus/$t"
         seeds=""
@@ -58,6 +58,7 @@ fuzz target="" runs="1000000":
             pipeline_bsdata) seeds=seeds/bsdata ;;
             pipeline_bsdata_json) seeds=seeds/bsdata-json ;;
             pipeline_mfm) seeds=seeds/mfm ;;
+            pipeline_gdc) seeds=seeds/gdc ;;
             pipeline_markdown) seeds=seeds/markdown ;;
         esac
         cargo +nightly fuzz run -s none -a "$t" "corpus/$t" $seeds -- \

@@ -4,9 +4,10 @@
 //! the XML, every event, attributes decoded; `json-event-parser` for the JSON, every event),
 //! the record source alone (`records::bsdata::read` per folder: parse, index, resolve links,
 //! datasheets, rules), and the whole pipeline (sniff → record source → normalize → merge →
-//! schema check; validation skipped). Prints MB/s for each and the ratios, and each format's
-//! loader alone (bytes → `tree::Tree`: `tree::parse` for XML, `json::parse` for JSON) in MB/s
-//! of its own files: the JSON source must be at least as fast per MB as the XML one.
+//! schema check; validation skipped). Prints MB/s for each and the ratios, and then each format
+//! over its own files alone: the bare parser, the loader (bytes → `tree::Tree`: `tree::parse`
+//! for XML, `json::parse` for JSON) and the record source over the folders of that format, in
+//! MB/s: the JSON source must be at least as fast per MB as the XML one.
 //!
 //! Run: `cargo bench --bench bsdata [-- BSDATA_DIR]` (default `../shared/corpus/bsdata`).
 
@@ -115,18 +116,32 @@ fn main() {
         rules = ds.manifest.totals.rules;
         std::hint::black_box(ds);
     }
-    // Each format's loader alone, over its own files.
-    for (what, json) in [("xml tree", false), ("json tree", true)] {
-        let own: Vec<&SourceFile> = files
+    // Each format alone, over its own files: the bare parser, the loader (bytes → tree) and the
+    // record source (its folders: the 10th-edition and Horus Heresy XML, the 11th-edition JSON).
+    for (what, json) in [("xml", false), ("json", true)] {
+        let own: Vec<SourceFile> = files
             .iter()
             .filter(|f| bsdata::is_json(&f.bytes) == json)
+            .cloned()
             .collect();
         let n: usize = own.iter().map(|f| f.bytes.len()).sum();
         if n == 0 {
             continue;
         }
-        let mut times = Vec::new();
+        let own_groups: Vec<(&String, &Vec<&SourceFile>)> = groups
+            .iter()
+            .filter(|(_, m)| m.iter().all(|f| bsdata::is_json(&f.bytes) == json))
+            .collect();
+        let group_bytes: usize = own_groups
+            .iter()
+            .flat_map(|(_, m)| m.iter())
+            .map(|f| f.bytes.len())
+            .sum();
+        let (mut bare, mut loader, mut source) = (Vec::new(), Vec::new(), Vec::new());
         for _ in 0..ROUNDS {
+            let t = Instant::now();
+            std::hint::black_box(bare_parse(&own));
+            bare.push(t.elapsed());
             let t = Instant::now();
             for f in &own {
                 let mut d = Vec::new();
@@ -137,15 +152,28 @@ fn main() {
                 };
                 std::hint::black_box((tree, d));
             }
-            times.push(t.elapsed());
+            loader.push(t.elapsed());
+            let t = Instant::now();
+            for (dir, members) in &own_groups {
+                let ex = bsdata::read(&Group {
+                    dir,
+                    files: members,
+                });
+                std::hint::black_box(ex);
+            }
+            source.push(t.elapsed());
         }
-        let d = median(times);
+        let (b, l, s) = (median(bare), median(loader), median(source));
         println!(
-            "{what:<16} {:>8.1} ms  {:>7.1} MB/s  ({} files, {:.1} MB)",
-            d.as_secs_f64() * 1e3,
-            mbps(n, d),
+            "{what:<5} {} files {:.1} MB: bare {:>6.1} MB/s, loader (tree) {:>6.1} MB/s, \
+             record source {:>6.1} MB/s ({} folders, {:.1} MB)",
             own.len(),
-            n as f64 / 1e6
+            n as f64 / 1e6,
+            mbps(n, b),
+            mbps(n, l),
+            mbps(group_bytes, s),
+            own_groups.len(),
+            group_bytes as f64 / 1e6
         );
     }
     let (b, s, f) = (median(bare), median(source), median(full));

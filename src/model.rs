@@ -603,6 +603,16 @@ pub struct Publication {
     pub date: Option<String>,
 }
 
+impl Publication {
+    /// The publication's part of a points id: its version, else its date, else `unknown`.
+    pub fn key(&self) -> &str {
+        self.version
+            .as_deref()
+            .or(self.date.as_deref())
+            .unwrap_or("unknown")
+    }
+}
+
 /// Status of one input in the manifest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

@@ -84,11 +84,13 @@ pub fn check(r: Records<'_>) -> Vec<Finding> {
             );
         }
     }
+    let mut rule_by_id: HashMap<&str, &Rule> = HashMap::new();
+    for rule in r.rules {
+        rule_by_id.entry(rule.id.as_str()).or_insert(rule);
+    }
     for (id, m) in rule_hierarchy(r.rules) {
-        let at = r
-            .rules
-            .iter()
-            .find(|x| x.id == id)
+        let at = rule_by_id
+            .get(id.as_str())
             .and_then(|x| x.occurrences.first())
             .map(|o| (o.file.clone(), o.line));
         let message = format!("rule {id}: {m}");

@@ -9,19 +9,11 @@
 
 use crate::diag::{Code, Diagnostic};
 use crate::ids;
-use crate::model::{Datasheet, Points, Publication};
+use crate::model::{Datasheet, Points};
 use std::collections::BTreeMap;
 
 /// Names an `X113` shows.
 const NAMES_SHOWN: usize = 3;
-
-/// The publication's part of a points id (its version, else its date), as the records give it.
-fn publication_key(p: &Publication) -> &str {
-    p.version
-        .as_deref()
-        .or(p.date.as_deref())
-        .unwrap_or("unknown")
-}
 
 /// Newer sorts higher: the version's numbers, then the date, then earlier in path order.
 fn newness(p: &Points) -> (Vec<u32>, Option<&str>, std::cmp::Reverse<Option<&str>>) {
@@ -44,11 +36,11 @@ pub fn apply(datasheets: &mut [Datasheet], points: &[Points], diagnostics: &mut 
     for p in points {
         let Ok(i) = datasheets.binary_search_by(|d| d.id.cmp(&p.subject)) else {
             let file = p.sources.first().map_or("", |s| s.file.as_str());
-            let entry = unpriced.entry(publication_key(&p.publication));
+            let entry = unpriced.entry(p.publication.key());
             entry.or_insert((Vec::new(), file)).0.push(&p.name);
             continue;
         };
-        let key = publication_key(&p.publication);
+        let key = p.publication.key();
         if p.id != ids::points(p.edition, key, &p.subject) {
             continue;
         }

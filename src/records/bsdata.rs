@@ -197,7 +197,14 @@ pub struct Header {
 /// reports that set sources side by side (the Wahapedia export has its `Last_update.csv` date).
 pub fn header(bytes: &[u8]) -> Option<Header> {
     if is_json(bytes) {
-        return json_header(bytes);
+        // Only a BattleScribe JSON root (another JSON file, the GW app's data, is not read
+        // through to its end for a `revision` that is not a BattleScribe header's).
+        let t = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        let t = &t[t
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())
+            .unwrap_or(t.len())..];
+        return crate::decode::battlescribe_json(t).and_then(|_| json_header(bytes));
     }
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let mut reader = quick_xml::Reader::from_reader(bytes);
@@ -260,7 +267,7 @@ fn json_header(bytes: &[u8]) -> Option<Header> {
                     break;
                 }
             }
-            JsonEvent::ObjectKey(k) => key = Some(k.into_owned()),
+            JsonEvent::ObjectKey(k) if depth <= 2 => key = Some(k.into_owned()),
             JsonEvent::String(v) | JsonEvent::Number(v) if depth == 2 => {
                 let Some(h) = h.as_mut() else { continue };
                 match key.as_deref() {

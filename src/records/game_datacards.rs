@@ -1,7 +1,8 @@
 //! The GW app's data as the game-datacards project exports it: one JSON file per faction whose
-//! top-level keys include `datasheets` and `detachments` → [`Datasheet`]s (first slice: no
-//! stratagems, detachments or enhancements yet); a card file (`cardType: coreRules`, `faq`,
-//! `keywords`) → [`core`] (the core rules as numbered rules; the others with a note).
+//! top-level keys include `datasheets` and `detachments` → [`Datasheet`]s (`sheet.rs`), and
+//! detachments, stratagems, enhancements, army and detachment rules (`army.rs`), their texts
+//! as plain text (`text.rs`); a card file (`cardType: coreRules`, `faq`, `keywords`) →
+//! `core.rs` (the core rules as numbered rules; the others with a note).
 //!
 //! Owns: claiming such files by content (their top-level keys, never the folder name), the
 //! edition from the file's `source` (`40k-11e`) or else its datasheets' `source` (10th
@@ -26,8 +27,10 @@ use crate::source::SourceFile;
 use serde_json::{Map, Value};
 use sheet::{datasheet, Cx};
 
+mod army;
 mod core;
 mod sheet;
+mod text;
 
 /// The record source (one line of `records::SOURCES`).
 pub const SOURCE: super::RecordSource = super::RecordSource {
@@ -138,6 +141,7 @@ fn read_file(file: &SourceFile) -> Option<Extracted> {
         let ds = datasheet(&cx, obj, ex.faction.clone(), &mut ex.diagnostics);
         ex.datasheets.push(ds);
     }
+    army::read(file, &top, edition, &mut ex);
     Some(ex)
 }
 

@@ -325,18 +325,16 @@ fn read_faction(
         meta_version,
         &mut ex.diagnostics,
     );
+    let publication = Publication {
+        title: None,
+        version,
+        date: date.map(str::to_string),
+    };
     let cx = Context {
         file,
         faction,
-        publication_key: version
-            .clone()
-            .or_else(|| date.map(str::to_string))
-            .unwrap_or_else(|| "unknown".into()),
-        publication: Publication {
-            title: None,
-            version,
-            date: date.map(str::to_string),
-        },
+        publication_key: publication.key().to_string(),
+        publication,
     };
     for unit in &parsed.units {
         if let Some(p) = unit_points(&cx, unit, &mut ex.diagnostics) {

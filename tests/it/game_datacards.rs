@@ -4,7 +4,7 @@
 //! (`../shared/corpus/game-datacards`).
 
 use crate::util;
-use cogitator::model::{Dataset, Datasheet};
+use cogitator::model::{Dataset, Datasheet, Detachment, Enhancement, Rule, Stratagem};
 
 /// The fixtures under `tests/fixtures/game-datacards/`.
 const FIXTURES: &[&str] = &[
@@ -13,6 +13,10 @@ const FIXTURES: &[&str] = &[
     "text-without-english.json",
     "additional-cost-after-selections.json",
     "no-edition-marker.json",
+    "rule-parts-with-order-gaps.json",
+    "enhancement-cost-not-a-number.json",
+    "stratagem-texts-with-markdown.json",
+    "enhancement-html-with-keyword-tags.json",
 ];
 
 fn ingest(name: &str) -> Dataset {
@@ -34,6 +38,42 @@ fn sheet<'a>(ds: &'a Dataset, name: &str) -> &'a Datasheet {
         .unwrap_or_else(|| panic!("no datasheet {name}: {:#?}", ds.datasheets))
 }
 
+fn stratagem<'a>(ds: &'a Dataset, name: &str) -> &'a Stratagem {
+    ds.stratagems
+        .iter()
+        .find(|s| s.name == name)
+        .unwrap_or_else(|| panic!("no stratagem {name}: {:#?}", ds.stratagems))
+}
+
+fn enhancement<'a>(ds: &'a Dataset, name: &str) -> &'a Enhancement {
+    ds.enhancements
+        .iter()
+        .find(|e| e.name.as_deref() == Some(name))
+        .unwrap_or_else(|| panic!("no enhancement {name}: {:#?}", ds.enhancements))
+}
+
+fn detachment<'a>(ds: &'a Dataset, name: &str) -> &'a Detachment {
+    ds.detachments
+        .iter()
+        .find(|d| d.name == name)
+        .unwrap_or_else(|| panic!("no detachment {name}: {:#?}", ds.detachments))
+}
+
+fn rule<'a>(ds: &'a Dataset, name: &str) -> &'a Rule {
+    ds.rules
+        .iter()
+        .find(|r| r.name.as_deref() == Some(name))
+        .unwrap_or_else(|| panic!("no rule {name}: {:#?}", ds.rules))
+}
+
+/// The diagnostics' codes that start with `G` or `X`, sorted.
+fn source_codes(ds: &Dataset) -> Vec<&str> {
+    codes(ds)
+        .into_iter()
+        .filter(|c| c.starts_with('G') || c.starts_with('X'))
+        .collect()
+}
+
 /// (models, points, units from, units to) of each tier (no range: from 0).
 fn tiers(d: &Datasheet) -> Vec<(u32, u32, u32, Option<u32>)> {
     util::tiers_by_unit(&d.points)
@@ -46,6 +86,10 @@ fn every_fixture_gives_its_reviewed_snapshots() {
         let key = name.trim_end_matches(".json");
         let parts = [
             ("datasheets", serde_json::to_value(&ds.datasheets)),
+            ("stratagems", serde_json::to_value(&ds.stratagems)),
+            ("enhancements", serde_json::to_value(&ds.enhancements)),
+            ("detachments", serde_json::to_value(&ds.detachments)),
+            ("rules", serde_json::to_value(&ds.rules)),
             ("diagnostics", serde_json::to_value(&ds.diagnostics)),
             ("inputs", serde_json::to_value(&ds.manifest.inputs)),
         ];
@@ -204,4 +248,175 @@ fn corpus_custodian_guard_costs_more_from_the_fourth_unit() {
         .find(|d| d.id == "10e:necrons:ghost-ark")
         .expect("Ghost Ark");
     assert_eq!(tiers(ark), [(1, 115, 0, None)]);
+}
+
+#[test]
+fn rule_parts_are_read_in_their_order_gaps_and_all() {
+    let ds = ingest("rule-parts-with-order-gaps.json");
+    let katah = rule(&ds, "Martial Ka’tah");
+    assert_eq!(katah.id, "11e:adeptus-custodes/army:martial-katah");
+    assert_eq!(katah.kind, "army");
+    assert_eq!(katah.faction.as_deref(), Some("Adeptus Custodes"));
+    assert_eq!(
+        katah.text,
+        "Select one of the Ka’tah Stances below:\n\nDacatari Stance\n\nMelee weapons have [SUSTAINED HITS 1].\n\nRendax Stance\n\nMelee weapons have [LETHAL HITS]."
+    );
+    // German prints three of the five parts: its name is kept, no text (never a partial one).
+    let de = katah.translations.get("de");
+    assert_eq!(
+        de.map(|t| (t.name.as_deref(), t.text.as_deref())),
+        Some((Some("Martialisches Ka’tah"), None))
+    );
+    let descent = rule(&ds, "Rapid Descent");
+    assert_eq!(
+        descent.text,
+        "Select units based on the battle size, as shown below.\n\nThose units have Deep Strike."
+    );
+    assert_eq!(descent.kind, "detachment");
+    assert!(
+        ds.rules
+            .iter()
+            .all(|r| r.name.as_deref() != Some("Only an Image")),
+        "a rule with no text is not read"
+    );
+    let wardens = detachment(&ds, "Drop Wardens");
+    assert_eq!(wardens.rules, [descent.id.as_str()]);
+    assert_eq!(katah.occurrences[0].line, 7, "the rule object's line");
+    assert_eq!(
+        source_codes(&ds),
+        ["G008", "G008", "G008", "X111"],
+        "two images and a part without order; a rule without text"
+    );
+}
+
+#[test]
+fn an_enhancement_cost_that_is_not_a_number_is_null() {
+    let ds = ingest("enhancement-cost-not-a-number.json");
+    assert_eq!(enhancement(&ds, "Auric Mantle").points, None);
+    assert_eq!(enhancement(&ds, "Castellan’s Mark").points, None);
+    let p = enhancement(&ds, "Panoptispex");
+    assert_eq!(p.points, Some(5));
+    assert_eq!(
+        p.text,
+        "ADEPTUS CUSTODES model only. Ranged weapons have [IGNORES COVER]."
+    );
+    assert_eq!(p.id, "11e:adeptus-custodes:shield-wardens:panoptispex");
+    assert_eq!(p.detachment.as_deref(), Some("Shield Wardens"));
+    assert_eq!(p.sources[0].line, 30, "the line of the enhancement's id");
+    assert_eq!(detachment(&ds, "Shield Wardens").enhancements.len(), 3);
+    assert_eq!(source_codes(&ds), ["G006", "G006"]);
+}
+
+#[test]
+fn stratagem_texts_lose_their_markdown_and_keep_their_languages() {
+    let ds = ingest("stratagem-texts-with-markdown.json");
+    let s = stratagem(&ds, "Peerless Warden");
+    assert_eq!(s.id, "11e:lion-wardens:peerless-warden");
+    assert_eq!(s.cp, Some(1));
+    assert_eq!(s.category.as_deref(), Some("Battle Tactic"));
+    assert_eq!(s.group.as_deref(), Some("Lion Wardens"));
+    assert_eq!(s.when.as_deref(), Some("Fight phase."));
+    assert_eq!(
+        s.target.as_deref(),
+        Some("One ADEPTUS CUSTODES unit from your army.")
+    );
+    assert_eq!(
+        s.effect.as_deref(),
+        Some("Until the end of the phase:\n\n• Melee weapons have [PRECISION].\n\n• Add 1 to the Hit roll.")
+    );
+    assert_eq!(s.flavor.as_deref(), Some("Every strike a lesson."));
+    assert!(s.restrictions.is_some());
+    let de = s.translations.get("de");
+    assert_eq!(
+        de.and_then(|t| t.name.as_deref()),
+        Some("Unvergleichlicher Wächter")
+    );
+    assert_eq!(
+        de.and_then(|t| t.text.as_deref()),
+        Some("WHEN: Kampfphase.\n\nTARGET: Eine ADEPTUS CUSTODES-Einheit.\n\nEFFECT: Bis zum Ende der Phase:\n\n• Nahkampfwaffen haben [PRÄZISION].\n\n• +1 auf Trefferwürfe.\n\nRESTRICTIONS: Nur einmal pro Schlacht.")
+    );
+    assert!(
+        !s.translations.contains_key("fr"),
+        "French lacks the effect and the name: nothing"
+    );
+    let untyped = stratagem(&ds, "Untyped Ploy");
+    assert_eq!((untyped.cp, untyped.category.as_deref()), (None, None));
+    assert_eq!(untyped.flavor, None);
+    let stray = stratagem(&ds, "Stray Gambit");
+    assert_eq!(stray.group.as_deref(), Some("Missing Wardens"));
+    let lions = detachment(&ds, "Lion Wardens");
+    assert_eq!(
+        lions.stratagems,
+        [
+            "11e:lion-wardens:peerless-warden",
+            "11e:lion-wardens:untyped-ploy"
+        ]
+    );
+    assert_eq!(source_codes(&ds), ["G007", "X109"]);
+}
+
+#[test]
+fn enhancement_html_becomes_plain_text_and_its_detachment_is_found_by_id() {
+    let ds = ingest("enhancement-html-with-keyword-tags.json");
+    let e = enhancement(&ds, "Auramite Sarcophagus (Upgrade)");
+    assert_eq!(
+        e.text,
+        "Adeptus Custodes Walker unit only. This unit’s attacks can:\n\n• Re‑roll hit rolls of 1.\n\n• Or: re‑roll wound rolls of 1.\n\nThen CP & more."
+    );
+    assert_eq!(e.points, Some(15));
+    assert_eq!(e.detachment.as_deref(), Some("Moritoi Wardens"));
+    assert_eq!(
+        e.translations.get("de").and_then(|t| t.text.as_deref()),
+        Some("Nur für eine Adeptus-Custodes-Läufer-Einheit.\n\n• Trefferwürfe von 1 wiederholen.\n\n• Verwundungswürfe von 1 wiederholen.")
+    );
+    let d = detachment(&ds, "Moritoi Wardens");
+    assert_eq!(d.id, "11e:adeptus-custodes:moritoi-wardens");
+    assert_eq!(d.points, Some(3));
+    assert_eq!(
+        d.force_disposition.as_deref(),
+        Some("Take and Hold"),
+        "the vocabulary's spelling"
+    );
+    assert_eq!(d.enhancements, [e.id.as_str()]);
+    assert_eq!(source_codes(&ds), ["G009"]);
+}
+
+#[test]
+fn corpus_custodes_army_side_as_read_by_hand() {
+    let Some(corpus) = util::corpus() else {
+        return;
+    };
+    let path = corpus.join("game-datacards/11th/adeptuscustodes.json");
+    let bytes = std::fs::read(path).expect("read");
+    let ds = util::ingest_in_memory(&[("game-datacards/11th/adeptuscustodes.json", bytes)]);
+    // Counted with python3 -c 'import json; d=json.load(open(…)); print(len(d["stratagems"]), …)'.
+    assert_eq!(ds.stratagems.len(), 45);
+    assert_eq!(ds.enhancements.len(), 30);
+    assert_eq!(ds.detachments.len(), 9);
+    let kinds = |k: &str| ds.rules.iter().filter(|r| r.kind == k).count();
+    assert_eq!((kinds("army"), kinds("detachment")), (1, 10));
+    // Read by hand: Peerless Warrior, `cost: 1`, its target.
+    let s = stratagem(&ds, "Peerless Warrior");
+    assert_eq!(s.cp, Some(1));
+    assert_eq!(
+        s.target.as_deref(),
+        Some("One ADEPTUS CUSTODES unit from your army that has not been selected to fight this phase.")
+    );
+    assert_eq!(s.group.as_deref(), Some("Lions of the Emperor"));
+    // `cost: "10"`.
+    let e = enhancement(&ds, "Psyk-out Grenades (Upgrade)");
+    assert_eq!(e.points, Some(10));
+    assert_eq!(e.detachment.as_deref(), Some("Silent Hunters"));
+    // `detachmentPoints: 2`, `forceDisposition.name.en: "Disruption"`.
+    let d = detachment(&ds, "Lions of the Emperor");
+    assert_eq!(d.points, Some(2));
+    assert_eq!(d.force_disposition.as_deref(), Some("Disruption"));
+    assert_eq!(
+        d.rules,
+        ["11e:adeptus-custodes/detachment:against-all-odds"]
+    );
+    // Martial Ka'tah's parts are ordered 1, 3, 4, 6, 7.
+    let katah = rule(&ds, "Martial Ka’tah");
+    assert!(katah.text.starts_with("Each time a unit from your army"));
+    assert!(katah.text.contains("Dacatari Stance\n\nMelee weapons"));
 }
