@@ -1006,3 +1006,39 @@ fn both_custodes_sources_meet_in_one_datasheet_for_every_unit_both_name() {
     assert!(both.len() >= 20, "{} units in both", both.len());
     assert!(unmet.is_empty(), "{unmet:?}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// The fixes this reading found, each on a hand-written file named after its trap.
+
+/// `tests/fixtures/{dir}/{name}` through the pipeline: our datasheets' JSON.
+fn fixture(dir: &str, name: &str) -> Value {
+    let path = util::repo().join("tests/fixtures").join(dir).join(name);
+    let bytes = std::fs::read(&path).expect("read fixture");
+    ingest(&[(format!("{dir}/{name}"), bytes)])
+}
+
+fn named<'a>(datasheets: &'a Value, name: &str) -> &'a Value {
+    let found = datasheets
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|d| s(d, "name") == name);
+    found.unwrap_or_else(|| panic!("no datasheet {name}: {datasheets:#}"))
+}
+
+fn strings(v: &Value) -> Vec<&str> {
+    v.as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect()
+}
+
+/// Marneus Calgar's `Faction:` categories are on his model entry, not the unit's.
+#[test]
+fn faction_keywords_on_a_model_entry_are_the_units() {
+    let ds = fixture("bsdata-json", "faction-keywords-on-the-model-entry.json");
+    let lord = named(&ds, "Lord Protector");
+    assert_eq!(strings(&lord["faction_keywords"]), ["Order of the Gate"]);
+    assert_eq!(strings(&lord["keywords"]), ["Infantry", "Character"]);
+}

@@ -584,14 +584,21 @@ impl<'s, 'u> Walk<'s, 'u> {
     }
 
     /// The keywords a model entry of the unit links beyond the unit's own (`Cadian Commander`:
-    /// `Officer`): they join the unit's keywords and the model's `model_keywords`.
+    /// `Officer`): they join the unit's keywords and the model's `model_keywords`. A model's
+    /// `Faction: X` is the unit's faction keyword (Marneus Calgar's are on his model entry).
     fn model_keywords(&mut self, model: &str, parts: &[At]) {
         for name in self.categories(parts) {
-            if name.starts_with("Faction:")
-                || self
-                    .base_keywords
-                    .iter()
-                    .any(|k| k.eq_ignore_ascii_case(&name))
+            if let Some(f) = name.strip_prefix("Faction:") {
+                let f = f.trim().to_string();
+                if !f.is_empty() && !self.ds.faction_keywords.contains(&f) {
+                    self.ds.faction_keywords.push(f);
+                }
+                continue;
+            }
+            if self
+                .base_keywords
+                .iter()
+                .any(|k| k.eq_ignore_ascii_case(&name))
             {
                 continue;
             }
