@@ -1042,3 +1042,25 @@ fn faction_keywords_on_a_model_entry_are_the_units() {
     assert_eq!(strings(&lord["faction_keywords"]), ["Order of the Gate"]);
     assert_eq!(strings(&lord["keywords"]), ["Infantry", "Character"]);
 }
+
+/// 11th edition prices some wargear (a Tyrannofex's rupture cannon, +20): a weapon that costs
+/// points is the datasheet's, and its cost is not the unit's; a paid option without a weapon
+/// (an enhancement) stays out.
+#[test]
+fn a_weapon_that_costs_points_is_wargear() {
+    let ds = fixture("bsdata-json", "weapon-that-costs-points.json");
+    let beast = named(&ds, "Siege Beast");
+    let weapons: Vec<&str> = arr(beast, "weapons").map(|w| s(w, "name")).collect();
+    assert_eq!(weapons, ["Bile spitter", "Breach cannon"]);
+    let abilities: Vec<&str> = arr(beast, "abilities").map(|a| s(a, "name")).collect();
+    assert!(!abilities.contains(&"Crown of Spite"), "{abilities:?}");
+    let points: Vec<(u64, u64)> = arr(beast, "points")
+        .map(|p| {
+            (
+                p["models"].as_u64().unwrap_or(0),
+                p["points"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    assert_eq!(points, [(1, 190)]);
+}

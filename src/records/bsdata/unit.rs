@@ -773,10 +773,13 @@ impl<'s, 'u> Walk<'s, 'u> {
         parts.extend(link);
         let is_upgrade = tn.tag == "selectionEntry" && tn.attr("type") == Some("upgrade");
         let pts = self.points_cost(&parts)?;
-        if is_upgrade && pts > 0.0 {
+        if is_upgrade && pts > 0.0 && !self.carries_weapon(&parts) {
             // An option with a points cost (an enhancement): not the datasheet, not its points.
             return None;
         }
+        // A weapon that costs points (11th edition prices some: a Tyrannofex's rupture
+        // cannon, +20) is the datasheet's wargear; its cost is the option's, not the unit's.
+        let pts = if is_upgrade { 0.0 } else { pts };
         if tn.tag == "selectionEntryGroup" && !frame.in_option {
             self.wargear_option(&parts, frame.model.as_deref());
         }
@@ -796,6 +799,22 @@ impl<'s, 'u> Walk<'s, 'u> {
             in_option: frame.in_option || is_upgrade,
             depth: frame.depth + 1,
             model,
+        })
+    }
+
+    /// Whether a container's `parts` carry a weapon profile of their own or link one.
+    fn carries_weapon(&self, parts: &[At]) -> bool {
+        let weapon =
+            |n: &super::tree::Node| n.attr("typeName").is_some_and(|k| k.ends_with("Weapons"));
+        parts.iter().any(|&(fi, n)| {
+            let t = self.tree(fi);
+            t.items(n, "profiles", "profile").any(|p| weapon(t.node(p)))
+                || t.items(n, "infoLinks", "infoLink").any(|l| {
+                    let target = t.node(l).attr("targetId");
+                    target
+                        .and_then(|id| self.store.resolve(id))
+                        .is_some_and(|at| weapon(self.store.node(at)))
+                })
         })
     }
 
