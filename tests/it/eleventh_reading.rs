@@ -699,21 +699,25 @@ fn max_of(link: &Value, e: &Value) -> Option<u32> {
 
 /// The largest unit's model count: each model its maximum, a group at most its own maximum.
 fn largest<'a>(bs: &Bs<'a>, e: &'a Value, depth: usize) -> u32 {
-    let mut models = 0;
+    let mut models: u32 = 0;
     for (l, c) in children(bs, e).into_iter().filter(|_| depth < 16) {
         let is_group = c.get("type").is_none();
         let m = match s(c, "type") {
-            "model" => max_of(l, c).unwrap_or(1),
+            // No `max` of its own: as many as its group allows.
+            "model" => max_of(l, c).unwrap_or(UNBOUNDED),
             _ if is_group => {
                 let inner = largest(bs, c, depth + 1);
                 max_of(l, c).map_or(inner, |x| x.min(inner))
             }
-            _ => largest(bs, c, depth + 1) * max_of(l, c).unwrap_or(1),
+            _ => largest(bs, c, depth + 1).saturating_mul(max_of(l, c).unwrap_or(1)),
         };
-        models += m;
+        models = models.saturating_add(m);
     }
     models
 }
+
+/// A count no constraint bounds.
+const UNBOUNDED: u32 = 1_000;
 
 /// The smallest unit: `(models, points)`, each child taken its minimum number of times.
 fn smallest<'a>(bs: &Bs<'a>, e: &'a Value, depth: usize) -> (u32, f64) {
@@ -769,7 +773,10 @@ fn bs_points(bs: &Bs, e: &Value) -> BTreeSet<(u32, u32, u32, Option<u32>)> {
             _ => {}
         }
     }
-    let top = largest(bs, e, 0).max(models);
+    let top = Some(largest(bs, e, 0))
+        .filter(|n| *n < UNBOUNDED)
+        .unwrap_or(models)
+        .max(models);
     let mut tiers = BTreeMap::from([(models, base)]);
     // Models that cost points each: the largest unit is priced too.
     let most = priciest(bs, e, 0);
