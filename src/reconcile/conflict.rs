@@ -2,8 +2,9 @@
 //! values are shown, and the wording of `X110`.
 //!
 //! Pure. `merge` finds the differences with the diff engine (`crate::diff`) on the views this
-//! module gives ([`view`]: keywords and ability names compared without case, model profiles
-//! without their names, a missing invulnerable save as empty) and decides the winner by its
+//! module gives ([`view`]: keywords and ability names compared without case, ability names
+//! also without typography (`’` is `'`, `‑` is `-`), model profiles without their names, a
+//! missing invulnerable save as empty) and decides the winner by its
 //! policy table; this module only says what the two values look like to a reader
 //! ([`show`]) and writes the diagnostic ([`diagnostic`]). Must not decide a winner.
 
@@ -41,6 +42,17 @@ fn ability_names(v: &Value) -> Vec<String> {
     upper_strings(&Value::Array(names))
 }
 
+/// Ability names as compared: [`ability_names`] with typography folded (`text::fold::ascii`:
+/// the GW app prints `Martial Ka’tah` where BattleScribe prints `Martial Ka'tah`).
+fn ability_keys(v: &Value) -> Vec<String> {
+    let mut out: Vec<String> = ability_names(v)
+        .iter()
+        .map(|n| n.chars().map(crate::text::fold::ascii).collect())
+        .collect();
+    out.sort();
+    out
+}
+
 /// The characteristics of a model profile (its name is not compared).
 /// A profile's characteristics as serialized (contract v2: the keys its edition prints, in
 /// order), without the fields that are not characteristics.
@@ -66,7 +78,7 @@ const WEAPON_NON_CHARACTERISTICS: &[&str] = &["name", "type", "keywords", "at", 
 pub fn view(kind: RecordKind, field: &str, v: &Value) -> Value {
     match (kind, field) {
         (RecordKind::Datasheet, "keywords") => upper_strings(v).into(),
-        (RecordKind::Datasheet, "abilities") => ability_names(v).into(),
+        (RecordKind::Datasheet, "abilities") => ability_keys(v).into(),
         (RecordKind::Datasheet, "models") => (v.as_array().into_iter().flatten())
             .map(|m| {
                 let c = characteristics(m, MODEL_NON_CHARACTERISTICS);
@@ -196,4 +208,26 @@ pub fn diagnostic(
     let text =
         format!("{record} {field}: {old} ({old_file}) vs {new} ({new_file}); kept {kept} ({why})");
     Diagnostic::new(Code::ConflictingValues, text).in_file(new_file)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn ability_names_are_compared_without_typography() {
+        let app = json!([{"name": "Martial Ka\u{2019}tah"}, {"name": "Turbo\u{2011}boost"}]);
+        let bs = json!([{"name": "Martial Ka'tah"}, {"name": "Turbo-boost"}]);
+        let (a, b) = (
+            view(RecordKind::Datasheet, "abilities", &app),
+            view(RecordKind::Datasheet, "abilities", &bs),
+        );
+        assert_eq!(a, b);
+        // as shown, each keeps its own
+        assert_ne!(
+            show(RecordKind::Datasheet, "abilities", &app, &bs),
+            show(RecordKind::Datasheet, "abilities", &bs, &app)
+        );
+    }
 }

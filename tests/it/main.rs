@@ -12,6 +12,7 @@ mod dedup;
 mod diff;
 mod diff_cli;
 mod eleventh;
+mod eleventh_reading;
 mod export;
 mod fixture_pdf;
 mod fixtures;

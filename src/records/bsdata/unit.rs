@@ -584,14 +584,21 @@ impl<'s, 'u> Walk<'s, 'u> {
     }
 
     /// The keywords a model entry of the unit links beyond the unit's own (`Cadian Commander`:
-    /// `Officer`): they join the unit's keywords and the model's `model_keywords`.
+    /// `Officer`): they join the unit's keywords and the model's `model_keywords`. A model's
+    /// `Faction: X` is the unit's faction keyword (Marneus Calgar's are on his model entry).
     fn model_keywords(&mut self, model: &str, parts: &[At]) {
         for name in self.categories(parts) {
-            if name.starts_with("Faction:")
-                || self
-                    .base_keywords
-                    .iter()
-                    .any(|k| k.eq_ignore_ascii_case(&name))
+            if let Some(f) = name.strip_prefix("Faction:") {
+                let f = f.trim().to_string();
+                if !f.is_empty() && !self.ds.faction_keywords.contains(&f) {
+                    self.ds.faction_keywords.push(f);
+                }
+                continue;
+            }
+            if self
+                .base_keywords
+                .iter()
+                .any(|k| k.eq_ignore_ascii_case(&name))
             {
                 continue;
             }
@@ -766,10 +773,13 @@ impl<'s, 'u> Walk<'s, 'u> {
         parts.extend(link);
         let is_upgrade = tn.tag == "selectionEntry" && tn.attr("type") == Some("upgrade");
         let pts = self.points_cost(&parts)?;
-        if is_upgrade && pts > 0.0 {
+        if is_upgrade && pts > 0.0 && !self.carries_weapon(&parts) {
             // An option with a points cost (an enhancement): not the datasheet, not its points.
             return None;
         }
+        // A weapon that costs points (11th edition prices some: a Tyrannofex's rupture
+        // cannon, +20) is the datasheet's wargear; its cost is the option's, not the unit's.
+        let pts = if is_upgrade { 0.0 } else { pts };
         if tn.tag == "selectionEntryGroup" && !frame.in_option {
             self.wargear_option(&parts, frame.model.as_deref());
         }
@@ -789,6 +799,22 @@ impl<'s, 'u> Walk<'s, 'u> {
             in_option: frame.in_option || is_upgrade,
             depth: frame.depth + 1,
             model,
+        })
+    }
+
+    /// Whether a container's `parts` carry a weapon profile of their own or link one.
+    fn carries_weapon(&self, parts: &[At]) -> bool {
+        let weapon =
+            |n: &super::tree::Node| n.attr("typeName").is_some_and(|k| k.ends_with("Weapons"));
+        parts.iter().any(|&(fi, n)| {
+            let t = self.tree(fi);
+            t.items(n, "profiles", "profile").any(|p| weapon(t.node(p)))
+                || t.items(n, "infoLinks", "infoLink").any(|l| {
+                    let target = t.node(l).attr("targetId");
+                    target
+                        .and_then(|id| self.store.resolve(id))
+                        .is_some_and(|at| weapon(self.store.node(at)))
+                })
         })
     }
 
