@@ -8,6 +8,7 @@
 //! policy table; this module only says what the two values look like to a reader
 //! ([`show`]) and writes the diagnostic ([`diagnostic`]). Must not decide a winner.
 
+use crate::compare::names::name_key;
 use crate::diag::{Code, Diagnostic};
 use serde_json::Value;
 
@@ -86,6 +87,16 @@ pub fn view(kind: RecordKind, field: &str, v: &Value) -> Value {
             })
             .collect(),
         (RecordKind::Datasheet, "invulnerable_save") if v.is_null() => Value::String(String::new()),
+        // A weapon's name as a name is compared (`Storm Bolter` = `Storm bolter`).
+        (RecordKind::Datasheet, "weapons") => (v.as_array().into_iter().flatten())
+            .map(|w| {
+                let mut w = w.clone();
+                if let Some(Value::String(n)) = w.get_mut("name") {
+                    *n = name_key(n);
+                }
+                w
+            })
+            .collect(),
         _ => v.clone(),
     }
 }
@@ -229,5 +240,18 @@ mod tests {
             show(RecordKind::Datasheet, "abilities", &app, &bs),
             show(RecordKind::Datasheet, "abilities", &bs, &app)
         );
+    }
+
+    #[test]
+    fn weapon_names_are_compared_as_names() {
+        let app = json!([{"name": "Storm bolter", "range": "24\"", "keywords": []}]);
+        let bs = json!([{"name": "Storm Bolter", "range": "24\"", "keywords": []}]);
+        let w = |v| view(RecordKind::Datasheet, "weapons", v);
+        assert_eq!(w(&app), w(&bs));
+        let other = json!([{"name": "Storm Bolter", "range": "18\"", "keywords": []}]);
+        assert_ne!(w(&app), w(&other));
+        // A name field that is part of an id keeps its spelling: a difference is reported.
+        let d = |v: &str| view(RecordKind::Enhancement, "detachment", &json!(v));
+        assert_ne!(d("Lions of the Emperor"), d("Lions Of The Emperor"));
     }
 }
