@@ -472,6 +472,7 @@ pub fn read_group(dir: &str, files: &[&crate::source::SourceFile]) -> Vec<Extrac
     let dates = crate::records::dates::of_group(&group);
     let mut read = (source.read)(&group);
     for ex in read.iter_mut() {
+        ex.record_source = Some(source.name);
         if ex.dated.is_none() {
             ex.dated = dates.get(&ex.file).cloned();
         }

@@ -55,6 +55,10 @@ pub struct Extracted {
     /// Records `normalize` took out because a value broke the schema (quarantine entries,
     /// `schemas/quarantine_entry.yaml`). Extractors leave this empty.
     pub quarantine: Vec<serde_json::Value>,
+    /// The record source that read it (its name in `records::SOURCES`: `bsdata`,
+    /// `game-datacards`), set by the pipeline; `None` for a document, whose source is its
+    /// format. The reconciliation tells sources apart by it (two JSON sources are two sources).
+    pub record_source: Option<&'static str>,
 }
 
 /// One extractor and what it reads: the game systems (as [`system::detect`] names them) and

@@ -69,6 +69,16 @@ pub fn source_of_format(format: &str) -> &str {
     }
 }
 
+/// An extracted file's source: its record source's (`bsdata` for BattleScribe XML and JSON
+/// alike, `export` for Wahapedia's, `game-datacards`), else its format's.
+fn source_of<'a>(e: &'a Extracted, formats: &'a BTreeMap<String, String>) -> &'a str {
+    match e.record_source {
+        Some("wahapedia-csv") => "export",
+        Some(name) => name,
+        None => source_of_format(formats.get(&e.file).map(String::as_str).unwrap_or("")),
+    }
+}
+
 /// A date or version a reading carries.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub struct Dated {
@@ -110,11 +120,11 @@ fn dated_label(ex_version: Option<(u32, u32)>, dated: Option<&str>) -> Option<St
 /// merge) and keeps a copy of every datasheet reading for the report. `formats`: file →
 /// format, from the manifest.
 pub fn prepare(extracted: &mut [Extracted], formats: &BTreeMap<String, String>) -> Prepared {
-    let source_of = |file: &str| {
-        source_of_format(formats.get(file).map(String::as_str).unwrap_or("")).to_string()
-    };
     // Each extracted file's source, in `extracted`'s order.
-    let sources: Vec<String> = extracted.iter().map(|e| source_of(&e.file)).collect();
+    let sources: Vec<String> = extracted
+        .iter()
+        .map(|e| source_of(e, formats).to_string())
+        .collect();
     let matches = {
         let cands: Vec<Candidate<'_>> = extracted
             .iter()
