@@ -8,7 +8,8 @@
 //! is a run of whole words at the start or the end of `U`'s name (names compared by
 //! [`name_key`]), and the words left over (the *qualifier*) are, together, one of `U`'s own
 //! keywords (BattleScribe's `Khorne Soul Grinder`, keyword `Khorne`, matches the export's
-//! `Soul Grinder`). A *publication twin* matches too: `T` has `U`'s name and `U`'s id followed
+//! `Soul Grinder`), and both or neither are an `EPIC HERO` (a named character's own keyword,
+//! `Sicarius`, does not make `Captain Sicarius` a reading of `Captain`). A *publication twin* matches too: `T` has `U`'s name and `U`'s id followed
 //! by a publication (`~space-wolves-warhammer-legends`: a source printing that name in two
 //! publications tells them apart so), and both are Legends or neither is (a faction pack card
 //! with the `WARHAMMER LEGENDS` badge is the export's Legends publication's datasheet). A `U` with two or more such `T` is ambiguous and matches none (reported).
@@ -152,6 +153,12 @@ pub fn match_units(readings: &[Candidate<'_>]) -> UnitMatches {
             {
                 continue;
             }
+            // An EPIC HERO is one named character: `Captain Sicarius` (keyword `Sicarius`) is
+            // not a reading of `Captain`.
+            let epic = |x: &Unit<'_>| x.keywords.contains("epic hero");
+            if epic(u) != epic(t) {
+                continue;
+            }
             if let Some(q) = qualifier(&u.key, &t.key) {
                 if u.keywords.contains(&q) {
                     cands.push((tid, q));
@@ -211,5 +218,38 @@ mod tests {
         );
         assert_eq!(qualifier("soul grinderx", "soul grinder"), None);
         assert_eq!(qualifier("soul grinder", "soul grinder"), None);
+    }
+
+    fn sheet(name: &str, keywords: &[&str]) -> Datasheet {
+        let mut d = Datasheet::empty(crate::model::Edition::Eleventh);
+        d.name = Some(name.to_string());
+        d.faction = Some("Space Marines".to_string());
+        d.keywords = keywords.iter().map(|k| k.to_string()).collect();
+        d
+    }
+
+    #[test]
+    fn a_qualifier_keyword_matches_but_a_named_character_is_not_a_reading_of_its_rank() {
+        let grinder = sheet("Khorne Soul Grinder", &["Daemon", "Khorne"]);
+        let generic = sheet("Soul Grinder", &["Daemon"]);
+        let sicarius = sheet("Captain Sicarius", &["Epic Hero", "Captain", "Sicarius"]);
+        let captain = sheet("Captain", &["Character", "Captain"]);
+        let c = |id, source, datasheet| Candidate {
+            id,
+            source,
+            datasheet,
+        };
+        let m = match_units(&[
+            c("a:khorne-soul-grinder", "bsdata", &grinder),
+            c("a:soul-grinder", "export", &generic),
+            c("a:captain-sicarius", "bsdata", &sicarius),
+            c("a:captain", "game-datacards", &captain),
+        ]);
+        let pairs: Vec<(&str, &str)> = m
+            .matches
+            .iter()
+            .map(|x| (x.from.as_str(), x.to.as_str()))
+            .collect();
+        assert_eq!(pairs, [("a:khorne-soul-grinder", "a:soul-grinder")]);
     }
 }
