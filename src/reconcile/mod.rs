@@ -1,9 +1,10 @@
 //! Reconciliation across sources: for every datasheet two or more *sources* print, every
 //! compared field, which sources agree, which differ, and why (`reconciliation.json`).
 //!
-//! A *source* is a kind of input, named from the format the manifest gives its files
-//! ([`source_of_format`]): `bsdata` (BattleScribe XML), `export` (Wahapedia's CSV export),
-//! `pages` (HTML pages), `pdf`, `markdown`, `text`. Several files of one source (two scrapes
+//! A *source* is a kind of input: the record source that read a structured file (`bsdata`
+//! for BattleScribe XML and JSON, `export` for Wahapedia's CSV export, `game-datacards`), else
+//! named from the format the manifest gives a document ([`source_of_format`]): `pages` (HTML
+//! pages), `pdf`, `markdown`, `text`. Several files of one source (two scrapes
 //! of the site) are one reading of it, merged by the same policy table as the dataset
 //! ([`merge`], with [`conflict`] its view of a field; neither imports this file). The matching
 //! rules (`Soul Grinder` split into one unit per god; weapon names) are [`matching`]'s; names
