@@ -2137,6 +2137,31 @@ impl Walk<'_, '_> {
         (base, cost_at)
     }
 
+    /// The count a costed model with no minimum (a champion, a banner: an optional upgrade) is
+    /// not charged for: when the unit's costless models alone make up its smallest size (`lo`)
+    /// they hold the count first, and the varying model is charged only beyond them; else 0.
+    fn held_by_costless(
+        &self,
+        varying: Option<usize>,
+        ranges: &[(u32, Option<u32>, bool)],
+        lo: u32,
+    ) -> u32 {
+        let free: Vec<usize> = (1..self.items.len())
+            .filter(|&i| self.items[i].kind == ItemKind::Model && self.items[i].cost <= 0.0)
+            .collect();
+        let free_hi: Option<u32> = free
+            .iter()
+            .try_fold(0u32, |a, &j| ranges[j].1.map(|h| a.saturating_add(h)));
+        match varying {
+            Some(i) if ranges[i].0 == 0 && !free.is_empty() => match free_hi {
+                Some(h) if h >= lo => h,
+                Some(_) => 0,
+                None => u32::MAX,
+            },
+            _ => 0,
+        }
+    }
+
     /// Points tiers: each band of equal cost at its largest count; per-model costs at the
     /// smallest and the largest count.
     fn points(&mut self, parts: &[At]) {
@@ -2164,6 +2189,7 @@ impl Walk<'_, '_> {
             .map(|&i| self.items[i].cost * f64::from(ranges[i].0))
             .sum();
         let per_model = varying.map(|i| self.items[i].cost);
+        let held = self.held_by_costless(varying, &ranges, lo);
         if base.is_none() && per_model.is_none() {
             return;
         }
@@ -2181,7 +2207,7 @@ impl Walk<'_, '_> {
                     .filter(|&&j| j != i)
                     .map(|&j| ranges[j].0)
                     .sum();
-                v += fixed + c * f64::from(count.saturating_sub(others));
+                v += fixed + c * f64::from(count.saturating_sub(others).saturating_sub(held));
             }
             apply_points_rules(v, count, unit, &rules, &self.items, &ranges)
         };
