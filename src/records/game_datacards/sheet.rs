@@ -122,6 +122,13 @@ fn lists(b: &mut SheetBuilder, obj: &Map<String, Value>, missing: &mut Vec<Strin
     }
 }
 
+/// A datasheet's text (an ability's, the damaged box's, the invulnerable save's note) as the
+/// house plain text ([`text::plain`]: Markdown's `**X**` and `■` items, HTML): the one place
+/// the sheet's texts lose their markup.
+fn prose(v: &Value, missing: &mut Vec<String>) -> Option<String> {
+    text(v, missing).map(|t| text::plain(&t))
+}
+
 /// `**BOLD**` marks removed.
 fn strip_bold(t: &str) -> String {
     t.replace("**", "").trim().to_string()
@@ -216,7 +223,7 @@ fn abilities(cx: &Cx, b: &mut SheetBuilder, obj: &Map<String, Value>, missing: &
             };
             let body = o
                 .get("description")
-                .and_then(|d| text(d, missing))
+                .and_then(|d| prose(d, missing))
                 .unwrap_or_default();
             if key == "special" && name == "Support" {
                 b.supports = attach_list(o.get("description"), missing);
@@ -230,7 +237,7 @@ fn abilities(cx: &Cx, b: &mut SheetBuilder, obj: &Map<String, Value>, missing: &
     if let Some(d) = a.get("damaged").and_then(Value::as_object) {
         let shown = d.get("showDamagedAbility").and_then(Value::as_bool);
         let range = d.get("range").and_then(|v| text(v, missing));
-        let body = d.get("description").and_then(|v| text(v, missing));
+        let body = d.get("description").and_then(|v| prose(v, missing));
         if let (Some(range), Some(body), true) = (range, body, shown != Some(false)) {
             if !range.is_empty() {
                 b.damaged_box(NamedText {
@@ -248,7 +255,7 @@ fn abilities(cx: &Cx, b: &mut SheetBuilder, obj: &Map<String, Value>, missing: &
             .filter(|v| !v.is_empty());
         let info = inv
             .get("info")
-            .and_then(|v| text(v, missing))
+            .and_then(|v| prose(v, missing))
             .filter(|v| !v.is_empty());
         if value.is_some() {
             b.invulnerable_save(value, info);
@@ -372,7 +379,7 @@ fn translations(name: Option<&Value>, body: Option<&Value>) -> Translations {
             if is_name {
                 e.name = Some(t.to_string());
             } else {
-                e.text = Some(t.to_string());
+                e.text = Some(text::plain(t));
             }
         }
     }
