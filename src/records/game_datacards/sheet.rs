@@ -294,11 +294,13 @@ fn points(
     }
     tiers.sort_unstable();
     tiers.dedup();
-    let doubled: Vec<u32> = tiers
+    let mut doubled: Vec<u32> = tiers
         .windows(2)
         .filter(|w| w[0].0 == w[1].0)
         .map(|w| w[0].0)
         .collect();
+    // Three costs for one model count give two windows: one `G005` each count.
+    doubled.dedup();
     if !doubled.is_empty() {
         let name = b.name.clone().unwrap_or_default();
         for m in &doubled {
@@ -384,4 +386,32 @@ fn translations(name: Option<&Value>, body: Option<&Value>) -> Translations {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Three costs for one model count: one `G005` (the pipeline drops identical diagnostics,
+    /// so only the reader shows a repeat).
+    #[test]
+    fn three_costs_for_one_count_are_one_g005() {
+        let file = SourceFile::new("game-datacards/x.json", Vec::new());
+        let cx = Cx {
+            file: &file,
+            line: 1,
+            edition: Edition::Eleventh,
+        };
+        let obj: Map<String, Value> = serde_json::from_str(
+            r#"{"points": [{"cost": "80", "models": "3"}, {"cost": "85", "models": "3"},
+                           {"cost": "90", "models": "3"}, {"cost": "160", "models": "6"}]}"#,
+        )
+        .unwrap_or_default();
+        let mut b = SheetBuilder::new(cx.edition);
+        let mut diagnostics = Vec::new();
+        points(&cx, &mut b, &obj, &mut diagnostics);
+        let g005 = diagnostics.iter().filter(|d| d.code == "G005").count();
+        assert_eq!(g005, 1, "{diagnostics:?}");
+        assert_eq!(b.points.iter().map(|p| p.models).collect::<Vec<_>>(), [6]);
+    }
 }
