@@ -1657,14 +1657,17 @@ fn empty_roster(t: &Tree, c: usize, own: &HashSet<String>) -> Option<bool> {
 /// The first roll (`4+`) in `s`.
 fn roll_in(s: &str) -> Option<String> {
     let b = s.as_bytes();
-    (0..b.len()).find_map(|i| {
-        let start = i;
-        let mut j = i;
+    (0..b.len()).find_map(|start| {
+        // Only a run's first digit starts one: checked before the run is walked, so a long
+        // digit string is walked once, not once per digit.
+        if start > 0 && b[start - 1].is_ascii_digit() {
+            return None;
+        }
+        let mut j = start;
         while j < b.len() && b[j].is_ascii_digit() {
             j += 1;
         }
-        let before_ok = start == 0 || !b[start - 1].is_ascii_digit();
-        (j > start && before_ok && b.get(j) == Some(&b'+')).then(|| s[start..=j].to_string())
+        (j > start && b.get(j) == Some(&b'+')).then(|| s[start..=j].to_string())
     })
 }
 
@@ -2230,5 +2233,20 @@ impl Walk<'_, '_> {
             tiers.extend(priced.into_iter().map(|t| PointsOption { units, ..t }));
         }
         self.ds.points = tiers;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_roll_starts_at_a_runs_first_digit() {
+        assert_eq!(roll_in("4+").as_deref(), Some("4+"));
+        assert_eq!(roll_in("Save 12 or 5+*").as_deref(), Some("5+"));
+        assert_eq!(roll_in("1234+").as_deref(), Some("1234+"));
+        assert_eq!(roll_in("+5 12"), None);
+        // A long digit string without a `+`: none, in one pass.
+        assert_eq!(roll_in(&"9".repeat(200_000)), None);
     }
 }
