@@ -1333,7 +1333,7 @@ impl<'s, 'u> Walk<'s, 'u> {
     /// cards and Wahapedia print it; once per text.
     fn transport(&mut self, text: String, at: Location) {
         // The edition's word; an edition without a vocabulary (hh2) prints 10th edition's.
-        let vocab = crate::vocab::of(self.edition).unwrap_or(&crate::vocab::TENTH);
+        let vocab = crate::extract::sheet::words_of(self.edition);
         let name = vocab.heading(crate::vocab::Heading::Transport);
         let known = |r: &NamedText| r.name == name && r.text == text;
         if !text.is_empty() && !self.ds.special_rules.iter().any(known) {
