@@ -124,7 +124,7 @@ fn read_file(file: &SourceFile) -> Option<Extracted> {
         return Some(ex);
     }
     let faction = top.get("name").and_then(|n| text(n, &mut Vec::new()));
-    ex.faction = faction.as_deref().map(|n| faction_of(edition, n));
+    ex.faction = faction.as_deref().map(|n| super::faction_of(edition, n));
     let base = line_of(&file.bytes, b"\"datasheets\"").unwrap_or(1);
     let lines = army::object_lines(&file.bytes);
     for (i, d) in datasheets.iter().enumerate() {
@@ -144,14 +144,6 @@ fn read_file(file: &SourceFile) -> Option<Extracted> {
     }
     army::read(file, &top, edition, lines, &mut ex);
     Some(ex)
-}
-
-/// The faction's name in the edition's vocabulary (`Adeptus Astartes` → Space Marines), else as
-/// given.
-fn faction_of(edition: Edition, name: &str) -> String {
-    crate::vocab::of(edition)
-        .and_then(|v| v.faction_named(name))
-        .map_or_else(|| name.to_string(), str::to_string)
 }
 
 /// The edition a `source` value names through the editions' markers (`40k-11e`).
