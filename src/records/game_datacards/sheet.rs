@@ -54,11 +54,7 @@ pub(super) fn datasheet(
     for s in list(obj, "stats") {
         let Some(s) = s.as_object() else { continue };
         let name = s.get("name").and_then(|n| text(n, &mut missing));
-        b.model_fields(name, cx.at(), |_, f| {
-            s.get(&f.to_lowercase())
-                .and_then(|v| text(v, &mut Vec::new()))
-                .and_then(|v| crate::extract::sheet::value(&v))
-        });
+        b.model_fields(name, cx.at(), |_, f| field(s, &f.to_lowercase()));
     }
     weapons(cx, &mut b, obj, &mut missing);
     abilities(cx, &mut b, obj, &mut missing);
@@ -325,33 +321,27 @@ fn points(
     let extra = obj.get("additionalCost").and_then(Value::as_object);
     let extra =
         extra.and_then(|e| Some((number(e.get("cost"))?, number(e.get("afterSelections"))?)));
-    match extra {
-        Some((cost, after)) if after >= 1 => {
-            for &(models, p) in &tiers {
-                b.points.push(tier(cx, models, p, 1, Some(after)));
-            }
-            for &(models, p) in &tiers {
-                b.points
-                    .push(tier(cx, models, p.saturating_add(cost), after + 1, None));
-            }
+    if let Some((cost, after)) = extra.filter(|&(_, after)| after >= 1) {
+        for &(models, p) in &tiers {
+            b.points.push(tier(cx, models, p, 1, Some(after)));
         }
-        Some(_) => {
-            diagnostics.push(
-                Diagnostic::new(
-                    Code::GdcAdditionalCostUnread,
-                    "additionalCost with afterSelections 0 (no unit before the cost applies): not applied; the base tiers are given",
-                )
-                .at(&cx.file.path, cx.line),
-            );
-            for &(models, p) in &tiers {
-                b.points(models, p, cx.at());
-            }
+        for &(models, p) in &tiers {
+            b.points
+                .push(tier(cx, models, p.saturating_add(cost), after + 1, None));
         }
-        None => {
-            for &(models, p) in &tiers {
-                b.points(models, p, cx.at());
-            }
-        }
+        return;
+    }
+    if extra.is_some() {
+        diagnostics.push(
+            Diagnostic::new(
+                Code::GdcAdditionalCostUnread,
+                "additionalCost with afterSelections 0 (no unit before the cost applies): not applied; the base tiers are given",
+            )
+            .at(&cx.file.path, cx.line),
+        );
+    }
+    for &(models, p) in &tiers {
+        b.points(models, p, cx.at());
     }
 }
 
