@@ -425,7 +425,7 @@ pub fn ability_group(heading: &str) -> String {
 /// The words an ability line of `edition` is read with: the edition's vocabulary; an edition
 /// without one (9th edition, Horus Heresy) has always been read with the 10th edition's, and
 /// still is, so its outputs do not move.
-fn words_of(edition: Edition) -> &'static crate::vocab::Vocabulary {
+pub(crate) fn words_of(edition: Edition) -> &'static crate::vocab::Vocabulary {
     crate::vocab::of(edition).unwrap_or(&crate::vocab::TENTH)
 }
 

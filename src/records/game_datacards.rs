@@ -15,10 +15,10 @@
 //! line. Must not: guess an edition (`G001`), take a text from a language other than English
 //! (`G002`), merge points from another source, do I/O.
 //!
-//! Lines: `serde_json` gives none, so a datasheet's line is the line of the first occurrence
-//! of its `"id"` value (a UUID, written once as the object's own `"id"` key; other objects
-//! refer to datasheets by name, not by id), found by a scan of the bytes; a datasheet without
-//! an id is at the line of its file's `"datasheets"` key.
+//! Lines: `serde_json` gives none, so a datasheet's line is the line of its own `"id"` value
+//! (a UUID), found by the one walk of the file's JSON events that also places the army records
+//! ([`army::object_lines`]); a datasheet without an id is at the line of its file's
+//! `"datasheets"` key.
 
 use crate::diag::{Code, Diagnostic};
 use crate::edition::Edition;
@@ -124,14 +124,15 @@ fn read_file(file: &SourceFile) -> Option<Extracted> {
         return Some(ex);
     }
     let faction = top.get("name").and_then(|n| text(n, &mut Vec::new()));
-    ex.faction = faction.as_deref().map(|n| faction_of(edition, n));
+    ex.faction = faction.as_deref().map(|n| super::faction_of(edition, n));
     let base = line_of(&file.bytes, b"\"datasheets\"").unwrap_or(1);
-    for d in datasheets {
+    let lines = army::object_lines(&file.bytes);
+    for (i, d) in datasheets.iter().enumerate() {
         let Some(obj) = d.as_object() else { continue };
         let line = obj
             .get("id")
             .and_then(Value::as_str)
-            .and_then(|id| line_of(&file.bytes, format!("\"{id}\"").as_bytes()))
+            .and_then(|_| lines.get(&format!("datasheets/{i}")).copied())
             .unwrap_or(base);
         let cx = Cx {
             file,
@@ -141,16 +142,8 @@ fn read_file(file: &SourceFile) -> Option<Extracted> {
         let ds = datasheet(&cx, obj, ex.faction.clone(), &mut ex.diagnostics);
         ex.datasheets.push(ds);
     }
-    army::read(file, &top, edition, &mut ex);
+    army::read(file, &top, edition, lines, &mut ex);
     Some(ex)
-}
-
-/// The faction's name in the edition's vocabulary (`Adeptus Astartes` → Space Marines), else as
-/// given.
-fn faction_of(edition: Edition, name: &str) -> String {
-    crate::vocab::of(edition)
-        .and_then(|v| v.faction_named(name))
-        .map_or_else(|| name.to_string(), str::to_string)
 }
 
 /// The edition a `source` value names through the editions' markers (`40k-11e`).

@@ -313,11 +313,10 @@ fn read_faction(
     }
     ex.edition = Some(EDITION);
     ex.dated = date.map(str::to_string);
-    let faction: Option<String> = parsed.name.as_deref().map(|n| {
-        VOCAB
-            .faction_named(n)
-            .map_or_else(|| n.to_string(), str::to_string)
-    });
+    let faction: Option<String> = parsed
+        .name
+        .as_deref()
+        .map(|n| super::faction_of(EDITION, n));
     ex.faction = faction.clone();
     let version = version_of(
         file,

@@ -76,6 +76,14 @@ pub const SOURCES: &[RecordSource] = &[
     game_datacards::SOURCE,
 ];
 
+/// The faction's name in the edition's vocabulary (`Adeptus Astartes` → Space Marines), else as
+/// given: the app's faction files and the MFM data name factions so.
+pub(crate) fn faction_of(edition: crate::edition::Edition, name: &str) -> String {
+    crate::vocab::of(edition)
+        .and_then(|v| v.faction_named(name))
+        .map_or_else(|| name.to_string(), str::to_string)
+}
+
 /// The first registered source that claims `group`.
 pub fn source_for(group: &Group) -> Option<&'static RecordSource> {
     SOURCES.iter().find(|s| (s.claims)(group))

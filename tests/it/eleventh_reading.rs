@@ -1082,3 +1082,21 @@ fn an_aircraft_objective_control_dash_is_kept() {
         .collect();
     assert_eq!(models, [("-", "-")]);
 }
+
+/// Victrix Honour Guard's trap: the unit costs 110 and its Chapter Champion and Chapter
+/// Ancient (models with no `min`, 10 points each) are optional: the costless bodyguard models
+/// make up every size of the unit, so the smallest unit is 110, not 120.
+#[test]
+fn an_optional_model_with_a_cost_and_no_min_is_not_charged() {
+    let ds = fixture("bsdata-json", "optional-model-with-a-cost-and-no-min.json");
+    let wall = named(&ds, "Shieldwall");
+    let points: Vec<(u64, u64)> = arr(wall, "points")
+        .map(|p| {
+            (
+                p["models"].as_u64().unwrap_or(0),
+                p["points"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    assert_eq!(points, [(1, 110), (3, 200)]);
+}

@@ -17,6 +17,7 @@ const FIXTURES: &[&str] = &[
     "enhancement-cost-not-a-number.json",
     "stratagem-texts-with-markdown.json",
     "enhancement-html-with-keyword-tags.json",
+    "ability-texts-with-markdown.json",
 ];
 
 fn ingest(name: &str) -> Dataset {
@@ -419,4 +420,53 @@ fn corpus_custodes_army_side_as_read_by_hand() {
     let katah = rule(&ds, "Martial Ka’tah");
     assert!(katah.text.starts_with("Each time a unit from your army"));
     assert!(katah.text.contains("Dacatari Stance\n\nMelee weapons"));
+}
+
+/// The app's datasheet texts carry Markdown (`**Fall Back**`, `*Hit*`, `■` items): the
+/// abilities', the damaged box's, the invulnerable save's note and the other languages' texts
+/// read as the house plain text (paragraphs, `• ` items), as the army records' texts do.
+#[test]
+fn datasheet_texts_lose_their_markdown() {
+    let ds = ingest("ability-texts-with-markdown.json");
+    let d = sheet(&ds, "Gate Walker");
+    let text_of = |name: &str| {
+        d.abilities
+            .iter()
+            .find(|a| a.name == name)
+            .and_then(|a| a.text.clone())
+    };
+    assert_eq!(
+        text_of("Warding Stride").as_deref(),
+        Some(
+            "While an enemy unit is within Engagement Range of this model:\n\n\
+             • That unit cannot Fall Back.\n\n• Subtract 1 from its Hit rolls."
+        )
+    );
+    assert_eq!(
+        text_of("Sentinel Escort").as_deref(),
+        Some("A SHIELD-CAPTAIN can be attached to this unit.")
+    );
+    assert_eq!(
+        text_of("Gate beacon").as_deref(),
+        Some("The bearer has the GRENADES keyword.")
+    );
+    let fr = d
+        .abilities
+        .iter()
+        .find(|a| a.name == "Warding Stride")
+        .and_then(|a| a.translations.get("fr"))
+        .and_then(|t| t.text.as_deref());
+    assert_eq!(
+        fr,
+        Some("Tant qu'une unité ennemie est à portée :\n\n• Elle ne peut pas Battre en retraite.")
+    );
+    assert_eq!(
+        d.damaged.as_ref().map(|b| b.text.as_str()),
+        Some("Each time this model makes an attack, subtract 1 from the Hit roll.")
+    );
+    assert_eq!(
+        d.invulnerable_save_condition.as_deref(),
+        Some("Ranged attacks only.")
+    );
+    assert_eq!(d.unit_composition, ["1 Gate Walker"]);
 }

@@ -1333,7 +1333,7 @@ impl<'s, 'u> Walk<'s, 'u> {
     /// cards and Wahapedia print it; once per text.
     fn transport(&mut self, text: String, at: Location) {
         // The edition's word; an edition without a vocabulary (hh2) prints 10th edition's.
-        let vocab = crate::vocab::of(self.edition).unwrap_or(&crate::vocab::TENTH);
+        let vocab = crate::extract::sheet::words_of(self.edition);
         let name = vocab.heading(crate::vocab::Heading::Transport);
         let known = |r: &NamedText| r.name == name && r.text == text;
         if !text.is_empty() && !self.ds.special_rules.iter().any(known) {
@@ -1657,14 +1657,17 @@ fn empty_roster(t: &Tree, c: usize, own: &HashSet<String>) -> Option<bool> {
 /// The first roll (`4+`) in `s`.
 fn roll_in(s: &str) -> Option<String> {
     let b = s.as_bytes();
-    (0..b.len()).find_map(|i| {
-        let start = i;
-        let mut j = i;
+    (0..b.len()).find_map(|start| {
+        // Only a run's first digit starts one: checked before the run is walked, so a long
+        // digit string is walked once, not once per digit.
+        if start > 0 && b[start - 1].is_ascii_digit() {
+            return None;
+        }
+        let mut j = start;
         while j < b.len() && b[j].is_ascii_digit() {
             j += 1;
         }
-        let before_ok = start == 0 || !b[start - 1].is_ascii_digit();
-        (j > start && before_ok && b.get(j) == Some(&b'+')).then(|| s[start..=j].to_string())
+        (j > start && b.get(j) == Some(&b'+')).then(|| s[start..=j].to_string())
     })
 }
 
@@ -2137,6 +2140,31 @@ impl Walk<'_, '_> {
         (base, cost_at)
     }
 
+    /// The count a costed model with no minimum (a champion, a banner: an optional upgrade) is
+    /// not charged for: when the unit's costless models alone make up its smallest size (`lo`)
+    /// they hold the count first, and the varying model is charged only beyond them; else 0.
+    fn held_by_costless(
+        &self,
+        varying: Option<usize>,
+        ranges: &[(u32, Option<u32>, bool)],
+        lo: u32,
+    ) -> u32 {
+        let free: Vec<usize> = (1..self.items.len())
+            .filter(|&i| self.items[i].kind == ItemKind::Model && self.items[i].cost <= 0.0)
+            .collect();
+        let free_hi: Option<u32> = free
+            .iter()
+            .try_fold(0u32, |a, &j| ranges[j].1.map(|h| a.saturating_add(h)));
+        match varying {
+            Some(i) if ranges[i].0 == 0 && !free.is_empty() => match free_hi {
+                Some(h) if h >= lo => h,
+                Some(_) => 0,
+                None => u32::MAX,
+            },
+            _ => 0,
+        }
+    }
+
     /// Points tiers: each band of equal cost at its largest count; per-model costs at the
     /// smallest and the largest count.
     fn points(&mut self, parts: &[At]) {
@@ -2164,6 +2192,7 @@ impl Walk<'_, '_> {
             .map(|&i| self.items[i].cost * f64::from(ranges[i].0))
             .sum();
         let per_model = varying.map(|i| self.items[i].cost);
+        let held = self.held_by_costless(varying, &ranges, lo);
         if base.is_none() && per_model.is_none() {
             return;
         }
@@ -2181,7 +2210,7 @@ impl Walk<'_, '_> {
                     .filter(|&&j| j != i)
                     .map(|&j| ranges[j].0)
                     .sum();
-                v += fixed + c * f64::from(count.saturating_sub(others));
+                v += fixed + c * f64::from(count.saturating_sub(others).saturating_sub(held));
             }
             apply_points_rules(v, count, unit, &rules, &self.items, &ranges)
         };
@@ -2204,5 +2233,20 @@ impl Walk<'_, '_> {
             tiers.extend(priced.into_iter().map(|t| PointsOption { units, ..t }));
         }
         self.ds.points = tiers;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_roll_starts_at_a_runs_first_digit() {
+        assert_eq!(roll_in("4+").as_deref(), Some("4+"));
+        assert_eq!(roll_in("Save 12 or 5+*").as_deref(), Some("5+"));
+        assert_eq!(roll_in("1234+").as_deref(), Some("1234+"));
+        assert_eq!(roll_in("+5 12"), None);
+        // A long digit string without a `+`: none, in one pass.
+        assert_eq!(roll_in(&"9".repeat(200_000)), None);
     }
 }

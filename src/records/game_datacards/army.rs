@@ -4,7 +4,8 @@
 //! enhancements and stratagems that name it (by `detachment_id`, else by `detachment`).
 //!
 //! Owns: those records' fields, their other languages (`translations`), their lines (a walk of
-//! the file's JSON events: the line of an object's own `"id"` value, else of its `{`; a rule
+//! the file's JSON events: the line of an object's own `"id"` value, else of its `{`; the same
+//! walk gives the parent each datasheet object's line, [`object_lines`]; a rule
 //! part's `order` places it, gaps and all, never a guess at a missing part). Must not: read
 //! datasheets (`sheet.rs`) or the file's top level (the parent's), take a text from a language
 //! other than English, guess a cost that is not a number.
@@ -42,13 +43,14 @@ pub(super) fn read(
     file: &SourceFile,
     top: &Map<String, Value>,
     edition: Edition,
+    lines: HashMap<String, u32>,
     ex: &mut Extracted,
 ) {
     let mut cx = Cx {
         file,
         edition,
         faction: ex.faction.clone(),
-        lines: object_lines(&file.bytes),
+        lines,
         diagnostics: Vec::new(),
     };
     let mut dets: Vec<Det> = list(top, "detachments")
@@ -557,13 +559,16 @@ enum Frame {
     Array { path: String, next: usize },
 }
 
-/// Whether a path is under one of the army keys (the only lines kept).
+/// Whether a path is under one of the army keys, or a datasheet object itself
+/// (`datasheets/3`, not its parts): the only lines kept.
 fn wanted(path: &str) -> bool {
-    let head = path.split('/').next().unwrap_or("");
-    matches!(
-        head,
-        "detachments" | "stratagems" | "enhancements" | "rules"
-    )
+    let mut parts = path.split('/');
+    let head = parts.next().unwrap_or("");
+    match head {
+        "detachments" | "stratagems" | "enhancements" | "rules" => true,
+        "datasheets" => parts.next().is_some() && parts.next().is_none(),
+        _ => false,
+    }
 }
 
 /// The path of the value starting now under the top of `stack` (`stratagems/3`).
@@ -585,11 +590,12 @@ fn child_path(stack: &mut [Frame]) -> String {
     }
 }
 
-/// The 1-based line of each object under the army keys, by path (`rules/detachment/0/rules/1`):
-/// the line of its own `"id"` value when it has one (as a datasheet's line), else of its `{`.
+/// The 1-based line of each object under the army keys and of each datasheet object, by path
+/// (`rules/detachment/0/rules/1`, `datasheets/3`): the line of its own `"id"` value when it
+/// has one, else of its `{`.
 /// A walk of the JSON events on the parser's own stack (no recursion); the file parsed
 /// already, so a syntax error only ends the walk.
-fn object_lines(bytes: &[u8]) -> HashMap<String, u32> {
+pub(super) fn object_lines(bytes: &[u8]) -> HashMap<String, u32> {
     let mut lines = HashMap::new();
     let mut stack: Vec<Frame> = Vec::new();
     let mut parser = LowLevelJsonParser::new();
@@ -659,6 +665,15 @@ mod tests {
         assert_eq!(lines.get("rules/army/1"), Some(&3));
         assert_eq!(lines.get("stratagems/0"), Some(&7));
         assert_eq!(lines.get("stratagems/0/x/1"), Some(&6));
+    }
+
+    #[test]
+    fn a_datasheet_is_at_its_id_value_and_its_parts_are_not_kept() {
+        let json = b"{\"datasheets\": [\n {\"stats\": [{\"id\": \"m\"}],\n \"id\": \"d1\"},\n {\"name\": \"x\"}]}";
+        let lines = object_lines(json);
+        assert_eq!(lines.get("datasheets/0"), Some(&3));
+        assert_eq!(lines.get("datasheets/1"), Some(&4));
+        assert_eq!(lines.get("datasheets/0/stats/0"), None);
     }
 
     #[test]

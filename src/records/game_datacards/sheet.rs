@@ -54,11 +54,7 @@ pub(super) fn datasheet(
     for s in list(obj, "stats") {
         let Some(s) = s.as_object() else { continue };
         let name = s.get("name").and_then(|n| text(n, &mut missing));
-        b.model_fields(name, cx.at(), |_, f| {
-            s.get(&f.to_lowercase())
-                .and_then(|v| text(v, &mut Vec::new()))
-                .and_then(|v| crate::extract::sheet::value(&v))
-        });
+        b.model_fields(name, cx.at(), |_, f| field(s, &f.to_lowercase()));
     }
     weapons(cx, &mut b, obj, &mut missing);
     abilities(cx, &mut b, obj, &mut missing);
@@ -120,6 +116,13 @@ fn lists(b: &mut SheetBuilder, obj: &Map<String, Value>, missing: &mut Vec<Strin
             b.wargear_option(w);
         }
     }
+}
+
+/// A datasheet's text (an ability's, the damaged box's, the invulnerable save's note) as the
+/// house plain text ([`text::plain`]: Markdown's `**X**` and `■` items, HTML): the one place
+/// the sheet's texts lose their markup.
+fn prose(v: &Value, missing: &mut Vec<String>) -> Option<String> {
+    text(v, missing).map(|t| text::plain(&t))
 }
 
 /// `**BOLD**` marks removed.
@@ -216,7 +219,7 @@ fn abilities(cx: &Cx, b: &mut SheetBuilder, obj: &Map<String, Value>, missing: &
             };
             let body = o
                 .get("description")
-                .and_then(|d| text(d, missing))
+                .and_then(|d| prose(d, missing))
                 .unwrap_or_default();
             if key == "special" && name == "Support" {
                 b.supports = attach_list(o.get("description"), missing);
@@ -230,7 +233,7 @@ fn abilities(cx: &Cx, b: &mut SheetBuilder, obj: &Map<String, Value>, missing: &
     if let Some(d) = a.get("damaged").and_then(Value::as_object) {
         let shown = d.get("showDamagedAbility").and_then(Value::as_bool);
         let range = d.get("range").and_then(|v| text(v, missing));
-        let body = d.get("description").and_then(|v| text(v, missing));
+        let body = d.get("description").and_then(|v| prose(v, missing));
         if let (Some(range), Some(body), true) = (range, body, shown != Some(false)) {
             if !range.is_empty() {
                 b.damaged_box(NamedText {
@@ -248,7 +251,7 @@ fn abilities(cx: &Cx, b: &mut SheetBuilder, obj: &Map<String, Value>, missing: &
             .filter(|v| !v.is_empty());
         let info = inv
             .get("info")
-            .and_then(|v| text(v, missing))
+            .and_then(|v| prose(v, missing))
             .filter(|v| !v.is_empty());
         if value.is_some() {
             b.invulnerable_save(value, info);
@@ -287,11 +290,13 @@ fn points(
     }
     tiers.sort_unstable();
     tiers.dedup();
-    let doubled: Vec<u32> = tiers
+    let mut doubled: Vec<u32> = tiers
         .windows(2)
         .filter(|w| w[0].0 == w[1].0)
         .map(|w| w[0].0)
         .collect();
+    // Three costs for one model count give two windows: one `G005` each count.
+    doubled.dedup();
     if !doubled.is_empty() {
         let name = b.name.clone().unwrap_or_default();
         for m in &doubled {
@@ -316,33 +321,27 @@ fn points(
     let extra = obj.get("additionalCost").and_then(Value::as_object);
     let extra =
         extra.and_then(|e| Some((number(e.get("cost"))?, number(e.get("afterSelections"))?)));
-    match extra {
-        Some((cost, after)) if after >= 1 => {
-            for &(models, p) in &tiers {
-                b.points.push(tier(cx, models, p, 1, Some(after)));
-            }
-            for &(models, p) in &tiers {
-                b.points
-                    .push(tier(cx, models, p.saturating_add(cost), after + 1, None));
-            }
+    if let Some((cost, after)) = extra.filter(|&(_, after)| after >= 1) {
+        for &(models, p) in &tiers {
+            b.points.push(tier(cx, models, p, 1, Some(after)));
         }
-        Some(_) => {
-            diagnostics.push(
-                Diagnostic::new(
-                    Code::GdcAdditionalCostUnread,
-                    "additionalCost with afterSelections 0 (no unit before the cost applies): not applied; the base tiers are given",
-                )
-                .at(&cx.file.path, cx.line),
-            );
-            for &(models, p) in &tiers {
-                b.points(models, p, cx.at());
-            }
+        for &(models, p) in &tiers {
+            b.points
+                .push(tier(cx, models, p.saturating_add(cost), after + 1, None));
         }
-        None => {
-            for &(models, p) in &tiers {
-                b.points(models, p, cx.at());
-            }
-        }
+        return;
+    }
+    if extra.is_some() {
+        diagnostics.push(
+            Diagnostic::new(
+                Code::GdcAdditionalCostUnread,
+                "additionalCost with afterSelections 0 (no unit before the cost applies): not applied; the base tiers are given",
+            )
+            .at(&cx.file.path, cx.line),
+        );
+    }
+    for &(models, p) in &tiers {
+        b.points(models, p, cx.at());
     }
 }
 
@@ -372,9 +371,37 @@ fn translations(name: Option<&Value>, body: Option<&Value>) -> Translations {
             if is_name {
                 e.name = Some(t.to_string());
             } else {
-                e.text = Some(t.to_string());
+                e.text = Some(text::plain(t));
             }
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Three costs for one model count: one `G005` (the pipeline drops identical diagnostics,
+    /// so only the reader shows a repeat).
+    #[test]
+    fn three_costs_for_one_count_are_one_g005() {
+        let file = SourceFile::new("game-datacards/x.json", Vec::new());
+        let cx = Cx {
+            file: &file,
+            line: 1,
+            edition: Edition::Eleventh,
+        };
+        let obj: Map<String, Value> = serde_json::from_str(
+            r#"{"points": [{"cost": "80", "models": "3"}, {"cost": "85", "models": "3"},
+                           {"cost": "90", "models": "3"}, {"cost": "160", "models": "6"}]}"#,
+        )
+        .unwrap_or_default();
+        let mut b = SheetBuilder::new(cx.edition);
+        let mut diagnostics = Vec::new();
+        points(&cx, &mut b, &obj, &mut diagnostics);
+        let g005 = diagnostics.iter().filter(|d| d.code == "G005").count();
+        assert_eq!(g005, 1, "{diagnostics:?}");
+        assert_eq!(b.points.iter().map(|p| p.models).collect::<Vec<_>>(), [6]);
+    }
 }
