@@ -5,13 +5,14 @@
 //! `*italic*`, `■` bullets, a line per paragraph; the datasheets' and stratagems' texts and
 //! 10th edition's) and HTML (`<k>` keywords, `<b> <i> <u>`, `<ul><li>`, `<br>`, `<table>`;
 //! the enhancements' and rules' texts of 11th edition), read through
-//! [`decode::html::fragment_blocks`](crate::decode::html::fragment_blocks); `\r` (the German
-//! texts) and `\n` are line breaks; a hexadecimal entity written without its `#` (`&x20;`, 10th
-//! edition's stratagems) is the character it names. Must not: change the words (a keyword
+//! [`decode::html::fragment_lines`](crate::decode::html::fragment_lines), as the core rules'
+//! texts are (`core.rs`); `\r` (the German texts) and `\n` are line breaks; a hexadecimal
+//! entity written without its `#` (`&x20;`, 10th edition's stratagems) is the character it
+//! names. Must not: change the words (a keyword
 //! keeps the case it is printed in), take a text from another language, parse anything but a
 //! text.
 
-use crate::decode::html::fragment_blocks;
+use crate::decode::html::fragment_lines;
 use crate::ir::BlockKind;
 use regex::Regex;
 use std::sync::LazyLock;
@@ -35,9 +36,8 @@ pub(super) struct Para {
 pub(super) fn paragraphs(raw: &str) -> Vec<Para> {
     let s = raw.replace("\r\n", "\n").replace('\r', "\n");
     let s = BARE_HEX.replace_all(&s, "&#x$1;");
-    let html = s.replace('\n', "<br>");
     let mut out = Vec::new();
-    for b in fragment_blocks(&html) {
+    for b in fragment_lines(&s) {
         let mut item = b.kind == BlockKind::ListItem;
         let mut t = markdown(&b.text);
         if let Some(rest) = t.strip_prefix('•') {
