@@ -433,7 +433,9 @@ fn file_group(processed: &mut [(usize, Processed)], members: &[usize], read: Vec
         };
         let p = &mut processed[k].1;
         p.table = None;
-        p.entry.status = if read_in_part(&ex.diagnostics) {
+        p.entry.status = if ex.not_read {
+            InputStatus::Skipped
+        } else if read_in_part(&ex.diagnostics) {
             InputStatus::Partial
         } else {
             InputStatus::Ok

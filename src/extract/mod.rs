@@ -59,6 +59,9 @@ pub struct Extracted {
     /// `game-datacards`), set by the pipeline; `None` for a document, whose source is its
     /// format. The reconciliation tells sources apart by it (two JSON sources are two sources).
     pub record_source: Option<&'static str>,
+    /// Claimed by content, but of a kind its source does not turn into records (the GW app's
+    /// FAQ file): the manifest says `skipped`, and a diagnostic says why.
+    pub not_read: bool,
 }
 
 /// One extractor and what it reads: the game systems (as [`system::detect`] names them) and

@@ -4,7 +4,7 @@
 //! `game-datacards/11th/core/core_rules.json` (counted with python3, never from our output).
 
 use crate::util;
-use cogitator::model::{Dataset, Rule};
+use cogitator::model::{Dataset, InputStatus, Rule};
 
 /// The core rules fixtures under `tests/fixtures/game-datacards/`.
 const FIXTURES: &[&str] = &[
@@ -270,6 +270,9 @@ fn faq_and_keywords_files_give_no_records_and_say_why() {
     ]);
     assert!(ds.rules.is_empty());
     assert_eq!(util::sorted_codes(&ds), ["G015", "G015"]);
+    for i in &ds.manifest.inputs {
+        assert_eq!(i.status, InputStatus::Skipped, "{}", i.file);
+    }
     // An unknown card type is not ours: skipped as before (`S007`).
     let other = br#"{"source": "40k-11e", "cardType": "missions", "missions": []}"#;
     let ds = util::ingest_in_memory(&[("game-datacards/11th/missions.json", other.as_slice())]);

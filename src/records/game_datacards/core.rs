@@ -80,6 +80,7 @@ pub(super) fn read(
             let message = not_read(card.unwrap_or_default());
             let d = Diagnostic::new(Code::GdcFileNotRead, message).in_file(&file.path);
             ex.diagnostics.push(d);
+            ex.not_read = true;
             return;
         }
     }
