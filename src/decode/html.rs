@@ -1598,13 +1598,7 @@ pub fn fragment_blocks_counted(html: &str) -> (Vec<Block>, usize) {
         }
         return (out, 0);
     }
-    let scan = limit_depth(html, MAX_DEPTH);
-    let limited = if scan.neutralized.is_empty() {
-        Cow::Borrowed(html)
-    } else {
-        Cow::Owned(neutralize(html, &scan.neutralized))
-    };
-    let doc = Html::parse_fragment(&limited);
+    let (doc, neutralized) = parse_limited_fragment(html);
     let mut line = String::new();
     let mut depth: u8 = 0;
     let mut item: Option<u8> = None;
@@ -1670,7 +1664,7 @@ pub fn fragment_blocks_counted(html: &str) -> (Vec<Block>, usize) {
         }
     }
     flush(&mut line, item, &mut out);
-    (out, scan.neutralized.len())
+    (out, neutralized)
 }
 
 /// The text of an HTML fragment on one line: [`fragment_blocks`] joined with spaces.
@@ -1686,6 +1680,18 @@ pub fn fragment_text(html: &str) -> String {
     s
 }
 
+/// A fragment parsed after the page's limits ([`limit_depth`]: a tag past them is text), and
+/// how many tags were past them.
+fn parse_limited_fragment(html: &str) -> (Html, usize) {
+    let scan = limit_depth(html, MAX_DEPTH);
+    let limited = if scan.neutralized.is_empty() {
+        Cow::Borrowed(html)
+    } else {
+        Cow::Owned(neutralize(html, &scan.neutralized))
+    };
+    (Html::parse_fragment(&limited), scan.neutralized.len())
+}
+
 /// Renders a fragment whose lines are its text's own newlines (the GW app's texts: `\n\n`
 /// between paragraphs, inline `<b> <i> <k> <u>`, `<ul><li>` lists, `<table>`): a `Paragraph`
 /// per line (`blank_before` when an empty line precedes it), a `ListItem` per `<li>` (`level`
@@ -1693,13 +1699,7 @@ pub fn fragment_text(html: &str) -> String {
 /// `<th>`: the column headings). Inside a cell a newline or a block element (a stray `<li>`)
 /// is a space. The same limits as [`fragment_blocks`]; every block has line 0.
 pub fn fragment_lines(html: &str) -> Vec<Block> {
-    let scan = limit_depth(html, MAX_DEPTH);
-    let limited = if scan.neutralized.is_empty() {
-        Cow::Borrowed(html)
-    } else {
-        Cow::Owned(neutralize(html, &scan.neutralized))
-    };
-    let doc = Html::parse_fragment(&limited);
+    let (doc, _) = parse_limited_fragment(html);
     let mut w = Lines::default();
     let mut stack = vec![(doc.tree.root(), false)];
     while let Some((node, leaving)) = stack.pop() {
