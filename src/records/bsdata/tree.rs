@@ -172,15 +172,15 @@ impl Tree {
     }
 }
 
-/// Counts lines up to a byte offset, forward only.
-pub(super) struct Lines<'a> {
+/// Counts lines up to a byte offset, forward only (also the GW app's reader's line walk).
+pub(crate) struct Lines<'a> {
     bytes: &'a [u8],
     pos: usize,
     line: u32,
 }
 
 impl<'a> Lines<'a> {
-    pub(super) fn new(bytes: &'a [u8]) -> Self {
+    pub(crate) fn new(bytes: &'a [u8]) -> Self {
         Lines {
             bytes,
             pos: 0,
@@ -188,7 +188,7 @@ impl<'a> Lines<'a> {
         }
     }
 
-    pub(super) fn at(&mut self, pos: usize) -> u32 {
+    pub(crate) fn at(&mut self, pos: usize) -> u32 {
         let pos = pos.min(self.bytes.len());
         if pos > self.pos {
             self.line += self.bytes[self.pos..pos]

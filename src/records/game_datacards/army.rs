@@ -599,7 +599,8 @@ pub(super) fn object_lines(bytes: &[u8]) -> HashMap<String, u32> {
     let mut lines = HashMap::new();
     let mut stack: Vec<Frame> = Vec::new();
     let mut parser = LowLevelJsonParser::new();
-    let (mut offset, mut counted, mut line) = (0usize, 0usize, 1u32);
+    let mut lines_of = crate::records::bsdata::tree::Lines::new(bytes);
+    let mut offset = 0usize;
     loop {
         let res = parser.parse_next(bytes.get(offset..).unwrap_or(&[]), true);
         offset += res.consumed_bytes;
@@ -609,11 +610,7 @@ pub(super) fn object_lines(bytes: &[u8]) -> HashMap<String, u32> {
             None if res.consumed_bytes == 0 => break,
             None => continue,
         };
-        let newlines = bytes
-            .get(counted..offset)
-            .map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count());
-        line = line.saturating_add(u32::try_from(newlines).unwrap_or(u32::MAX));
-        counted = offset;
+        let line = lines_of.at(offset);
         match event {
             JsonEvent::Eof => break,
             JsonEvent::ObjectKey(k) => {
