@@ -34,7 +34,8 @@ fn sheet<'a>(ex: &'a [Extracted], name: &str) -> &'a Datasheet {
         .unwrap_or_else(|| panic!("no datasheet {name}"))
 }
 
-fn codes(ex: &[Extracted]) -> Vec<String> {
+/// The codes of every file's diagnostics, sorted.
+pub(crate) fn codes(ex: &[Extracted]) -> Vec<String> {
     let mut c: Vec<String> = ex
         .iter()
         .flat_map(|e| e.diagnostics.iter().map(|d| d.code.to_string()))

@@ -270,6 +270,7 @@ fn faq_and_keywords_files_give_no_records_and_say_why() {
     ]);
     assert!(ds.rules.is_empty());
     assert_eq!(util::sorted_codes(&ds), ["G015", "G015"]);
+    assert_eq!(ds.manifest.inputs.len(), 2);
     for i in &ds.manifest.inputs {
         assert_eq!(i.status, InputStatus::Skipped, "{}", i.file);
     }

@@ -142,25 +142,13 @@ fn corpus_custodian_guard_takes_the_field_manuals_points() {
         .iter()
         .find(|d| d.id == "11e:adeptus-custodes:custodian-guard")
         .expect("Custodian Guard");
-    let tiers: Vec<(u32, u32, Option<UnitRange>)> = guard
-        .points
-        .iter()
-        .map(|t| (t.models, t.points, t.units))
-        .collect();
-    let (first, fourth) = (
-        Some(UnitRange {
-            from: 1,
-            to: Some(3),
-        }),
-        Some(UnitRange { from: 4, to: None }),
-    );
     assert_eq!(
-        tiers,
+        util::tiers_by_unit(&guard.points),
         [
-            (4, 170, first),
-            (5, 215, first),
-            (4, 180, fourth),
-            (5, 225, fourth)
+            (4, 170, 1, Some(3)),
+            (5, 215, 1, Some(3)),
+            (4, 180, 4, None),
+            (5, 225, 4, None)
         ]
     );
     assert!(guard
