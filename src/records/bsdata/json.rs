@@ -217,23 +217,8 @@ impl Reader<'_> {
 
     /// Whether one more element fits the budget; `S020` once when it does not.
     fn room(&mut self, line: u32, diags: &mut Vec<Diagnostic>) -> bool {
-        if self.tree.nodes.len() < self.max_nodes {
-            return true;
-        }
-        diags.push(
-            Diagnostic::new(
-                Code::BudgetExceeded,
-                format!(
-                    "more than {} elements (one per {} bytes of the file); the rest of the \
-                     file is not read",
-                    self.max_nodes,
-                    tree::BYTES_PER_ELEMENT
-                ),
-            )
-            .at(self.file, line),
-        );
-        self.tree.broken = true;
-        false
+        let at = (self.file, line);
+        !tree::stop_before_element(&mut self.tree, false, self.max_nodes, at, diags)
     }
 
     /// A new element `tag`, child of the innermost open element or container.

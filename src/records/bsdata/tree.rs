@@ -365,7 +365,7 @@ pub(super) fn element_budget(len: usize) -> usize {
 /// Whether reading stops before the element that starts at `line`: a second root element
 /// (`B001`) or one element past the file's budget (`S020`). Either way the rest of the file is
 /// not read and the tree is marked broken.
-fn stop_before_element(
+pub(super) fn stop_before_element(
     tree: &mut Tree,
     second_root: bool,
     max_nodes: usize,
