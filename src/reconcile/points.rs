@@ -7,6 +7,7 @@
 //!
 //! Pure: must not do I/O, and must not compare values (that is the reconciliation's).
 
+use super::merge::Mergeable;
 use crate::diag::{Code, Diagnostic};
 use crate::ids;
 use crate::model::{Datasheet, Points};
@@ -53,8 +54,7 @@ pub fn apply(datasheets: &mut [Datasheet], points: &[Points], diagnostics: &mut 
         let d = &mut datasheets[i];
         d.points = p.tiers.clone();
         d.sources.extend(p.sources.iter().cloned());
-        d.sources.sort();
-        d.sources.dedup();
+        d.sort_lists();
     }
     for (publication, (mut names, file)) in unpriced {
         let count = names.len();

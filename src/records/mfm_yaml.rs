@@ -275,8 +275,6 @@ struct Context<'a> {
     /// The faction the file prices for (its `name` through the vocabulary).
     faction: Option<String>,
     publication: Publication,
-    /// The publication's part of a points id (its version, else its date).
-    publication_key: String,
 }
 
 impl Context<'_> {
@@ -332,7 +330,6 @@ fn read_faction(
     let cx = Context {
         file,
         faction,
-        publication_key: publication.key().to_string(),
         publication,
     };
     for unit in &parsed.units {
@@ -395,9 +392,9 @@ fn unit_points(
     // Blood Angels list, at Blood Angels prices) is its own record of the publication.
     let key = if unit_faction != cx.faction {
         let list = cx.faction.as_deref().unwrap_or("unknown");
-        format!("{} {list}", cx.publication_key)
+        format!("{} {list}", cx.publication.key())
     } else {
-        cx.publication_key.clone()
+        cx.publication.key().to_string()
     };
     let mut tiers = Vec::new();
     let mut wargear = Vec::new();
