@@ -99,10 +99,7 @@ fn read_file(file: &SourceFile) -> Option<Extracted> {
     if !(card || faction_file) {
         return None;
     }
-    let datasheets: &[Value] = top
-        .get("datasheets")
-        .and_then(Value::as_array)
-        .map_or(&[], Vec::as_slice);
+    let datasheets = list(&top, "datasheets");
     let Some(edition) = edition_of(&top, datasheets) else {
         ex.diagnostics.push(
             Diagnostic::new(
@@ -175,6 +172,22 @@ fn edition_of(top: &Map<String, Value>, datasheets: &[Value]) -> Option<Edition>
         found = Some(e);
     }
     found
+}
+
+/// The list at `key` of `obj` (empty when absent or not a list).
+pub(super) fn list<'a>(obj: &'a Map<String, Value>, key: &str) -> &'a [Value] {
+    obj.get(key)
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
+}
+
+/// A whole number the app writes as a number or a string of digits.
+pub(super) fn whole(v: Option<&Value>) -> Option<u32> {
+    match v? {
+        Value::String(s) => s.trim().parse().ok(),
+        Value::Number(n) => n.as_u64().and_then(|n| u32::try_from(n).ok()),
+        _ => None,
+    }
 }
 
 /// The 1-based line of the first occurrence of `needle` in `bytes`.

@@ -11,6 +11,7 @@
 //! other than English, guess a cost that is not a number.
 
 use super::text::{join, paragraphs, plain, Para};
+use super::{list, whole};
 use crate::diag::{Code, Diagnostic};
 use crate::edition::Edition;
 use crate::extract::Extracted;
@@ -86,22 +87,6 @@ pub(super) fn read(
     }
     ex.detachments.extend(dets.into_iter().map(|d| d.rec));
     ex.diagnostics.append(&mut cx.diagnostics);
-}
-
-/// The list at `key` of `obj` (empty when absent or not a list).
-fn list<'a>(obj: &'a Map<String, Value>, key: &str) -> &'a [Value] {
-    obj.get(key)
-        .and_then(Value::as_array)
-        .map_or(&[], Vec::as_slice)
-}
-
-/// A whole number the app writes as a number or a string of digits.
-fn whole(v: Option<&Value>) -> Option<u32> {
-    match v? {
-        Value::String(s) => s.trim().parse().ok(),
-        Value::Number(n) => n.as_u64().and_then(|n| u32::try_from(n).ok()),
-        _ => None,
-    }
 }
 
 /// A value as the source prints it, for a diagnostic.

@@ -3,7 +3,7 @@
 //! ranges). Must not: read a file's top level (the parent's), take a text from a language other
 //! than English.
 
-use super::text;
+use super::{list, text, whole};
 use crate::diag::{Code, Diagnostic};
 use crate::edition::Edition;
 use crate::extract::sheet::{Finish, SheetBuilder};
@@ -25,13 +25,6 @@ impl Cx<'_> {
     fn at(&self) -> Location {
         Location::at_line(self.file.path.clone(), self.line)
     }
-}
-
-/// The list at `key` of `obj` (empty when absent or not a list).
-fn list<'a>(obj: &'a Map<String, Value>, key: &str) -> &'a [Value] {
-    obj.get(key)
-        .and_then(Value::as_array)
-        .map_or(&[], Vec::as_slice)
 }
 
 /// One datasheet object through the builder.
@@ -259,15 +252,6 @@ fn abilities(cx: &Cx, b: &mut SheetBuilder, obj: &Map<String, Value>, missing: &
     }
 }
 
-/// A number the app writes as a string or a number.
-fn number(v: Option<&Value>) -> Option<u32> {
-    match v? {
-        Value::String(s) => s.trim().parse().ok(),
-        Value::Number(n) => n.as_u64().and_then(|n| u32::try_from(n).ok()),
-        _ => None,
-    }
-}
-
 /// The points tiers; with `additionalCost {cost, afterSelections: N}` each tier is priced for
 /// units 1..=N and again, plus the cost, from unit N+1 on.
 fn points(
@@ -283,7 +267,7 @@ fn points(
         let scoped = ["keyword", "detachment"]
             .iter()
             .any(|k| p.get(*k).is_some_and(|v| !v.is_null()));
-        match (number(p.get("models")), number(p.get("cost"))) {
+        match (whole(p.get("models")), whole(p.get("cost"))) {
             (Some(models), Some(points)) if active && !scoped => tiers.push((models, points)),
             _ => {}
         }
@@ -319,8 +303,7 @@ fn points(
         tiers.retain(|t| !doubled.contains(&t.0));
     }
     let extra = obj.get("additionalCost").and_then(Value::as_object);
-    let extra =
-        extra.and_then(|e| Some((number(e.get("cost"))?, number(e.get("afterSelections"))?)));
+    let extra = extra.and_then(|e| Some((whole(e.get("cost"))?, whole(e.get("afterSelections"))?)));
     if let Some((cost, after)) = extra.filter(|&(_, after)| after >= 1) {
         for &(models, p) in &tiers {
             b.points.push(tier(cx, models, p, 1, Some(after)));
