@@ -6,7 +6,9 @@
 //! `docs/diagnostics.md` (a test keeps that file in step with this table).
 //!
 //! Prefixes name the stage: `S` source (discover/decode), `X` extract, `N` normalize,
-//! `D` dedup, `V` validate/simulate, `C` crosscheck (the CSV export), `B` BattleScribe data.
+//! `D` dedup, `V` validate/simulate, `C` crosscheck (the CSV export), `B` BattleScribe data,
+//! `M` the Munitorum Field Manual YAML, `G` the GW app's data, `P` points documents (PDF),
+//! `E` errata documents.
 
 use super::Severity;
 
@@ -100,6 +102,11 @@ codes! {
     NotARulesSource = "S021", Warning, "text has no structure of a rules source",
         "The text decoder found none of the structures a rules dump has (a weapon table, datasheet sections, a glossary of named rules, a 9th-edition or Horus Heresy summary), so the file (a LICENSE, a config file, notes, code) is skipped and gives no records. Status `skipped`.\nExample: `LICENSE: warning[S021]: no rules-source structure found (no weapon table, datasheet section or rule glossary); skipped`";
 
+    UnknownPdfKind = "S022", Warning, "GW PDF of no known kind",
+        "A PDF whose content matches none of the kinds the PDF readers know (a faction pack or index cards: datasheet cards with a `M T SV W LD OC` profile and `KEYWORDS:`; a points document: `N models … P pts` lines under faction headings; an errata document: `Target – Section` entries with their instructions). The kind is recognised from the text, never from the file name. The file gives no records and is `skipped` in the manifest.\nExample: `pdf/painting-guide.pdf: warning[S022]: PDF of no known kind (no datasheet card, points list or errata entry); skipped`";
+    AmbiguousPdfKind = "S023", Info, "PDF shows the cues of two document kinds",
+        "A PDF carries the cues of more than one kind (an errata document titled `INDEX CARDS`, a points list printed inside a faction pack). The first kind in the order errata, points, datasheet cards is read; this note names the other.\nExample: `pdf-errata/ic-errata.pdf: info[S023]: read as errata; it also shows the cues of index cards (title 'INDEX CARDS')`";
+
     // --- X: extract -------------------------------------------------------------------------
     DatasheetNameMissing = "X101", Warning, "datasheet has no unit name in the source",
         "The dump carries the datasheet's profiles but not its name. The datasheet is kept with `name: null`; the name is never guessed (not from the file name either).\nExample: `raw/000.txt:1: warning[X101]: datasheet has no unit name in the source; kept with name: null`";
@@ -129,6 +136,9 @@ codes! {
 
     PointsWithoutDatasheet = "X113", Info, "points that price no datasheet of the run",
         "A publication printing points apart from datasheets (the Munitorum Field Manual) prices units no source of the run prints as a datasheet: they stay in `points.json`, no datasheet takes them. One per publication, with the count and the first few names (not one per unit). Ingest the datasheets' source in the same run to give them their points.\nExample: `mfm-11e/data/adeptus-custodes.yaml: info[X113]: 1012 points records of publication 1.1 price no datasheet of this run: Allarus Custodians, Aquilon Custodians, Ares Gunship, …`";
+
+    CardFieldNotRead = "X114", Warning, "datasheet card field found but not read",
+        "A PDF card prints a field the reader recognised by its label or position but could not read: an `INVULNERABLE SAVE` shield with no value, a row of a weapon table with no range-shaped cell, a cell right of the abilities column that belongs to no ability. The field is `null` or left out, never guessed; the card's other fields are kept.\nExample: `pdf-index-cards/aeldari.pdf:p3: warning[X114]: 'INVULNERABLE SAVE' printed with no value under the profile of 'Warp Hunter'; invulnerable save left null`";
 
     // --- N: normalize (schemas, values, keywords) ------------------------------------------
     NormTypography = "N101", Info, "typography folded in a value",
@@ -268,6 +278,24 @@ codes! {
         "An accordion of the core rules is titled with its section number only (`24.37.01`). It is a rule of its own (its number places it under its parent) with no name (`null`, never made up from its parent's); its id is built from its text (`ids::unnamed_rule`).\nExample: `game-datacards/11th/core/core_rules.json:61200: info[G014]: accordion 24.37.01 has a number and no title; rule kept without a name`";
     GdcFileNotRead = "G015", Info, "game-datacards file of a kind not read",
         "A game-datacards file whose `cardType` the reader knows but does not turn into records: `faq` (`faqs.json`: errata headers, texts and the records they target; the contract has no errata record) and `keywords` (`keywords.json`: its abilities and weapon keywords are the core rules' own numbered rules, Deep Strike 24.09, and the 11th-edition weapon keyword vocabulary's; read again they would be second rules of the same ids). One per file; the file is `skipped` in the manifest.\nExample: `game-datacards/11th/faqs.json: info[G015]: cardType 'faq' (errata and FAQs) is not read: no record of the contract holds errata`";
+
+    // --- P: points documents (the Munitorum Field Manual as PDF) --------------------------------
+    PointsDocLineUnparsed = "P001", Warning, "points document line not understood",
+        "A line of a points document under a unit is neither a tier (`N models … P pts`, a composition or a range of models), an add-on (`Name … +P pts`) nor a wrapped name. Its text is kept in the diagnostic; no tier is invented from it.\nExample: `pdf-points/mfm.pdf:p7: warning[P001]: points line not understood under 'Crusader Squad': '10 models … see page 4'`";
+    UnitPricedTwice = "P002", Warning, "unit priced twice in one publication",
+        "A points document prices the same unit of the same faction in two places with different tiers. Both are kept in print order in the one record (the reconciliation shows them); nothing is dropped.\nExample: `pdf-points/mfm.pdf:p11: warning[P002]: 'Crusader Squad' is priced twice in 'Munitorum Field Manual' 1.1 (p11 and p12)`";
+    PointsWithoutFaction = "P003", Info, "points page without a faction heading",
+        "Units are priced before any faction heading, or under a heading that names no faction of the vocabulary (`ADEPTUS TITANICUS`): their ids carry the heading's own slug (or `unknown`), never a guessed faction.\nExample: `pdf-points/mfm.pdf:p5: info[P003]: heading 'ADEPTUS TITANICUS' names no faction of the 10e vocabulary; its 12 units keep the scope 'adeptus-titanicus'`";
+
+    // --- E: errata documents ----------------------------------------------------------------------
+    ErratumWithoutInstruction = "E001", Warning, "errata entry without instruction",
+        "An errata entry names its target and section (`Warp Hunter – Ranged Weapons`) but no instruction follows before the next entry or heading, often because the page is cut off. The entry is kept with `instruction: null`.\nExample: `pdf-errata/ic-errata.pdf:p2: warning[E001]: erratum 'Warp Hunter – Ranged Weapons' has no instruction`";
+    ErratumNotMechanical = "E002", Info, "erratum reported, not applied",
+        "An errata instruction that is not one of the mechanical changes (add or remove a keyword, change a characteristic or a weapon value, replace a sentence, add a weapon profile) is kept in `errata.json` with `op: null` and reported; it is never applied by guess.\nExample: `pdf-errata/ic-errata.pdf:p3: info[E002]: erratum 'Trajann Valoris – Attached Unit' is not mechanical ('Add Attached Unit section …'); reported, not applied`";
+    ErratumTargetAbsent = "E003", Info, "erratum target not in the run",
+        "An erratum's target (a datasheet, stratagem or rule) is not among the records of this run, so it is kept in `errata.json` without being applied. One per publication, with the count and the first few targets.\nExample: `pdf-errata/ic-errata.pdf: info[E003]: 171 errata of 'Index Cards Errata' 1.2 target records not in this run: Canoness, Celestine, …`";
+    ErratumDoesNotApply = "E004", Warning, "erratum does not apply to the value",
+        "A mechanical erratum targets a record of the run, but the value it changes is not there as the erratum expects (the keyword to add is already present, the weapon to change is missing, the value to replace is not printed). Nothing is changed; both the erratum and the value are named.\nExample: `pdf-errata/ic-errata.pdf:p2: warning[E004]: erratum 'Warp Hunter – Ranged Weapons' changes 'Twin shuriken catapult' AP, but the datasheet 10e:aeldari:warp-hunter has no such weapon`";
 }
 
 #[cfg(test)]
