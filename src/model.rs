@@ -579,7 +579,33 @@ pub struct Points {
     /// Wargear priced on top of the unit's cost, per item taken.
     pub wargear: Vec<WargearPoints>,
     pub publication: Publication,
+    /// What the record prices: a datasheet (absent) or an enhancement (its id is `subject`).
+    #[serde(default, skip_serializing_if = "PointsKind::is_datasheet")]
+    pub kind: PointsKind,
+    /// Priced in the publication's Forge World section (absent: no).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub forge_world: bool,
+    /// Priced in the publication's Warhammer Legends section (absent: no).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub legends: bool,
     pub sources: Vec<Provenance>,
+}
+
+/// What a points record prices.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum PointsKind {
+    #[default]
+    Datasheet,
+    Enhancement,
+}
+
+impl PointsKind {
+    fn is_datasheet(&self) -> bool {
+        *self == PointsKind::Datasheet
+    }
 }
 
 /// One wargear item's cost on top of its unit's (per item taken).

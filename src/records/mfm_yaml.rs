@@ -17,7 +17,8 @@ use crate::edition::Edition;
 use crate::extract::Extracted;
 use crate::ids;
 use crate::model::{
-    Detachment, Enhancement, Points, PointsOption, Publication, UnitRange, WargearPoints,
+    Detachment, Enhancement, Points, PointsKind, PointsOption, Publication, UnitRange,
+    WargearPoints,
 };
 use crate::source::{Location, Provenance, SourceFile};
 use serde::Deserialize;
@@ -419,6 +420,9 @@ fn unit_points(
         tiers,
         wargear,
         publication: cx.publication.clone(),
+        kind: PointsKind::Datasheet,
+        forge_world: false,
+        legends: false,
         sources: vec![cx.from(line_of(unit))],
     })
 }

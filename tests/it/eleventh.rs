@@ -257,6 +257,9 @@ fn custodian_guard_points(ranges: [(u32, Option<u32>); 2]) -> cogitator::model::
             version: Some("1.1".into()),
             date: Some("2026-07-22".into()),
         },
+        kind: Default::default(),
+        forge_world: false,
+        legends: false,
         sources: vec![Provenance::at_line("hand-written.yaml", 1, "0".repeat(64))],
     }
 }

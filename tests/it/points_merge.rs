@@ -56,6 +56,9 @@ fn record(subject: &str, key: &str, list: Option<&str>, file: &str, points: u32)
             version: Some(key.into()),
             date: Some("2026-07-22".into()),
         },
+        kind: Default::default(),
+        forge_world: false,
+        legends: false,
         sources: vec![Provenance::at_line(file, 3, "00")],
     }
 }

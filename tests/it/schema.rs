@@ -796,6 +796,10 @@ fn schema_drift() {
             version: Some("1.1".into()),
             date: Some("2026-07-22".into()),
         },
+        // Every optional field written, so the schema check sees them.
+        kind: cogitator::model::PointsKind::Enhancement,
+        forge_world: true,
+        legends: true,
         sources: vec![prov("x", 1)],
     };
     check_keys("points", &to_value(&points), "points");
