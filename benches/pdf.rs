@@ -1,94 +1,125 @@
-//! PDF benchmark (plain `fn main`, std::time): the PDF decoder (lopdf parse, content streams,
-//! fonts, layout into blocks) on a faction pack, then decode + extract (the records), and
-//! `pdftotext -layout` on the same file in the same run when poppler-utils is installed.
-//! Prints MB/s and ms per run (median of the rounds) and the speed ratio to pdftotext.
+//! PDF benchmark (plain `fn main`, std::time), per kind of Games Workshop PDF: a faction pack
+//! (`../shared/corpus/pdf`), index cards (`pdf-index-cards`), points documents (`pdf-points`)
+//! and errata (`pdf-errata`). For each kind, over all its files: the PDF decoder alone (lopdf
+//! parse, content streams, fonts, layout into blocks), decode + extract (the records), and
+//! `pdftotext -layout` on the same files in the same run when poppler-utils is installed.
+//! Prints MB/s and ms per run (median of the rounds) and each speed ratio to pdftotext.
 //!
-//! Run: `cargo bench --bench pdf [-- FILE.pdf]` (default: the Space Wolves faction pack in
-//! `../shared/corpus/pdf`).
+//! Run: `cargo bench --bench pdf [-- FILE.pdf]` (a file given: that file alone).
 
 use cogitator::source::SourceFile;
 use cogitator::{decode, extract};
-use std::time::Instant;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
 #[path = "common/mod.rs"]
 mod common;
-use common::{input_arg, mbps, median};
+use common::{files_under, mbps, median};
 
-const ROUNDS: usize = 9;
+const ROUNDS: usize = 7;
+
+/// The kinds the bench measures: (name, folder under `../shared/corpus`).
+const KINDS: &[(&str, &str)] = &[
+    ("faction pack", "pdf"),
+    ("index cards", "pdf-index-cards"),
+    ("points", "pdf-points"),
+    ("errata", "pdf-errata"),
+];
 
 fn main() {
-    let path = input_arg("pdf/eng_08-10_warhammer40000_faction_pack_space_wolves.pdf");
-    let Ok(bytes) = std::fs::read(&path) else {
-        eprintln!("skipped: {} not found", path.display());
+    let file = std::env::args().skip(1).find(|a| !a.starts_with('-'));
+    if let Some(f) = file {
+        bench_kind("file", vec![PathBuf::from(f)]);
         return;
-    };
-    let src = SourceFile::new("pack.pdf", bytes);
-    let n = src.bytes.len();
-    let mut decode_times = Vec::new();
-    let mut all_times = Vec::new();
-    let mut words = 0;
-    let mut blocks = 0;
-    let mut datasheets = 0;
+    }
+    let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    for (name, dir) in KINDS {
+        let files = files_under(&corpus.join(dir), &["pdf"]);
+        if files.is_empty() {
+            println!(
+                "{name}: skipped: no PDF under {}",
+                corpus.join(dir).display()
+            );
+            continue;
+        }
+        bench_kind(name, files);
+    }
+}
+
+/// Times decode, decode + extract and `pdftotext -layout` over `files` (each round the sum
+/// over the files) and prints one block of figures for the kind.
+fn bench_kind(name: &str, files: Vec<PathBuf>) {
+    let sources: Vec<SourceFile> = files
+        .iter()
+        .filter_map(|p| std::fs::read(p).ok().map(|b| SourceFile::new("x.pdf", b)))
+        .collect();
+    let n: usize = sources.iter().map(|s| s.bytes.len()).sum();
+    let (mut decode_times, mut all_times) = (Vec::new(), Vec::new());
+    let (mut blocks, mut records) = (0, 0);
     for _ in 0..ROUNDS {
         let t = Instant::now();
-        let d = decode::decode(&src);
+        let docs: Vec<_> = sources.iter().map(decode::decode).collect();
         decode_times.push(t.elapsed());
+        blocks = docs
+            .iter()
+            .filter_map(|d| d.document.as_ref())
+            .map(|d| d.blocks.len())
+            .sum();
         let t = Instant::now();
-        let d2 = decode::decode(&src);
-        if let Some(doc) = &d2.document {
-            datasheets = extract::extract(doc).datasheets.len();
+        records = 0;
+        for s in &sources {
+            if let Some(doc) = &decode::decode(s).document {
+                let x = extract::extract(doc);
+                records += x.datasheets.len() + x.points.len();
+            }
         }
         all_times.push(t.elapsed());
-        if let Some(doc) = d.document {
-            blocks = doc.blocks.len();
-            words = doc
-                .blocks
-                .iter()
-                .map(|b| b.text.split_whitespace().filter(|w| *w != "|").count())
-                .sum();
-        }
     }
-    let dec = median(decode_times);
-    let all = median(all_times);
+    let (dec, all) = (median(decode_times), median(all_times));
     println!(
-        "{}: {:.1} MB, {blocks} blocks, {words} words, {datasheets} datasheets",
-        path.display(),
+        "{name}: {} files, {:.1} MB, {blocks} blocks, {records} records (datasheets + points)",
+        sources.len(),
         n as f64 / 1e6
     );
+    row("pdf decode", n, dec);
+    row("pdf decode + extract", n, all);
+    let Some(o) = pdftotext(&files) else {
+        println!("  pdftotext -layout    not installed (poppler-utils): no comparison in this run");
+        return;
+    };
+    row("pdftotext -layout", n, o);
     println!(
-        "pdf decode           {:>8.1} ms  {:>7.1} MB/s  (median of {ROUNDS})",
-        dec.as_secs_f64() * 1e3,
-        mbps(n, dec)
+        "  decode is {:.1}x, decode + extract {:.1}x pdftotext -layout",
+        o.as_secs_f64() / dec.as_secs_f64(),
+        o.as_secs_f64() / all.as_secs_f64()
     );
+}
+
+fn row(what: &str, n: usize, d: Duration) {
     println!(
-        "pdf decode + extract {:>8.1} ms  {:>7.1} MB/s",
-        all.as_secs_f64() * 1e3,
-        mbps(n, all)
+        "  {what:<20} {:>8.1} ms  {:>7.1} MB/s  (median of {ROUNDS})",
+        d.as_secs_f64() * 1e3,
+        mbps(n, d)
     );
-    let mut oracle = Vec::new();
+}
+
+/// The median over the rounds of `pdftotext -layout` run on every file in turn; `None` when
+/// it is not installed or fails.
+fn pdftotext(files: &[PathBuf]) -> Option<Duration> {
+    let mut times = Vec::new();
     for _ in 0..ROUNDS {
         let t = Instant::now();
-        let out = std::process::Command::new("pdftotext")
-            .arg("-layout")
-            .arg(&path)
-            .arg("-")
-            .output();
-        match out {
-            Ok(o) if o.status.success() => oracle.push(t.elapsed()),
-            _ => break,
+        for f in files {
+            let out = std::process::Command::new("pdftotext")
+                .arg("-layout")
+                .arg(f)
+                .arg("-")
+                .output()
+                .ok()?;
+            if !out.status.success() {
+                return None;
+            }
         }
+        times.push(t.elapsed());
     }
-    if oracle.is_empty() {
-        println!("pdftotext -layout    not installed (poppler-utils): no comparison in this run");
-        return;
-    }
-    let o = median(oracle);
-    println!(
-        "pdftotext -layout    {:>8.1} ms  {:>7.1} MB/s",
-        o.as_secs_f64() * 1e3,
-        mbps(n, o)
-    );
-    println!(
-        "decode is {:.1}x pdftotext -layout",
-        o.as_secs_f64() / dec.as_secs_f64()
-    );
+    Some(median(times))
 }
