@@ -15,7 +15,9 @@
 
 use crate::model::{Datasheet, WeaponProfile};
 use crate::simulate::profile::{parse_range, target_from_datasheet, weapon_from_profile};
-use crate::simulate::{self, Conditions, Dice, Keyword, Outcome, Rules, Scenario, Target, Weapon};
+use crate::simulate::{
+    self, Conditions, Dice, Keyword, Modifiers, Outcome, Rules, Scenario, Target, Weapon,
+};
 use crate::validate::{self, ReferenceTarget};
 use anyhow::{anyhow, bail, Context};
 use std::path::PathBuf;
@@ -937,6 +939,7 @@ fn scenario(a: &Flags) -> anyhow::Result<(Scenario, Rows)> {
         stealth: a.stealth,
         target_visible: !a.not_visible,
         beyond_conversion: a.beyond_conversion,
+        modifiers: Modifiers::default(),
     };
     match a.monte_carlo {
         Some(n) => {

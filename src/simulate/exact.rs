@@ -18,39 +18,51 @@ use super::{mean_of, Method, Outcome};
 struct PerAttack {
     p_hit: f64,
     p_crit_hit: f64,
-    /// Wound roll (after TWIN-LINKED re-rolls): success that is not critical, critical.
+    /// Wound roll (after re-rolls): success that is not critical, critical.
     p_wound: f64,
     p_crit_wound: f64,
     p_unsaved: f64,
 }
 
-fn per_attack(plan: &Plan) -> PerAttack {
-    let (mut p_hit, mut p_crit_hit) = (0.0, 0.0);
-    if plan.auto_hit {
-        p_hit = 1.0;
-    } else {
-        for roll in 1..=6 {
-            match plan.hit(roll) {
-                Hit::Miss => {}
-                Hit::Normal => p_hit += 1.0 / 6.0,
-                Hit::Critical => p_crit_hit += 1.0 / 6.0,
-            }
-        }
-    }
-    let (mut w, mut c) = (0.0, 0.0);
+/// The probabilities of a d6 roll's outcomes (`outcome` maps a face to `0..N`) when the faces
+/// `again` names are rolled once more and the second roll stands.
+fn with_reroll<const N: usize>(
+    outcome: impl Fn(u8) -> usize,
+    again: impl Fn(u8) -> bool,
+) -> [f64; N] {
+    let mut once = [0.0; N];
     for roll in 1..=6 {
-        match plan.wound(roll) {
-            Wound::Fail => {}
-            Wound::Normal => w += 1.0 / 6.0,
-            Wound::Critical => c += 1.0 / 6.0,
-        }
+        once[outcome(roll)] += 1.0 / 6.0;
     }
-    if plan.twin_linked {
-        // Re-roll every failed wound roll; the re-roll's result stands.
-        let fail = 1.0 - w - c;
-        w += fail * w;
-        c += fail * c;
+    let rerolled = (1..=6).filter(|&r| again(r)).count() as f64 / 6.0;
+    let mut out = once.map(|p| p * rerolled);
+    for roll in (1..=6).filter(|&r| !again(r)) {
+        out[outcome(roll)] += 1.0 / 6.0;
     }
+    out
+}
+
+fn per_attack(plan: &Plan) -> PerAttack {
+    let [_, p_hit, p_crit_hit] = if plan.auto_hit {
+        [0.0, 1.0, 0.0]
+    } else {
+        with_reroll(
+            |r| match plan.hit(r) {
+                Hit::Miss => 0,
+                Hit::Normal => 1,
+                Hit::Critical => 2,
+            },
+            |r| plan.reroll_hit(r),
+        )
+    };
+    let [_, w, c] = with_reroll(
+        |r| match plan.wound(r) {
+            Wound::Fail => 0,
+            Wound::Normal => 1,
+            Wound::Critical => 2,
+        },
+        |r| plan.reroll_wound(r),
+    );
     let need = plan.save_need();
     let saved = (1..=6).filter(|&r| plan.save(need, r)).count() as f64 / 6.0;
     PerAttack {
@@ -76,88 +88,84 @@ fn binomial(n: usize, p: f64) -> Vec<f64> {
     d
 }
 
-pub(crate) fn run(plan: &Plan) -> Outcome {
-    let pa = per_attack(plan);
-    // P(one hit that rolls to wound becomes a damage event).
-    let pe = pa.p_wound * pa.p_unsaved
-        + pa.p_crit_wound * if plan.devastating { 1.0 } else { pa.p_unsaved };
-    let p_wounds_per_roll = pa.p_wound + pa.p_crit_wound;
-    let p_miss = 1.0 - pa.p_hit - pa.p_crit_hit;
+/// A joint distribution of (normal damage events, Devastating Wounds events): `[n][d]`.
+type Grid = Vec<Vec<f64>>;
 
-    // Events produced by one attack.
-    let mut f = vec![p_miss + pa.p_hit * (1.0 - pe), pa.p_hit * pe];
-    let sustained = plan
-        .sustained
-        .map(|d| d.distribution())
-        .unwrap_or_else(|| vec![1.0]);
-    let extra_hits_mean = mean_of(&sustained);
-    if pa.p_crit_hit > 0.0 {
-        let pc = if plan.lethal { pa.p_unsaved } else { pe };
-        let mut extra = vec![0.0; sustained.len()];
-        for (x, &px) in sustained.iter().enumerate() {
-            if px > 0.0 {
-                for (k, b) in binomial(x, pe).into_iter().enumerate() {
-                    extra[k] += px * b;
+fn conv2(a: &Grid, b: &Grid) -> Grid {
+    let rows = a.len() + b.len() - 1;
+    let cols = a[0].len() + b[0].len() - 1;
+    let mut out = vec![vec![0.0; cols]; rows];
+    for (i, ra) in a.iter().enumerate() {
+        for (j, &x) in ra.iter().enumerate() {
+            if x == 0.0 {
+                continue;
+            }
+            for (k, rb) in b.iter().enumerate() {
+                for (l, &y) in rb.iter().enumerate() {
+                    out[i + k][j + l] += x * y;
                 }
             }
         }
-        let crit = convolve(&[1.0 - pc, pc], &extra);
-        if f.len() < crit.len() {
-            f.resize(crit.len(), 0.0);
-        }
-        for (k, q) in crit.into_iter().enumerate() {
-            f[k] += pa.p_crit_hit * q;
+    }
+    out
+}
+
+/// `into += p · g`, growing `into` as needed.
+fn add_scaled(into: &mut Grid, p: f64, g: &Grid) {
+    if into.len() < g.len() {
+        into.resize(g.len(), Vec::new());
+    }
+    let cols = into
+        .iter()
+        .map(Vec::len)
+        .chain([g[0].len()])
+        .max()
+        .unwrap_or(1);
+    for row in into.iter_mut() {
+        row.resize(cols, 0.0);
+    }
+    for (i, r) in g.iter().enumerate() {
+        for (j, &x) in r.iter().enumerate() {
+            into[i][j] += p * x;
         }
     }
-    let hits_per_attack = pa.p_hit + pa.p_crit_hit * (1.0 + extra_hits_mean);
-    let crit_wounds = if plan.lethal { 1.0 } else { p_wounds_per_roll };
-    let wounds_per_attack = pa.p_hit * p_wounds_per_roll
-        + pa.p_crit_hit * (crit_wounds + extra_hits_mean * p_wounds_per_roll);
+}
 
-    // Attacks of the whole unit.
-    let per_model = plan.attacks.distribution();
-    let mut attacks = vec![1.0];
-    for _ in 0..plan.attackers {
-        attacks = convolve(&attacks, &per_model);
-    }
-    let expected_attacks = mean_of(&attacks);
-
-    // Damage events of the whole volley: sum over n of P(A = n) · f^{*n}.
-    let max_events = (attacks.len() - 1) * (f.len() - 1);
-    let mut events = vec![0.0; max_events + 1];
-    let mut fn_ = vec![1.0];
-    for (n, &pn) in attacks.iter().enumerate() {
-        if n > 0 {
-            fn_ = convolve(&fn_, &f);
+/// One step of the allocation chain: every state `r` suffers one damage event whose post-FNP
+/// damage is `q` (`tail[j]` = P(k ≥ j)); excess over the current model's wounds is lost.
+fn step(state: &[f64], next: &mut [f64], q: &[f64], tail: &[f64], w: usize) {
+    next.iter_mut().for_each(|x| *x = 0.0);
+    next[0] = state[0];
+    for r in 1..state.len() {
+        let s = state[r];
+        if s == 0.0 {
+            continue;
         }
-        if pn > 0.0 {
-            for (e, &q) in fn_.iter().enumerate() {
-                events[e] += pn * q;
-            }
+        let left = (r - 1) % w + 1;
+        for (k, &qk) in q.iter().enumerate().take(left) {
+            next[r - k] += s * qk;
         }
+        next[r - left] += s * tail[left];
     }
+}
 
-    // Post-FNP damage of one event: k ~ Σ_d P(D = d) · Binomial(d, 1 - fnp).
-    let keep = 1.0 - plan.fnp_ignore();
-    let dmg = plan.damage_distribution();
+/// Post-FNP damage of one event: `k ~ Σ_d P(D = d) · Binomial(d, 1 - ignore)`, and its tail
+/// `P(k ≥ j)` for `j` in `0..=w`.
+fn post_fnp(dmg: &[f64], ignore: f64, w: usize) -> (Vec<f64>, Vec<f64>) {
     let mut q = vec![0.0; dmg.len()];
     for (d, &pd) in dmg.iter().enumerate() {
         if pd > 0.0 {
-            for (k, b) in binomial(d, keep).into_iter().enumerate() {
+            for (k, b) in binomial(d, 1.0 - ignore).into_iter().enumerate() {
                 q[k] += pd * b;
             }
         }
     }
-    let w = plan.wounds as usize;
-    let total = plan.models as usize * w;
-    // tail[j] = P(k >= j) for j in 0..=w.
-    let mut tail = vec![0.0; w + 1];
-    for (j, t) in tail.iter_mut().enumerate() {
-        *t = q.iter().skip(j).sum();
-    }
+    let tail = (0..=w).map(|j| q.iter().skip(j).sum()).collect();
+    (q, tail)
+}
 
-    // Markov chain over R. `state` is the distribution after e events; accumulate
-    // P(E = e) · state into `fin`.
+/// The chain when every event has the same kernel: `Σ_e P(E = e) · T^e δ_total`.
+fn chain_one(events: &[f64], q: &[f64], tail: &[f64], total: usize, w: usize) -> Vec<f64> {
     let mut state = vec![0.0; total + 1];
     state[total] = 1.0;
     let mut fin = vec![0.0; total + 1];
@@ -178,21 +186,147 @@ pub(crate) fn run(plan: &Plan) -> Outcome {
             fin[0] += events[e + 1..=last].iter().sum::<f64>();
             break;
         }
-        next.iter_mut().for_each(|x| *x = 0.0);
-        next[0] = state[0];
-        for r in 1..=total {
-            let s = state[r];
-            if s == 0.0 {
-                continue;
-            }
-            let left = (r - 1) % w + 1;
-            for (k, &qk) in q.iter().enumerate().take(left) {
-                next[r - k] += s * qk;
-            }
-            next[r - left] += s * tail[left];
-        }
+        step(&state, &mut next, q, tail, w);
         std::mem::swap(&mut state, &mut next);
     }
+    fin
+}
+
+/// The chain when the Devastating Wounds events have their own kernel (a Feel No Pain against
+/// mortal wounds): the normal events first, then the devastating ones, as the rules allocate
+/// them. `Σ_{n,d} P(n, d) · T_dev^d T_normal^n δ_total`.
+fn chain_two(
+    events: &Grid,
+    normal: (&[f64], &[f64]),
+    dev: (&[f64], &[f64]),
+    total: usize,
+    w: usize,
+) -> Vec<f64> {
+    let mut state = vec![0.0; total + 1];
+    state[total] = 1.0;
+    let mut fin = vec![0.0; total + 1];
+    let mut next = vec![0.0; total + 1];
+    for row in events {
+        let last = row.iter().rposition(|&p| p > 0.0);
+        if let Some(last) = last {
+            let mut st = state.clone();
+            for (d, &p) in row.iter().enumerate().take(last + 1) {
+                if p > 0.0 {
+                    for (r, &s) in st.iter().enumerate() {
+                        fin[r] += p * s;
+                    }
+                }
+                if d < last {
+                    step(&st, &mut next, dev.0, dev.1, w);
+                    std::mem::swap(&mut st, &mut next);
+                }
+            }
+        }
+        step(&state, &mut next, normal.0, normal.1, w);
+        std::mem::swap(&mut state, &mut next);
+    }
+    fin
+}
+
+pub(crate) fn run(plan: &Plan) -> Outcome {
+    let pa = per_attack(plan);
+    // What one hit that rolls to wound becomes: an unsaved normal wound (`p_normal`) or a
+    // Devastating Wounds attack (`p_dev`, no save).
+    let p_dev = if plan.devastating {
+        pa.p_crit_wound
+    } else {
+        0.0
+    };
+    let p_wounds_per_roll = pa.p_wound + pa.p_crit_wound;
+    let p_normal = (p_wounds_per_roll - p_dev) * pa.p_unsaved;
+    let p_miss = 1.0 - pa.p_hit - pa.p_crit_hit;
+    let sustained = plan
+        .sustained
+        .map(|d| d.distribution())
+        .unwrap_or_else(|| vec![1.0]);
+    let extra_hits_mean = mean_of(&sustained);
+    let hits_per_attack = pa.p_hit + pa.p_crit_hit * (1.0 + extra_hits_mean);
+    let crit_wounds = if plan.lethal { 1.0 } else { p_wounds_per_roll };
+    let wounds_per_attack = pa.p_hit * p_wounds_per_roll
+        + pa.p_crit_hit * (crit_wounds + extra_hits_mean * p_wounds_per_roll);
+
+    // Attacks of the whole unit.
+    let per_model = plan.attacks.distribution();
+    let mut attacks = vec![1.0];
+    for _ in 0..plan.attackers {
+        attacks = convolve(&attacks, &per_model);
+    }
+    let expected_attacks = mean_of(&attacks);
+
+    let w = plan.wounds as usize;
+    let total = plan.models as usize * w;
+    let dmg = plan.damage_distribution();
+    let normal = post_fnp(&dmg, plan.fnp_ignore(), w);
+    let mortal = post_fnp(&dmg, plan.fnp_mortal_ignore(), w);
+    // One hit rolling to wound, and a lethal Critical Hit, as joint (normal, devastating) events.
+    let to_wound: Grid = vec![vec![1.0 - p_normal - p_dev, p_dev], vec![p_normal, 0.0]];
+    let lethal: Grid = vec![vec![1.0 - pa.p_unsaved], vec![pa.p_unsaved]];
+    let mut f: Grid = vec![vec![p_miss]];
+    add_scaled(&mut f, pa.p_hit, &to_wound);
+    if pa.p_crit_hit > 0.0 {
+        let mut extra: Grid = vec![vec![0.0]];
+        let mut power: Grid = vec![vec![1.0]];
+        for (x, &px) in sustained.iter().enumerate() {
+            if x > 0 {
+                power = conv2(&power, &to_wound);
+            }
+            if px > 0.0 {
+                add_scaled(&mut extra, px, &power);
+            }
+        }
+        let crit = conv2(if plan.lethal { &lethal } else { &to_wound }, &extra);
+        add_scaled(&mut f, pa.p_crit_hit, &crit);
+    }
+    let fin = if p_dev > 0.0 && mortal.0 != normal.0 {
+        // The volley's events: Σ_n P(A = n) · f^{*n}, jointly.
+        let mut events: Grid = vec![vec![0.0]];
+        let mut fn_: Grid = vec![vec![1.0]];
+        for (n, &pn) in attacks.iter().enumerate() {
+            if n > 0 {
+                fn_ = conv2(&fn_, &f);
+            }
+            if pn > 0.0 {
+                add_scaled(&mut events, pn, &fn_);
+            }
+        }
+        chain_two(
+            &events,
+            (&normal.0, &normal.1),
+            (&mortal.0, &mortal.1),
+            total,
+            w,
+        )
+    } else {
+        // One kernel for every event: count events only (the order does not matter).
+        let mut f1 = vec![0.0; f.len() + f[0].len()];
+        for (n, row) in f.iter().enumerate() {
+            for (d, &p) in row.iter().enumerate() {
+                f1[n + d] += p;
+            }
+        }
+        while f1.len() > 1 && f1.last() == Some(&0.0) {
+            f1.pop();
+        }
+        let max_events = (attacks.len() - 1) * (f1.len() - 1);
+        let mut events = vec![0.0; max_events + 1];
+        let mut fn_ = vec![1.0];
+        for (n, &pn) in attacks.iter().enumerate() {
+            if n > 0 {
+                fn_ = convolve(&fn_, &f1);
+            }
+            if pn > 0.0 {
+                for (e, &q) in fn_.iter().enumerate() {
+                    events[e] += pn * q;
+                }
+            }
+        }
+        chain_one(&events, &normal.0, &normal.1, total, w)
+    };
 
     let mut damage_distribution = vec![0.0; total + 1];
     let mut models_destroyed_distribution = vec![0.0; plan.models as usize + 1];

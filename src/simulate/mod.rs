@@ -71,6 +71,52 @@ pub struct Conditions {
     /// The target is beyond the distance the weapon's CONVERSION rule names (the rule's text
     /// says 12", 18" or 24"; the keyword alone does not).
     pub beyond_conversion: bool,
+    /// Re-rolls, roll modifiers, critical thresholds and damage modifiers in force.
+    pub modifiers: Modifiers,
+}
+
+/// Which rolls a re-roll lets the player roll again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Reroll {
+    /// Unmodified rolls of 1.
+    Ones,
+    /// Every roll that fails after modifiers.
+    Failed,
+}
+
+impl std::fmt::Display for Reroll {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Reroll::Ones => "ones",
+            Reroll::Failed => "failed",
+        })
+    }
+}
+
+/// The modifiers a damage calculator's user sets by hand (or a datasheet grants): re-rolls,
+/// hit and wound roll modifiers, critical thresholds, damage reduction and halving, and a
+/// Feel No Pain against mortal wounds only. The default changes nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Modifiers {
+    /// Re-roll the hit roll (before modifiers; one re-roll per roll).
+    pub reroll_hits: Option<Reroll>,
+    /// Re-roll the wound roll (TWIN-LINKED is `Failed`).
+    pub reroll_wounds: Option<Reroll>,
+    /// Added to the hit roll's other modifiers (HEAVY, STEALTH, …); the sum is capped at ±1.
+    pub hit_modifier: i32,
+    /// Added to the wound roll's other modifiers (LANCE); the sum is capped at ±1.
+    pub wound_modifier: i32,
+    /// An unmodified hit roll of this or more is a Critical Hit (and succeeds); `None`: 6.
+    pub crit_hit: Option<u8>,
+    /// An unmodified wound roll of this or more is a Critical Wound (and succeeds); `None`: 6
+    /// (ANTI's threshold when lower).
+    pub crit_wound: Option<u8>,
+    /// Each attack's damage (after the roll and MELTA, after halving) minus this, at least 1.
+    pub damage_reduction: u32,
+    /// Each attack's damage halved, rounding up (before `damage_reduction`).
+    pub halve_damage: bool,
+    /// The target's Feel No Pain against mortal wounds only (Devastating Wounds included).
+    pub fnp_mortal: Option<u8>,
 }
 
 impl Default for Conditions {
@@ -84,6 +130,7 @@ impl Default for Conditions {
             stealth: false,
             target_visible: true,
             beyond_conversion: false,
+            modifiers: Modifiers::default(),
         }
     }
 }

@@ -76,7 +76,11 @@ pub(crate) fn run(plan: &Plan, trials: u64, seed: u64, progress: &dyn Fn(u64)) -
                     hits_to_roll += 1;
                     continue;
                 }
-                match plan.hit(d6(&mut rng)) {
+                let mut roll = d6(&mut rng);
+                if plan.reroll_hit(roll) {
+                    roll = d6(&mut rng);
+                }
+                match plan.hit(roll) {
                     Hit::Miss => {}
                     Hit::Normal => hits_to_roll += 1,
                     Hit::Critical => {
@@ -96,11 +100,11 @@ pub(crate) fn run(plan: &Plan, trials: u64, seed: u64, progress: &dyn Fn(u64)) -
         // Wound rolls; each wound is either saved, an unsaved normal wound, or devastating.
         let mut wounds: Vec<bool> = vec![false; auto_wounds as usize]; // false = not critical
         for _ in 0..hits_to_roll {
-            let mut r = plan.wound(d6(&mut rng));
-            if r == Wound::Fail && plan.twin_linked {
-                r = plan.wound(d6(&mut rng));
+            let mut roll = d6(&mut rng);
+            if plan.reroll_wound(roll) {
+                roll = d6(&mut rng);
             }
-            match r {
+            match plan.wound(roll) {
                 Wound::Fail => {}
                 Wound::Normal => wounds.push(false),
                 Wound::Critical => wounds.push(true),
@@ -108,8 +112,9 @@ pub(crate) fn run(plan: &Plan, trials: u64, seed: u64, progress: &dyn Fn(u64)) -
         }
         sum_wounds += wounds.len() as u64;
         for critical in wounds {
-            let dmg =
-                plan.damage.sample(&mut rng) + plan.melta.map(|m| m.sample(&mut rng)).unwrap_or(0);
+            let dmg = plan.modified_damage(
+                plan.damage.sample(&mut rng) + plan.melta.map(|m| m.sample(&mut rng)).unwrap_or(0),
+            );
             if critical && plan.devastating {
                 devastating.push(dmg);
             } else if !plan.save(save_need, d6(&mut rng)) {
@@ -122,8 +127,11 @@ pub(crate) fn run(plan: &Plan, trials: u64, seed: u64, progress: &dyn Fn(u64)) -
             full_wounds: plan.wounds,
             damage: 0,
         };
-        for &d in normal.iter().chain(devastating.iter()) {
+        for &d in &normal {
             unit.suffer(d, plan.fnp, &mut rng);
+        }
+        for &d in &devastating {
+            unit.suffer(d, plan.fnp_mortal_roll(), &mut rng);
         }
         damage_counts[unit.damage as usize] += 1;
         destroyed_counts[(plan.models - unit.models_left) as usize] += 1;

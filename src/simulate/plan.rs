@@ -5,7 +5,7 @@
 //! differences) so the exact and Monte Carlo engines cannot disagree on the rules. It must
 //! not compute distributions over a whole volley.
 
-use super::{Dice, Keyword, Rules, Scenario, SimError};
+use super::{Dice, Keyword, Reroll, Rules, Scenario, SimError};
 
 pub(crate) const MAX_ATTACKERS: u32 = 200;
 pub(crate) const MAX_MODELS: u32 = 200;
@@ -113,13 +113,19 @@ pub(crate) struct Plan {
     /// Unmodified successful hit rolls at or above this are Critical Hits (6, or 4 with
     /// CONVERSION beyond its distance).
     pub critical_hit_at: u8,
+    /// Unmodified hit rolls at or above this are Critical Hits and succeed whatever the
+    /// modifiers (`--crit-hit`; 7 = none).
+    pub critical_hit_always: u8,
+    /// Which hit rolls are rolled again (before modifiers, once).
+    pub reroll_hits: Option<Reroll>,
     pub lethal: bool,
     pub sustained: Option<Dice>,
     pub wound_need: u8,
     pub wound_mod: i32,
     /// Unmodified wound rolls at or above this are Critical Wounds (7 = never).
     pub critical_wound_at: u8,
-    pub twin_linked: bool,
+    /// Which wound rolls are rolled again (TWIN-LINKED: the failed ones).
+    pub reroll_wounds: Option<Reroll>,
     pub devastating: bool,
     /// Armour save: (threshold, net modifier).
     pub armour: Option<(u8, i32)>,
@@ -127,6 +133,11 @@ pub(crate) struct Plan {
     pub damage: Dice,
     pub melta: Option<Dice>,
     pub fnp: Option<u8>,
+    /// Feel No Pain against mortal wounds only (Devastating Wounds).
+    pub fnp_mortal: Option<u8>,
+    /// Damage halved (rounding up), then reduced by this (at least 1), per attack.
+    pub halve_damage: bool,
+    pub damage_reduction: u32,
     pub models: u32,
     pub wounds: u32,
     pub notes: Vec<String>,
@@ -191,6 +202,10 @@ impl Plan {
         check_threshold("save", t.save)?;
         check_threshold("invulnerable save", t.invuln)?;
         check_threshold("Feel No Pain", t.fnp)?;
+        let m = &c.modifiers;
+        check_threshold("Feel No Pain against mortal wounds", m.fnp_mortal)?;
+        check_threshold("critical hit threshold", m.crit_hit)?;
+        check_threshold("critical wound threshold", m.crit_wound)?;
 
         let has = |k: &Keyword| w.keywords.contains(k);
         let ranged = !w.melee;
@@ -222,12 +237,12 @@ impl Plan {
         let mut lethal = false;
         let mut devastating = false;
         let mut anti_at = 7u8;
-        let mut hit_mod = 0i32;
+        let mut hit_mod = m.hit_modifier;
         let mut critical_hit_at = 6u8;
-        let mut wound_mod = 0i32;
+        let mut wound_mod = m.wound_modifier;
         let mut hazardous = false;
         let mut ignores_cover = false;
-        let mut twin_linked = false;
+        let mut reroll_wounds = m.reroll_wounds;
         for k in &w.keywords {
             if !tenth
                 && matches!(
@@ -313,7 +328,7 @@ impl Plan {
                         note(k, "no effect: the target lacks the keyword");
                     }
                 }
-                Keyword::TwinLinked => twin_linked = true,
+                Keyword::TwinLinked => reroll_wounds = reroll_wounds.max(Some(Reroll::Failed)),
                 Keyword::Melta(x) => {
                     if c.half_range {
                         melta = Some(*x);
@@ -364,6 +379,17 @@ impl Plan {
         if ranged && c.stealth {
             hit_mod -= 1;
         }
+        if torrent && m.reroll_hits.is_some() {
+            notes.push("re-roll hits: no effect: TORRENT makes no hit roll".into());
+        }
+        if !tenth && (m.crit_hit.is_some() || m.crit_wound.is_some()) {
+            notes.push("critical thresholds: no effect in 9e (no critical hits or wounds)".into());
+        }
+        if m.fnp_mortal.is_some() && !devastating {
+            notes.push(
+                "Feel No Pain against mortal wounds: no effect: the attack inflicts none".into(),
+            );
+        }
         if indirect {
             hit_mod -= 1;
         }
@@ -399,18 +425,31 @@ impl Plan {
             hit_fail_upto: if indirect { 3 } else { 1 },
             critical_hits: tenth && !torrent,
             critical_hit_at,
+            critical_hit_always: if tenth && !torrent {
+                m.crit_hit.unwrap_or(7)
+            } else {
+                7
+            },
+            reroll_hits: if torrent { None } else { m.reroll_hits },
             lethal,
             sustained,
             wound_need: wound_threshold(w.strength, t.toughness),
             wound_mod: wound_mod.clamp(-1, 1),
-            critical_wound_at: if tenth { anti_at.min(6) } else { 7 },
-            twin_linked,
+            critical_wound_at: if tenth {
+                anti_at.min(m.crit_wound.unwrap_or(6))
+            } else {
+                7
+            },
+            reroll_wounds,
             devastating,
             armour,
             invuln: t.invuln,
             damage: w.damage,
             melta,
             fnp: t.fnp,
+            fnp_mortal: m.fnp_mortal,
+            halve_damage: m.halve_damage,
+            damage_reduction: m.damage_reduction,
             models: t.models,
             wounds: t.wounds,
             notes,
@@ -423,6 +462,9 @@ impl Plan {
         if roll <= self.hit_fail_upto {
             return Hit::Miss;
         }
+        if roll >= self.critical_hit_always {
+            return Hit::Critical;
+        }
         // An unmodified 6 always succeeds; a Critical Hit must also be a successful hit.
         let success = roll == 6 || i32::from(roll) + self.hit_mod >= i32::from(self.skill);
         if !success {
@@ -431,6 +473,25 @@ impl Plan {
             Hit::Critical
         } else {
             Hit::Normal
+        }
+    }
+
+    /// Whether an unmodified hit roll is rolled again (a failed roll is one that fails after
+    /// modifiers).
+    pub fn reroll_hit(&self, roll: u8) -> bool {
+        match self.reroll_hits {
+            None => false,
+            Some(Reroll::Ones) => roll == 1,
+            Some(Reroll::Failed) => self.hit(roll) == Hit::Miss,
+        }
+    }
+
+    /// Whether an unmodified wound roll is rolled again.
+    pub fn reroll_wound(&self, roll: u8) -> bool {
+        match self.reroll_wounds {
+            None => false,
+            Some(Reroll::Ones) => roll == 1,
+            Some(Reroll::Failed) => self.wound(roll) == Wound::Fail,
         }
     }
 
@@ -470,13 +531,47 @@ impl Plan {
         self.fnp.map(|f| f64::from(7 - f) / 6.0).unwrap_or(0.0)
     }
 
-    /// Distribution of the Damage characteristic of one attack (with MELTA).
+    /// The Feel No Pain roll against a mortal wound: the better of the two that apply.
+    pub fn fnp_mortal_roll(&self) -> Option<u8> {
+        match (self.fnp, self.fnp_mortal) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Chance that one mortal wound that would be lost is ignored.
+    pub fn fnp_mortal_ignore(&self) -> f64 {
+        self.fnp_mortal_roll()
+            .map(|f| f64::from(7 - f) / 6.0)
+            .unwrap_or(0.0)
+    }
+
+    /// One attack's damage `d` after halving (rounding up) and damage reduction (never below
+    /// 1; a damage of 0 stays 0).
+    pub fn modified_damage(&self, d: u32) -> u32 {
+        if d == 0 {
+            return 0;
+        }
+        let d = if self.halve_damage { d.div_ceil(2) } else { d };
+        d.saturating_sub(self.damage_reduction).max(1)
+    }
+
+    /// Distribution of the damage of one attack: the Damage characteristic with MELTA, then
+    /// halving and damage reduction.
     pub fn damage_distribution(&self) -> Vec<f64> {
         let d = self.damage.distribution();
-        match self.melta {
+        let d = match self.melta {
             None => d,
             Some(m) => convolve(&d, &m.distribution()),
+        };
+        let mut out = vec![0.0; d.len()];
+        for (v, &p) in d.iter().enumerate() {
+            out[self.modified_damage(v as u32) as usize] += p;
         }
+        while out.len() > 1 && out.last() == Some(&0.0) {
+            out.pop();
+        }
+        out
     }
 }
 
