@@ -4,7 +4,9 @@
 //!
 //! Run: `cargo bench --bench simulate [-- DATASET_DIR]`.
 
-use cogitator::simulate::{self, Conditions, Dice, Keyword, Scenario, Target, Weapon};
+use cogitator::simulate::{
+    self, Conditions, Dice, Keyword, Modifiers, Reroll, Scenario, Target, Weapon,
+};
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -133,6 +135,41 @@ fn main() {
                 ),
                 target: target(1, 12, Some(2), None, 16, Some(5), &["MONSTER"]),
                 conditions: Conditions::default(),
+            },
+        ),
+        (
+            "10 bolt rifles with re-rolls (failed hits, wound rolls of 1), +1 to hit, crit hit 5+, SUSTAINED HITS 1, vs 10x T3 5+ W1",
+            Scenario {
+                attackers: 10,
+                weapon: weapon("2", Some(3), 4, -1, "1", &["SUSTAINED HITS 1"]),
+                target: target(10, 3, Some(5), None, 1, None, &["INFANTRY"]),
+                conditions: Conditions {
+                    modifiers: Modifiers {
+                        reroll_hits: Some(Reroll::Failed),
+                        reroll_wounds: Some(Reroll::Ones),
+                        hit_modifier: 1,
+                        crit_hit: Some(5),
+                        ..Modifiers::default()
+                    },
+                    ..Conditions::default()
+                },
+            },
+        ),
+        (
+            "10x A2 DEVASTATING (D2) re-roll failed wounds vs 5x T5 2+ W3 FNP 6+, FNP 5+ vs mortal wounds, damage -1 (two kernels)",
+            Scenario {
+                attackers: 10,
+                weapon: weapon("2", Some(3), 4, -1, "2", &["DEVASTATING WOUNDS"]),
+                target: target(5, 5, Some(2), None, 3, Some(6), &["INFANTRY"]),
+                conditions: Conditions {
+                    modifiers: Modifiers {
+                        reroll_wounds: Some(Reroll::Failed),
+                        damage_reduction: 1,
+                        fnp_mortal: Some(5),
+                        ..Modifiers::default()
+                    },
+                    ..Conditions::default()
+                },
             },
         ),
     ];

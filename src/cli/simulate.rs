@@ -16,7 +16,7 @@
 use crate::model::{Datasheet, WeaponProfile};
 use crate::simulate::profile::{parse_range, target_from_datasheet, weapon_from_profile};
 use crate::simulate::{
-    self, Conditions, Dice, Keyword, Modifiers, Outcome, Rules, Scenario, Target, Weapon,
+    self, Conditions, Dice, Keyword, Modifiers, Outcome, Reroll, Rules, Scenario, Target, Weapon,
 };
 use crate::validate::{self, ReferenceTarget};
 use anyhow::{anyhow, bail, Context};
@@ -147,6 +147,42 @@ pub struct Flags {
     /// Rules edition [default: 10e].
     #[arg(long, value_parser = ["10e", "9e"], help_heading = "Conditions")]
     pub edition: Option<String>,
+
+    /// Re-roll hit rolls of 1 (`ones`) or every failed hit roll (`failed`) [default: none].
+    #[arg(long, value_name = "WHICH", value_parser = parse_reroll, help_heading = "Modifiers")]
+    pub reroll_hits: Option<Reroll>,
+    /// Re-roll wound rolls of 1 or every failed wound roll (TWIN-LINKED is `failed`)
+    /// [default: none].
+    #[arg(long, value_name = "WHICH", value_parser = parse_reroll, help_heading = "Modifiers")]
+    pub reroll_wounds: Option<Reroll>,
+    /// Added to the hit roll: -6 to 6; the sum with HEAVY, STEALTH, … is capped at ±1
+    /// [default: 0].
+    #[arg(long, value_name = "N", value_parser = parse_modifier, allow_hyphen_values = true,
+          help_heading = "Modifiers")]
+    pub hit_modifier: Option<i32>,
+    /// Added to the wound roll: -6 to 6; the sum with LANCE is capped at ±1 [default: 0].
+    #[arg(long, value_name = "N", value_parser = parse_modifier, allow_hyphen_values = true,
+          help_heading = "Modifiers")]
+    pub wound_modifier: Option<i32>,
+    /// A Critical Hit on an unmodified `2+` to `6+` [default: 6+].
+    #[arg(long, value_name = "K+", value_parser = parse_crit, help_heading = "Modifiers")]
+    pub crit_hit: Option<Threshold>,
+    /// A Critical Wound on an unmodified `2+` to `6+` (ANTI's lower threshold wins)
+    /// [default: 6+].
+    #[arg(long, value_name = "K+", value_parser = parse_crit, help_heading = "Modifiers")]
+    pub crit_wound: Option<Threshold>,
+    /// Each attack's damage minus N, to a minimum of 1 (after MELTA and halving): 0 to 6
+    /// [default: 0].
+    #[arg(long, value_name = "N", value_parser = parse_reduction, help_heading = "Modifiers")]
+    pub damage_reduction: Option<u32>,
+    /// Each attack's damage halved, rounding up (after MELTA) [default: no].
+    #[arg(long, help_heading = "Modifiers")]
+    pub halve_damage: bool,
+    /// Feel No Pain against mortal wounds only (Devastating Wounds); with --fnp, the better
+    /// roll applies to each mortal wound: `2+` to `6+` [default: none].
+    #[arg(long, value_name = "X+", value_parser = parse_fnp_mortal, allow_hyphen_values = true,
+          help_heading = "Modifiers")]
+    pub fnp_mortal: Option<Threshold>,
 
     /// Dataset directory (with `datasheets.json`) to take the weapon (and target) from.
     #[arg(long, value_name = "DIR", requires_all = ["datasheet", "weapon"], help_heading = "Dataset")]
@@ -287,6 +323,30 @@ const DAMAGE: Limit = Limit {
     hi: 999,
     rules: "rules: at least 1 damage; engine: at most 10 D3/D6 dice, constants up to 999",
 };
+const MODIFIER: Limit = Limit {
+    what: "roll modifier",
+    lo: -6,
+    hi: 6,
+    rules: "the sum of a roll's modifiers is capped at +1/-1 by the rules",
+};
+const CRIT: Limit = Limit {
+    what: "critical threshold",
+    lo: 2,
+    hi: 6,
+    rules: "an unmodified roll; the rules' range and the engine's",
+};
+const REDUCTION: Limit = Limit {
+    what: "damage reduction",
+    lo: 0,
+    hi: 6,
+    rules: "damage never goes below 1",
+};
+const FNP_MORTAL: Limit = Limit {
+    what: "Feel No Pain against mortal wounds",
+    lo: 2,
+    hi: 6,
+    rules: "or - / none; the rules' range and the engine's",
+};
 const TRIALS: Limit = Limit {
     what: "Monte Carlo trial count",
     lo: 1,
@@ -377,6 +437,32 @@ fn parse_invuln(s: &str) -> Result<Threshold, String> {
 }
 fn parse_fnp(s: &str) -> Result<Threshold, String> {
     threshold(&FNP, s).map(Threshold)
+}
+fn parse_reroll(s: &str) -> Result<Reroll, String> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "ones" | "1" | "1s" => Ok(Reroll::Ones),
+        "failed" | "fails" => Ok(Reroll::Failed),
+        _ => Err(format!(
+            "{s:?} is not a re-roll: expected `ones` (unmodified rolls of 1) or `failed` (every roll that fails)"
+        )),
+    }
+}
+fn parse_modifier(s: &str) -> Result<i32, String> {
+    integer(&MODIFIER, s.trim().trim_start_matches('+')).map(|v| v as i32)
+}
+fn parse_crit(s: &str) -> Result<Threshold, String> {
+    match threshold(&CRIT, s)? {
+        None => Err(format!(
+            "{s:?} is not a critical threshold: expected 2+ to 6+"
+        )),
+        t => Ok(Threshold(t)),
+    }
+}
+fn parse_reduction(s: &str) -> Result<u32, String> {
+    count(&REDUCTION, s)
+}
+fn parse_fnp_mortal(s: &str) -> Result<Threshold, String> {
+    threshold(&FNP_MORTAL, s).map(Threshold)
 }
 fn parse_attacks(s: &str) -> Result<Dice, String> {
     dice(&ATTACKS, s)
@@ -939,7 +1025,7 @@ fn scenario(a: &Flags) -> anyhow::Result<(Scenario, Rows)> {
         stealth: a.stealth,
         target_visible: !a.not_visible,
         beyond_conversion: a.beyond_conversion,
-        modifiers: Modifiers::default(),
+        modifiers: modifiers(a, &mut rows)?,
     };
     match a.monte_carlo {
         Some(n) => {
@@ -956,6 +1042,97 @@ fn scenario(a: &Flags) -> anyhow::Result<(Scenario, Rows)> {
         conditions,
     };
     Ok((sc, rows))
+}
+
+/// The modifiers of the flags, each recorded in the scenario block with its source.
+fn modifiers(a: &Flags, rows: &mut Rows) -> anyhow::Result<Modifiers> {
+    let show_reroll = |r: &Option<Reroll>| r.map_or("none".to_string(), |r| r.to_string());
+    let show_crit = |t: &Option<u8>| t.map_or("6+".to_string(), |n| format!("{n}+"));
+    let signed = |n: &i32| format!("{n:+}");
+    Ok(Modifiers {
+        reroll_hits: rows.pick(
+            "reroll_hits",
+            "--reroll-hits",
+            a.reroll_hits.map(Some),
+            None,
+            "",
+            Some(None),
+            show_reroll,
+        )?,
+        reroll_wounds: rows.pick(
+            "reroll_wounds",
+            "--reroll-wounds",
+            a.reroll_wounds.map(Some),
+            None,
+            "",
+            Some(None),
+            show_reroll,
+        )?,
+        hit_modifier: rows.pick(
+            "hit_modifier",
+            "--hit-modifier",
+            a.hit_modifier,
+            None,
+            "",
+            Some(0),
+            signed,
+        )?,
+        wound_modifier: rows.pick(
+            "wound_modifier",
+            "--wound-modifier",
+            a.wound_modifier,
+            None,
+            "",
+            Some(0),
+            signed,
+        )?,
+        crit_hit: rows.pick(
+            "crit_hit",
+            "--crit-hit",
+            a.crit_hit.map(|t| t.0),
+            None,
+            "",
+            Some(None),
+            show_crit,
+        )?,
+        crit_wound: rows.pick(
+            "crit_wound",
+            "--crit-wound",
+            a.crit_wound.map(|t| t.0),
+            None,
+            "",
+            Some(None),
+            show_crit,
+        )?,
+        damage_reduction: rows.pick(
+            "damage_reduction",
+            "--damage-reduction",
+            a.damage_reduction,
+            None,
+            "",
+            Some(0),
+            u32::to_string,
+        )?,
+        halve_damage: {
+            rows.flag(
+                "halve_damage",
+                "--halve-damage",
+                a.halve_damage,
+                "no",
+                "yes",
+            );
+            a.halve_damage
+        },
+        fnp_mortal: rows.pick(
+            "fnp_mortal",
+            "--fnp-mortal",
+            a.fnp_mortal.map(|t| t.0),
+            None,
+            "",
+            Some(None),
+            show_threshold,
+        )?,
+    })
 }
 
 /// A progress bar over `trials` on stderr when it is a terminal (not in CI, not when piped).

@@ -228,6 +228,68 @@ fn chain_two(
     fin
 }
 
+/// The damage events one attack makes, counted (every event has the same kernel): `pe` is
+/// P(a hit rolling to wound becomes an event).
+fn events_counted(
+    pa: &PerAttack,
+    pe: f64,
+    p_miss: f64,
+    sustained: &[f64],
+    lethal: bool,
+) -> Vec<f64> {
+    let mut f = vec![p_miss + pa.p_hit * (1.0 - pe), pa.p_hit * pe];
+    if pa.p_crit_hit > 0.0 {
+        let pc = if lethal { pa.p_unsaved } else { pe };
+        let mut extra = vec![0.0; sustained.len()];
+        for (x, &px) in sustained.iter().enumerate() {
+            if px > 0.0 {
+                for (k, b) in binomial(x, pe).into_iter().enumerate() {
+                    extra[k] += px * b;
+                }
+            }
+        }
+        let crit = convolve(&[1.0 - pc, pc], &extra);
+        if f.len() < crit.len() {
+            f.resize(crit.len(), 0.0);
+        }
+        for (k, q) in crit.into_iter().enumerate() {
+            f[k] += pa.p_crit_hit * q;
+        }
+    }
+    f
+}
+
+/// The damage events one attack makes as joint (normal, devastating) counts.
+fn events_joint(
+    pa: &PerAttack,
+    p_normal: f64,
+    p_dev: f64,
+    p_miss: f64,
+    sustained: &[f64],
+    lethal: bool,
+) -> Grid {
+    // One hit rolling to wound, and a lethal Critical Hit (wounds, never devastating).
+    let to_wound: Grid = vec![vec![1.0 - p_normal - p_dev, p_dev], vec![p_normal, 0.0]];
+    let auto: Grid = vec![vec![1.0 - pa.p_unsaved], vec![pa.p_unsaved]];
+    let mut f: Grid = vec![vec![p_miss]];
+    add_scaled(&mut f, pa.p_hit, &to_wound);
+    if pa.p_crit_hit > 0.0 {
+        let mut extra: Grid = vec![vec![0.0]];
+        let mut power: Grid = vec![vec![1.0]];
+        for (x, &px) in sustained.iter().enumerate() {
+            if x > 0 {
+                power = conv2(&power, &to_wound);
+            }
+            if px > 0.0 {
+                add_scaled(&mut extra, px, &power);
+            }
+        }
+        let crit = conv2(if lethal { &auto } else { &to_wound }, &extra);
+        add_scaled(&mut f, pa.p_crit_hit, &crit);
+    }
+    f
+}
+
 pub(crate) fn run(plan: &Plan) -> Outcome {
     let pa = per_attack(plan);
     // What one hit that rolls to wound becomes: an unsaved normal wound (`p_normal`) or a
@@ -263,26 +325,8 @@ pub(crate) fn run(plan: &Plan) -> Outcome {
     let dmg = plan.damage_distribution();
     let normal = post_fnp(&dmg, plan.fnp_ignore(), w);
     let mortal = post_fnp(&dmg, plan.fnp_mortal_ignore(), w);
-    // One hit rolling to wound, and a lethal Critical Hit, as joint (normal, devastating) events.
-    let to_wound: Grid = vec![vec![1.0 - p_normal - p_dev, p_dev], vec![p_normal, 0.0]];
-    let lethal: Grid = vec![vec![1.0 - pa.p_unsaved], vec![pa.p_unsaved]];
-    let mut f: Grid = vec![vec![p_miss]];
-    add_scaled(&mut f, pa.p_hit, &to_wound);
-    if pa.p_crit_hit > 0.0 {
-        let mut extra: Grid = vec![vec![0.0]];
-        let mut power: Grid = vec![vec![1.0]];
-        for (x, &px) in sustained.iter().enumerate() {
-            if x > 0 {
-                power = conv2(&power, &to_wound);
-            }
-            if px > 0.0 {
-                add_scaled(&mut extra, px, &power);
-            }
-        }
-        let crit = conv2(if plan.lethal { &lethal } else { &to_wound }, &extra);
-        add_scaled(&mut f, pa.p_crit_hit, &crit);
-    }
     let fin = if p_dev > 0.0 && mortal.0 != normal.0 {
+        let f = events_joint(&pa, p_normal, p_dev, p_miss, &sustained, plan.lethal);
         // The volley's events: Σ_n P(A = n) · f^{*n}, jointly.
         let mut events: Grid = vec![vec![0.0]];
         let mut fn_: Grid = vec![vec![1.0]];
@@ -303,21 +347,13 @@ pub(crate) fn run(plan: &Plan) -> Outcome {
         )
     } else {
         // One kernel for every event: count events only (the order does not matter).
-        let mut f1 = vec![0.0; f.len() + f[0].len()];
-        for (n, row) in f.iter().enumerate() {
-            for (d, &p) in row.iter().enumerate() {
-                f1[n + d] += p;
-            }
-        }
-        while f1.len() > 1 && f1.last() == Some(&0.0) {
-            f1.pop();
-        }
-        let max_events = (attacks.len() - 1) * (f1.len() - 1);
+        let f = events_counted(&pa, p_normal + p_dev, p_miss, &sustained, plan.lethal);
+        let max_events = (attacks.len() - 1) * (f.len() - 1);
         let mut events = vec![0.0; max_events + 1];
         let mut fn_ = vec![1.0];
         for (n, &pn) in attacks.iter().enumerate() {
             if n > 0 {
-                fn_ = convolve(&fn_, &f1);
+                fn_ = convolve(&fn_, &f);
             }
             if pn > 0.0 {
                 for (e, &q) in fn_.iter().enumerate() {

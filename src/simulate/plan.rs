@@ -379,6 +379,14 @@ impl Plan {
         if ranged && c.stealth {
             hit_mod -= 1;
         }
+        for (roll, sum) in [("hit", hit_mod), ("wound", wound_mod)] {
+            if sum.abs() > 1 {
+                notes.push(format!(
+                    "{roll} roll modifiers sum to {sum:+}: capped at {:+}",
+                    sum.clamp(-1, 1)
+                ));
+            }
+        }
         if torrent && m.reroll_hits.is_some() {
             notes.push("re-roll hits: no effect: TORRENT makes no hit roll".into());
         }

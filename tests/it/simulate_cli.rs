@@ -489,3 +489,68 @@ fn unreadable_dataset_value_can_be_overridden() {
     );
     assert_eq!(j["scenario"]["attacks"]["replaces"], "D4");
 }
+
+/// The modifier flags (issue 28) are echoed in the scenario with their source, and the
+/// numbers follow. `flags(&[])`: A2 BS3+ S4 AP-1 D1 vs T3 Sv5+ W1 (one model).
+/// `--reroll-hits failed`: P(hit) = 4/6 + 2/6·4/6 = 8/9; S4 vs T3 wounds on 3+ (4/6) with
+/// `--wound-modifier -3` capped at -1 → 4+ (1/2); save 5+ at AP-1 → 6+ (unsaved 5/6);
+/// `--damage-reduction 2` keeps D1 at 1. Expected damage of 2 attacks against one model W1:
+/// P(at least one unsaved) = 1 - (1 - 8/9·1/2·5/6)² = 1 - (1 - 10/27)² = 1 - (17/27)².
+#[test]
+fn modifier_flags_are_shown_with_their_source_and_applied() {
+    let mut args = flags(&[]);
+    args.extend([
+        "--reroll-hits",
+        "failed",
+        "--wound-modifier",
+        "-3",
+        "--damage-reduction",
+        "2",
+        "--fnp-mortal",
+        "5+",
+        "--json",
+    ]);
+    let j = json(&cogitator(&args));
+    let sc = &j["scenario"];
+    assert_eq!(sc["reroll_hits"]["value"], "failed");
+    assert_eq!(sc["reroll_hits"]["source"], "from --reroll-hits");
+    assert_eq!(sc["reroll_wounds"]["value"], "none");
+    assert_eq!(sc["reroll_wounds"]["source"], "default");
+    assert_eq!(sc["wound_modifier"]["value"], "-3");
+    assert_eq!(sc["crit_hit"]["value"], "6+");
+    assert_eq!(sc["damage_reduction"]["value"], "2");
+    assert_eq!(sc["halve_damage"]["value"], "no");
+    assert_eq!(sc["fnp_mortal"]["value"], "5+");
+    close(&j["expected_damage"], 1.0 - (17.0f64 / 27.0).powi(2));
+    let notes = j["notes"].to_string();
+    assert!(
+        notes.contains("wound roll modifiers sum to -3: capped at -1"),
+        "{notes}"
+    );
+    assert!(
+        notes.contains("Feel No Pain against mortal wounds: no effect"),
+        "{notes}"
+    );
+}
+
+/// A modifier flag's value out of range is a usage error (exit 2) naming the range.
+#[test]
+fn modifier_flags_out_of_range_are_usage_errors() {
+    for (flag, value, says) in [
+        ("--reroll-hits", "sixes", "`ones`"),
+        ("--crit-hit", "1+", "2+ to 6+"),
+        ("--crit-wound", "none", "2+ to 6+"),
+        ("--hit-modifier", "7", "-6 to 6"),
+        ("--damage-reduction", "-1", "0 to 6"),
+    ] {
+        let mut args = flags(&[]);
+        args.extend([flag, value]);
+        let out = cogitator(&args);
+        assert_eq!(out.status.code(), Some(2), "{flag} {value}");
+        assert!(
+            stderr(&out).contains(says),
+            "{flag} {value}: {}",
+            stderr(&out)
+        );
+    }
+}
