@@ -263,6 +263,7 @@ pub fn validate_datasheets(
 fn conditions(ds: &Datasheet) -> Conditions {
     let rules = match ds.edition {
         crate::model::Edition::Ninth => simulate::Rules::Ninth,
+        crate::model::Edition::Eleventh => simulate::Rules::Eleventh,
         _ => simulate::Rules::Tenth,
     };
     Conditions {

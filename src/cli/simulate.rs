@@ -144,8 +144,12 @@ pub struct Flags {
     /// printed in the rule) [default: no].
     #[arg(long, help_heading = "Conditions")]
     pub beyond_conversion: bool,
+    /// 11th edition indirect shooting: the target is visible to a friendly unit (with
+    /// --stationary, an unmodified 1-3 fails instead of 1-5) [default: no].
+    #[arg(long, help_heading = "Conditions")]
+    pub spotted: bool,
     /// Rules edition [default: 10e].
-    #[arg(long, value_parser = ["10e", "9e"], help_heading = "Conditions")]
+    #[arg(long, value_parser = ["10e", "9e", "11e"], help_heading = "Conditions")]
     pub edition: Option<String>,
 
     /// Re-roll hit rolls of 1 (`ones`) or every failed hit roll (`failed`) [default: none].
@@ -1012,11 +1016,12 @@ fn scenario(a: &Flags) -> anyhow::Result<(Scenario, Rows)> {
         "no",
         "yes",
     );
+    rows.flag("spotted", "--spotted", a.spotted, "no", "yes");
     let conditions = Conditions {
-        rules: if edition == "9e" {
-            Rules::Ninth
-        } else {
-            Rules::Tenth
+        rules: match edition.as_str() {
+            "9e" => Rules::Ninth,
+            "11e" => Rules::Eleventh,
+            _ => Rules::Tenth,
         },
         half_range: a.half_range,
         stationary: a.stationary,
@@ -1025,6 +1030,7 @@ fn scenario(a: &Flags) -> anyhow::Result<(Scenario, Rows)> {
         stealth: a.stealth,
         target_visible: !a.not_visible,
         beyond_conversion: a.beyond_conversion,
+        spotted: a.spotted,
         modifiers: modifiers(a, &mut rows)?,
     };
     match a.monte_carlo {

@@ -381,8 +381,6 @@ pub(crate) fn run(plan: &Plan) -> Outcome {
         damage_distribution,
         models_destroyed_distribution,
         notes: plan.notes.clone(),
-        expected_hazardous_mortal_wounds: plan
-            .hazardous
-            .then(|| f64::from(plan.attackers) * 3.0 / 6.0),
+        expected_hazardous_mortal_wounds: plan.hazardous.map(|h| f64::from(plan.attackers) * h),
     }
 }

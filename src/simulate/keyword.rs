@@ -11,7 +11,10 @@ use std::fmt;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Keyword {
     RapidFire(Dice),
-    Blast,
+    /// BLAST, or 11th edition's BLAST X (X extra attack dice per five target models).
+    Blast(u32),
+    /// 11th edition's CLEAVE X (X extra attack dice per five models of the only target).
+    Cleave(u32),
     Torrent,
     Heavy,
     Assault,
@@ -53,7 +56,14 @@ pub enum KeywordError {
 impl Keyword {
     /// Parses one keyword, case-insensitive, inner whitespace collapsed.
     pub fn parse(input: &str) -> Result<Keyword, KeywordError> {
-        let norm = input
+        // 11th edition prints abilities in brackets: `[ANTI-VEHICLE 4+]`.
+        let bare = input.trim();
+        let bare = bare
+            .strip_prefix('[')
+            .and_then(|b| b.strip_suffix(']'))
+            .unwrap_or(bare);
+        let norm = bare
+            .replace(['\u{2011}', '\u{2010}'], "-")
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ")
@@ -65,7 +75,7 @@ impl Keyword {
             })
         };
         let simple = match norm.as_str() {
-            "BLAST" => Some(Keyword::Blast),
+            "BLAST" => Some(Keyword::Blast(1)),
             "TORRENT" => Some(Keyword::Torrent),
             "HEAVY" => Some(Keyword::Heavy),
             "ASSAULT" => Some(Keyword::Assault),
@@ -86,6 +96,17 @@ impl Keyword {
         };
         if let Some(k) = simple {
             return Ok(k);
+        }
+        for (prefix, make) in [
+            ("BLAST ", Keyword::Blast as fn(u32) -> Keyword),
+            ("CLEAVE ", Keyword::Cleave),
+        ] {
+            if let Some(p) = norm.strip_prefix(prefix) {
+                return match p.trim().parse::<u32>() {
+                    Ok(x) if (1..=10).contains(&x) => Ok(make(x)),
+                    _ => Err(KeywordError::Unknown(input.to_string())),
+                };
+            }
         }
         if let Some(p) = norm.strip_prefix("RAPID FIRE ") {
             return Ok(Keyword::RapidFire(dice(p)?));
@@ -137,7 +158,9 @@ impl fmt::Display for Keyword {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Keyword::RapidFire(d) => write!(f, "RAPID FIRE {d}"),
-            Keyword::Blast => f.write_str("BLAST"),
+            Keyword::Blast(1) => f.write_str("BLAST"),
+            Keyword::Blast(x) => write!(f, "BLAST {x}"),
+            Keyword::Cleave(x) => write!(f, "CLEAVE {x}"),
             Keyword::Torrent => f.write_str("TORRENT"),
             Keyword::Heavy => f.write_str("HEAVY"),
             Keyword::Assault => f.write_str("ASSAULT"),

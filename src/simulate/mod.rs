@@ -24,6 +24,9 @@ pub enum Rules {
     #[default]
     Tenth,
     Ninth,
+    /// 11th edition: the benefit of cover worsens BS, CLEAVE, BLAST X, indirect shooting's
+    /// unmodified 1–5 (`docs/simulator.md` cites each section).
+    Eleventh,
 }
 
 /// The attacking weapon profile, already parsed.
@@ -71,6 +74,8 @@ pub struct Conditions {
     /// The target is beyond the distance the weapon's CONVERSION rule names (the rule's text
     /// says 12", 18" or 24"; the keyword alone does not).
     pub beyond_conversion: bool,
+    /// 11th edition indirect shooting: the target is visible to one or more friendly units.
+    pub spotted: bool,
     /// Re-rolls, roll modifiers, critical thresholds and damage modifiers in force.
     pub modifiers: Modifiers,
 }
@@ -130,6 +135,7 @@ impl Default for Conditions {
             stealth: false,
             target_visible: true,
             beyond_conversion: false,
+            spotted: false,
             modifiers: Modifiers::default(),
         }
     }

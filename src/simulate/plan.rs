@@ -141,7 +141,8 @@ pub(crate) struct Plan {
     pub models: u32,
     pub wounds: u32,
     pub notes: Vec<String>,
-    pub hazardous: bool,
+    /// HAZARDOUS: expected mortal wounds per attacking model.
+    pub hazardous: Option<f64>,
 }
 
 fn invalid(what: &'static str, value: impl ToString, expected: &'static str) -> SimError {
@@ -179,7 +180,10 @@ impl Plan {
         let w = &sc.weapon;
         let t = &sc.target;
         let c = &sc.conditions;
-        let tenth = c.rules == Rules::Tenth;
+        // 10th and 11th edition share criticals and the keywords' 10th-edition effects; 11th
+        // changes cover, STEALTH, indirect shooting, PSYCHIC, HAZARDOUS and adds CLEAVE/BLAST X.
+        let tenth = c.rules != Rules::Ninth;
+        let eleventh = c.rules == Rules::Eleventh;
         if sc.attackers == 0 || sc.attackers > MAX_ATTACKERS {
             return Err(invalid("attacking model count", sc.attackers, "1 to 200"));
         }
@@ -243,6 +247,7 @@ impl Plan {
         let mut hazardous = false;
         let mut ignores_cover = false;
         let mut reroll_wounds = m.reroll_wounds;
+        let mut psychic = false;
         for k in &w.keywords {
             if !tenth
                 && matches!(
@@ -267,9 +272,20 @@ impl Plan {
                         attacks.double = true;
                     }
                 }
-                Keyword::Blast => {
+                Keyword::Cleave(x) => {
+                    // 11e 24.06: the scenario has one target, so its attacks all select it.
+                    if !eleventh {
+                        note(k, "no effect: an 11th-edition ability");
+                    } else {
+                        attacks.blast_bonus += x * (models_in_target / 5);
+                        if models_in_target < 5 {
+                            note(k, "no effect: fewer than 5 models in the target");
+                        }
+                    }
+                }
+                Keyword::Blast(x) => {
                     if tenth {
-                        attacks.blast_bonus = models_in_target / 5;
+                        attacks.blast_bonus += x * (models_in_target / 5);
                         if attacks.blast_bonus == 0 {
                             note(k, "no effect: fewer than 5 models in the target");
                         }
@@ -349,7 +365,12 @@ impl Plan {
                         note(k, "no effect: the target is visible");
                     }
                 }
-                Keyword::Hazardous => hazardous = true,
+                Keyword::Hazardous => {
+                    hazardous = true;
+                    if eleventh {
+                        note(k, "11e hazard rolls: 1 mortal wound each failed roll (1-2); 3 if every model of the unit is a MONSTER or VEHICLE, not counted here");
+                    }
+                }
                 Keyword::Conversion => {
                     if !tenth {
                         note(k, "no effect in 9e");
@@ -371,13 +392,36 @@ impl Plan {
                     k,
                     "no numeric effect (allocation to CHARACTER models not modelled)",
                 ),
+                Keyword::Psychic if eleventh => psychic = true,
                 Keyword::Psychic => note(k, "no numeric effect"),
                 Keyword::OneShot => note(k, "no effect on a single volley"),
                 Keyword::ExtraAttacks => note(k, "no numeric effect on this weapon alone"),
             }
         }
-        if ranged && c.stealth {
+        // 10e: STEALTH and indirect fire are -1 to hit; 11e: each gives the benefit of cover
+        // (13.08, 24.33, 10.07), which worsens BS instead.
+        if ranged && c.stealth && !eleventh {
             hit_mod -= 1;
+        }
+        if indirect && !eleventh {
+            hit_mod -= 1;
+        }
+        let cover = ranged && (c.cover || indirect || (eleventh && c.stealth)) && !ignores_cover;
+        let mut skill = skill;
+        let mut reroll_hits = if torrent { None } else { m.reroll_hits };
+        if eleventh {
+            if psychic && (hit_mod < 0 || cover) {
+                notes.push(
+                    "PSYCHIC: the modifiers that worsen the attack's BS/WS and hit roll are ignored"
+                        .into(),
+                );
+                hit_mod = hit_mod.max(0);
+            } else if cover && skill < 6 {
+                skill += 1;
+            }
+            if indirect && reroll_hits.take().is_some() {
+                notes.push("re-roll hits: not allowed with indirect shooting (10.07)".into());
+            }
         }
         for (roll, sum) in [("hit", hit_mod), ("wound", wound_mod)] {
             if sum.abs() > 1 {
@@ -398,12 +442,8 @@ impl Plan {
                 "Feel No Pain against mortal wounds: no effect: the attack inflicts none".into(),
             );
         }
-        if indirect {
-            hit_mod -= 1;
-        }
-        let cover = ranged && (c.cover || indirect) && !ignores_cover;
         let armour = t.save.map(|sv| {
-            let cover_applies = cover && !(sv <= 3 && w.ap == 0);
+            let cover_applies = cover && !eleventh && !(sv <= 3 && w.ap == 0);
             (sv, w.ap + i32::from(cover_applies).min(1))
         });
         let per_model =
@@ -430,7 +470,12 @@ impl Plan {
             auto_hit: torrent,
             skill,
             hit_mod: hit_mod.clamp(-1, 1),
-            hit_fail_upto: if indirect { 3 } else { 1 },
+            // 11e 10.07: 1–5 fail, or 1–3 when stationary and the target is spotted.
+            hit_fail_upto: match (indirect, eleventh) {
+                (false, _) => 1,
+                (true, true) if !(c.stationary && c.spotted) => 5,
+                (true, _) => 3,
+            },
             critical_hits: tenth && !torrent,
             critical_hit_at,
             critical_hit_always: if tenth && !torrent {
@@ -438,7 +483,7 @@ impl Plan {
             } else {
                 7
             },
-            reroll_hits: if torrent { None } else { m.reroll_hits },
+            reroll_hits,
             lethal,
             sustained,
             wound_need: wound_threshold(w.strength, t.toughness),
@@ -461,7 +506,9 @@ impl Plan {
             models: t.models,
             wounds: t.wounds,
             notes,
-            hazardous,
+            // 10e: a 1 in 6 fails, 3 mortal wounds; 11e 06.03: 1–2 fail, 1 mortal wound (3 when
+            // every model is a MONSTER/VEHICLE, which the scenario does not know: noted).
+            hazardous: hazardous.then_some(if eleventh { 2.0 / 6.0 } else { 3.0 / 6.0 }),
         })
     }
 

@@ -40,6 +40,7 @@ mod schema;
 mod seeds;
 mod simulate;
 mod simulate_cli;
+mod simulate_eleventh;
 mod simulate_modifiers;
 mod tidy;
 mod trust_budgets_bsdata;
