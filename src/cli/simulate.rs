@@ -14,6 +14,7 @@
 //! the output; an explicit flag overrides the dataset's value and the output says so.
 
 use crate::model::{Datasheet, WeaponProfile};
+use crate::simulate::grants::{self, Effect, Grant};
 use crate::simulate::profile::{parse_range, target_from_datasheet, weapon_from_profile};
 use crate::simulate::{
     self, Conditions, Dice, Keyword, Modifiers, Outcome, Reroll, Rules, Scenario, Target, Weapon,
@@ -691,11 +692,11 @@ fn find_datasheet<'a>(sheets: &'a [Datasheet], query: &str) -> anyhow::Result<&'
 }
 
 /// What `--target` names: a reference target, or a datasheet of the dataset.
-fn resolve_target(
+fn resolve_target<'a>(
     a: &Flags,
     query: &str,
-    sheets: &[Datasheet],
-) -> anyhow::Result<(Target, String, &'static str)> {
+    sheets: &'a [Datasheet],
+) -> anyhow::Result<(Target, String, &'static str, Option<&'a Datasheet>)> {
     let panel: Vec<ReferenceTarget> = match &a.targets {
         Some(p) => {
             let text = std::fs::read_to_string(p)
@@ -709,7 +710,7 @@ fn resolve_target(
         let t = rt
             .to_target()
             .map_err(|e| anyhow!("reference target {:?}: {e}", rt.name))?;
-        return Ok((t, rt.name.clone(), "reference target"));
+        return Ok((t, rt.name.clone(), "reference target", None));
     }
     let mut names: Vec<String> = panel.iter().map(|r| r.name.clone()).collect();
     if !sheets.is_empty() {
@@ -719,7 +720,7 @@ fn resolve_target(
         {
             let t =
                 target_from_datasheet(ds).with_context(|| format!("target datasheet {}", ds.id))?;
-            return Ok((t, ds.id.clone(), "dataset"));
+            return Ok((t, ds.id.clone(), "dataset", Some(ds)));
         }
         names.extend(sheets.iter().map(|d| d.id.clone()));
     }
@@ -742,6 +743,7 @@ fn scenario(a: &Flags) -> anyhow::Result<(Scenario, Rows)> {
 
     // Weapon: the dataset's profile (if any), each value overridable by its flag.
     let mut base: Option<Weapon> = None;
+    let mut attacker: Option<&Datasheet> = None;
     let mut dataset_raw: Vec<(&'static str, String)> = Vec::new();
     if a.dataset.is_some() {
         let id = a
@@ -749,6 +751,7 @@ fn scenario(a: &Flags) -> anyhow::Result<(Scenario, Rows)> {
             .as_deref()
             .ok_or_else(|| anyhow!("missing --datasheet"))?;
         let ds = find_datasheet(&sheets, id)?;
+        attacker = Some(ds);
         let query = a
             .weapon
             .as_deref()
@@ -904,15 +907,15 @@ fn scenario(a: &Flags) -> anyhow::Result<(Scenario, Rows)> {
     };
 
     // Target: a reference target or datasheet (if --target), each value overridable.
-    let (tb, base_name) = match &a.target {
+    let (tb, base_name, defender) = match &a.target {
         Some(q) => {
-            let (t, label, base_name) = resolve_target(a, q, &sheets)?;
+            let (t, label, base_name, ds) = resolve_target(a, q, &sheets)?;
             rows.push("target", label, format!("from --target, {base_name}"));
-            (Some(t), base_name)
+            (Some(t), base_name, ds)
         }
         None => {
             rows.push("target", "target".into(), "from flags".into());
-            (None, "")
+            (None, "", None)
         }
     };
     let tb = tb.as_ref();
@@ -1031,7 +1034,16 @@ fn scenario(a: &Flags) -> anyhow::Result<(Scenario, Rows)> {
         target_visible: !a.not_visible,
         beyond_conversion: a.beyond_conversion,
         spotted: a.spotted,
-        modifiers: modifiers(a, &mut rows)?,
+        modifiers: {
+            let mut grants = Vec::new();
+            if let Some(ds) = attacker {
+                grants.extend(grants::attacker_grants(ds, &target));
+            }
+            if let Some(ds) = defender {
+                grants.extend(grants::defender_grants(ds, &weapon, &target));
+            }
+            modifiers(a, &mut rows, &grants)?
+        },
     };
     match a.monte_carlo {
         Some(n) => {
@@ -1050,18 +1062,36 @@ fn scenario(a: &Flags) -> anyhow::Result<(Scenario, Rows)> {
     Ok((sc, rows))
 }
 
-/// The modifiers of the flags, each recorded in the scenario block with its source.
-fn modifiers(a: &Flags, rows: &mut Rows) -> anyhow::Result<Modifiers> {
+/// The modifiers of the flags, else of the datasheets' abilities (`grants`), each recorded in
+/// the scenario block with its source; a flag replaces what the abilities grant for its field.
+fn modifiers(a: &Flags, rows: &mut Rows, grants: &[Grant]) -> anyhow::Result<Modifiers> {
+    let granted = grants::modifiers(grants);
+    // The abilities that grant a field, for the row's source.
+    let by = |pick: fn(&Effect) -> bool| {
+        let names: Vec<&str> = grants
+            .iter()
+            .filter(|g| pick(&g.effect))
+            .map(|g| g.ability.as_str())
+            .collect();
+        format!("dataset ability {}", names.join(", "))
+    };
     let show_reroll = |r: &Option<Reroll>| r.map_or("none".to_string(), |r| r.to_string());
-    let show_crit = |t: &Option<u8>| t.map_or("6+".to_string(), |n| format!("{n}+"));
     let signed = |n: &i32| format!("{n:+}");
+    let some = |on: bool| on.then_some(());
+    let rr_hits = by(|e| matches!(e, Effect::RerollHits(_)));
+    let rr_wounds = by(|e| matches!(e, Effect::RerollWounds(_)));
+    let hit = by(|e| matches!(e, Effect::HitModifier(_)));
+    let wound = by(|e| matches!(e, Effect::WoundModifier(_)));
+    let reduction = by(|e| matches!(e, Effect::DamageReduction(_)));
+    let halve = by(|e| matches!(e, Effect::HalveDamage));
+    let fnp = by(|e| matches!(e, Effect::FnpMortal(_)));
     Ok(Modifiers {
         reroll_hits: rows.pick(
             "reroll_hits",
             "--reroll-hits",
             a.reroll_hits.map(Some),
-            None,
-            "",
+            some(granted.reroll_hits.is_some()).map(|_| granted.reroll_hits),
+            &rr_hits,
             Some(None),
             show_reroll,
         )?,
@@ -1069,8 +1099,8 @@ fn modifiers(a: &Flags, rows: &mut Rows) -> anyhow::Result<Modifiers> {
             "reroll_wounds",
             "--reroll-wounds",
             a.reroll_wounds.map(Some),
-            None,
-            "",
+            some(granted.reroll_wounds.is_some()).map(|_| granted.reroll_wounds),
+            &rr_wounds,
             Some(None),
             show_reroll,
         )?,
@@ -1078,8 +1108,8 @@ fn modifiers(a: &Flags, rows: &mut Rows) -> anyhow::Result<Modifiers> {
             "hit_modifier",
             "--hit-modifier",
             a.hit_modifier,
-            None,
-            "",
+            some(granted.hit_modifier != 0).map(|_| granted.hit_modifier),
+            &hit,
             Some(0),
             signed,
         )?,
@@ -1087,8 +1117,8 @@ fn modifiers(a: &Flags, rows: &mut Rows) -> anyhow::Result<Modifiers> {
             "wound_modifier",
             "--wound-modifier",
             a.wound_modifier,
-            None,
-            "",
+            some(granted.wound_modifier != 0).map(|_| granted.wound_modifier),
+            &wound,
             Some(0),
             signed,
         )?,
@@ -1114,31 +1144,34 @@ fn modifiers(a: &Flags, rows: &mut Rows) -> anyhow::Result<Modifiers> {
             "damage_reduction",
             "--damage-reduction",
             a.damage_reduction,
-            None,
-            "",
+            some(granted.damage_reduction != 0).map(|_| granted.damage_reduction),
+            &reduction,
             Some(0),
             u32::to_string,
         )?,
-        halve_damage: {
-            rows.flag(
-                "halve_damage",
-                "--halve-damage",
-                a.halve_damage,
-                "no",
-                "yes",
-            );
-            a.halve_damage
-        },
+        halve_damage: rows.pick(
+            "halve_damage",
+            "--halve-damage",
+            some(a.halve_damage).map(|_| true),
+            some(granted.halve_damage).map(|_| true),
+            &halve,
+            Some(false),
+            |h: &bool| if *h { "yes" } else { "no" }.to_string(),
+        )?,
         fnp_mortal: rows.pick(
             "fnp_mortal",
             "--fnp-mortal",
             a.fnp_mortal.map(|t| t.0),
-            None,
-            "",
+            some(granted.fnp_mortal.is_some()).map(|_| granted.fnp_mortal),
+            &fnp,
             Some(None),
             show_threshold,
         )?,
     })
+}
+
+fn show_crit(t: &Option<u8>) -> String {
+    t.map_or("6+".to_string(), |n| format!("{n}+"))
 }
 
 /// A progress bar over `trials` on stderr when it is a terminal (not in CI, not when piped).

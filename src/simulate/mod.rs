@@ -8,6 +8,7 @@
 
 pub mod dice;
 mod exact;
+pub mod grants;
 pub mod keyword;
 mod monte_carlo;
 mod plan;

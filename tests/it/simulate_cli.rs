@@ -554,3 +554,73 @@ fn modifier_flags_out_of_range_are_usage_errors() {
         );
     }
 }
+
+/// A datasheet's abilities grant modifiers in dataset mode (issue 28: "where a datasheet
+/// grants them"), each named in the scenario, and a flag replaces what they grant. The
+/// target is Be’lakor with its abilities replaced by three sentences of the shapes the
+/// grammar reads (and one it must not: a condition it cannot decide).
+#[test]
+fn dataset_abilities_grant_modifiers_and_flags_replace_them() {
+    let text = std::fs::read_to_string(format!("{}/datasheets.json", dataset())).unwrap();
+    let mut sheets: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
+    let mut target = sheets[0].clone();
+    target["id"] = "10e:chaos-daemons:warded-target".into();
+    target["name"] = "Warded Target".into();
+    let ability = |name: &str, text: &str| {
+        serde_json::json!({"name": name, "group": "datasheet", "tags": [], "parameter": null,
+                           "rule_id": null, "text": text})
+    };
+    target["abilities"] = serde_json::json!([
+        ability("Guardian Eternal", "Each time an attack is allocated to this model, subtract 1 from the Damage characteristic of that attack."),
+        ability("Warded", "This model has the Feel No Pain 4+ ability against mortal wounds."),
+        ability("Shrouded", "Each time a ranged attack targets this unit, subtract 1 from the Hit roll."),
+        ability("Bodyguard", "While this model is leading a unit, each time an attack targets that unit, subtract 1 from the Wound roll."),
+    ]);
+    sheets.push(target);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("datasheets.json"),
+        serde_json::to_string(&sheets).unwrap(),
+    )
+    .unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "simulate",
+            "--dataset",
+            dir.path().to_str().unwrap(),
+            "--datasheet",
+            "10e:chaos-daemons:belakor",
+            "--weapon",
+            "Betraying Shades - witchfire",
+            "--target",
+            "Warded Target",
+            "--json",
+        ];
+        args.extend(extra);
+        json(&cogitator(&args))
+    };
+    let j = run(&[]);
+    let sc = &j["scenario"];
+    assert_eq!(sc["damage_reduction"]["value"], "1");
+    assert_eq!(
+        sc["damage_reduction"]["source"],
+        "from dataset ability Guardian Eternal"
+    );
+    assert_eq!(sc["fnp_mortal"]["value"], "4+");
+    assert_eq!(sc["hit_modifier"]["value"], "-1");
+    assert_eq!(
+        sc["hit_modifier"]["source"],
+        "from dataset ability Shrouded"
+    );
+    // The leader's condition cannot be decided: nothing granted.
+    assert_eq!(sc["wound_modifier"]["value"], "+0");
+    assert_eq!(sc["wound_modifier"]["source"], "default");
+    let j = run(&["--damage-reduction", "0"]);
+    let row = &j["scenario"]["damage_reduction"];
+    assert_eq!(row["value"], "0");
+    assert_eq!(row["replaces"], "1");
+    assert!(row["source"]
+        .as_str()
+        .unwrap()
+        .starts_with("from --damage-reduction"));
+}
