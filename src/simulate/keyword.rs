@@ -19,6 +19,8 @@ pub enum Keyword {
     Heavy,
     Assault,
     Pistol,
+    /// 11th edition's [CLOSE-QUARTERS], identical to PISTOL for all rules purposes (24.27).
+    CloseQuarters,
     LethalHits,
     SustainedHits(Dice),
     DevastatingWounds,
@@ -80,6 +82,7 @@ impl Keyword {
             "HEAVY" => Some(Keyword::Heavy),
             "ASSAULT" => Some(Keyword::Assault),
             "PISTOL" => Some(Keyword::Pistol),
+            "CLOSE-QUARTERS" | "CLOSE QUARTERS" => Some(Keyword::CloseQuarters),
             "LETHAL HITS" => Some(Keyword::LethalHits),
             "DEVASTATING WOUNDS" => Some(Keyword::DevastatingWounds),
             "TWIN-LINKED" | "TWIN LINKED" => Some(Keyword::TwinLinked),
@@ -140,6 +143,7 @@ impl Keyword {
             self,
             Keyword::Assault
                 | Keyword::Pistol
+                | Keyword::CloseQuarters
                 | Keyword::Precision
                 | Keyword::Psychic
                 | Keyword::OneShot
@@ -165,6 +169,7 @@ impl fmt::Display for Keyword {
             Keyword::Heavy => f.write_str("HEAVY"),
             Keyword::Assault => f.write_str("ASSAULT"),
             Keyword::Pistol => f.write_str("PISTOL"),
+            Keyword::CloseQuarters => f.write_str("CLOSE-QUARTERS"),
             Keyword::LethalHits => f.write_str("LETHAL HITS"),
             Keyword::SustainedHits(d) => write!(f, "SUSTAINED HITS {d}"),
             Keyword::DevastatingWounds => f.write_str("DEVASTATING WOUNDS"),

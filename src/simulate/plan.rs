@@ -385,7 +385,7 @@ impl Plan {
                         critical_hit_at = 4;
                     }
                 }
-                Keyword::Assault | Keyword::Pistol => {
+                Keyword::Assault | Keyword::Pistol | Keyword::CloseQuarters => {
                     note(k, "no numeric effect (movement/shooting permission only)")
                 }
                 Keyword::Precision => note(
