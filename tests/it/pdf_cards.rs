@@ -1,0 +1,149 @@
+//! The index-card layout family (landscape cards: the shield under the profile, the abilities
+//! column right of the weapon tables, the faction keyword box at the foot), on the generated
+//! fixtures of `tests/fixtures/pdf/` (`fixture_pdf.rs`): each test asserts what a reader of
+//! the card would write down, and fails on the reading before the layout was known.
+
+use cogitator::model::{Dataset, Datasheet, WeaponProfile, WeaponType};
+
+/// The committed fixture `name` through the pipeline, alone.
+fn card(name: &str) -> Dataset {
+    let files = crate::fixtures::files_of("pdf", name);
+    let files: Vec<(&str, &[u8])> = files.iter().map(|(p, b)| (p.as_str(), &b[..])).collect();
+    crate::util::ingest_in_memory(&files)
+}
+
+fn only(d: &Dataset) -> &Datasheet {
+    assert_eq!(d.datasheets.len(), 1, "{:#?}", d.datasheets);
+    &d.datasheets[0]
+}
+
+/// `Name range A skill S AP D [KEYWORDS]` (`-` for a null value).
+fn row(w: &WeaponProfile) -> String {
+    let vals: Vec<&str> = ["range", "A", "skill", "S", "AP", "D"]
+        .iter()
+        .map(|k| w.get(k).unwrap_or("-"))
+        .collect();
+    format!("{} {} [{}]", w.name, vals.join(" "), w.keywords.join(", "))
+}
+
+fn rows(ds: &Datasheet, kind: WeaponType) -> Vec<String> {
+    ds.weapons
+        .iter()
+        .filter(|w| w.kind == kind)
+        .map(row)
+        .collect()
+}
+
+fn codes(d: &Dataset) -> Vec<&str> {
+    d.diagnostics.iter().map(|x| x.code.as_str()).collect()
+}
+
+#[test]
+fn the_abilities_column_is_cut_off_the_weapon_rows_it_shares_baselines_with() {
+    let d = card("abilities-header-on-weapon-header.pdf");
+    let ds = only(&d);
+    assert_eq!(ds.name.as_deref(), Some("Prism Stalker"));
+    assert_eq!(
+        rows(ds, WeaponType::Ranged),
+        [
+            "Bright lance 36\" 1 3+ 12 -3 D6+2 []",
+            "Scatter laser 36\" 6 3+ 5 0 1 []",
+            "Star gun 48\" D6 3+ 4 -1 1 [BLAST]",
+        ]
+    );
+    assert_eq!(
+        rows(ds, WeaponType::Melee),
+        ["Wraithbone hull Melee 6 4+ 6 0 1 []"]
+    );
+    let abilities: Vec<(&str, &str, Option<&str>)> = ds
+        .abilities
+        .iter()
+        .map(|a| (a.group.as_str(), a.name.as_str(), a.text.as_deref()))
+        .collect();
+    assert_eq!(
+        abilities,
+        [
+            ("core", "Deadly Demise", None),
+            (
+                "datasheet",
+                "Lance Strike",
+                Some(
+                    "Each time this model's bright lance hits, it scores a critical wound on a 6."
+                )
+            ),
+        ]
+    );
+    let damaged = ds.damaged.as_ref().expect("the DAMAGED box");
+    assert_eq!(damaged.name, "DAMAGED: 1-8 WOUNDS REMAINING");
+    assert_eq!(
+        damaged.text,
+        "While this model has 1-8 wounds remaining, subtract 1 from the Hit roll."
+    );
+    assert_eq!(ds.faction_keywords, ["Aeldari"]);
+    assert!(!codes(&d).iter().any(|c| c.starts_with('N') || *c == "X104"));
+}
+
+#[test]
+fn a_keyword_cell_joins_the_weapon_name_and_a_name_above_its_row_is_the_rows() {
+    let d = card("keyword-cell-after-name.pdf");
+    let ds = only(&d);
+    assert_eq!(
+        rows(ds, WeaponType::Ranged),
+        [
+            "Slugga 12\" 1 5+ 4 0 1 [PISTOL]",
+            "Kustom shoota 18\" 4 5+ 4 0 1 [RAPID FIRE 2]",
+        ]
+    );
+    assert_eq!(
+        rows(ds, WeaponType::Melee),
+        [
+            "Tusks – strike Melee 3 3+ 7 -1 2 [LANCE]",
+            "Tusks – sweep Melee 5 3+ 5 0 1 [SUSTAINED HITS 1]",
+        ]
+    );
+    // No value shifted into the range column: nothing quarantined.
+    assert!(d.quarantine.is_empty(), "{:#?}", d.quarantine);
+    assert!(!codes(&d).contains(&"N110"), "{:?}", codes(&d));
+}
+
+#[test]
+fn the_shield_prints_its_value_before_its_label() {
+    let d = card("shield-value-before-label.pdf");
+    let ds = only(&d);
+    assert_eq!(ds.invulnerable_save.as_deref(), Some("4+"));
+    assert_eq!(ds.invulnerable_save_condition, None);
+    assert_eq!(ds.weapons.len(), 2);
+    assert!(ds.weapons.iter().all(|w| w.name.starts_with("Warden")));
+}
+
+#[test]
+fn a_starred_shield_takes_its_condition_from_the_same_baseline() {
+    let d = card("shield-condition-same-baseline.pdf");
+    let ds = only(&d);
+    assert_eq!(ds.invulnerable_save.as_deref(), Some("5+"));
+    assert_eq!(
+        ds.invulnerable_save_condition.as_deref(),
+        Some("Against ranged attacks only.")
+    );
+    assert!(ds
+        .abilities
+        .iter()
+        .all(|a| !a.name.contains("ranged attacks")));
+}
+
+#[test]
+fn a_starred_shield_takes_its_condition_from_a_note_far_from_it() {
+    let d = card("shield-note-far-from-label.pdf");
+    let ds = only(&d);
+    assert_eq!(ds.invulnerable_save.as_deref(), Some("5+"));
+    assert_eq!(
+        ds.invulnerable_save_condition.as_deref(),
+        Some("This model has a 5+ invulnerable save against ranged attacks.")
+    );
+    // The note is the save's, not more text of an ability or a keyword.
+    assert!(ds
+        .abilities
+        .iter()
+        .all(|a| !a.text.as_deref().unwrap_or("").contains("invulnerable")));
+    assert_eq!(ds.faction_keywords, ["Adeptus Custodes"]);
+}
