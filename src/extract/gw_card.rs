@@ -628,14 +628,40 @@ impl<'a> CardReader<'a> {
     }
 
     /// `FACTION KEYWORDS:` and `KEYWORDS:` lines (the latter on both pages, read once).
+    /// A label printed alone (`FACTION KEYWORDS:` in its box) or a list ending with a comma
+    /// (`KEYWORDS: …, REGIMENT,`) continues on a line of its own below it, which the layout
+    /// may not join to it (each line set as a heading on a card's back, or another line
+    /// between them in reading order): `KEYWORDS:` left, the faction box right.
     fn keywords(&mut self, p: &Para) -> bool {
         let t = p.text.as_str();
         if let Some(rest) = V.after_printed_label(H::FactionKeywords, ":", t) {
-            self.ds.faction_keywords = ListStyle::CARD.split(rest);
+            let mut list = ListStyle::CARD.split(rest);
+            if list.is_empty() {
+                // The box's value: the next line below the label, at or right of it.
+                if let Some(n) = self.line_below(p, |n| n.bbox.0[0] >= p.bbox.0[0] - p.size) {
+                    list = ListStyle::CARD.split(&n.text);
+                    self.read_apart.push(n.line);
+                }
+            }
+            // The back repeats the front's box: never emptied by an unread repeat.
+            if !list.is_empty() {
+                self.ds.faction_keywords = list;
+            }
             return true;
         }
         if let Some(rest) = V.after_printed_label(H::Keywords, ":", t) {
-            for k in ListStyle::CARD.split(rest) {
+            let mut text = rest.to_string();
+            if text.trim_end().ends_with(',') {
+                // The wrapped rest: the next line below, under the list (left of its end).
+                let more =
+                    self.line_below(p, |n| n.bbox.0[0] < p.bbox.0[2] && !n.text.contains(':'));
+                if let Some(n) = more {
+                    text.push(' ');
+                    text.push_str(&n.text);
+                    self.read_apart.push(n.line);
+                }
+            }
+            for k in ListStyle::CARD.split(&text) {
                 if !self.ds.keywords.contains(&k) {
                     self.ds.keywords.push(k);
                 }
@@ -643,6 +669,21 @@ impl<'a> CardReader<'a> {
             return true;
         }
         false
+    }
+
+    /// The first line after `p` in reading order, on its page, that starts within two lines
+    /// below it and passes `keep`.
+    fn line_below(&self, p: &Para, keep: impl Fn(&Para) -> bool) -> Option<&'a Para> {
+        let h = p.size.max(1.0);
+        let paras: &'a [Para] = self.paras;
+        paras.get(self.i..)?.iter().find(|n| {
+            n.page == p.page
+                && n.kind != BlockKind::TableRow
+                && !self.read_apart.contains(&n.line)
+                && n.bbox.0[3] <= p.bbox.0[1] + 0.5 * h
+                && n.bbox.0[3] >= p.bbox.0[1] - 2.0 * h
+                && keep(n)
+        })
     }
 
     /// A heading that starts a section: `DAMAGED:`, the named columns and boxes.

@@ -399,6 +399,80 @@ pub fn shield_note_far_from_label() -> Vec<u8> {
 /// A fixture's generator.
 pub type Generator = fn() -> Vec<u8>;
 
+/// `faction-keyword-box-below-keywords.pdf`: a card whose back sets its lines larger than its
+/// body text (a long designer's note in small type), so that every line of its foot is a
+/// heading of its own: `KEYWORDS: …, REGIMENT,` / `GUN CARRIAGE BATTERY` / `FACTION KEYWORDS:`
+/// / `ASTRA MILITARUM`. The trap: the label alone reads as an empty faction keyword list (and
+/// empties the front's), the wrapped keyword as a named box.
+pub fn faction_keyword_box_below_keywords() -> Vec<u8> {
+    let foot = |size: f32| -> Vec<Operation> {
+        [
+            text(
+                size,
+                30.0,
+                40.0,
+                "KEYWORDS: INFANTRY, ARTILLERY, IMPERIUM, REGIMENT,",
+            ),
+            text(size, 40.0, 31.0, "GUN CARRIAGE BATTERY"),
+            text(size, 480.0, 40.0, "FACTION KEYWORDS:"),
+            text(size, 480.0, 31.0, "ASTRA MILITARUM"),
+        ]
+        .concat()
+    };
+    let front: Vec<Operation> = [
+        text(15.0, 20.0, 360.0, "GUN CARRIAGE BATTERY"),
+        profile(["3\"", "5", "4+", "8", "7+", "2"]),
+        weapons(
+            280.0,
+            ["RANGED WEAPONS", "RANGE", "A", "BS", "S", "AP", "D"],
+            &[[
+                "Siege cannon [BLAST]",
+                "120\"",
+                "D6+3",
+                "4+",
+                "9",
+                "-2",
+                "3",
+            ]],
+        ),
+        weapons(
+            250.0,
+            ["MELEE WEAPONS", "RANGE", "A", "WS", "S", "AP", "D"],
+            &[[
+                "Crew close combat weapons",
+                "Melee",
+                "5",
+                "4+",
+                "3",
+                "0",
+                "1",
+            ]],
+        ),
+        text(9.0, 480.0, 280.0, "ABILITIES"),
+        text(7.5, 480.0, 268.0, "CORE: Heavy"),
+        foot(8.5),
+    ]
+    .concat();
+    let note = [
+        "Designer's Note: Place five crew tokens next to each carriage when this unit is",
+        "first set up, removing one each time its carriage loses a wound. These tokens do not",
+        "count as models for any rules purposes, and they are never removed otherwise.",
+    ];
+    let mut back: Vec<Operation> = [
+        text(15.0, 20.0, 360.0, "GUN CARRIAGE BATTERY"),
+        text(9.0, 30.0, 300.0, "WARGEAR OPTIONS"),
+        text(9.0, 30.0, 288.0, "\u{95} None"),
+        text(9.0, 480.0, 300.0, "UNIT COMPOSITION"),
+        text(9.0, 480.0, 288.0, "\u{95} 1 Gun Carriage"),
+        foot(9.0),
+    ]
+    .concat();
+    for (k, line) in note.iter().enumerate() {
+        back.extend(text(6.0, 30.0, 150.0 - 7.0 * k as f32, line));
+    }
+    pdf(&[front, back])
+}
+
 /// Every generated PDF fixture: its file name under `tests/fixtures/pdf/` and its generator.
 pub const GENERATED: &[(&str, Generator)] = &[
     ("invuln-in-shield.pdf", invuln_in_shield),
@@ -413,4 +487,8 @@ pub const GENERATED: &[(&str, Generator)] = &[
         shield_condition_same_baseline,
     ),
     ("shield-note-far-from-label.pdf", shield_note_far_from_label),
+    (
+        "faction-keyword-box-below-keywords.pdf",
+        faction_keyword_box_below_keywords,
+    ),
 ];

@@ -104,6 +104,11 @@ pub const FIXTURES: &[Fixture] = &[
         name: "shield-note-far-from-label.pdf",
         manifest_format: "pdf",
     },
+    Fixture {
+        format: "pdf",
+        name: "faction-keyword-box-below-keywords.pdf",
+        manifest_format: "pdf",
+    },
 ];
 
 /// `tests/fixtures`.

@@ -147,3 +147,23 @@ fn a_starred_shield_takes_its_condition_from_a_note_far_from_it() {
         .all(|a| !a.text.as_deref().unwrap_or("").contains("invulnerable")));
     assert_eq!(ds.faction_keywords, ["Adeptus Custodes"]);
 }
+
+#[test]
+fn the_faction_keyword_box_and_a_wrapped_keyword_line_are_read_below_their_labels() {
+    let d = card("faction-keyword-box-below-keywords.pdf");
+    let ds = only(&d);
+    assert_eq!(ds.faction_keywords, ["ASTRA MILITARUM"]);
+    assert_eq!(ds.faction.as_deref(), Some("Astra Militarum"));
+    assert_eq!(
+        ds.keywords,
+        [
+            "INFANTRY",
+            "ARTILLERY",
+            "IMPERIUM",
+            "REGIMENT",
+            "GUN CARRIAGE BATTERY"
+        ]
+    );
+    // The back's foot lines are no boxes of rules.
+    assert!(ds.special_rules.is_empty(), "{:#?}", ds.special_rules);
+}
