@@ -418,7 +418,7 @@ fn datasheet(
         let upper = p.text.to_uppercase();
         if r.profile(p)
             || r.weapon_header(p)
-            || r.invulnerable_save(p, &upper)
+            || r.invulnerable_save(p, &upper, out)
             || r.keywords(p)
             || r.heading(p, &upper)
         {
@@ -572,7 +572,7 @@ impl<'a> CardReader<'a> {
     /// its condition after a starred label on the same baseline (`INVULNERABLE SAVE* | *
     /// Against ranged attacks only`), in the next line, or in a `* …` note elsewhere on the
     /// page.
-    fn invulnerable_save(&mut self, p: &Para, upper: &str) -> bool {
+    fn invulnerable_save(&mut self, p: &Para, upper: &str, out: &mut Extracted) -> bool {
         if let Some((save, rest)) = value_first_shield(p) {
             self.ds.invulnerable_value(Some(save));
             let condition = rest.trim_start_matches(|c: char| c == '*' || c.is_whitespace());
@@ -621,6 +621,19 @@ impl<'a> CardReader<'a> {
                 .unwrap_or_default();
             if !rest.is_empty() {
                 self.ds.invulnerable_value(PrintedSave::read(rest).save);
+            }
+            // A label with no value beside it, and none read before: not guessed.
+            if self.ds.invulnerable_save.is_none() {
+                out.diagnostics.push(
+                    Diagnostic::new(
+                        Code::CardFieldNotRead,
+                        format!(
+                            "'{}' printed with no value (page {}); invulnerable save left null",
+                            p.text, p.page
+                        ),
+                    )
+                    .at(&self.doc.file, p.line),
+                );
             }
             return true;
         }

@@ -473,6 +473,46 @@ pub fn faction_keyword_box_below_keywords() -> Vec<u8> {
     pdf(&[front, back])
 }
 
+/// `card-without-weapon-tables.pdf`: a card that prints no weapon table at all, its
+/// `ABILITIES` heading alone in the middle of the page, under the profile.
+pub fn card_without_weapon_tables() -> Vec<u8> {
+    let foot = || card_foot(&["KEYWORDS: Vehicle, Blast Crawler"], "Astra Militarum");
+    let front: Vec<Operation> = [
+        text(15.0, 20.0, 360.0, "BLAST CRAWLER"),
+        profile(["8\"", "4", "3+", "4", "8+", "0"]),
+        text(9.0, 300.0, 280.0, "ABILITIES"),
+        text(7.5, 300.0, 268.0, "CORE: Deadly Demise 1"),
+        text(
+            7.5,
+            300.0,
+            252.0,
+            "Charges: Each time this model ends a move within 3\" of",
+        ),
+        text(
+            7.5,
+            300.0,
+            244.0,
+            "an enemy unit, that unit suffers D3 mortal wounds.",
+        ),
+        foot(),
+    ]
+    .concat();
+    let back = card_back(
+        "BLAST CRAWLER",
+        "Blast Crawler",
+        "This model is equipped with: nothing.",
+        foot(),
+    );
+    pdf(&[front, back])
+}
+
+/// `shield-without-value.pdf`: an `INVULNERABLE SAVE` label under the profile with no value
+/// in or beside the shield (the value is a picture the text layer lacks): `X114`, never a
+/// guessed save.
+pub fn shield_without_value() -> Vec<u8> {
+    shield_card("IRON WARDEN", text(7.0, 135.0, 300.0, "INVULNERABLE SAVE"))
+}
+
 /// Every generated PDF fixture: its file name under `tests/fixtures/pdf/` and its generator.
 pub const GENERATED: &[(&str, Generator)] = &[
     ("invuln-in-shield.pdf", invuln_in_shield),
@@ -491,4 +531,6 @@ pub const GENERATED: &[(&str, Generator)] = &[
         "faction-keyword-box-below-keywords.pdf",
         faction_keyword_box_below_keywords,
     ),
+    ("card-without-weapon-tables.pdf", card_without_weapon_tables),
+    ("shield-without-value.pdf", shield_without_value),
 ];

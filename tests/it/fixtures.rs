@@ -109,6 +109,16 @@ pub const FIXTURES: &[Fixture] = &[
         name: "faction-keyword-box-below-keywords.pdf",
         manifest_format: "pdf",
     },
+    Fixture {
+        format: "pdf",
+        name: "card-without-weapon-tables.pdf",
+        manifest_format: "pdf",
+    },
+    Fixture {
+        format: "pdf",
+        name: "shield-without-value.pdf",
+        manifest_format: "pdf",
+    },
 ];
 
 /// `tests/fixtures`.

@@ -167,3 +167,40 @@ fn the_faction_keyword_box_and_a_wrapped_keyword_line_are_read_below_their_label
     // The back's foot lines are no boxes of rules.
     assert!(ds.special_rules.is_empty(), "{:#?}", ds.special_rules);
 }
+
+#[test]
+fn a_card_without_weapon_tables_reads_its_abilities_and_no_weapon() {
+    let d = card("card-without-weapon-tables.pdf");
+    let ds = only(&d);
+    assert!(ds.weapons.is_empty(), "{:#?}", ds.weapons);
+    let names: Vec<(&str, &str)> = ds
+        .abilities
+        .iter()
+        .map(|a| (a.group.as_str(), a.name.as_str()))
+        .collect();
+    assert_eq!(names, [("core", "Deadly Demise"), ("datasheet", "Charges")]);
+    assert_eq!(
+        ds.abilities[1].text.as_deref(),
+        Some("Each time this model ends a move within 3\" of an enemy unit, that unit suffers D3 mortal wounds.")
+    );
+    assert_eq!(ds.faction.as_deref(), Some("Astra Militarum"));
+    assert_eq!(ds.models.len(), 1);
+}
+
+#[test]
+fn a_shield_without_value_is_x114_and_no_save() {
+    let d = card("shield-without-value.pdf");
+    let ds = only(&d);
+    assert_eq!(ds.invulnerable_save, None);
+    let x114: Vec<&str> = d
+        .diagnostics
+        .iter()
+        .filter(|x| x.code == "X114")
+        .map(|x| x.message.as_str())
+        .collect();
+    assert_eq!(x114.len(), 1, "{:#?}", d.diagnostics);
+    assert!(x114[0].contains("no value (page 1)"), "{}", x114[0]);
+    // Never a weapon or a model name either.
+    assert_eq!(ds.weapons.len(), 2);
+    assert_eq!(ds.models[0].name, None);
+}
