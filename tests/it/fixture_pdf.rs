@@ -513,6 +513,127 @@ pub fn shield_without_value() -> Vec<u8> {
     shield_card("IRON WARDEN", text(7.0, 135.0, 300.0, "INVULNERABLE SAVE"))
 }
 
+/// `same-profile-in-both-tables.pdf`: a weapon whose profile names are printed in both
+/// tables (`Lascutter – low intensity` ranged and melee), the melee row's `[LANCE]` a cell of
+/// its own. The trap: a melee profile read as ranged, or the two merged into one.
+pub fn same_profile_in_both_tables() -> Vec<u8> {
+    let foot = || {
+        card_foot(
+            &["KEYWORDS: Vehicle, Walker, Cutter Knight"],
+            "Imperial Knights",
+        )
+    };
+    let mut front: Vec<Operation> = [
+        text(15.0, 20.0, 360.0, "CUTTER KNIGHT"),
+        profile(["12\"", "11", "3+", "25", "6+", "10"]),
+        weapons(
+            280.0,
+            ["RANGED WEAPONS", "RANGE", "A", "BS", "S", "AP", "D"],
+            &[
+                [
+                    "Lascutter \u{96} low intensity [LANCE]",
+                    "36\"",
+                    "2D6",
+                    "3+",
+                    "7",
+                    "-1",
+                    "2",
+                ],
+                [
+                    "Lascutter \u{96} high intensity",
+                    "24\"",
+                    "D6",
+                    "3+",
+                    "14",
+                    "-3",
+                    "4",
+                ],
+            ],
+        ),
+        weapons(
+            240.0,
+            ["MELEE WEAPONS", "RANGE", "A", "WS", "S", "AP", "D"],
+            &[
+                [
+                    "Lascutter \u{96} low intensity",
+                    "Melee",
+                    "12",
+                    "3+",
+                    "7",
+                    "-1",
+                    "2",
+                ],
+                [
+                    "Lascutter \u{96} high intensity",
+                    "Melee",
+                    "6",
+                    "3+",
+                    "14",
+                    "-3",
+                    "4",
+                ],
+            ],
+        ),
+        text(9.0, 480.0, 280.0, "ABILITIES"),
+        text(7.5, 480.0, 268.0, "CORE: Deadly Demise D6"),
+        foot(),
+    ]
+    .concat();
+    front.extend(text(7.5, 145.0, 228.0, "[LANCE]"));
+    let back = card_back(
+        "CUTTER KNIGHT",
+        "Cutter Knight",
+        "This model is equipped with: lascutter.",
+        foot(),
+    );
+    pdf(&[front, back])
+}
+
+/// `landscape-card-footnote-band.pdf`: a footnote band across the foot of the front, under both
+/// the weapon tables and the abilities column's DAMAGED box (`Before selecting targets for this
+/// weapon, select one of its profiles to make attacks with.`). The trap: the band read as more
+/// of the DAMAGED text or as an ability.
+pub fn landscape_card_footnote_band() -> Vec<u8> {
+    let foot = || card_foot(&["KEYWORDS: Vehicle, Band Tank"], "Astra Militarum");
+    let front: Vec<Operation> = [
+        text(15.0, 20.0, 360.0, "BAND TANK"),
+        profile(["10\"", "10", "3+", "13", "7+", "3"]),
+        weapons(
+            280.0,
+            ["RANGED WEAPONS", "RANGE", "A", "BS", "S", "AP", "D"],
+            &[
+                ["Band cannon \u{96} shell [BLAST]", "48\"", "D6", "4+", "9", "-2", "3"],
+                ["Band cannon \u{96} shot", "48\"", "1", "4+", "12", "-3", "D6"],
+            ],
+        ),
+        weapons(
+            240.0,
+            ["MELEE WEAPONS", "RANGE", "A", "WS", "S", "AP", "D"],
+            &[["Armoured tracks", "Melee", "3", "4+", "6", "0", "1"]],
+        ),
+        text(9.0, 480.0, 280.0, "ABILITIES"),
+        text(7.5, 480.0, 268.0, "CORE: Deadly Demise D3"),
+        text(7.5, 480.0, 240.0, "DAMAGED: 1-4 WOUNDS REMAINING"),
+        text(7.5, 480.0, 228.0, "While this model has 1-4 wounds remaining,"),
+        text(7.5, 480.0, 219.0, "subtract 1 from the Hit roll."),
+        text(
+            6.0,
+            30.0,
+            80.0,
+            "Before selecting targets for this weapon, select one of its profiles to make attacks with.",
+        ),
+        foot(),
+    ]
+    .concat();
+    let back = card_back(
+        "BAND TANK",
+        "Band Tank",
+        "This model is equipped with: band cannon; armoured tracks.",
+        foot(),
+    );
+    pdf(&[front, back])
+}
+
 /// Every generated PDF fixture: its file name under `tests/fixtures/pdf/` and its generator.
 pub const GENERATED: &[(&str, Generator)] = &[
     ("invuln-in-shield.pdf", invuln_in_shield),
@@ -533,4 +654,12 @@ pub const GENERATED: &[(&str, Generator)] = &[
     ),
     ("card-without-weapon-tables.pdf", card_without_weapon_tables),
     ("shield-without-value.pdf", shield_without_value),
+    (
+        "same-profile-in-both-tables.pdf",
+        same_profile_in_both_tables,
+    ),
+    (
+        "landscape-card-footnote-band.pdf",
+        landscape_card_footnote_band,
+    ),
 ];

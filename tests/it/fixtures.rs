@@ -119,6 +119,16 @@ pub const FIXTURES: &[Fixture] = &[
         name: "shield-without-value.pdf",
         manifest_format: "pdf",
     },
+    Fixture {
+        format: "pdf",
+        name: "same-profile-in-both-tables.pdf",
+        manifest_format: "pdf",
+    },
+    Fixture {
+        format: "pdf",
+        name: "landscape-card-footnote-band.pdf",
+        manifest_format: "pdf",
+    },
 ];
 
 /// `tests/fixtures`.

@@ -205,6 +205,48 @@ fn a_shield_without_value_is_x114_and_no_save() {
     assert_eq!(ds.models[0].name, None);
 }
 
+#[test]
+fn a_profile_printed_in_both_tables_is_one_ranged_and_one_melee_row() {
+    let d = card("same-profile-in-both-tables.pdf");
+    let ds = only(&d);
+    assert_eq!(
+        rows(ds, WeaponType::Ranged),
+        [
+            "Lascutter – low intensity 36\" 2D6 3+ 7 -1 2 [LANCE]",
+            "Lascutter – high intensity 24\" D6 3+ 14 -3 4 []",
+        ]
+    );
+    assert_eq!(
+        rows(ds, WeaponType::Melee),
+        [
+            "Lascutter – low intensity Melee 12 3+ 7 -1 2 [LANCE]",
+            "Lascutter – high intensity Melee 6 3+ 14 -3 4 []",
+        ]
+    );
+    assert!(d.quarantine.is_empty(), "{:#?}", d.quarantine);
+}
+
+#[test]
+fn a_footnote_band_across_the_foot_is_neither_damaged_text_nor_an_ability() {
+    let d = card("landscape-card-footnote-band.pdf");
+    let ds = only(&d);
+    let damaged = ds.damaged.as_ref().expect("the DAMAGED box");
+    assert_eq!(
+        damaged.text,
+        "While this model has 1-4 wounds remaining, subtract 1 from the Hit roll."
+    );
+    assert!(ds
+        .abilities
+        .iter()
+        .all(|a| !a.name.starts_with("Before")
+            && !a.text.as_deref().unwrap_or("").contains("Before")));
+    assert_eq!(rows(ds, WeaponType::Ranged).len(), 2);
+    assert_eq!(
+        rows(ds, WeaponType::Melee),
+        ["Armoured tracks Melee 3 4+ 6 0 1 []"]
+    );
+}
+
 // --- The index cards of ../shared/corpus/pdf-index-cards ------------------------------------
 
 /// The eight index-card PDFs through the pipeline, or `None` without the corpus.
