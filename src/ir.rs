@@ -243,7 +243,11 @@ impl Block {
     }
 
     pub fn row<S: AsRef<str>>(cells: impl IntoIterator<Item = S>, line: u32) -> Self {
-        let cells: Cells = cells.into_iter().collect();
+        Block::row_of(cells.into_iter().collect(), line)
+    }
+
+    /// A table row of cells already built (placed ones: [`Cells::placed`]).
+    pub fn row_of(cells: Cells, line: u32) -> Self {
         let mut block = Block::new(BlockKind::TableRow, cells.join(" | "), line);
         block.cells = cells;
         block
@@ -261,14 +265,17 @@ impl Block {
 
 /// The cell texts of a table row, in one buffer with each cell's end: two allocations a row
 /// instead of one per cell, and one pointer in a block that is not a row (a table of a million
-/// rows is the IR's largest user of memory).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// rows is the IR's largest user of memory). A decoder that knows where each cell starts on
+/// its page (the PDF decoder) records it ([`Cells::x0`]); the other formats leave it empty.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Cells(Option<Box<CellBuf>>);
 
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 struct CellBuf {
     text: String,
     ends: Vec<u32>,
+    /// Each cell's left edge in page points, when the decoder knows it (one per cell, or none).
+    x0: Vec<f32>,
 }
 
 impl Cells {
@@ -312,6 +319,26 @@ impl Cells {
         let c = self.0.get_or_insert_with(Box::default);
         c.text.push_str(cell);
         c.ends.push(u32::try_from(c.text.len()).unwrap_or(u32::MAX));
+    }
+
+    /// Cells placed on a page: each text with its left edge (points from the page box's left).
+    pub fn placed<S: AsRef<str>>(cells: impl IntoIterator<Item = (S, f32)>) -> Cells {
+        let mut out = Cells::default();
+        let mut xs = Vec::new();
+        for (t, x) in cells {
+            out.push(t.as_ref());
+            xs.push(x);
+        }
+        if let Some(c) = out.0.as_mut() {
+            c.x0 = xs;
+        }
+        out
+    }
+
+    /// The left edge of the `i`-th cell on its page, when the decoder placed the cells (PDF
+    /// rows); `None` for the formats without positions.
+    pub fn x0(&self, i: usize) -> Option<f32> {
+        self.0.as_ref()?.x0.get(i).copied()
     }
 }
 

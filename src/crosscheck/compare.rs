@@ -13,6 +13,10 @@
 //!   only while the other side has one the first lacks (the list changed as a whole);
 //! * `data_error` (an extraction error): everything else.
 //!
+//! A datasheet of ours with one profile row printed without a model name (an index card, whose
+//! one model is the unit) is compared with the export's only model under that model's name:
+//! the two rows are the same model, not a `naming` disagreement.
+//!
 //! What only the export carries (its ids, the line of each points row, footnote stars, points
 //! rows that price no unit size) comes with the pair as [`ExportFacts`]; the conditional
 //! invulnerable save is the built datasheet's `invulnerable_save_condition`. It must not read
@@ -59,7 +63,7 @@ type Printed = (String, Option<Location>);
 /// Compares `ours` with `theirs`, the datasheet the export's record source built, whose
 /// export-only facts are `facts`.
 pub fn compare(ours: &Datasheet, theirs: &Datasheet, facts: &ExportFacts) -> Pair {
-    let (ours, theirs) = (&typed(ours), &typed(theirs));
+    let (ours, theirs) = (&typed_ours(ours, theirs), &typed(theirs));
     let k = keyed(&[vec![(String::new(), ours)], vec![(String::new(), theirs)]]);
     let (vo, vt) = (&k.views[0][0].1, &k.views[1][0].1);
     let table_line = |file: &str| {
@@ -206,6 +210,25 @@ pub fn compare(ours: &Datasheet, theirs: &Datasheet, facts: &ExportFacts) -> Pai
 /// name, compares both profiles (`Singing spear (melee)`).
 fn typed(d: &Datasheet) -> Datasheet {
     let mut d = d.clone();
+    typed_in_place(&mut d);
+    d
+}
+
+/// [`typed`] of our datasheet, whose single profile row, printed without a model name (a card
+/// whose one model is the unit), is the export's only model: it takes that model's name, so
+/// the view pairs the two rows by name as it pairs named ones.
+fn typed_ours(d: &Datasheet, theirs: &Datasheet) -> Datasheet {
+    let mut d = d.clone();
+    if let ([ours], [only]) = (&mut d.models[..], &theirs.models[..]) {
+        if ours.name.is_none() {
+            ours.name.clone_from(&only.name);
+        }
+    }
+    typed_in_place(&mut d);
+    d
+}
+
+fn typed_in_place(d: &mut Datasheet) {
     let mut types: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for w in &d.weapons {
         let t = format!("{:?}", w.kind).to_lowercase();
@@ -216,7 +239,6 @@ fn typed(d: &Datasheet) -> Datasheet {
             w.name = format!("{} ({})", w.name, format!("{:?}", w.kind).to_lowercase());
         }
     }
-    d
 }
 
 /// Two names the view pairs under one key: `naming`, except two model profiles paired only by

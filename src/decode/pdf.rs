@@ -138,7 +138,9 @@ fn blocks_of_page(lines: &[Line], p: &PageText, line_no: &mut u32, out: &mut Vec
         );
         let size = l.cells.iter().map(|c| c.size).fold(0.0, f32::max);
         let mut block = if l.cells.len() > 1 {
-            let mut b = Block::row(l.cells.iter().map(|c| c.text.as_str()), *line_no);
+            let cells =
+                crate::ir::Cells::placed(l.cells.iter().map(|c| (c.text.as_str(), c.x0 - ox)));
+            let mut b = Block::row_of(cells, *line_no);
             b.span = span;
             b
         } else {

@@ -138,7 +138,7 @@ codes! {
         "A publication printing points apart from datasheets (the Munitorum Field Manual) prices units no source of the run prints as a datasheet: they stay in `points.json`, no datasheet takes them. One per publication, with the count and the first few names (not one per unit). Ingest the datasheets' source in the same run to give them their points.\nExample: `mfm-11e/data/adeptus-custodes.yaml: info[X113]: 1012 points records of publication 1.1 price no datasheet of this run: Allarus Custodians, Aquilon Custodians, Ares Gunship, …`";
 
     CardFieldNotRead = "X114", Warning, "datasheet card field found but not read",
-        "A PDF card prints a field the reader recognised by its label or position but could not read: an `INVULNERABLE SAVE` shield with no value, a row of a weapon table with no range-shaped cell, a cell right of the abilities column that belongs to no ability. The field is `null` or left out, never guessed; the card's other fields are kept.\nExample: `pdf-index-cards/aeldari.pdf:p3: warning[X114]: 'INVULNERABLE SAVE' printed with no value under the profile of 'Warp Hunter'; invulnerable save left null`";
+        "A PDF card prints a field the reader recognised by its label or position but could not read: an `INVULNERABLE SAVE` label with no value beside it or in the shield. The field is `null`, never guessed; the card's other fields are kept.\nExample: `pdf-index-cards/aeldari.pdf:41: warning[X114]: 'INVULNERABLE SAVE' printed with no value (page 3); invulnerable save left null`";
 
     // --- N: normalize (schemas, values, keywords) ------------------------------------------
     NormTypography = "N101", Info, "typography folded in a value",

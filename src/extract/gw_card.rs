@@ -38,6 +38,13 @@ static STRATAGEM_TYPE: LazyLock<Regex> =
 static CP: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(\d+)\s*CP$").expect("static regex"));
 static POINTS: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(\d+) models?$").expect("static regex"));
+/// A save value and the text after it (`5+ INVULNERABLE SAVE`).
+static SHIELD_VALUE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^([2-6]\+)\s+(\S.*)$").expect("static regex"));
+/// A weapon's range as a card prints it: `24"`, `Melee`, `N/A`, `-`.
+static RANGE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^(?i:\d+(?:-\d+)?(?:"|”)|melee|n/a|-)$"#).expect("static regex")
+});
 static PTS: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(\d+)\s*(?:pts|points)$").expect("static regex"));
 
@@ -185,7 +192,12 @@ pub fn extract(doc: &Document, out: &mut Extracted) {
     let mut cards: Vec<(String, Vec<Para>)> = Vec::new();
     let mut other: Vec<Para> = Vec::new();
     for (_, blocks) in &pages {
-        let paras = paragraphs(blocks);
+        let columns = abilities_column_apart(blocks);
+        let blocks: Vec<&Block> = match &columns {
+            Some(v) => v.iter().collect(),
+            None => blocks.clone(),
+        };
+        let paras = paragraphs(&blocks);
         match card_name(&paras) {
             Some(name) => match cards.last_mut() {
                 Some((n, v)) if *n == name => v.extend(paras),
@@ -223,6 +235,132 @@ pub fn extract(doc: &Document, out: &mut Extracted) {
         out.datasheets.push(ds);
     }
     faction_pages(doc, edition, faction.as_deref(), &other, out);
+}
+
+/// How far left of the abilities gutter (points) a cell may start and still be the column's.
+const GUTTER_SLACK: f32 = 2.0;
+
+/// The abilities column of a card's front apart from its weapon tables. The column sits right
+/// of the tables and its lines share baselines with weapon rows, so the decoder may lay a
+/// weapon row and a line of ability text out as one row (`Scatter laser | 36" | … | Lanced
+/// Obliteration: Each time …`). Where the column starts (the gutter) is the left edge of the
+/// `ABILITIES` cell a weapon table's header row carries, or of the `ABILITIES` line on that
+/// header's baseline. Every block at or below that header which starts right of
+/// the gutter, and the part right of it of every row that straddles it, is the column: read
+/// after the rest of the page, top to bottom, under an `ABILITIES` line. `None`: no gutter on
+/// the page (the page's blocks stand as they are).
+fn abilities_column_apart(blocks: &[&Block]) -> Option<Vec<Block>> {
+    let is_abilities = |t: &str| V.is(H::Abilities, t.trim());
+    let weapon_header = |b: &Block| {
+        b.kind == BlockKind::TableRow
+            && b.cells
+                .first()
+                .is_some_and(|first| V.is(H::RangedWeapons, first) || V.is(H::MeleeWeapons, first))
+    };
+    let headers: Vec<BBox> = (blocks.iter())
+        .filter(|b| weapon_header(b))
+        .filter_map(|b| b.span.bbox)
+        .collect();
+    let (h, gutter) = blocks.iter().enumerate().find_map(|(i, b)| {
+        if weapon_header(b) {
+            let last = b.cells.len().checked_sub(1).filter(|&l| l > 0)?;
+            return (is_abilities(&b.cells[last]))
+                .then(|| b.cells.x0(last))
+                .flatten()
+                .map(|x| (i, x));
+        }
+        // The column's heading alone, on a weapon table header's baseline.
+        let bbox = b.span.bbox?;
+        let level = headers.iter().any(|hb| level_with(bbox, *hb));
+        (b.kind != BlockKind::TableRow && is_abilities(&b.text) && level).then_some((i, bbox.0[0]))
+    })?;
+    let top = blocks[h].span.bbox?.0[3];
+    let at_or_below = |b: &Block| b.span.bbox.is_some_and(|x| x.0[3] <= top + 1.0);
+    let mut left: Vec<Block> = Vec::with_capacity(blocks.len());
+    let mut right: Vec<Block> = Vec::new();
+    for (i, b) in blocks.iter().enumerate() {
+        let Some(bbox) = b.span.bbox else {
+            left.push((*b).clone());
+            continue;
+        };
+        if i != h && !at_or_below(b) {
+            left.push((*b).clone());
+            continue;
+        }
+        if b.kind != BlockKind::TableRow || b.cells.x0(0).is_none() {
+            if bbox.0[0] >= gutter - GUTTER_SLACK {
+                right.push((*b).clone());
+            } else {
+                left.push((*b).clone());
+            }
+            continue;
+        }
+        let (l, r) = split_row(b, gutter);
+        left.extend(l);
+        right.extend(r);
+    }
+    if right.is_empty() {
+        return None;
+    }
+    // The column top to bottom; a line starts a paragraph after a gap wider than half a line.
+    right.sort_by(|a, b| {
+        let y = |x: &Block| x.span.bbox.map_or(0.0, |b| b.0[3]);
+        y(b).total_cmp(&y(a))
+    });
+    let mut prev: Option<BBox> = None;
+    for b in &mut right {
+        let Some(bbox) = b.span.bbox else { continue };
+        let size = bbox.0[3] - bbox.0[1];
+        b.blank_before = prev.map_or(true, |p| {
+            let gap = p.0[1] - bbox.0[3];
+            gap > 0.5 * size || gap < -size
+        });
+        prev = Some(bbox);
+    }
+    left.extend(right);
+    Some(left)
+}
+
+/// A row's cells left of the gutter (a row, or a line of text when one cell is left) and
+/// right of it (one line of the abilities column, its cells joined).
+fn split_row(b: &Block, gutter: f32) -> (Option<Block>, Option<Block>) {
+    let n = b.cells.len();
+    let k = (0..n)
+        .find(|&i| b.cells.x0(i).is_some_and(|x| x >= gutter - GUTTER_SLACK))
+        .unwrap_or(n);
+    match k {
+        0 => return (None, Some(b.clone())),
+        k if k == n => return (Some(b.clone()), None),
+        _ => {}
+    }
+    let Some(bbox) = b.span.bbox else {
+        return (Some(b.clone()), None);
+    };
+    let piece = |cells: &[&str], x0: f32, x1: f32| -> Block {
+        let mut p = match cells {
+            [one] => Block::new(BlockKind::Paragraph, *one, b.line()),
+            _ => Block::row_of(
+                crate::ir::Cells::placed(
+                    cells
+                        .iter()
+                        .enumerate()
+                        .map(|(i, t)| (*t, b.cells.x0(i).unwrap_or(x0))),
+                ),
+                b.line(),
+            ),
+        };
+        p.span = b.span;
+        p.span.bbox = Some(BBox([x0, bbox.0[1], x1, bbox.0[3]]));
+        p.blank_before = b.blank_before;
+        p
+    };
+    let cells: Vec<&str> = b.cells.iter().collect();
+    let right_x0 = b.cells.x0(k).unwrap_or(gutter);
+    let mut right = piece(&[], right_x0, bbox.0[2]);
+    right.kind = BlockKind::Paragraph;
+    right.text = cells[k..].join(" ");
+    let left = (k > 0).then(|| piece(&cells[..k], bbox.0[0], right_x0));
+    (left, Some(right))
 }
 
 /// Where a sub-record of a card was read: its paragraph's line, page, box and page size.
@@ -274,13 +412,13 @@ fn datasheet(
 ) -> SheetBuilder {
     let mut r = CardReader::new(doc, edition, paras);
     while let Some(p) = r.next() {
-        if p.text == name && p.kind != BlockKind::TableRow {
+        if p.text == name && p.kind != BlockKind::TableRow || r.read_apart.contains(&p.line) {
             continue;
         }
         let upper = p.text.to_uppercase();
         if r.profile(p)
             || r.weapon_header(p)
-            || r.invulnerable_save(p, &upper)
+            || r.invulnerable_save(p, &upper, out)
             || r.keywords(p)
             || r.heading(p, &upper)
         {
@@ -306,6 +444,8 @@ struct CardReader<'a> {
     ability_size: f32,
     /// Per page: the first paragraph read there and the union of the boxes read.
     boxes: Vec<(&'a Para, BBox)>,
+    /// Lines already read as part of another field (a shield's `* …` note).
+    read_apart: Vec<u32>,
 }
 
 impl<'a> CardReader<'a> {
@@ -320,6 +460,7 @@ impl<'a> CardReader<'a> {
             group: "datasheet".to_string(),
             ability_size: 0.0,
             boxes: Vec::new(),
+            read_apart: Vec::new(),
         }
     }
 
@@ -426,8 +567,33 @@ impl<'a> CardReader<'a> {
         true
     }
 
-    /// The `INVULNERABLE SAVE` box: a row with its value, or a line with the value after it.
-    fn invulnerable_save(&mut self, p: &Para, upper: &str) -> bool {
+    /// The `INVULNERABLE SAVE` box: a row with its value, or a line with the value after it;
+    /// on index cards a shield under the profile, its value first (`5+ | INVULNERABLE SAVE`),
+    /// its condition after a starred label on the same baseline (`INVULNERABLE SAVE* | *
+    /// Against ranged attacks only`), in the next line, or in a `* …` note elsewhere on the
+    /// page.
+    fn invulnerable_save(&mut self, p: &Para, upper: &str, out: &mut Extracted) -> bool {
+        if let Some((save, rest)) = value_first_shield(p) {
+            self.ds.invulnerable_value(Some(save));
+            let condition = rest.trim_start_matches(|c: char| c == '*' || c.is_whitespace());
+            if !condition.is_empty() {
+                self.ds.invulnerable_condition(Some(condition.to_string()));
+            } else if rest.starts_with('*') {
+                // The note: the next line, else the first `* …` line of the page.
+                let note = (self.paras.iter())
+                    .filter(|n| n.page == p.page && n.line != p.line)
+                    .filter(|n| n.kind != BlockKind::TableRow && n.text.starts_with('*'))
+                    .min_by_key(|n| (n.line != p.line + 1, n.line));
+                if let Some(n) = note {
+                    let c = n
+                        .text
+                        .trim_start_matches(|c: char| c == '*' || c.is_whitespace());
+                    self.ds.invulnerable_condition(Some(c.to_string()));
+                    self.read_apart.push(n.line);
+                }
+            }
+            return true;
+        }
         if p.kind == BlockKind::TableRow
             && p.cells.len() == 2
             && V.is(H::InvulnerableSave, p.cells[0].trim_end_matches('*'))
@@ -456,20 +622,59 @@ impl<'a> CardReader<'a> {
             if !rest.is_empty() {
                 self.ds.invulnerable_value(PrintedSave::read(rest).save);
             }
+            // A label with no value beside it, and none read before: not guessed.
+            if self.ds.invulnerable_save.is_none() {
+                out.diagnostics.push(
+                    Diagnostic::new(
+                        Code::CardFieldNotRead,
+                        format!(
+                            "'{}' printed with no value (page {}); invulnerable save left null",
+                            p.text, p.page
+                        ),
+                    )
+                    .at(&self.doc.file, p.line),
+                );
+            }
             return true;
         }
         false
     }
 
     /// `FACTION KEYWORDS:` and `KEYWORDS:` lines (the latter on both pages, read once).
+    /// A label printed alone (`FACTION KEYWORDS:` in its box) or a list ending with a comma
+    /// (`KEYWORDS: …, REGIMENT,`) continues on a line of its own below it, which the layout
+    /// may not join to it (each line set as a heading on a card's back, or another line
+    /// between them in reading order): `KEYWORDS:` left, the faction box right.
     fn keywords(&mut self, p: &Para) -> bool {
         let t = p.text.as_str();
         if let Some(rest) = V.after_printed_label(H::FactionKeywords, ":", t) {
-            self.ds.faction_keywords = ListStyle::CARD.split(rest);
+            let mut list = ListStyle::CARD.split(rest);
+            if list.is_empty() {
+                // The box's value: the next line below the label, at or right of it.
+                if let Some(n) = self.line_below(p, |n| n.bbox.0[0] >= p.bbox.0[0] - p.size) {
+                    list = ListStyle::CARD.split(&n.text);
+                    self.read_apart.push(n.line);
+                }
+            }
+            // The back repeats the front's box: never emptied by an unread repeat.
+            if !list.is_empty() {
+                self.ds.faction_keywords = list;
+            }
             return true;
         }
         if let Some(rest) = V.after_printed_label(H::Keywords, ":", t) {
-            for k in ListStyle::CARD.split(rest) {
+            let mut text = rest.to_string();
+            if text.trim_end().ends_with(',') {
+                // The wrapped rest: the next line below, under the list (left of its end).
+                let more =
+                    self.line_below(p, |n| n.bbox.0[0] < p.bbox.0[2] && !n.text.contains(':'));
+                if let Some(n) = more {
+                    text.push(' ');
+                    text.push_str(&n.text);
+                    self.read_apart.push(n.line);
+                }
+            }
+            for k in ListStyle::CARD.split(&text) {
                 if !self.ds.keywords.contains(&k) {
                     self.ds.keywords.push(k);
                 }
@@ -477,6 +682,21 @@ impl<'a> CardReader<'a> {
             return true;
         }
         false
+    }
+
+    /// The first line after `p` in reading order, on its page, that starts within two lines
+    /// below it and passes `keep`.
+    fn line_below(&self, p: &Para, keep: impl Fn(&Para) -> bool) -> Option<&'a Para> {
+        let h = p.size.max(1.0);
+        let paras: &'a [Para] = self.paras;
+        paras.get(self.i..)?.iter().find(|n| {
+            n.page == p.page
+                && n.kind != BlockKind::TableRow
+                && !self.read_apart.contains(&n.line)
+                && n.bbox.0[3] <= p.bbox.0[1] + 0.5 * h
+                && n.bbox.0[3] >= p.bbox.0[1] - 2.0 * h
+                && keep(n)
+        })
     }
 
     /// A heading that starts a section: `DAMAGED:`, the named columns and boxes.
@@ -537,7 +757,18 @@ impl<'a> CardReader<'a> {
         let ds = &mut self.ds;
         match self.section {
             Section::Weapons(kind) if p.kind == BlockKind::TableRow => {
-                weapon(self.doc, self.edition, kind, p, ds, out);
+                // A name printed on the line above its row (the row starts with its keywords).
+                let above = (self.i.checked_sub(2))
+                    .and_then(|k| self.paras.get(k))
+                    .filter(|a| {
+                        a.kind == BlockKind::Paragraph
+                            && a.page == p.page
+                            && !a.text.starts_with('[')
+                            && !a.text.contains(':')
+                            && a.text.chars().count() <= 60
+                    })
+                    .map(|a| a.text.as_str());
+                weapon(self.doc, self.edition, kind, p, above, ds, out);
             }
             // The rest of a wrapped weapon name: its bracketed abilities on the next line.
             Section::Weapons(_) if t.starts_with('[') && t.ends_with(']') => {
@@ -647,6 +878,18 @@ fn push_text(s: &mut String, t: &str) {
     s.push_str(t);
 }
 
+/// An index card's shield, value first: `5+ | INVULNERABLE SAVE* | * condition` (a row or one
+/// line) → the save and what follows the label (a star, a condition).
+fn value_first_shield(p: &Para) -> Option<(String, String)> {
+    let flat = match p.kind {
+        BlockKind::TableRow => p.cells.join(" "),
+        _ => p.text.clone(),
+    };
+    let c = SHIELD_VALUE.captures(flat.trim())?;
+    let rest = V.after_label(H::InvulnerableSave, "", &c[2])?;
+    Some((c[1].to_string(), rest.to_string()))
+}
+
 /// A values row of the profile: the model's name cells (before or after) and the six values.
 fn profile_cells(v: &Para) -> Option<(Vec<&str>, Vec<&str>)> {
     if v.kind != BlockKind::TableRow {
@@ -697,19 +940,33 @@ fn points(doc: &Document, p: &Para) -> Option<PointsOption> {
     })
 }
 
-/// One weapon row: name with its bracketed abilities, then the six characteristics.
+/// One weapon row: name with its bracketed abilities, then the six characteristics. A row
+/// that prints only keywords before its range takes its name from the line above (`above`).
 fn weapon(
     doc: &Document,
     edition: Edition,
     kind: WeaponType,
     p: &Para,
+    above: Option<&str>,
     ds: &mut SheetBuilder,
     out: &mut Extracted,
 ) {
-    let Some((first, vals)) = p.cells.split_first() else {
+    // The name is every cell before the range (a keyword cell printed apart, in another
+    // colour, joins it); a row with no range-shaped cell keeps its first cell as the name.
+    let k = (1..p.cells.len())
+        .find(|&i| RANGE.is_match(p.cells[i].trim()))
+        .unwrap_or(1.min(p.cells.len()));
+    if k == 0 {
         return;
-    };
-    let (name, keywords) = text::weapon_name_and_keywords(first);
+    }
+    let first = p.cells[..k].join(" ");
+    let vals = &p.cells[k..];
+    let (mut name, keywords) = text::weapon_name_and_keywords(&first);
+    if name.is_empty() {
+        if let Some(a) = above {
+            name = a.trim().to_string();
+        }
+    }
     let fields = ProfileKind::Weapon.fields(edition);
     if vals.len() < fields.len() {
         out.diagnostics.push(

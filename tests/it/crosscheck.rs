@@ -535,6 +535,31 @@ fn dash_apostrophe_and_case_differences_are_not_disagreements() {
 }
 
 #[test]
+fn a_cards_single_unnamed_profile_is_the_exports_only_model() {
+    let (_dir, ex) = read_fixture();
+    // An index card prints one profile row and no model name: its model is the unit.
+    let mut v = warboss();
+    v["models"][0]["name"] = json!(null);
+    let r = crosscheck(&ex, &[sheet(v.clone())]);
+    assert!(r.disagreements.is_empty(), "{:#?}", r.disagreements);
+    assert_eq!(r.summary.fields_compared, r.summary.fields_agreed);
+    // A value of that row that differs is still a disagreement, under the export's name.
+    v["models"][0]["T"] = json!("6");
+    let r = crosscheck(&ex, &[sheet(v.clone())]);
+    let all = rows(&r);
+    assert_eq!(all.len(), 1, "{all:#?}");
+    assert_eq!(all[0].field, "models[Warboss].T");
+    // Two unnamed rows are not paired by this rule: which is which is not known.
+    v["models"] = json!([v["models"][0].clone(), v["models"][0].clone()]);
+    let r = crosscheck(&ex, &[sheet(v)]);
+    assert!(
+        rows(&r).iter().any(|d| d.field.starts_with("models")),
+        "{:#?}",
+        rows(&r)
+    );
+}
+
+#[test]
 fn a_model_named_after_its_unit_is_naming() {
     let (_dir, ex) = read_fixture();
     let mut v = base("10e:orks:artillery-team", "Artillery Team", "Orks");

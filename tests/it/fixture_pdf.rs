@@ -169,3 +169,497 @@ pub fn invuln_in_shield() -> Vec<u8> {
     .concat();
     pdf(&[front, back])
 }
+
+// --- Index cards (landscape; the shield under the profile, the abilities column right) -------
+
+/// An index card's foot: `KEYWORDS:` left (`keywords`: its lines), the `FACTION KEYWORDS:`
+/// box right with its value on the line below.
+fn card_foot(keywords: &[&str], faction: &str) -> Vec<Operation> {
+    let mut ops = Vec::new();
+    for (k, line) in keywords.iter().enumerate() {
+        let x = if k == 0 { 30.0 } else { 40.0 };
+        ops.extend(text(8.5, x, 40.0 - 9.0 * k as f32, line));
+    }
+    ops.extend(text(8.5, 480.0, 40.0, "FACTION KEYWORDS:"));
+    ops.extend(text(8.5, 480.0, 31.0, faction));
+    ops
+}
+
+/// An index card's back: name, `WARGEAR OPTIONS` (none), `UNIT COMPOSITION`, the foot.
+fn card_back(name: &str, model: &str, equipped: &str, foot: Vec<Operation>) -> Vec<Operation> {
+    [
+        text(15.0, 20.0, 360.0, name),
+        text(9.0, 30.0, 300.0, "WARGEAR OPTIONS"),
+        text(7.5, 30.0, 288.0, "\u{95} None"),
+        text(9.0, 480.0, 300.0, "UNIT COMPOSITION"),
+        text(7.5, 480.0, 288.0, &format!("\u{95} 1 {model}")),
+        text(7.5, 480.0, 276.0, equipped),
+        foot,
+    ]
+    .concat()
+}
+
+/// `abilities-header-on-weapon-header.pdf`: an index card whose abilities column shares
+/// baselines with the weapon rows: `ABILITIES` on the ranged header's baseline, an ability's
+/// lines level with weapon rows, its last words (`a 6.`) short enough to read as a table
+/// cell. The trap: the layout cannot cut the column off the table, so weapon rows and ability
+/// lines come out as one row each (`Star gun [BLAST] | 48" | … | 1 | a 6.`).
+pub fn abilities_header_on_weapon_header() -> Vec<u8> {
+    let foot = || card_foot(&["KEYWORDS: Vehicle, Fly, Prism Stalker"], "Aeldari");
+    let front: Vec<Operation> = [
+        text(15.0, 20.0, 360.0, "PRISM STALKER"),
+        profile(["14\"", "11", "2+", "24", "6+", "8"]),
+        weapons(
+            280.0,
+            ["RANGED WEAPONS", "RANGE", "A", "BS", "S", "AP", "D"],
+            &[
+                ["Bright lance", "36\"", "1", "3+", "12", "-3", "D6+2"],
+                ["Scatter laser", "36\"", "6", "3+", "5", "0", "1"],
+                ["Star gun [BLAST]", "48\"", "D6", "3+", "4", "-1", "1"],
+            ],
+        ),
+        text(9.0, 480.0, 280.0, "ABILITIES"),
+        text(7.5, 480.0, 272.0, "CORE: Deadly Demise D6"),
+        text(
+            7.5,
+            480.0,
+            260.0,
+            "Lance Strike: Each time this model's bright",
+        ),
+        text(
+            7.5,
+            480.0,
+            252.0,
+            "lance hits, it scores a critical wound on",
+        ),
+        text(7.5, 480.0, 244.0, "a 6."),
+        weapons(
+            220.0,
+            ["MELEE WEAPONS", "RANGE", "A", "WS", "S", "AP", "D"],
+            &[["Wraithbone hull", "Melee", "6", "4+", "6", "0", "1"]],
+        ),
+        text(7.5, 480.0, 220.0, "DAMAGED: 1-8 WOUNDS REMAINING"),
+        text(
+            7.5,
+            480.0,
+            208.0,
+            "While this model has 1-8 wounds remaining,",
+        ),
+        text(7.5, 480.0, 199.0, "subtract 1 from the Hit roll."),
+        foot(),
+    ]
+    .concat();
+    let back = card_back(
+        "PRISM STALKER",
+        "Prism Stalker",
+        "This model is equipped with: bright lance; scatter laser; star gun; wraithbone hull.",
+        foot(),
+    );
+    pdf(&[front, back])
+}
+
+/// `keyword-cell-after-name.pdf`: weapon rows whose `[KEYWORDS]` are a text object of their
+/// own, far enough from the name to be a cell (`Tusks – strike | [LANCE] | Melee | …`). The
+/// trap: the keywords read as the range and every value shifts one column.
+pub fn keyword_cell_after_name() -> Vec<u8> {
+    let foot = || card_foot(&["KEYWORDS: Mounted, Tusk Rider"], "Orks");
+    let mut front: Vec<Operation> = [
+        text(15.0, 20.0, 360.0, "TUSK RIDER"),
+        profile(["10\"", "6", "4+", "3", "7+", "2"]),
+        weapons(
+            280.0,
+            ["RANGED WEAPONS", "RANGE", "A", "BS", "S", "AP", "D"],
+            &[
+                ["Slugga", "12\"", "1", "5+", "4", "0", "1"],
+                [
+                    "Kustom shoota [RAPID FIRE 2]",
+                    "18\"",
+                    "4",
+                    "5+",
+                    "4",
+                    "0",
+                    "1",
+                ],
+            ],
+        ),
+        weapons(
+            240.0,
+            ["MELEE WEAPONS", "RANGE", "A", "WS", "S", "AP", "D"],
+            &[
+                ["Tusks \u{96} strike", "Melee", "3", "3+", "7", "-1", "2"],
+                [
+                    "Tusks \u{96} sweep [SUSTAINED HITS 1]",
+                    "Melee",
+                    "5",
+                    "3+",
+                    "5",
+                    "0",
+                    "1",
+                ],
+            ],
+        ),
+        text(9.0, 480.0, 280.0, "ABILITIES"),
+        text(7.5, 480.0, 268.0, "CORE: Scouts 6\""),
+        foot(),
+    ]
+    .concat();
+    front.extend(text(7.5, 110.0, 268.0, "[PISTOL]"));
+    front.extend(text(7.5, 110.0, 228.0, "[LANCE]"));
+    let back = card_back(
+        "TUSK RIDER",
+        "Tusk Rider",
+        "This model is equipped with: slugga; tusks.",
+        foot(),
+    );
+    pdf(&[front, back])
+}
+
+/// An index card front with the shield `extra` (its operations) under the profile.
+fn shield_card(name: &str, extra: Vec<Operation>) -> Vec<u8> {
+    let foot = || {
+        card_foot(
+            &["KEYWORDS: Vehicle, Walker, Iron Warden"],
+            "Adeptus Custodes",
+        )
+    };
+    let front: Vec<Operation> = [
+        text(15.0, 20.0, 360.0, name),
+        profile(["8\"", "10", "2+", "12", "6+", "4"]),
+        extra,
+        weapons(
+            270.0,
+            ["RANGED WEAPONS", "RANGE", "A", "BS", "S", "AP", "D"],
+            &[["Warden cannon", "36\"", "2", "2+", "9", "-2", "3"]],
+        ),
+        weapons(
+            240.0,
+            ["MELEE WEAPONS", "RANGE", "A", "WS", "S", "AP", "D"],
+            &[["Warden fist", "Melee", "5", "2+", "12", "-2", "3"]],
+        ),
+        text(9.0, 480.0, 270.0, "ABILITIES"),
+        text(7.5, 480.0, 258.0, "CORE: Deadly Demise D3"),
+        foot(),
+    ]
+    .concat();
+    let back = card_back(
+        name,
+        "Iron Warden",
+        "This model is equipped with: warden cannon; warden fist.",
+        foot(),
+    );
+    pdf(&[front, back])
+}
+
+/// `shield-value-before-label.pdf`: the shield under the SV column, value first (`4+`), the
+/// label `INVULNERABLE SAVE` right of it. The trap: the faction pack prints label then value.
+pub fn shield_value_before_label() -> Vec<u8> {
+    shield_card(
+        "IRON WARDEN",
+        [
+            text(14.0, 110.0, 298.0, "4+"),
+            text(7.0, 135.0, 300.0, "INVULNERABLE SAVE"),
+        ]
+        .concat(),
+    )
+}
+
+/// `shield-condition-same-baseline.pdf`: a starred label with its condition to its right on
+/// the same baseline (`INVULNERABLE SAVE* | * Against ranged attacks only.`).
+pub fn shield_condition_same_baseline() -> Vec<u8> {
+    shield_card(
+        "IRON WARDEN",
+        [
+            text(14.0, 110.0, 298.0, "5+"),
+            text(7.0, 135.0, 300.0, "INVULNERABLE SAVE*"),
+            text(7.0, 230.0, 300.0, "* Against ranged attacks only."),
+        ]
+        .concat(),
+    )
+}
+
+/// `shield-note-far-from-label.pdf`: a starred label whose note is printed far away, at the
+/// right of the page below the abilities (`*This model has a 5+ invulnerable save …`).
+pub fn shield_note_far_from_label() -> Vec<u8> {
+    shield_card(
+        "IRON WARDEN",
+        [
+            text(14.0, 110.0, 298.0, "5+"),
+            text(7.0, 135.0, 300.0, "INVULNERABLE SAVE*"),
+            text(
+                7.0,
+                480.0,
+                120.0,
+                "*This model has a 5+ invulnerable save against ranged attacks.",
+            ),
+        ]
+        .concat(),
+    )
+}
+
+/// A fixture's generator.
+pub type Generator = fn() -> Vec<u8>;
+
+/// `faction-keyword-box-below-keywords.pdf`: a card whose back sets its lines larger than its
+/// body text (a long designer's note in small type), so that every line of its foot is a
+/// heading of its own: `KEYWORDS: …, REGIMENT,` / `GUN CARRIAGE BATTERY` / `FACTION KEYWORDS:`
+/// / `ASTRA MILITARUM`. The trap: the label alone reads as an empty faction keyword list (and
+/// empties the front's), the wrapped keyword as a named box.
+pub fn faction_keyword_box_below_keywords() -> Vec<u8> {
+    let foot = |size: f32| -> Vec<Operation> {
+        [
+            text(
+                size,
+                30.0,
+                40.0,
+                "KEYWORDS: INFANTRY, ARTILLERY, IMPERIUM, REGIMENT,",
+            ),
+            text(size, 40.0, 31.0, "GUN CARRIAGE BATTERY"),
+            text(size, 480.0, 40.0, "FACTION KEYWORDS:"),
+            text(size, 480.0, 31.0, "ASTRA MILITARUM"),
+        ]
+        .concat()
+    };
+    let front: Vec<Operation> = [
+        text(15.0, 20.0, 360.0, "GUN CARRIAGE BATTERY"),
+        profile(["3\"", "5", "4+", "8", "7+", "2"]),
+        weapons(
+            280.0,
+            ["RANGED WEAPONS", "RANGE", "A", "BS", "S", "AP", "D"],
+            &[[
+                "Siege cannon [BLAST]",
+                "120\"",
+                "D6+3",
+                "4+",
+                "9",
+                "-2",
+                "3",
+            ]],
+        ),
+        weapons(
+            250.0,
+            ["MELEE WEAPONS", "RANGE", "A", "WS", "S", "AP", "D"],
+            &[[
+                "Crew close combat weapons",
+                "Melee",
+                "5",
+                "4+",
+                "3",
+                "0",
+                "1",
+            ]],
+        ),
+        text(9.0, 480.0, 280.0, "ABILITIES"),
+        text(7.5, 480.0, 268.0, "CORE: Heavy"),
+        foot(8.5),
+    ]
+    .concat();
+    let note = [
+        "Designer's Note: Place five crew tokens next to each carriage when this unit is",
+        "first set up, removing one each time its carriage loses a wound. These tokens do not",
+        "count as models for any rules purposes, and they are never removed otherwise.",
+    ];
+    let mut back: Vec<Operation> = [
+        text(15.0, 20.0, 360.0, "GUN CARRIAGE BATTERY"),
+        text(9.0, 30.0, 300.0, "WARGEAR OPTIONS"),
+        text(9.0, 30.0, 288.0, "\u{95} None"),
+        text(9.0, 480.0, 300.0, "UNIT COMPOSITION"),
+        text(9.0, 480.0, 288.0, "\u{95} 1 Gun Carriage"),
+        foot(9.0),
+    ]
+    .concat();
+    for (k, line) in note.iter().enumerate() {
+        back.extend(text(6.0, 30.0, 150.0 - 7.0 * k as f32, line));
+    }
+    pdf(&[front, back])
+}
+
+/// `card-without-weapon-tables.pdf`: a card that prints no weapon table at all, its
+/// `ABILITIES` heading alone in the middle of the page, under the profile.
+pub fn card_without_weapon_tables() -> Vec<u8> {
+    let foot = || card_foot(&["KEYWORDS: Vehicle, Blast Crawler"], "Astra Militarum");
+    let front: Vec<Operation> = [
+        text(15.0, 20.0, 360.0, "BLAST CRAWLER"),
+        profile(["8\"", "4", "3+", "4", "8+", "0"]),
+        text(9.0, 300.0, 280.0, "ABILITIES"),
+        text(7.5, 300.0, 268.0, "CORE: Deadly Demise 1"),
+        text(
+            7.5,
+            300.0,
+            252.0,
+            "Charges: Each time this model ends a move within 3\" of",
+        ),
+        text(
+            7.5,
+            300.0,
+            244.0,
+            "an enemy unit, that unit suffers D3 mortal wounds.",
+        ),
+        foot(),
+    ]
+    .concat();
+    let back = card_back(
+        "BLAST CRAWLER",
+        "Blast Crawler",
+        "This model is equipped with: nothing.",
+        foot(),
+    );
+    pdf(&[front, back])
+}
+
+/// `shield-without-value.pdf`: an `INVULNERABLE SAVE` label under the profile with no value
+/// in or beside the shield (the value is a picture the text layer lacks): `X114`, never a
+/// guessed save.
+pub fn shield_without_value() -> Vec<u8> {
+    shield_card("IRON WARDEN", text(7.0, 135.0, 300.0, "INVULNERABLE SAVE"))
+}
+
+/// `same-profile-in-both-tables.pdf`: a weapon whose profile names are printed in both
+/// tables (`Lascutter – low intensity` ranged and melee), the melee row's `[LANCE]` a cell of
+/// its own. The trap: a melee profile read as ranged, or the two merged into one.
+pub fn same_profile_in_both_tables() -> Vec<u8> {
+    let foot = || {
+        card_foot(
+            &["KEYWORDS: Vehicle, Walker, Cutter Knight"],
+            "Imperial Knights",
+        )
+    };
+    let mut front: Vec<Operation> = [
+        text(15.0, 20.0, 360.0, "CUTTER KNIGHT"),
+        profile(["12\"", "11", "3+", "25", "6+", "10"]),
+        weapons(
+            280.0,
+            ["RANGED WEAPONS", "RANGE", "A", "BS", "S", "AP", "D"],
+            &[
+                [
+                    "Lascutter \u{96} low intensity [LANCE]",
+                    "36\"",
+                    "2D6",
+                    "3+",
+                    "7",
+                    "-1",
+                    "2",
+                ],
+                [
+                    "Lascutter \u{96} high intensity",
+                    "24\"",
+                    "D6",
+                    "3+",
+                    "14",
+                    "-3",
+                    "4",
+                ],
+            ],
+        ),
+        weapons(
+            240.0,
+            ["MELEE WEAPONS", "RANGE", "A", "WS", "S", "AP", "D"],
+            &[
+                [
+                    "Lascutter \u{96} low intensity",
+                    "Melee",
+                    "12",
+                    "3+",
+                    "7",
+                    "-1",
+                    "2",
+                ],
+                [
+                    "Lascutter \u{96} high intensity",
+                    "Melee",
+                    "6",
+                    "3+",
+                    "14",
+                    "-3",
+                    "4",
+                ],
+            ],
+        ),
+        text(9.0, 480.0, 280.0, "ABILITIES"),
+        text(7.5, 480.0, 268.0, "CORE: Deadly Demise D6"),
+        foot(),
+    ]
+    .concat();
+    front.extend(text(7.5, 145.0, 228.0, "[LANCE]"));
+    let back = card_back(
+        "CUTTER KNIGHT",
+        "Cutter Knight",
+        "This model is equipped with: lascutter.",
+        foot(),
+    );
+    pdf(&[front, back])
+}
+
+/// `landscape-card-footnote-band.pdf`: a footnote band across the foot of the front, under both
+/// the weapon tables and the abilities column's DAMAGED box (`Before selecting targets for this
+/// weapon, select one of its profiles to make attacks with.`). The trap: the band read as more
+/// of the DAMAGED text or as an ability.
+pub fn landscape_card_footnote_band() -> Vec<u8> {
+    let foot = || card_foot(&["KEYWORDS: Vehicle, Band Tank"], "Astra Militarum");
+    let front: Vec<Operation> = [
+        text(15.0, 20.0, 360.0, "BAND TANK"),
+        profile(["10\"", "10", "3+", "13", "7+", "3"]),
+        weapons(
+            280.0,
+            ["RANGED WEAPONS", "RANGE", "A", "BS", "S", "AP", "D"],
+            &[
+                ["Band cannon \u{96} shell [BLAST]", "48\"", "D6", "4+", "9", "-2", "3"],
+                ["Band cannon \u{96} shot", "48\"", "1", "4+", "12", "-3", "D6"],
+            ],
+        ),
+        weapons(
+            240.0,
+            ["MELEE WEAPONS", "RANGE", "A", "WS", "S", "AP", "D"],
+            &[["Armoured tracks", "Melee", "3", "4+", "6", "0", "1"]],
+        ),
+        text(9.0, 480.0, 280.0, "ABILITIES"),
+        text(7.5, 480.0, 268.0, "CORE: Deadly Demise D3"),
+        text(7.5, 480.0, 240.0, "DAMAGED: 1-4 WOUNDS REMAINING"),
+        text(7.5, 480.0, 228.0, "While this model has 1-4 wounds remaining,"),
+        text(7.5, 480.0, 219.0, "subtract 1 from the Hit roll."),
+        text(
+            6.0,
+            30.0,
+            80.0,
+            "Before selecting targets for this weapon, select one of its profiles to make attacks with.",
+        ),
+        foot(),
+    ]
+    .concat();
+    let back = card_back(
+        "BAND TANK",
+        "Band Tank",
+        "This model is equipped with: band cannon; armoured tracks.",
+        foot(),
+    );
+    pdf(&[front, back])
+}
+
+/// Every generated PDF fixture: its file name under `tests/fixtures/pdf/` and its generator.
+pub const GENERATED: &[(&str, Generator)] = &[
+    ("invuln-in-shield.pdf", invuln_in_shield),
+    (
+        "abilities-header-on-weapon-header.pdf",
+        abilities_header_on_weapon_header,
+    ),
+    ("keyword-cell-after-name.pdf", keyword_cell_after_name),
+    ("shield-value-before-label.pdf", shield_value_before_label),
+    (
+        "shield-condition-same-baseline.pdf",
+        shield_condition_same_baseline,
+    ),
+    ("shield-note-far-from-label.pdf", shield_note_far_from_label),
+    (
+        "faction-keyword-box-below-keywords.pdf",
+        faction_keyword_box_below_keywords,
+    ),
+    ("card-without-weapon-tables.pdf", card_without_weapon_tables),
+    ("shield-without-value.pdf", shield_without_value),
+    (
+        "same-profile-in-both-tables.pdf",
+        same_profile_in_both_tables,
+    ),
+    (
+        "landscape-card-footnote-band.pdf",
+        landscape_card_footnote_band,
+    ),
+];

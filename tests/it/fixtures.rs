@@ -79,6 +79,56 @@ pub const FIXTURES: &[Fixture] = &[
         name: "invuln-in-shield.pdf",
         manifest_format: "pdf",
     },
+    Fixture {
+        format: "pdf",
+        name: "abilities-header-on-weapon-header.pdf",
+        manifest_format: "pdf",
+    },
+    Fixture {
+        format: "pdf",
+        name: "keyword-cell-after-name.pdf",
+        manifest_format: "pdf",
+    },
+    Fixture {
+        format: "pdf",
+        name: "shield-value-before-label.pdf",
+        manifest_format: "pdf",
+    },
+    Fixture {
+        format: "pdf",
+        name: "shield-condition-same-baseline.pdf",
+        manifest_format: "pdf",
+    },
+    Fixture {
+        format: "pdf",
+        name: "shield-note-far-from-label.pdf",
+        manifest_format: "pdf",
+    },
+    Fixture {
+        format: "pdf",
+        name: "faction-keyword-box-below-keywords.pdf",
+        manifest_format: "pdf",
+    },
+    Fixture {
+        format: "pdf",
+        name: "card-without-weapon-tables.pdf",
+        manifest_format: "pdf",
+    },
+    Fixture {
+        format: "pdf",
+        name: "shield-without-value.pdf",
+        manifest_format: "pdf",
+    },
+    Fixture {
+        format: "pdf",
+        name: "same-profile-in-both-tables.pdf",
+        manifest_format: "pdf",
+    },
+    Fixture {
+        format: "pdf",
+        name: "landscape-card-footnote-band.pdf",
+        manifest_format: "pdf",
+    },
 ];
 
 /// `tests/fixtures`.
@@ -203,17 +253,20 @@ fn every_fixture_is_read_by_its_reader_and_gives_records() {
 /// `lopdf`) writes; `COGITATOR_WRITE_FIXTURES=1` rewrites them.
 #[test]
 fn committed_pdf_fixtures_are_the_generators_output() {
-    let path = root().join("pdf/invuln-in-shield.pdf");
-    let bytes = crate::fixture_pdf::invuln_in_shield();
-    if std::env::var("COGITATOR_WRITE_FIXTURES").as_deref() == Ok("1") {
-        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        std::fs::write(&path, &bytes).expect("write fixture");
+    let write = std::env::var("COGITATOR_WRITE_FIXTURES").as_deref() == Ok("1");
+    for (name, generate) in crate::fixture_pdf::GENERATED {
+        let path = root().join("pdf").join(name);
+        let bytes = generate();
+        if write {
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            std::fs::write(&path, &bytes).expect("write fixture");
+        }
+        let committed = std::fs::read(&path).expect("the committed PDF fixture");
+        assert!(
+            committed == bytes,
+            "{} is not the generator's output: review fixture_pdf.rs and rewrite it with \
+             COGITATOR_WRITE_FIXTURES=1",
+            path.display()
+        );
     }
-    let committed = std::fs::read(&path).expect("the committed PDF fixture");
-    assert!(
-        committed == bytes,
-        "{} is not the generator's output: review fixture_pdf.rs and rewrite it with \
-         COGITATOR_WRITE_FIXTURES=1",
-        path.display()
-    );
 }

@@ -31,6 +31,7 @@ mod mfm;
 mod ninth;
 mod output;
 mod pdf;
+mod pdf_cards;
 mod pipeline;
 mod points_merge;
 mod reconcile;
