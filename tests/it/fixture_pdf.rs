@@ -169,3 +169,85 @@ pub fn invuln_in_shield() -> Vec<u8> {
     .concat();
     pdf(&[front, back])
 }
+
+// --- issue 27, package B: the document kind ----------------------------------------------------
+
+/// `errata-titled-index-cards.pdf`: an errata document whose title is `INDEX CARDS` (as the
+/// index cards' errata print it), with a `M T SV W LD OC` mini-table in a `Profile line`
+/// entry. The trap: the title and the profile header are the cards' cues; the `ERRATA`
+/// heading and the `Target – Section` entries make it errata.
+pub fn errata_titled_index_cards() -> Vec<u8> {
+    let page: Vec<Operation> = [
+        text(30.0, 250.0, 360.0, "INDEX CARDS"),
+        text(12.0, 330.0, 340.0, "Version 1.0"),
+        text(20.0, 30.0, 300.0, "ERRATA"),
+        text(14.0, 30.0, 280.0, "ORDO CINDERIS"),
+        text(8.0, 30.0, 268.0, "Cinder Walker \u{96} Keywords section"),
+        text(8.0, 30.0, 258.0, "Add \u{91}FLY\u{92}."),
+        text(8.0, 30.0, 240.0, "Ash Sentinels \u{96} Unit Composition"),
+        text(
+            8.0,
+            30.0,
+            230.0,
+            "Change to \u{91}5-10 Ash Sentinels\u{92}.",
+        ),
+        text(8.0, 30.0, 212.0, "Ember Priest \u{96} Profile line"),
+        text(8.0, 30.0, 202.0, "Change to read:"),
+        row(
+            7.0,
+            190.0,
+            &[
+                (30.0, "M"),
+                (60.0, "T"),
+                (90.0, "SV"),
+                (120.0, "W"),
+                (150.0, "LD"),
+                (180.0, "OC"),
+            ],
+        ),
+        row(
+            8.0,
+            180.0,
+            &[
+                (30.0, "6\""),
+                (60.0, "4"),
+                (90.0, "3+"),
+                (120.0, "4"),
+                (150.0, "6+"),
+                (180.0, "1"),
+            ],
+        ),
+    ]
+    .concat();
+    pdf(&[page])
+}
+
+/// `unknown-gw-pdf.pdf`: a Games Workshop-looking page with no datasheet card, no points
+/// line and no errata entry (a painting guide). The trap: it must give `S022` and no records,
+/// never an empty read that says nothing.
+pub fn unknown_gw_pdf() -> Vec<u8> {
+    let page: Vec<Operation> = [
+        text(30.0, 200.0, 360.0, "PAINTING GUIDE"),
+        text(14.0, 30.0, 320.0, "CINDER WALKER"),
+        text(
+            9.0,
+            30.0,
+            300.0,
+            "Basecoat the armour plates with a dark metal.",
+        ),
+        text(
+            9.0,
+            30.0,
+            288.0,
+            "Shade the recesses, then drybrush the edges.",
+        ),
+        text(
+            9.0,
+            30.0,
+            276.0,
+            "Finish the base with ash-coloured texture.",
+        ),
+    ]
+    .concat();
+    pdf(&[page])
+}
