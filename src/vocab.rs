@@ -175,6 +175,10 @@ pub struct DocumentWords {
     pub errata_verbs: &'static [&'static str],
     /// The dash between an erratum's target and its section (`Be’lakor – Keywords section`).
     pub errata_target_dash: &'static str,
+    /// The lists a points document prints apart for a faction's chapters (compared folded),
+    /// and the faction whose datasheets their units are (`Space Marines`: every other source
+    /// scopes a chapter's units so).
+    pub chapters: &'static [(&'static str, &'static str)],
 }
 
 /// The documents' words of 10th edition (11th edition's are the same so far).
@@ -189,6 +193,13 @@ const DOCUMENT_WORDS: DocumentWords = DocumentWords {
     errata_title: "ERRATA",
     errata_verbs: &["Change", "Add", "Delete", "Remove", "Replace"],
     errata_target_dash: " \u{2013} ",
+    chapters: &[
+        ("black templars", "Space Marines"),
+        ("blood angels", "Space Marines"),
+        ("dark angels", "Space Marines"),
+        ("deathwatch", "Space Marines"),
+        ("space wolves", "Space Marines"),
+    ],
 };
 
 impl Vocabulary {

@@ -116,7 +116,7 @@ pub fn extract(doc: &Document, out: &mut Extracted) {
     }
     match kind {
         DocKind::FactionPack | DocKind::IndexCards => super::gw_card::extract(doc, out),
-        DocKind::Points => not_read(doc, out, "a points document: no reader for points yet"),
+        DocKind::Points => super::gw_points::extract(doc, out),
         DocKind::Errata => not_read(doc, out, "an errata document: no reader for errata yet"),
         DocKind::Unknown => not_read(
             doc,

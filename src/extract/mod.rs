@@ -19,6 +19,7 @@ pub mod companion;
 pub mod glossary;
 pub mod gw_card;
 pub mod gw_kind;
+pub mod gw_points;
 pub mod heresy;
 pub mod ninth;
 pub mod sheet;

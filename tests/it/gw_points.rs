@@ -86,3 +86,129 @@ fn the_card_fixture_is_still_read_as_cards() {
     assert_eq!(ds.datasheets.len(), 1);
     assert!(!codes(&ds).contains(&"S022") && !codes(&ds).contains(&"S023"));
 }
+
+fn points_of<'d>(ds: &'d Dataset, name: &str) -> &'d cogitator::model::Points {
+    ds.points
+        .iter()
+        .find(|p| p.name == name)
+        .unwrap_or_else(|| panic!("no points record '{name}' in {:?}", names(ds)))
+}
+
+fn names(ds: &Dataset) -> Vec<&str> {
+    ds.points.iter().map(|p| p.name.as_str()).collect()
+}
+
+fn tiers(p: &cogitator::model::Points) -> Vec<(u32, u32)> {
+    p.tiers.iter().map(|t| (t.models, t.points)).collect()
+}
+
+fn wargear(p: &cogitator::model::Points) -> Vec<(&str, u32)> {
+    p.wargear
+        .iter()
+        .map(|w| (w.item.as_str(), w.points))
+        .collect()
+}
+
+#[test]
+fn points_three_columns_heading_level_with_tier() {
+    let ds = ingest(
+        "points-three-columns-heading-level-with-tier.pdf",
+        &gen::points_three_columns(),
+    );
+    use cogitator::model::PointsKind;
+    let units: Vec<&str> = ds
+        .points
+        .iter()
+        .filter(|p| p.kind == PointsKind::Datasheet)
+        .map(|p| p.name.as_str())
+        .collect();
+    // every unit, the wrapped name joined (the dataset sorts records by id)
+    assert_eq!(
+        units,
+        [
+            "Ash Sentinels",
+            "Cinder Guard with Ash and Ember Spears",
+            "Cinder Walker",
+            "Ember Squad",
+            "Furnace Brethren",
+            "Pyre Engine",
+            "Slag Lord",
+            "Soot Riders"
+        ]
+    );
+    assert_eq!(tiers(points_of(&ds, "Ash Sentinels")), [(5, 90), (10, 180)]);
+    // a range prices its upper bound
+    assert_eq!(tiers(points_of(&ds, "Ember Squad")), [(11, 110)]);
+    // two compositions of 10 models at one cost: both kept, in print order
+    assert_eq!(
+        tiers(points_of(&ds, "Furnace Brethren")),
+        [(10, 145), (10, 145)]
+    );
+    let pyre = points_of(&ds, "Pyre Engine");
+    assert_eq!(tiers(pyre), [(1, 140)]);
+    assert_eq!(wargear(pyre), [("Pyre Drone", 20)]);
+    // the `+` printed apart from its cost
+    let soot = points_of(&ds, "Soot Riders");
+    assert_eq!(tiers(soot), [(3, 75)]);
+    assert_eq!(wargear(soot), [("Ash Bike", 25)]);
+    let guard = points_of(&ds, "Cinder Guard with Ash and Ember Spears");
+    assert!(guard.forge_world && !points_of(&ds, "Soot Riders").forge_world);
+    assert_eq!(tiers(guard), [(5, 325)]);
+    // the Forge World section goes on in the next column (as MFM 1.1 p3), up to the next
+    // section heading
+    assert!(points_of(&ds, "Slag Lord").forge_world);
+    let enh: Vec<(&str, &str, u32)> = ds
+        .points
+        .iter()
+        .filter(|p| p.kind == PointsKind::Enhancement)
+        .map(|p| (p.subject.as_str(), p.name.as_str(), p.tiers[0].points))
+        .collect();
+    assert_eq!(
+        enh,
+        [
+            (
+                "10e:ordo-cinderis:ash-host:blade-of-embers",
+                "Blade of Embers",
+                15
+            ),
+            (
+                "10e:ordo-cinderis:ash-host:mantle-of-soot",
+                "Mantle of Soot",
+                25
+            )
+        ]
+    );
+    let p = &points_of(&ds, "Slag Lord").publication;
+    assert_eq!(p.title.as_deref(), Some("MUNITORUM FIELD MANUAL"));
+    assert_eq!(p.version.as_deref(), Some("1.1"));
+    assert_eq!(p.date, None, "the manual prints no date");
+    assert_eq!(
+        points_of(&ds, "Slag Lord").id,
+        "10e:points:1-1:ordo-cinderis:slag-lord"
+    );
+    assert!(!codes(&ds).contains(&"P001"), "{:?}", ds.diagnostics);
+    assert!(!codes(&ds).contains(&"S010"), "{:?}", codes(&ds));
+}
+
+#[test]
+fn points_faction_continues_next_page() {
+    let ds = ingest(
+        "points-faction-continues-next-page.pdf",
+        &gen::points_faction_continues_next_page(),
+    );
+    assert_eq!(points_of(&ds, "Boyz").subject, "10e:orks:boyz");
+    assert_eq!(points_of(&ds, "Deff Dread").subject, "10e:orks:deff-dread");
+    assert_eq!(
+        points_of(&ds, "Cinder Walker").subject,
+        "10e:ordo-cinderis:cinder-walker"
+    );
+    assert_eq!(tiers(points_of(&ds, "Boyz")), [(10, 85), (20, 170)]);
+    let p003: Vec<&str> = ds
+        .diagnostics
+        .iter()
+        .filter(|d| d.code.as_str() == "P003")
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(p003.len(), 1, "{p003:?}");
+    assert!(p003[0].contains("ORDO CINDERIS"), "{p003:?}");
+}
