@@ -356,8 +356,9 @@ pub fn process_one(src: &crate::source::SourceFile) -> Processed {
         entry.status = InputStatus::Partial;
     }
     // Claimed by content but of a kind no reader turns into records (a GW PDF of no known
-    // kind, `S022`): `skipped`, as a record source's (`file_group`).
-    if ex.not_read {
+    // kind, `S022`): `skipped`, as a record source's (`file_group`); a document cut short by a
+    // budget stays `partial` (what was cut may have shown its kind).
+    if ex.not_read && entry.status != InputStatus::Partial {
         entry.status = InputStatus::Skipped;
     }
     entry.edition = ex.edition;
