@@ -397,3 +397,23 @@ pub fn points_faction_continues_next_page() -> Vec<u8> {
     );
     points_pdf(&[points_title("VERSION 1.0"), p1, p2, p3])
 }
+
+/// `points-legends-section.pdf`: a faction's list with a `WARHAMMER LEGENDS` section (none in
+/// MFM 1.0/1.1: built so), then a `FORGE WORLD POINTS VALUES` one. The trap: the Legends units
+/// are flagged `legends`, the ones before it not, and the next section ends it.
+pub fn points_legends_section() -> Vec<u8> {
+    let mut p = text(36.0, 85.0, 690.0, "ORKS");
+    let mut y = unit(&mut p, 0, 670.0, "Boyz", &[("10 models", "85 pts")]);
+    let (x, _) = column(0);
+    p.extend(text(12.0, x, y, "WARHAMMER LEGENDS"));
+    y = unit(&mut p, 0, y - 18.0, "Big Trakk", &[("1 model", "90 pts")]);
+    p.extend(text(12.0, x, y, "FORGE WORLD POINTS VALUES"));
+    unit(
+        &mut p,
+        0,
+        y - 18.0,
+        "Kustom Stompa",
+        &[("1 model", "800 pts")],
+    );
+    points_pdf(&[points_title("VERSION 1.0"), p])
+}

@@ -341,3 +341,16 @@ fn index_cards_priced_by_mfm_1_1() {
     );
     assert!(priced.iter().all(|d| !d.points.is_empty()));
 }
+
+#[test]
+fn points_legends_section() {
+    let ds = ingest("points-legends-section.pdf", &gen::points_legends_section());
+    let flags = |n: &str| {
+        let p = points_of(&ds, n);
+        (p.legends, p.forge_world)
+    };
+    assert_eq!(flags("Boyz"), (false, false));
+    assert_eq!(flags("Big Trakk"), (true, false));
+    assert_eq!(flags("Kustom Stompa"), (false, true));
+    assert_eq!(tiers(points_of(&ds, "Big Trakk")), [(1, 90)]);
+}
