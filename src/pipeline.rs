@@ -355,6 +355,12 @@ pub fn process_one(src: &crate::source::SourceFile) -> Processed {
     if read_in_part(&diagnostics) {
         entry.status = InputStatus::Partial;
     }
+    // Claimed by content but of a kind no reader turns into records (a GW PDF of no known
+    // kind, `S022`): `skipped`, as a record source's (`file_group`); a document cut short by a
+    // budget stays `partial` (what was cut may have shown its kind).
+    if ex.not_read && entry.status != InputStatus::Partial {
+        entry.status = InputStatus::Skipped;
+    }
     entry.edition = ex.edition;
     entry.chrome_dropped = doc.chrome_dropped + ex.account.chrome;
     entry.account = ex.account;

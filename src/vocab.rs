@@ -143,7 +143,64 @@ pub struct Vocabulary {
     /// The Force Dispositions a detachment grants (11th edition: `Take and Hold`; the app prints
     /// them so, the Munitorum Field Manual in capitals); empty in editions without them.
     pub force_dispositions: &'static [&'static str],
+    /// The words that tell a Games Workshop PDF's kind and structure a points or errata
+    /// document (`extract/gw_kind.rs`, `extract/gw_points.rs`).
+    pub documents: &'static DocumentWords,
 }
+
+/// The words of the documents that are not datasheet cards: a points document (the Munitorum
+/// Field Manual: its title, its section headings, the unit of its costs) and an errata
+/// document (its heading and the verbs its instructions start with). Compared case-folded
+/// where the doc says so; never in [`Vocabulary::words`] (they are no datasheet headings).
+#[derive(Debug)]
+pub struct DocumentWords {
+    /// A points document's title, as printed (`MUNITORUM FIELD MANUAL`, over two lines).
+    pub points_titles: &'static [&'static str],
+    /// The heading of a faction's Forge World units in a points document.
+    pub forge_world_section: &'static str,
+    /// The heading of a faction's detachments and their enhancements' costs.
+    pub enhancements_section: &'static str,
+    /// The unit of a cost (`15 pts`), compared case-folded.
+    pub points_unit: &'static str,
+    /// The words of a tier's model count (`1 model`, `10 models`), compared case-folded.
+    pub model_words: &'static [&'static str],
+    /// The word a wrapped line starts with when it continues the line above (`and 10
+    /// Neophytes`, `and Pyrithite Spears`), compared case-folded.
+    pub continuation_word: &'static str,
+    /// The word before a publication's version (`VERSION 1.1`), compared case-folded.
+    pub version_word: &'static str,
+    /// An errata document's heading, as printed.
+    pub errata_title: &'static str,
+    /// The verbs an errata instruction starts with (`Change to …`, `Add 'FLY'.`).
+    pub errata_verbs: &'static [&'static str],
+    /// The dash between an erratum's target and its section (`Be’lakor – Keywords section`).
+    pub errata_target_dash: &'static str,
+    /// The lists a points document prints apart for a faction's chapters (compared folded),
+    /// and the faction whose datasheets their units are (`Space Marines`: every other source
+    /// scopes a chapter's units so).
+    pub chapters: &'static [(&'static str, &'static str)],
+}
+
+/// The documents' words of 10th edition (11th edition's are the same so far).
+const DOCUMENT_WORDS: DocumentWords = DocumentWords {
+    points_titles: &["MUNITORUM FIELD MANUAL"],
+    forge_world_section: "FORGE WORLD POINTS VALUES",
+    enhancements_section: "DETACHMENT ENHANCEMENTS",
+    points_unit: "pts",
+    model_words: &["model", "models"],
+    continuation_word: "and",
+    version_word: "version",
+    errata_title: "ERRATA",
+    errata_verbs: &["Change", "Add", "Delete", "Remove", "Replace"],
+    errata_target_dash: " \u{2013} ",
+    chapters: &[
+        ("black templars", "Space Marines"),
+        ("blood angels", "Space Marines"),
+        ("dark angels", "Space Marines"),
+        ("deathwatch", "Space Marines"),
+        ("space wolves", "Space Marines"),
+    ],
+};
 
 impl Vocabulary {
     /// Every heading and label of this vocabulary as printed, in capitals (datasheet and
@@ -417,6 +474,7 @@ pub static TENTH: Vocabulary = Vocabulary {
     profiles_printed_elsewhere: PROFILES_PRINTED_ELSEWHERE,
     legends_publication_word: "legends",
     force_dispositions: &[],
+    documents: &DOCUMENT_WORDS,
 };
 
 /// Warhammer 40,000, 11th edition (the GW app's data, BattleScribe 11th-edition catalogues, the
@@ -453,6 +511,7 @@ pub static ELEVENTH: Vocabulary = Vocabulary {
         "Reconnaissance",
         "Take and Hold",
     ],
+    documents: &DOCUMENT_WORDS,
 };
 
 /// Whether a publication's name makes its datasheets Legends datasheets in `edition`

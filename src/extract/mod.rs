@@ -18,6 +18,8 @@ use system::System;
 pub mod companion;
 pub mod glossary;
 pub mod gw_card;
+pub mod gw_kind;
+pub mod gw_points;
 pub mod heresy;
 pub mod ninth;
 pub mod sheet;
@@ -85,10 +87,10 @@ const TENTH: &[System] = &[System::Warhammer40k10e, System::Unknown];
 /// system's any-format entry, whatever the order.
 pub static EXTRACTORS: &[Extractor] = &[
     Extractor {
-        name: "gw_card",
+        name: "gw_kind",
         systems: TENTH,
         formats: &[Format::Pdf],
-        read: gw_card::extract,
+        read: gw_kind::extract,
     },
     Extractor {
         name: "companion",
@@ -278,7 +280,7 @@ mod tests {
     fn registry_keys_by_system_and_format() {
         let name = |s: System, f: Format| extractor_for(&s, f).map(|e| e.name);
         for s in [System::Warhammer40k10e, System::Unknown] {
-            assert_eq!(name(s.clone(), Format::Pdf), Some("gw_card"));
+            assert_eq!(name(s.clone(), Format::Pdf), Some("gw_kind"));
             assert_eq!(name(s.clone(), Format::Markdown), Some("companion"));
             assert_eq!(name(s.clone(), Format::Html), Some("wahapedia"));
             assert_eq!(name(s.clone(), Format::Text), Some("ten"));

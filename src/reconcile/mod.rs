@@ -359,6 +359,7 @@ pub fn merge(
         .collect();
     let mut merged = merger.finish();
     points::apply(&mut merged.datasheets, points, &mut merged.diagnostics);
+    points::apply_enhancements(&mut merged.enhancements, points, &mut merged.diagnostics);
     let report = finish(prepared, &mut merged.datasheets, &origins);
     (merged, report)
 }

@@ -663,3 +663,251 @@ pub const GENERATED: &[(&str, Generator)] = &[
         landscape_card_footnote_band,
     ),
 ];
+
+// --- issue 27, package B: the document kind ----------------------------------------------------
+
+/// `errata-titled-index-cards.pdf`: an errata document whose title is `INDEX CARDS` (as the
+/// index cards' errata print it), with a `M T SV W LD OC` mini-table in a `Profile line`
+/// entry. The trap: the title and the profile header are the cards' cues; the `ERRATA`
+/// heading and the `Target – Section` entries make it errata.
+pub fn errata_titled_index_cards() -> Vec<u8> {
+    let page: Vec<Operation> = [
+        text(30.0, 250.0, 360.0, "INDEX CARDS"),
+        text(12.0, 330.0, 340.0, "Version 1.0"),
+        text(20.0, 30.0, 300.0, "ERRATA"),
+        text(14.0, 30.0, 280.0, "ORDO CINDERIS"),
+        text(8.0, 30.0, 268.0, "Cinder Walker \u{96} Keywords section"),
+        text(8.0, 30.0, 258.0, "Add \u{91}FLY\u{92}."),
+        text(8.0, 30.0, 240.0, "Ash Sentinels \u{96} Unit Composition"),
+        text(
+            8.0,
+            30.0,
+            230.0,
+            "Change to \u{91}5-10 Ash Sentinels\u{92}.",
+        ),
+        text(8.0, 30.0, 212.0, "Ember Priest \u{96} Profile line"),
+        text(8.0, 30.0, 202.0, "Change to read:"),
+        row(
+            7.0,
+            190.0,
+            &[
+                (30.0, "M"),
+                (60.0, "T"),
+                (90.0, "SV"),
+                (120.0, "W"),
+                (150.0, "LD"),
+                (180.0, "OC"),
+            ],
+        ),
+        row(
+            8.0,
+            180.0,
+            &[
+                (30.0, "6\""),
+                (60.0, "4"),
+                (90.0, "3+"),
+                (120.0, "4"),
+                (150.0, "6+"),
+                (180.0, "1"),
+            ],
+        ),
+    ]
+    .concat();
+    pdf(&[page])
+}
+
+/// `unknown-gw-pdf.pdf`: a Games Workshop-looking page with no datasheet card, no points
+/// line and no errata entry (a painting guide). The trap: it must give `S022` and no records,
+/// never an empty read that says nothing.
+pub fn unknown_gw_pdf() -> Vec<u8> {
+    let page: Vec<Operation> = [
+        text(30.0, 200.0, 360.0, "PAINTING GUIDE"),
+        text(14.0, 30.0, 320.0, "CINDER WALKER"),
+        text(
+            9.0,
+            30.0,
+            300.0,
+            "Basecoat the armour plates with a dark metal.",
+        ),
+        text(
+            9.0,
+            30.0,
+            288.0,
+            "Shade the recesses, then drybrush the edges.",
+        ),
+        text(
+            9.0,
+            30.0,
+            276.0,
+            "Finish the base with ash-coloured texture.",
+        ),
+    ]
+    .concat();
+    pdf(&[page])
+}
+
+// --- issue 27, package C: the points document ---------------------------------------------------
+
+/// A points page (portrait 609 × 794 pt, as the Munitorum Field Manual): three columns
+/// starting at x = 85 / 235 / 385, costs right-aligned at the column's end (≈ 214 / 364 /
+/// 514), a faction heading in 36 pt across the top.
+fn points_pdf(pages: &[Vec<Operation>]) -> Vec<u8> {
+    let mut doc = pdf(pages);
+    // Same writer, portrait box: rewrite the MediaBox of the page tree.
+    let from = b"/MediaBox[0 0 760 400]";
+    let to = b"/MediaBox[0 0 609 794]";
+    if let Some(at) = doc.windows(from.len()).position(|w| w == from) {
+        doc.splice(at..at + from.len(), to.iter().copied());
+    }
+    doc
+}
+
+/// A cost right-aligned to end at `right` (Helvetica digits are 0.556 em, `pts` ≈ 1.5 em).
+fn cost(size: f32, right: f32, y: f32, t: &str) -> Vec<Operation> {
+    let width = t.chars().count() as f32 * 0.5 * size;
+    text(size, right - width, y, t)
+}
+
+/// Column `c`'s left edge and its costs' right edge.
+fn column(c: usize) -> (f32, f32) {
+    let x = 85.0 + 150.0 * c as f32;
+    (x, x + 139.0)
+}
+
+/// A unit name then its tiers (label, cost) in column `c`, from `y` down; returns the next y.
+fn unit(ops: &mut Vec<Operation>, c: usize, y: f32, name: &str, tiers: &[(&str, &str)]) -> f32 {
+    let (x, right) = column(c);
+    ops.extend(text(8.0, x + 1.0, y, name));
+    let mut y = y - 10.0;
+    for (label, pts) in tiers {
+        if !label.is_empty() {
+            ops.extend(text(8.0, x, y, label));
+        }
+        ops.extend(cost(8.0, right, y, pts));
+        y -= 9.0;
+    }
+    y - 6.0
+}
+
+/// The title page every points fixture starts with: `MUNITORUM` / `FIELD MANUAL`, `VERSION`.
+fn points_title(version: &str) -> Vec<Operation> {
+    [
+        text(40.0, 190.0, 660.0, "MUNITORUM"),
+        text(40.0, 170.0, 615.0, "FIELD MANUAL"),
+        text(16.0, 257.0, 595.0, version),
+        text(
+            8.0,
+            85.0,
+            570.0,
+            "Welcome to the Munitorum Field Manual: the points values of every unit.",
+        ),
+    ]
+    .concat()
+}
+
+/// `points-three-columns-heading-level-with-tier.pdf`: a faction's units over three columns;
+/// the `FORGE WORLD POINTS VALUES` heading in the middle column and `DETACHMENT ENHANCEMENTS`
+/// in the right one, level with tier lines of the columns beside them; a unit name that
+/// wraps with `and`; an add-on `+20 pts`, and one whose `+` is a glyph run of its own; a
+/// range `10-11 models`; a composition that wraps over two lines; two compositions of the
+/// same size at the same cost. The traps: a reading by rows mixes the columns; a heading
+/// level with a tier must not cut it.
+pub fn points_three_columns() -> Vec<u8> {
+    let mut p = text(36.0, 85.0, 690.0, "ORDO CINDERIS");
+    let mut y = 670.0;
+    y = unit(
+        &mut p,
+        0,
+        y,
+        "Ash Sentinels",
+        &[("5 models", "90 pts"), ("10 models", "180 pts")],
+    );
+    y = unit(&mut p, 0, y, "Cinder Walker", &[("1 model", "115 pts")]);
+    y = unit(&mut p, 0, y, "Ember Squad", &[("10-11 models", "110 pts")]);
+    let (x, right) = column(0);
+    p.extend(text(8.0, x + 1.0, y, "Furnace Brethren"));
+    p.extend(text(8.0, x, y - 10.0, "1 Brother, 9 Novices"));
+    p.extend(cost(8.0, right, y - 10.0, "145 pts"));
+    p.extend(text(8.0, x, y - 19.0, "1 Brother, 4 Novices"));
+    p.extend(text(8.0, x, y - 28.0, "and 5 Neophytes"));
+    p.extend(cost(8.0, right, y - 28.0, "145 pts"));
+    let mut y = 670.0;
+    y = unit(
+        &mut p,
+        1,
+        y,
+        "Pyre Engine",
+        &[("1 model", "140 pts"), ("Pyre Drone", "+20 pts")],
+    );
+    let (x, right) = column(1);
+    p.extend(text(8.0, x + 1.0, y, "Soot Riders"));
+    p.extend(text(8.0, x, y - 10.0, "3 models"));
+    p.extend(cost(8.0, right, y - 10.0, "75 pts"));
+    p.extend(text(8.0, x, y - 19.0, "Ash Bike"));
+    p.extend(text(8.0, right - 30.0, y - 19.0, "+"));
+    p.extend(cost(8.0, right, y - 19.0, "25 pts"));
+    let y = y - 40.0;
+    p.extend(text(12.0, x, y, "FORGE WORLD POINTS VALUES"));
+    let y = y - 18.0;
+    p.extend(text(8.0, x + 1.0, y, "Cinder Guard with Ash"));
+    p.extend(text(8.0, x + 1.0, y - 9.0, "and Ember Spears"));
+    p.extend(text(8.0, x, y - 19.0, "5 models"));
+    p.extend(cost(8.0, right, y - 19.0, "325 pts"));
+    let mut y = 670.0;
+    y = unit(&mut p, 2, y, "Slag Lord", &[("1 model", "95 pts")]);
+    let (x, right) = column(2);
+    p.extend(text(12.0, x, y, "DETACHMENT ENHANCEMENTS"));
+    p.extend(text(8.0, x + 1.0, y - 16.0, "Ash Host"));
+    p.extend(text(8.0, x, y - 26.0, "Blade of Embers"));
+    p.extend(cost(8.0, right, y - 26.0, "15 pts"));
+    p.extend(text(8.0, x, y - 35.0, "Mantle of Soot"));
+    p.extend(cost(8.0, right, y - 35.0, "25 pts"));
+    points_pdf(&[points_title("VERSION 1.1"), p])
+}
+
+/// `points-faction-continues-next-page.pdf`: a faction's list goes on over a page that
+/// repeats no heading, then a new faction starts mid-page in the middle column... printed as
+/// the manual prints it, at the top of the next page. The traps: the second page's units are
+/// still the first faction's; a heading naming no faction of the vocabulary keeps its own
+/// scope (`P003`), never a guessed one.
+pub fn points_faction_continues_next_page() -> Vec<u8> {
+    let mut p1 = text(36.0, 85.0, 690.0, "ORKS");
+    unit(
+        &mut p1,
+        0,
+        670.0,
+        "Boyz",
+        &[("10 models", "85 pts"), ("20 models", "170 pts")],
+    );
+    let mut p2 = Vec::new();
+    unit(&mut p2, 0, 690.0, "Deff Dread", &[("1 model", "135 pts")]);
+    let mut p3 = text(36.0, 85.0, 690.0, "ORDO CINDERIS");
+    unit(
+        &mut p3,
+        0,
+        670.0,
+        "Cinder Walker",
+        &[("1 model", "115 pts")],
+    );
+    points_pdf(&[points_title("VERSION 1.0"), p1, p2, p3])
+}
+
+/// `points-legends-section.pdf`: a faction's list with a `WARHAMMER LEGENDS` section (none in
+/// MFM 1.0/1.1: built so), then a `FORGE WORLD POINTS VALUES` one. The trap: the Legends units
+/// are flagged `legends`, the ones before it not, and the next section ends it.
+pub fn points_legends_section() -> Vec<u8> {
+    let mut p = text(36.0, 85.0, 690.0, "ORKS");
+    let mut y = unit(&mut p, 0, 670.0, "Boyz", &[("10 models", "85 pts")]);
+    let (x, _) = column(0);
+    p.extend(text(12.0, x, y, "WARHAMMER LEGENDS"));
+    y = unit(&mut p, 0, y - 18.0, "Big Trakk", &[("1 model", "90 pts")]);
+    p.extend(text(12.0, x, y, "FORGE WORLD POINTS VALUES"));
+    unit(
+        &mut p,
+        0,
+        y - 18.0,
+        "Kustom Stompa",
+        &[("1 model", "800 pts")],
+    );
+    points_pdf(&[points_title("VERSION 1.0"), p])
+}
