@@ -304,20 +304,15 @@ fn diff_type(
     }
 }
 
-/// The record's content apart from id, name and provenance.
-fn content(v: &Value) -> Value {
+/// The record's content apart from id, name and provenance, and how many leaf values it has.
+fn content(v: &Value) -> (Value, usize) {
     let mut v = v.clone();
-    strip(&mut v);
     if let Value::Object(o) = &mut v {
         o.remove("id");
         o.remove("name");
     }
-    v
-}
-
-fn strip(v: &mut Value) {
     // Iterative: no recursion on input depth.
-    let mut stack = vec![v];
+    let (mut stack, mut leaves) = (vec![&mut v], 0);
     while let Some(v) = stack.pop() {
         match v {
             Value::Object(o) => {
@@ -327,22 +322,10 @@ fn strip(v: &mut Value) {
                 stack.extend(o.values_mut());
             }
             Value::Array(a) => stack.extend(a.iter_mut()),
-            _ => {}
+            _ => leaves += 1,
         }
     }
-}
-
-fn leaves(v: &Value) -> usize {
-    let mut n = 0;
-    let mut stack = vec![v];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::Object(o) => stack.extend(o.values()),
-            Value::Array(a) => stack.extend(a.iter()),
-            _ => n += 1,
-        }
-    }
-    n
+    (v, leaves)
 }
 
 /// Most candidate pairs compared by content similarity; beyond it only identical content
@@ -359,16 +342,16 @@ fn match_renames<'a>(
     if gone.is_empty() || came.is_empty() {
         return Vec::new();
     }
-    let ca: Vec<Value> = gone.iter().map(|k| content(&a[*k])).collect();
-    let cb: Vec<Value> = came.iter().map(|k| content(&b[*k])).collect();
+    let ca: Vec<(Value, usize)> = gone.iter().map(|k| content(&a[*k])).collect();
+    let cb: Vec<(Value, usize)> = came.iter().map(|k| content(&b[*k])).collect();
     let mut out = Vec::new();
     let (mut used_a, mut used_b) = (BTreeSet::new(), BTreeSet::new());
     // Identical content first.
     let mut by_content: BTreeMap<String, VecDeque<usize>> = BTreeMap::new();
-    for (j, v) in cb.iter().enumerate() {
+    for (j, (v, _)) in cb.iter().enumerate() {
         by_content.entry(v.to_string()).or_default().push_back(j);
     }
-    for (i, v) in ca.iter().enumerate() {
+    for (i, (v, _)) in ca.iter().enumerate() {
         if let Some(j) = by_content
             .get_mut(&v.to_string())
             .and_then(VecDeque::pop_front)
@@ -383,9 +366,9 @@ fn match_renames<'a>(
         // Each remaining old record's closest new one, and back (ties to the first); the pairs
         // that choose each other.
         let (mut best_for, mut best_back) = (BTreeMap::new(), BTreeMap::new());
-        for (i, x) in ca.iter().enumerate().filter(|(i, _)| !used_a.contains(i)) {
-            let limit = (leaves(x) / 5).max(1);
-            for (j, y) in cb.iter().enumerate().filter(|(j, _)| !used_b.contains(j)) {
+        for (i, (x, leaves)) in ca.iter().enumerate().filter(|(i, _)| !used_a.contains(i)) {
+            let limit = (leaves / 5).max(1);
+            for (j, (y, _)) in cb.iter().enumerate().filter(|(j, _)| !used_b.contains(j)) {
                 let n = diff_values("", x, y, &opts).len();
                 if n <= limit {
                     let f = best_for.entry(i).or_insert((n, j));
