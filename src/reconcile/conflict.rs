@@ -12,8 +12,9 @@ use crate::compare::names::name_key;
 use crate::diag::{Code, Diagnostic};
 use serde_json::Value;
 
-/// The record types `merge` merges.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// The record types `merge` merges (spelled as `schemas/merge.yaml`'s tables).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum RecordKind {
     Datasheet,
     Stratagem,

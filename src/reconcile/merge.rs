@@ -81,28 +81,14 @@ impl FieldRule {
 /// `schemas/merge.yaml`: the policy table of each record type.
 pub const MERGE_FILE: &str = include_str!("../../schemas/merge.yaml");
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Tables {
-    datasheet: Vec<FieldRule>,
-    stratagem: Vec<FieldRule>,
-    enhancement: Vec<FieldRule>,
-    detachment: Vec<FieldRule>,
-}
-
 /// The policy table of a record type (`schemas/merge.yaml`, read once).
 pub fn table(kind: RecordKind) -> &'static [FieldRule] {
-    static TABLES: OnceLock<Tables> = OnceLock::new();
+    static TABLES: OnceLock<BTreeMap<RecordKind, Vec<FieldRule>>> = OnceLock::new();
     let t = TABLES.get_or_init(|| {
         serde_saphyr::from_str(MERGE_FILE)
             .unwrap_or_else(|e| panic!("embedded schemas/merge.yaml is invalid: {e}"))
     });
-    match kind {
-        RecordKind::Datasheet => &t.datasheet,
-        RecordKind::Stratagem => &t.stratagem,
-        RecordKind::Enhancement => &t.enhancement,
-        RecordKind::Detachment => &t.detachment,
-    }
+    t.get(&kind).map_or(&[], Vec::as_slice)
 }
 
 /// The publication version a merged record's newer-wins values come from, and its file.
