@@ -41,12 +41,12 @@
 //! [`Change::human`].
 
 use super::{
-    diff_readings, diff_values, id_of, keys, Change, ChangeKind, FieldPath, Options, Segment,
+    diff_readings, diff_values, id_of, keys, show, Change, ChangeKind, FieldPath, Options, Segment,
     PROVENANCE_FIELDS,
 };
 use crate::dataset::LoadedDataset;
 use crate::diag::{Diagnostic, Severity};
-use crate::model::{Points, PointsKind, PointsOption, UnitRange, WeaponProfile};
+use crate::model::{Points, PointsKind, PointsOption, WeaponProfile};
 use crate::simulate::{self, Conditions};
 use crate::source::Location;
 use crate::validate::ReferenceTarget;
@@ -239,31 +239,27 @@ fn points_key(p: &Points) -> String {
 
 /// A points record as the diff compares it, without its publication (a new version that prints
 /// the same costs is no change): its tiers as `points`, keyed by unit size and unit count
-/// (`1 model`, `3 models (units 3+)`), an enhancement's one cost as `points`, wargear by item.
+/// (`1 model`, `3 models (units 3+)`), an enhancement's one cost as `points`.
 fn points_view(p: &Points) -> Value {
     let tier = |t: &PointsOption| {
-        let units = match t.units {
-            None => String::new(),
-            Some(UnitRange { from, to: Some(to) }) => format!(" (units {from}-{to})"),
-            Some(UnitRange { from, to: None }) => format!(" (units {from}+)"),
-        };
-        let models = if t.models == 1 { "model" } else { "models" };
-        let name = format!("{} {models}{units}", t.models);
+        let s = if t.models == 1 { "" } else { "s" };
+        let units = t.units.map(|u| match u.to {
+            Some(to) => format!(" (units {}-{to})", u.from),
+            None => format!(" (units {}+)", u.from),
+        });
+        let name = format!("{} model{s}{}", t.models, units.unwrap_or_default());
         serde_json::json!({"name": name, "points": t.points, "at": t.at})
     };
-    let points = match (p.kind, &p.tiers[..]) {
-        (PointsKind::Enhancement, [one]) => Value::from(one.points),
+    let mut v = serde_json::to_value(p).unwrap_or_default();
+    v["points"] = match (p.kind, &p.tiers[..]) {
+        (PointsKind::Enhancement, [one]) => one.points.into(),
         _ => p.tiers.iter().map(tier).collect(),
     };
-    let wargear = p
-        .wargear
-        .iter()
-        .map(|w| serde_json::json!({"name": w.item, "points": w.points, "at": w.at}));
-    serde_json::json!({
-        "id": p.id, "name": p.name, "subject": p.subject, "kind": p.kind, "points": points,
-        "wargear": wargear.collect::<Vec<_>>(), "forge_world": p.forge_world,
-        "legends": p.legends, "sources": p.sources,
-    })
+    if let Some(o) = v.as_object_mut() {
+        o.remove("tiers");
+        o.remove("publication");
+    }
+    v
 }
 
 /// A points record added or removed, in the game's terms: `Agamatus Custodians: added, 3 models
@@ -271,12 +267,12 @@ fn points_view(p: &Points) -> Value {
 fn points_human(name: &str, kind: ChangeKind, v: &Value) -> String {
     let costs: Vec<String> = match &v["points"] {
         Value::Array(tiers) => (tiers.iter())
-            .map(|t| format!("{} {}", super::show(&t["name"]), t["points"]))
+            .map(|t| format!("{} {}", show(&t["name"]), t["points"]))
             .collect(),
         one => vec![one.to_string()],
     };
     let wargear = v["wargear"].as_array().into_iter().flatten();
-    let wargear = wargear.map(|w| format!("{} +{}", super::show(&w["name"]), w["points"]));
+    let wargear = wargear.map(|w| format!("{} +{}", show(&w["item"]), w["points"]));
     let costs = costs
         .into_iter()
         .chain(wargear)

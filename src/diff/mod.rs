@@ -4,7 +4,8 @@
 //! Records are compared as their serialized [`serde_json::Value`], so the engine does not
 //! know record shapes and works for every record type and edition. Arrays of named
 //! sub-records are matched by key, not by index ([`key_of`]: weapons by `name`, models and
-//! abilities by `name`, points by `models`, sources by `file`, model keywords by `model`), so a
+//! abilities by `name`, points by `models`, sources by `file`, model keywords by `model`, priced
+//! wargear by `item`), so a
 //! re-ordered list is no change and a removed weapon is one change `weapons[X]: removed`;
 //! arrays of scalars (keywords) are sets, and give one change per element added or removed.
 //! Fields to ignore (provenance) are an [`Options`] choice.
@@ -348,7 +349,7 @@ pub(crate) fn id_of(v: &Value) -> Option<String> {
 }
 
 /// Fields that name an element of a list of sub-records, in order of preference.
-const KEY_FIELDS: &[&str] = &["name", "models", "model", "file"];
+const KEY_FIELDS: &[&str] = &["name", "models", "model", "file", "item"];
 
 /// The key of an object in a list: `Storm bolter`, `2 models` (points), `a.html` (sources).
 pub fn key_of(v: &Value) -> Option<String> {
