@@ -480,16 +480,9 @@ fn datasheet_report(
         if let Some((d, dated)) = per_source(plain) {
             readings.push((s.to_string(), dated, vec![(String::new(), d)]));
         } else if !variants.is_empty() {
-            let vs = variants
-                .iter()
-                .map(|r| {
-                    (
-                        r.datasheet.name.clone().unwrap_or_default(),
-                        r.datasheet.clone(),
-                    )
-                })
-                .collect();
-            readings.push((s.to_string(), variants[0].from.dated.clone(), vs));
+            let name = |r: &&Reading| r.datasheet.name.clone().unwrap_or_default();
+            let vs = variants.iter().map(|r| (name(r), r.datasheet.clone()));
+            readings.push((s.to_string(), variants[0].from.dated.clone(), vs.collect()));
         }
     }
     let sides: Vec<Vec<(String, &Datasheet)>> = (readings.iter())
