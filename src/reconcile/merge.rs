@@ -234,8 +234,7 @@ pub fn merge_pair<T: Mergeable>(kept: &T, other: &T, other_newer: bool) -> (T, V
     for rule in table(T::KIND) {
         for field in &rule.fields {
             let field = field.as_str();
-            let x = a.get(field).cloned().unwrap_or(Value::Null);
-            let y = b.get(field).cloned().unwrap_or(Value::Null);
+            let [x, y] = [&a, &b].map(|o| o.get(field).cloned().unwrap_or(Value::Null));
             let take = match rule.wins {
                 Wins::First => false,
                 Wins::FirstNonNull => !present(&x) && present(&y),
@@ -259,15 +258,10 @@ pub fn merge_pair<T: Mergeable>(kept: &T, other: &T, other_newer: bool) -> (T, V
                     Report::Always => true,
                 };
             if reported {
-                let (vx, vy) = (
-                    conflict::view(T::KIND, field, &x),
-                    conflict::view(T::KIND, field, &y),
-                );
+                let [vx, vy] = [&x, &y].map(|v| conflict::view(T::KIND, field, v));
                 let differs = !diff_values(kept.id(), &vx, &vy, &opts).is_empty();
-                let (sx, sy) = (
-                    conflict::show(T::KIND, field, &x, &y),
-                    conflict::show(T::KIND, field, &y, &x),
-                );
+                let [sx, sy] =
+                    [(&x, &y), (&y, &x)].map(|(v, o)| conflict::show(T::KIND, field, v, o));
                 // Two values that read the same to a person are not worth a warning.
                 if differs && sx != sy {
                     conflicts.push(Conflict {
