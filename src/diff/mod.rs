@@ -434,10 +434,7 @@ impl Differ<'_> {
                         continue;
                     }
                     // An absent field reads as null (datasets written before it existed).
-                    let (va, vb) = (
-                        x.get(k).unwrap_or(&Value::Null),
-                        y.get(k).unwrap_or(&Value::Null),
-                    );
+                    let [va, vb] = [x, y].map(|o| o.get(k).unwrap_or(&Value::Null));
                     self.value(&path.with(Segment::Field(k.clone())), va, vb);
                 }
             }
@@ -451,8 +448,7 @@ impl Differ<'_> {
         let scalar = |v: &Value| !matches!(v, Value::Object(_) | Value::Array(_));
         if a.iter().chain(b).all(scalar) {
             // A set: one change per element only on one side.
-            let sa: BTreeSet<String> = a.iter().map(|v| v.to_string()).collect();
-            let sb: BTreeSet<String> = b.iter().map(|v| v.to_string()).collect();
+            let [sa, sb] = [a, b].map(|l| l.iter().map(|v| v.to_string()).collect::<BTreeSet<_>>());
             let mut seen = BTreeSet::new();
             for v in a.iter().filter(|v| !sb.contains(&v.to_string())) {
                 if seen.insert(v.to_string()) {
