@@ -239,11 +239,14 @@ fn points_key(p: &Points) -> String {
 
 /// A points record as the diff compares it, without its publication (a new version that prints
 /// the same costs is no change): its tiers as `points`, keyed by unit size and unit count
-/// (`1 model`, `3 models (units 3+)`), an enhancement's one cost as `points`.
+/// (`1 model`, `3 models (units 3+)`; `units 1+` is every unit: no range), an enhancement's one
+/// cost as `points`.
 fn points_view(p: &Points) -> Value {
     let tier = |t: &PointsOption| {
         let s = if t.models == 1 { "" } else { "s" };
-        let units = t.units.map(|u| match u.to {
+        // From the first unit on, with no last: every unit, as a tier without a range.
+        let units = t.units.filter(|u| (u.from, u.to) != (1, None));
+        let units = units.map(|u| match u.to {
             Some(to) => format!(" (units {}-{to})", u.from),
             None => format!(" (units {}+)", u.from),
         });

@@ -177,6 +177,13 @@ fn a_new_version_with_the_same_costs_is_no_change() {
     let d = diff_datasets(&old, &new, &[]);
     assert!(d.is_empty(), "{:?}", lines(&d));
 
+    // A range from the first unit with no last is every unit: the same tier.
+    let mut every_unit = same.clone();
+    every_unit[1]["tiers"] = json!([{"models": 3, "points": 75, "units": {"from": 1}}]);
+    let new = folder(&tmp.path().join("d"), &every_unit);
+    let d = diff_datasets(&old, &new, &[]);
+    assert!(d.is_empty(), "{:?}", lines(&d));
+
     let mut by_units = same.clone();
     by_units[1]["tiers"] = json!([
         {"models": 3, "points": 75, "units": {"from": 1, "to": 2}},
