@@ -206,18 +206,12 @@ fn damage_note(e: &Entry) -> Option<String> {
 
 /// Changes grouped by record type, then faction, in the diff's order.
 fn groups(diff: &DatasetDiff, all: bool) -> Vec<((&'static str, String), Vec<&Entry>)> {
-    let mut out: Vec<((&'static str, String), Vec<&Entry>)> = Vec::new();
-    for e in diff.changes.iter().filter(|e| all || e.meaning) {
-        let key = (
-            e.record_type,
-            e.faction.clone().unwrap_or_else(|| "-".into()),
-        );
-        match out.last_mut() {
-            Some((k, v)) if *k == key => v.push(e),
-            _ => out.push((key, vec![e])),
-        }
-    }
-    out
+    let shown: Vec<&Entry> = diff.changes.iter().filter(|e| all || e.meaning).collect();
+    let same = |a: &&Entry, b: &&Entry| (a.record_type, &a.faction) == (b.record_type, &b.faction);
+    let faction = |e: &Entry| e.faction.clone().unwrap_or_else(|| "-".into());
+    (shown.chunk_by(same))
+        .map(|run| ((run[0].record_type, faction(run[0])), run.to_vec()))
+        .collect()
 }
 
 fn summary_line(diff: &DatasetDiff) -> String {
