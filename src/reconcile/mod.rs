@@ -541,9 +541,7 @@ fn datasheet_report(
         name: merged.name.clone(),
         faction: merged.faction.clone(),
         sources: sources.iter().map(|s| s.source.clone()).collect(),
-        kept_from: origin
-            .map(|o| origin_label(o, "no version"))
-            .unwrap_or_default(),
+        kept_from: origin.map_or(String::new(), |o| origin_label(o, "no version")),
         policy,
         fields,
     }
