@@ -47,11 +47,8 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         );
         return Ok(super::EXIT_USAGE);
     }
-    let report_path = match (&args.report, &args.dataset_dir) {
-        (Some(file), _) => Some(file.clone()),
-        (None, Some(dir)) => Some(dir.join(REPORT_FILE)),
-        (None, None) => None,
-    };
+    let report_path = (args.report.clone())
+        .or_else(|| args.dataset_dir.as_ref().map(|dir| dir.join(REPORT_FILE)));
     if let Some(p) = &report_path {
         if let Some(why) = not_a_report(p) {
             errln!(
@@ -62,10 +59,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             return Ok(super::EXIT_USAGE);
         }
     }
-    let dataset_dir = args
-        .dataset_dir
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("output"));
+    let dataset_dir = args.dataset_dir.clone().unwrap_or_else(|| "output".into());
     let export = Exported::read_dir(&args.wahapedia_csv)?;
     let sheets = crate::dataset::DatasetDir::open(&dataset_dir)?.datasheets()?;
 
@@ -139,9 +133,7 @@ fn write_report(path: &Path, json: &str) -> anyhow::Result<()> {
             crate::text::escape::path(path)
         );
     };
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
+    let dir = dir.unwrap_or(Path::new("."));
     crate::emit::write_atomic(dir, name, json.as_bytes()).map(|_| ())
 }

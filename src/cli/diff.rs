@@ -206,18 +206,12 @@ fn damage_note(e: &Entry) -> Option<String> {
 
 /// Changes grouped by record type, then faction, in the diff's order.
 fn groups(diff: &DatasetDiff, all: bool) -> Vec<((&'static str, String), Vec<&Entry>)> {
-    let mut out: Vec<((&'static str, String), Vec<&Entry>)> = Vec::new();
-    for e in diff.changes.iter().filter(|e| all || e.meaning) {
-        let key = (
-            e.record_type,
-            e.faction.clone().unwrap_or_else(|| "-".into()),
-        );
-        match out.last_mut() {
-            Some((k, v)) if *k == key => v.push(e),
-            _ => out.push((key, vec![e])),
-        }
-    }
-    out
+    let shown: Vec<&Entry> = diff.changes.iter().filter(|e| all || e.meaning).collect();
+    let same = |a: &&Entry, b: &&Entry| (a.record_type, &a.faction) == (b.record_type, &b.faction);
+    let faction = |e: &Entry| e.faction.clone().unwrap_or_else(|| "-".into());
+    (shown.chunk_by(same))
+        .map(|run| ((run[0].record_type, faction(run[0])), run.to_vec()))
+        .collect()
 }
 
 fn summary_line(diff: &DatasetDiff) -> String {
@@ -418,17 +412,14 @@ pub fn markdown(diff: &DatasetDiff, verdict: Option<&Verdict>, all: bool) -> Str
 
 /// `%`, CR and LF escaped as GitHub's workflow commands want; in properties `:` and `,` too.
 fn gh_escape(s: &str, property: bool) -> String {
-    let table = [
-        ("%", "%25"),
-        ("\r", "%0D"),
-        ("\n", "%0A"),
-        (":", "%3A"),
-        (",", "%2C"),
-    ];
-    let table = &table[..if property { 5 } else { 3 }];
-    table
-        .iter()
-        .fold(s.to_string(), |s, (c, e)| s.replace(c, e))
+    let s = s
+        .replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A");
+    match property {
+        true => s.replace(':', "%3A").replace(',', "%2C"),
+        false => s,
+    }
 }
 
 /// The github format: one annotation per change of meaning and per new error diagnostic.

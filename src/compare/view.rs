@@ -313,14 +313,11 @@ pub fn compare(sides: &[Vec<(String, View)>]) -> Vec<(String, Vec<Value>)> {
 /// A weapon's characteristics as the weapon rule compares them: its type and every
 /// characteristic of its profile, in order (not its keywords, not its name).
 fn weapon_signature(w: &WeaponProfile) -> String {
-    let mut s = format!("{:?}", w.kind);
-    for (n, v) in w.characteristics.iter() {
-        s.push('|');
-        s.push_str(n);
-        s.push('=');
-        s.push_str(v.unwrap_or(""));
-    }
-    s
+    let values = w.characteristics.iter();
+    let values: String = values
+        .map(|(n, v)| format!("|{n}={}", v.unwrap_or("")))
+        .collect();
+    format!("{:?}{values}", w.kind)
 }
 
 /// The weapon rule (see the module doc) over the weapon keys of one datasheet's readings:

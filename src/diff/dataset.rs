@@ -10,7 +10,7 @@
 //! | category | what | meaning |
 //! | --- | --- | --- |
 //! | `record` | a whole record added, removed or renamed | yes |
-//! | `points` | `points` (datasheet tiers, enhancement cost) and a stratagem's `cp` | yes |
+//! | `points` | `points` (datasheet tiers, enhancement cost; a points record's tiers or cost), a points record's `wargear`, and a stratagem's `cp` | yes |
 //! | `characteristic` | model profiles (`models[…]`, `M T Sv W Ld OC` …), `invulnerable_save(_condition)` | yes |
 //! | `weapon_profile` | a weapon profile added or removed, or one of its characteristics | yes |
 //! | `keyword` | `keywords` anywhere (a weapon's abilities included), `faction_keywords`, `model_keywords` | yes |
@@ -29,16 +29,24 @@
 //! record's leaf values (at least one): matched by content, never by name. The pair is then
 //! reported as one `record` change of kind `renamed` followed by its field changes.
 //!
+//! **Points records** (`points.json`) are keyed by what they price (the datasheet or
+//! enhancement), not by id: the id carries the publication (`10e:points:1-0:…` /
+//! `10e:points:1-1:…`), and a publication's new version is the same records priced again. A
+//! record is compared without its publication, its tiers by unit size and unit count
+//! (`Carnifexes › points › 1 model: 115 → 90`), an enhancement's cost as one value, wargear by
+//! item; one added or removed is one line with its costs (`Agamatus Custodians: added, 3 models
+//! 280, 6 models 560 (Forge World)`). Never renames: two units are not one.
+//!
 //! Pure: no I/O (the caller reads the datasets), no exit codes, no formatting beyond
 //! [`Change::human`].
 
 use super::{
-    diff_readings, diff_values, id_of, keys, Change, ChangeKind, FieldPath, Options, Segment,
+    diff_readings, diff_values, id_of, keys, show, Change, ChangeKind, FieldPath, Options, Segment,
     PROVENANCE_FIELDS,
 };
 use crate::dataset::LoadedDataset;
 use crate::diag::{Diagnostic, Severity};
-use crate::model::WeaponProfile;
+use crate::model::{Points, PointsKind, PointsOption, WeaponProfile};
 use crate::simulate::{self, Conditions};
 use crate::source::Location;
 use crate::validate::ReferenceTarget;
@@ -93,9 +101,10 @@ pub struct DamageDelta {
 /// One reported change.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Entry {
-    /// `datasheet`, `rule`, `stratagem`, `enhancement`, `detachment`.
+    /// `datasheet`, `rule`, `stratagem`, `enhancement`, `detachment`, `points`.
     pub record_type: &'static str,
-    /// The record's id in NEW (in OLD when removed).
+    /// The record's id in NEW (in OLD when removed; a points record's id carries its
+    /// publication: NEW's).
     pub record: String,
     /// A renamed record's id in OLD.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -201,15 +210,86 @@ fn by_id<T: Serialize>(v: &[T]) -> BTreeMap<String, Value> {
         .collect()
 }
 
-/// Each record type's records by id, in the report's order.
-fn records(d: &LoadedDataset) -> [(&'static str, BTreeMap<String, Value>); 5] {
+/// Each record type's records by id (points records by what they price), in the report's order.
+fn records(d: &LoadedDataset) -> [(&'static str, BTreeMap<String, Value>); 6] {
+    let points = d.points.iter().map(|p| (points_key(p), points_view(p)));
     [
         ("datasheet", by_id(&d.datasheets)),
         ("rule", by_id(&d.rules)),
         ("stratagem", by_id(&d.stratagems)),
         ("enhancement", by_id(&d.enhancements)),
         ("detachment", by_id(&d.detachments)),
+        ("points", points.collect()),
     ]
+}
+
+/// A points record's key: what it prices (`subject`, an enhancement's marked so) and what of
+/// the publication part of its id is not the publication's version or date (`-black-templars`,
+/// a list of the MFM YAML): never the version, so a new version of a publication pairs with the
+/// old one unit by unit.
+fn points_key(p: &Points) -> String {
+    let publication = p.id.split(':').nth(2).unwrap_or_default();
+    let rest = publication.replacen(&crate::ids::slug(p.publication.key()), "", 1);
+    let kind = match p.kind {
+        PointsKind::Enhancement => " enhancement",
+        PointsKind::Datasheet => "",
+    };
+    format!("{}{kind} {rest}", p.subject)
+}
+
+/// A points record as the diff compares it, without its publication (a new version that prints
+/// the same costs is no change): its tiers as `points`, keyed by unit size and unit count
+/// (`1 model`, `3 models (units 3+)`; `units 1+` is every unit: no range), an enhancement's one
+/// cost as `points`.
+fn points_view(p: &Points) -> Value {
+    let tier = |t: &PointsOption| {
+        let s = if t.models == 1 { "" } else { "s" };
+        // From the first unit on, with no last: every unit, as a tier without a range.
+        let units = t.units.filter(|u| (u.from, u.to) != (1, None));
+        let units = units.map(|u| match u.to {
+            Some(to) => format!(" (units {}-{to})", u.from),
+            None => format!(" (units {}+)", u.from),
+        });
+        let name = format!("{} model{s}{}", t.models, units.unwrap_or_default());
+        serde_json::json!({"name": name, "points": t.points, "at": t.at})
+    };
+    let mut v = serde_json::to_value(p).unwrap_or_default();
+    v["points"] = match (p.kind, &p.tiers[..]) {
+        (PointsKind::Enhancement, [one]) => one.points.into(),
+        _ => p.tiers.iter().map(tier).collect(),
+    };
+    if let Some(o) = v.as_object_mut() {
+        o.remove("tiers");
+        o.remove("publication");
+    }
+    v
+}
+
+/// A points record added or removed, in the game's terms: `Agamatus Custodians: added, 3 models
+/// 280, 6 models 560 (Forge World)`, `Raveners: removed (3 models 75)`.
+fn points_human(name: &str, kind: ChangeKind, v: &Value) -> String {
+    let costs: Vec<String> = match &v["points"] {
+        Value::Array(tiers) => (tiers.iter())
+            .map(|t| format!("{} {}", show(&t["name"]), t["points"]))
+            .collect(),
+        one => vec![one.to_string()],
+    };
+    let wargear = v["wargear"].as_array().into_iter().flatten();
+    let wargear = wargear.map(|w| format!("{} +{}", show(&w["item"]), w["points"]));
+    let costs = costs
+        .into_iter()
+        .chain(wargear)
+        .collect::<Vec<_>>()
+        .join(", ");
+    let flags = [("forge_world", " (Forge World)"), ("legends", " (Legends)")];
+    let flags: String = (flags.iter())
+        .filter(|(f, _)| v[*f] == Value::Bool(true))
+        .map(|(_, s)| *s)
+        .collect();
+    match kind {
+        ChangeKind::Removed => format!("{name}: removed ({costs}){flags}"),
+        _ => format!("{name}: added, {costs}{flags}"),
+    }
 }
 
 /// Compares two datasets. `panel` gives changed weapons their expected-damage weight (empty:
@@ -286,13 +366,19 @@ fn diff_type(
 ) {
     let gone: Vec<&String> = a.keys().filter(|k| !b.contains_key(*k)).collect();
     let came: Vec<&String> = b.keys().filter(|k| !a.contains_key(*k)).collect();
-    let renames = match_renames(&gone, &came, a, b);
+    // Points records are keyed by what they price: two units are never one renamed.
+    let renames = match t {
+        "points" => Vec::new(),
+        _ => match_renames(&gone, &came, a, b),
+    };
     let renamed: BTreeSet<&String> = renames.iter().flat_map(|(o, n)| [*o, *n]).collect();
     let ids: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
     let opts = Options::default();
     for id in ids.into_iter().filter(|id| !renamed.contains(id)) {
         let (va, vb) = (a.get(id), b.get(id));
-        let c = diff_readings(id, va, vb, &opts);
+        let mut c = diff_readings(id, va, vb, &opts);
+        // A points record's id carries its publication: not a change.
+        c.retain(|c| c.path.0 != [Segment::Field("id".into())]);
         let [va, vb] = [va, vb].map(|v| v.unwrap_or(&Value::Null));
         push_changes(t, c, va, vb, [id, id], targets, out);
     }
@@ -304,20 +390,15 @@ fn diff_type(
     }
 }
 
-/// The record's content apart from id, name and provenance.
-fn content(v: &Value) -> Value {
+/// The record's content apart from id, name and provenance, and how many leaf values it has.
+fn content(v: &Value) -> (Value, usize) {
     let mut v = v.clone();
-    strip(&mut v);
     if let Value::Object(o) = &mut v {
         o.remove("id");
         o.remove("name");
     }
-    v
-}
-
-fn strip(v: &mut Value) {
     // Iterative: no recursion on input depth.
-    let mut stack = vec![v];
+    let (mut stack, mut leaves) = (vec![&mut v], 0);
     while let Some(v) = stack.pop() {
         match v {
             Value::Object(o) => {
@@ -327,22 +408,10 @@ fn strip(v: &mut Value) {
                 stack.extend(o.values_mut());
             }
             Value::Array(a) => stack.extend(a.iter_mut()),
-            _ => {}
+            _ => leaves += 1,
         }
     }
-}
-
-fn leaves(v: &Value) -> usize {
-    let mut n = 0;
-    let mut stack = vec![v];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::Object(o) => stack.extend(o.values()),
-            Value::Array(a) => stack.extend(a.iter()),
-            _ => n += 1,
-        }
-    }
-    n
+    (v, leaves)
 }
 
 /// Most candidate pairs compared by content similarity; beyond it only identical content
@@ -359,16 +428,16 @@ fn match_renames<'a>(
     if gone.is_empty() || came.is_empty() {
         return Vec::new();
     }
-    let ca: Vec<Value> = gone.iter().map(|k| content(&a[*k])).collect();
-    let cb: Vec<Value> = came.iter().map(|k| content(&b[*k])).collect();
+    let ca: Vec<(Value, usize)> = gone.iter().map(|k| content(&a[*k])).collect();
+    let cb: Vec<(Value, usize)> = came.iter().map(|k| content(&b[*k])).collect();
     let mut out = Vec::new();
     let (mut used_a, mut used_b) = (BTreeSet::new(), BTreeSet::new());
     // Identical content first.
     let mut by_content: BTreeMap<String, VecDeque<usize>> = BTreeMap::new();
-    for (j, v) in cb.iter().enumerate() {
+    for (j, (v, _)) in cb.iter().enumerate() {
         by_content.entry(v.to_string()).or_default().push_back(j);
     }
-    for (i, v) in ca.iter().enumerate() {
+    for (i, (v, _)) in ca.iter().enumerate() {
         if let Some(j) = by_content
             .get_mut(&v.to_string())
             .and_then(VecDeque::pop_front)
@@ -383,9 +452,9 @@ fn match_renames<'a>(
         // Each remaining old record's closest new one, and back (ties to the first); the pairs
         // that choose each other.
         let (mut best_for, mut best_back) = (BTreeMap::new(), BTreeMap::new());
-        for (i, x) in ca.iter().enumerate().filter(|(i, _)| !used_a.contains(i)) {
-            let limit = (leaves(x) / 5).max(1);
-            for (j, y) in cb.iter().enumerate().filter(|(j, _)| !used_b.contains(j)) {
+        for (i, (x, leaves)) in ca.iter().enumerate().filter(|(i, _)| !used_a.contains(i)) {
+            let limit = (leaves / 5).max(1);
+            for (j, (y, _)) in cb.iter().enumerate().filter(|(j, _)| !used_b.contains(j)) {
                 let n = diff_values("", x, y, &opts).len();
                 if n <= limit {
                     let f = best_for.entry(i).or_insert((n, j));
@@ -452,7 +521,7 @@ pub fn categorize(
         return Subject::Keyword;
     }
     match fields.first().copied().unwrap_or("") {
-        "points" | "cp" => Subject::Points,
+        "points" | "cp" | "wargear" => Subject::Points,
         "models" | "invulnerable_save" | "invulnerable_save_condition" => Subject::Characteristic,
         "weapons" => Subject::WeaponProfile,
         "abilities" => Subject::Ability,
@@ -674,7 +743,7 @@ fn push_changes(
     // What every entry of the record shares; as it is, the rename.
     let record = Entry {
         record_type: t,
-        record: rec_id.clone(),
+        record: id_of(if vb.is_null() { va } else { vb }).unwrap_or_else(|| rec_id.clone()),
         old_record: renamed_from.cloned(),
         name: label(if vb.is_null() { va } else { vb }, rec_id),
         faction: faction(va, vb),
@@ -705,7 +774,12 @@ fn push_changes(
             category,
             meaning: category.is_meaning(),
             became_null: became_null(c.kind, c.old.as_ref(), c.new.as_ref()),
-            human: c.human(&record.name),
+            human: match (t, &c.old, &c.new) {
+                ("points", Some(v), None) | ("points", None, Some(v)) if c.path.0.is_empty() => {
+                    points_human(&record.name, c.kind, v)
+                }
+                _ => c.human(&record.name),
+            },
             at: readings
                 .locate(side, &c.path)
                 .or_else(|| readings.locate(Side::Old, &FieldPath::default())),

@@ -4,7 +4,8 @@
 //! Records are compared as their serialized [`serde_json::Value`], so the engine does not
 //! know record shapes and works for every record type and edition. Arrays of named
 //! sub-records are matched by key, not by index ([`key_of`]: weapons by `name`, models and
-//! abilities by `name`, points by `models`, sources by `file`, model keywords by `model`), so a
+//! abilities by `name`, points by `models`, sources by `file`, model keywords by `model`, priced
+//! wargear by `item`), so a
 //! re-ordered list is no change and a removed weapon is one change `weapons[X]: removed`;
 //! arrays of scalars (keywords) are sets, and give one change per element added or removed.
 //! Fields to ignore (provenance) are an [`Options`] choice.
@@ -348,7 +349,7 @@ pub(crate) fn id_of(v: &Value) -> Option<String> {
 }
 
 /// Fields that name an element of a list of sub-records, in order of preference.
-const KEY_FIELDS: &[&str] = &["name", "models", "model", "file"];
+const KEY_FIELDS: &[&str] = &["name", "models", "model", "file", "item"];
 
 /// The key of an object in a list: `Storm bolter`, `2 models` (points), `a.html` (sources).
 pub fn key_of(v: &Value) -> Option<String> {
@@ -433,10 +434,7 @@ impl Differ<'_> {
                         continue;
                     }
                     // An absent field reads as null (datasets written before it existed).
-                    let (va, vb) = (
-                        x.get(k).unwrap_or(&Value::Null),
-                        y.get(k).unwrap_or(&Value::Null),
-                    );
+                    let [va, vb] = [x, y].map(|o| o.get(k).unwrap_or(&Value::Null));
                     self.value(&path.with(Segment::Field(k.clone())), va, vb);
                 }
             }
@@ -450,8 +448,7 @@ impl Differ<'_> {
         let scalar = |v: &Value| !matches!(v, Value::Object(_) | Value::Array(_));
         if a.iter().chain(b).all(scalar) {
             // A set: one change per element only on one side.
-            let sa: BTreeSet<String> = a.iter().map(|v| v.to_string()).collect();
-            let sb: BTreeSet<String> = b.iter().map(|v| v.to_string()).collect();
+            let [sa, sb] = [a, b].map(|l| l.iter().map(|v| v.to_string()).collect::<BTreeSet<_>>());
             let mut seen = BTreeSet::new();
             for v in a.iter().filter(|v| !sb.contains(&v.to_string())) {
                 if seen.insert(v.to_string()) {

@@ -12,8 +12,9 @@ use crate::compare::names::name_key;
 use crate::diag::{Code, Diagnostic};
 use serde_json::Value;
 
-/// The record types `merge` merges.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// The record types `merge` merges (spelled as `schemas/merge.yaml`'s tables).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum RecordKind {
     Datasheet,
     Stratagem,
@@ -21,35 +22,22 @@ pub enum RecordKind {
     Detachment,
 }
 
-fn upper_strings(v: &Value) -> Vec<String> {
-    let mut out: Vec<String> = v
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_uppercase)
-                .collect()
-        })
-        .unwrap_or_default();
-    out.sort();
-    out
-}
-
-fn ability_names(v: &Value) -> Vec<String> {
-    let names: Vec<Value> = v
-        .as_array()
-        .map(|a| a.iter().filter_map(|x| x.get("name").cloned()).collect())
-        .unwrap_or_default();
-    upper_strings(&Value::Array(names))
-}
-
-/// Ability names as compared: [`ability_names`] with typography folded (`text::fold::ascii`:
-/// the GW app prints `Martial Ka’tah` where BattleScribe prints `Martial Ka'tah`).
-fn ability_keys(v: &Value) -> Vec<String> {
-    let mut out: Vec<String> = ability_names(v)
-        .iter()
-        .map(|n| n.chars().map(crate::text::fold::ascii).collect())
-        .collect();
+/// A list's strings (`field`: each element's field of that name) in capitals, sorted; `fold`:
+/// typography folded too (`text::fold::ascii`: the GW app prints `Martial Ka’tah` where
+/// BattleScribe prints `Martial Ka'tah`).
+fn upper_strings(v: &Value, field: Option<&str>, fold: bool) -> Vec<String> {
+    let items = v.as_array().into_iter().flatten();
+    let mut out: Vec<String> = (items
+        .filter_map(|x| field.map_or(Some(x), |f| x.get(f))?.as_str()))
+    .map(|s| match fold {
+        true => s
+            .to_uppercase()
+            .chars()
+            .map(crate::text::fold::ascii)
+            .collect(),
+        false => s.to_uppercase(),
+    })
+    .collect();
     out.sort();
     out
 }
@@ -78,8 +66,8 @@ const WEAPON_NON_CHARACTERISTICS: &[&str] = &["name", "type", "keywords", "at", 
 /// What of a field's value two readings are compared on.
 pub fn view(kind: RecordKind, field: &str, v: &Value) -> Value {
     match (kind, field) {
-        (RecordKind::Datasheet, "keywords") => upper_strings(v).into(),
-        (RecordKind::Datasheet, "abilities") => ability_keys(v).into(),
+        (RecordKind::Datasheet, "keywords") => upper_strings(v, None, false).into(),
+        (RecordKind::Datasheet, "abilities") => upper_strings(v, Some("name"), true).into(),
         (RecordKind::Datasheet, "models") => (v.as_array().into_iter().flatten())
             .map(|m| {
                 let c = characteristics(m, MODEL_NON_CHARACTERISTICS);
@@ -101,8 +89,8 @@ pub fn view(kind: RecordKind, field: &str, v: &Value) -> Value {
     }
 }
 
-fn text(v: Option<&Value>) -> &str {
-    v.and_then(Value::as_str).unwrap_or("-")
+fn text(v: &Value) -> &str {
+    v.as_str().unwrap_or("-")
 }
 
 fn weapon_line(w: &Value) -> String {
@@ -112,7 +100,7 @@ fn weapon_line(w: &Value) -> String {
         .map(|a| a.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
     let values: Vec<&str> = characteristics(w, WEAPON_NON_CHARACTERISTICS)
-        .map(|(_, v)| text(Some(v)))
+        .map(|(_, v)| text(v))
         .collect();
     format!(
         "{} {} [{}]",
@@ -142,7 +130,7 @@ pub fn show(kind: RecordKind, field: &str, v: &Value, other: &Value) -> String {
             .iter()
             .map(|m| {
                 characteristics(m, MODEL_NON_CHARACTERISTICS)
-                    .map(|(_, v)| text(Some(v)))
+                    .map(|(_, v)| text(v))
                     .collect::<Vec<_>>()
                     .join(" ")
             })
@@ -158,8 +146,8 @@ pub fn show(kind: RecordKind, field: &str, v: &Value, other: &Value) -> String {
             mine.sort();
             mine.join("; ")
         }
-        (RecordKind::Datasheet, "keywords") => upper_strings(v).join(", "),
-        (RecordKind::Datasheet, "abilities") => ability_names(v).join(", "),
+        (RecordKind::Datasheet, "keywords") => upper_strings(v, None, false).join(", "),
+        (RecordKind::Datasheet, "abilities") => upper_strings(v, Some("name"), false).join(", "),
         (RecordKind::Stratagem, "cp") => match v {
             Value::Null => String::new(),
             n => format!("{n}CP"),

@@ -93,13 +93,12 @@ fn qualifier(outer: &str, inner: &str) -> Option<String> {
 /// The unit rule over every reading of a run (see the module doc). Readings of one id may
 /// repeat (several files of one source); the result is sorted and does not depend on order.
 pub fn match_units(readings: &[Candidate<'_>]) -> UnitMatches {
-    // id → (sources, name, faction, edition, keywords of every reading)
+    // id → its first reading (name, faction, edition), and every reading's sources, keywords
+    // and Legends badge.
     struct Unit<'a> {
+        first: &'a Datasheet,
         sources: BTreeSet<&'a str>,
-        name: String,
         key: String,
-        faction: Option<&'a str>,
-        edition: crate::model::Edition,
         keywords: BTreeSet<String>,
         legends: bool,
     }
@@ -107,11 +106,9 @@ pub fn match_units(readings: &[Candidate<'_>]) -> UnitMatches {
     for r in readings {
         let d = r.datasheet;
         let u = units.entry(r.id).or_insert_with(|| Unit {
+            first: d,
             sources: BTreeSet::new(),
-            name: d.name.clone().unwrap_or_default(),
             key: name_key(d.name.as_deref().unwrap_or("")),
-            faction: d.faction.as_deref(),
-            edition: d.edition,
             keywords: BTreeSet::new(),
             legends: false,
         });
@@ -124,16 +121,15 @@ pub fn match_units(readings: &[Candidate<'_>]) -> UnitMatches {
         .filter(|(_, u)| u.sources.len() == 1 && !u.key.is_empty())
         .map(|(id, u)| (*id, u))
         .collect();
-    let mut found: Vec<(String, String, &str, &Unit<'_>, String)> = Vec::new();
     let mut out = UnitMatches::default();
     for (uid, u) in &unmatched {
         let source = u.sources.iter().next().copied().unwrap_or("");
-        let mut cands: Vec<(&str, String)> = Vec::new();
+        let mut cands: Vec<(&str, &Unit<'_>, String)> = Vec::new();
         for (tid, t) in &unmatched {
             if tid == uid
                 || t.sources.contains(source)
-                || t.faction != u.faction
-                || t.edition != u.edition
+                || t.first.faction != u.first.faction
+                || t.first.edition != u.first.edition
             {
                 continue;
             }
@@ -145,7 +141,7 @@ pub fn match_units(readings: &[Candidate<'_>]) -> UnitMatches {
                     .and_then(|rest| rest.strip_prefix('~'))
                     .filter(|_| t.legends == u.legends)
                 {
-                    cands.push((tid, format!("~{publication}")));
+                    cands.push((tid, t, format!("~{publication}")));
                 }
                 continue;
             }
@@ -161,41 +157,38 @@ pub fn match_units(readings: &[Candidate<'_>]) -> UnitMatches {
             }
             if let Some(q) = qualifier(&u.key, &t.key) {
                 if u.keywords.contains(&q) {
-                    cands.push((tid, q));
+                    cands.push((tid, t, q));
                 }
             }
         }
-        match cands.len() {
-            0 => {}
-            1 => {
-                let (tid, q) = cands.remove(0);
-                found.push((tid.to_string(), uid.to_string(), source, u, q));
-            }
+        match &cands[..] {
+            [] => {}
+            [(tid, t, q)] => out.matches.push(UnitMatch {
+                to: tid.to_string(),
+                to_name: t.first.name.clone().unwrap_or_default(),
+                from: uid.to_string(),
+                from_name: u.first.name.clone().unwrap_or_default(),
+                source: source.to_string(),
+                qualifier: q.clone(),
+                variant: false,
+            }),
             _ => out.ambiguous.push(Ambiguous {
                 id: uid.to_string(),
                 source: source.to_string(),
-                candidates: cands.iter().map(|(t, _)| t.to_string()).collect(),
+                candidates: cands.iter().map(|(t, _, _)| t.to_string()).collect(),
             }),
         }
     }
-    let mut per_target: BTreeMap<(String, &str), usize> = BTreeMap::new();
-    for (tid, _, source, _, _) in &found {
-        *per_target.entry((tid.clone(), source)).or_default() += 1;
+    // Two or more `U` of one source for one `T` are variants.
+    let mut per_target: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for m in &out.matches {
+        *per_target
+            .entry((m.to.clone(), m.source.clone()))
+            .or_default() += 1;
     }
-    for (tid, uid, source, u, q) in found {
-        let variant = per_target.get(&(tid.clone(), source)).copied().unwrap_or(0) > 1;
-        out.matches.push(UnitMatch {
-            to_name: units
-                .get(tid.as_str())
-                .map(|t| t.name.clone())
-                .unwrap_or_default(),
-            to: tid,
-            from: uid,
-            from_name: u.name.clone(),
-            source: source.to_string(),
-            qualifier: q,
-            variant,
-        });
+    for m in &mut out.matches {
+        let n = per_target.get(&(m.to.clone(), m.source.clone()));
+        m.variant = n.is_some_and(|n| *n > 1);
     }
     out.matches.sort();
     out.ambiguous.sort();

@@ -81,28 +81,14 @@ impl FieldRule {
 /// `schemas/merge.yaml`: the policy table of each record type.
 pub const MERGE_FILE: &str = include_str!("../../schemas/merge.yaml");
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Tables {
-    datasheet: Vec<FieldRule>,
-    stratagem: Vec<FieldRule>,
-    enhancement: Vec<FieldRule>,
-    detachment: Vec<FieldRule>,
-}
-
 /// The policy table of a record type (`schemas/merge.yaml`, read once).
 pub fn table(kind: RecordKind) -> &'static [FieldRule] {
-    static TABLES: OnceLock<Tables> = OnceLock::new();
+    static TABLES: OnceLock<BTreeMap<RecordKind, Vec<FieldRule>>> = OnceLock::new();
     let t = TABLES.get_or_init(|| {
         serde_saphyr::from_str(MERGE_FILE)
             .unwrap_or_else(|e| panic!("embedded schemas/merge.yaml is invalid: {e}"))
     });
-    match kind {
-        RecordKind::Datasheet => &t.datasheet,
-        RecordKind::Stratagem => &t.stratagem,
-        RecordKind::Enhancement => &t.enhancement,
-        RecordKind::Detachment => &t.detachment,
-    }
+    t.get(&kind).map_or(&[], Vec::as_slice)
 }
 
 /// The publication version a merged record's newer-wins values come from, and its file.
@@ -248,8 +234,7 @@ pub fn merge_pair<T: Mergeable>(kept: &T, other: &T, other_newer: bool) -> (T, V
     for rule in table(T::KIND) {
         for field in &rule.fields {
             let field = field.as_str();
-            let x = a.get(field).cloned().unwrap_or(Value::Null);
-            let y = b.get(field).cloned().unwrap_or(Value::Null);
+            let [x, y] = [&a, &b].map(|o| o.get(field).cloned().unwrap_or(Value::Null));
             let take = match rule.wins {
                 Wins::First => false,
                 Wins::FirstNonNull => !present(&x) && present(&y),
@@ -273,15 +258,10 @@ pub fn merge_pair<T: Mergeable>(kept: &T, other: &T, other_newer: bool) -> (T, V
                     Report::Always => true,
                 };
             if reported {
-                let (vx, vy) = (
-                    conflict::view(T::KIND, field, &x),
-                    conflict::view(T::KIND, field, &y),
-                );
+                let [vx, vy] = [&x, &y].map(|v| conflict::view(T::KIND, field, v));
                 let differs = !diff_values(kept.id(), &vx, &vy, &opts).is_empty();
-                let (sx, sy) = (
-                    conflict::show(T::KIND, field, &x, &y),
-                    conflict::show(T::KIND, field, &y, &x),
-                );
+                let [sx, sy] =
+                    [(&x, &y), (&y, &x)].map(|(v, o)| conflict::show(T::KIND, field, v, o));
                 // Two values that read the same to a person are not worth a warning.
                 if differs && sx != sy {
                     conflicts.push(Conflict {

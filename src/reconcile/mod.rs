@@ -58,6 +58,7 @@ use crate::model::Datasheet;
 use matching::{Candidate, UnitMatches};
 use merge::{Mergeable, Origin, Records, Wins};
 use serde::Serialize;
+use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The source (kind of input) of a file, from the format the manifest gives it.
@@ -480,16 +481,9 @@ fn datasheet_report(
         if let Some((d, dated)) = per_source(plain) {
             readings.push((s.to_string(), dated, vec![(String::new(), d)]));
         } else if !variants.is_empty() {
-            let vs = variants
-                .iter()
-                .map(|r| {
-                    (
-                        r.datasheet.name.clone().unwrap_or_default(),
-                        r.datasheet.clone(),
-                    )
-                })
-                .collect();
-            readings.push((s.to_string(), variants[0].from.dated.clone(), vs));
+            let name = |r: &&Reading| r.datasheet.name.clone().unwrap_or_default();
+            let vs = variants.iter().map(|r| (name(r), r.datasheet.clone()));
+            readings.push((s.to_string(), variants[0].from.dated.clone(), vs.collect()));
         }
     }
     let sides: Vec<Vec<(String, &Datasheet)>> = (readings.iter())
@@ -548,9 +542,7 @@ fn datasheet_report(
         name: merged.name.clone(),
         faction: merged.faction.clone(),
         sources: sources.iter().map(|s| s.source.clone()).collect(),
-        kept_from: origin
-            .map(|o| origin_label(o, "no version"))
-            .unwrap_or_default(),
+        kept_from: origin.map_or(String::new(), |o| origin_label(o, "no version")),
         policy,
         fields,
     }
@@ -594,21 +586,15 @@ fn field_report(
     for (i, p) in present.iter().enumerate() {
         groups.entry(p.1.as_str()).or_default().push(i);
     }
-    let Some(reference) = groups
-        .iter()
-        .max_by(|a, b| {
-            a.1.len()
-                .cmp(&b.1.len())
-                .then_with(|| {
-                    (Some(*a.0) == emitted.as_deref()).cmp(&(Some(*b.0) == emitted.as_deref()))
-                })
-                .then_with(|| b.0.cmp(a.0))
-        })
-        .map(|(k, v)| (k.to_string(), v.clone()))
-    else {
+    // The largest group, then the emitted value, then the value that sorts first.
+    let rank = groups.iter().max_by_key(|(v, m)| {
+        let v: &str = v;
+        (m.len(), Some(v) == emitted.as_deref(), Reverse(v))
+    });
+    let Some((ref_value, ref_members)) = rank else {
         return f;
     };
-    let (ref_value, ref_members) = reference;
+    let (ref_value, ref_members) = (ref_value.to_string(), ref_members.clone());
     let ref_loose = present[ref_members[0]].2.clone();
     let ref_dates: Vec<Option<&str>> = ref_members.iter().map(|&i| present[i].3).collect();
     for &i in &ref_members {

@@ -11,6 +11,7 @@ mod crosscheck;
 mod dedup;
 mod diff;
 mod diff_cli;
+mod diff_points;
 mod eleventh;
 mod eleventh_reading;
 mod export;
