@@ -565,9 +565,15 @@ fn assemble(
                 + e.enhancements.len()
                 + e.detachments.len()
                 + e.points.len()
+                + e.errata.len()
         })
         .sum();
     let points = points_by_id(&mut extracted);
+    let mut errata: Vec<crate::model::Erratum> = extracted
+        .iter_mut()
+        .flat_map(|e| std::mem::take(&mut e.errata))
+        .collect();
+    errata.sort_by(|a, b| a.id.cmp(&b.id));
     // Records with the same id from several sources: one record, by `merge`'s policy tables,
     // after the matching rules across sources (`reconcile`), which also give the report.
     let formats: BTreeMap<String, String> = inputs
@@ -610,6 +616,7 @@ fn assemble(
         enhancements: enhancements.len(),
         detachments: detachments.len(),
         points: points.len(),
+        errata: errata.len(),
     };
     let stages = StageCounts {
         discovered: inputs.len(),
@@ -624,7 +631,8 @@ fn assemble(
             + totals.stratagems
             + totals.enhancements
             + totals.detachments
-            + totals.points,
+            + totals.points
+            + totals.errata,
     };
     let manifest = Manifest {
         tool: "cogitator".to_string(),
@@ -648,6 +656,7 @@ fn assemble(
         enhancements,
         detachments,
         points,
+        errata,
         diagnostics,
         quarantine,
         manifest,
@@ -764,5 +773,6 @@ fn record_counts(ex: &Extracted) -> RecordCounts {
         enhancements: ex.enhancements.len(),
         detachments: ex.detachments.len(),
         points: ex.points.len(),
+        errata: ex.errata.len(),
     }
 }
