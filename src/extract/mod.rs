@@ -18,6 +18,7 @@ use system::System;
 pub mod companion;
 pub mod glossary;
 pub mod gw_card;
+pub mod gw_errata;
 pub mod heresy;
 pub mod ninth;
 pub mod sheet;
@@ -146,6 +147,10 @@ pub fn extract(doc: &Document) -> Extracted {
     let system = system::detect(doc);
     out.edition = system.edition();
     match extractor_for(&system, doc.format) {
+        // TEMPORARY: moves to gw_kind at merge
+        Some(e) if e.name == "gw_card" && gw_errata::looks_like(doc) => {
+            gw_errata::extract(doc, &mut out)
+        }
         Some(e) => (e.read)(doc, &mut out),
         None => out.diagnostics.push(
             Diagnostic::new(

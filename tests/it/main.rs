@@ -20,6 +20,7 @@ mod fold;
 mod game_datacards;
 mod gdc_core;
 mod golden;
+mod gw_errata;
 mod heresy;
 mod hostile;
 mod html;
