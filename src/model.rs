@@ -666,6 +666,10 @@ pub struct Erratum {
     pub op: Option<ErratumOp>,
     pub publication: Publication,
     pub sources: Vec<Provenance>,
+    /// The datasheets of the run the merge changed by this erratum (`reconcile::errata`);
+    /// absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub applied_to: Vec<String>,
 }
 
 /// What kind of record an erratum targets.

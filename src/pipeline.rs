@@ -569,11 +569,7 @@ fn assemble(
         })
         .sum();
     let points = points_by_id(&mut extracted);
-    let mut errata: Vec<crate::model::Erratum> = extracted
-        .iter_mut()
-        .flat_map(|e| std::mem::take(&mut e.errata))
-        .collect();
-    errata.sort_by(|a, b| a.id.cmp(&b.id));
+
     // Records with the same id from several sources: one record, by `merge`'s policy tables,
     // after the matching rules across sources (`reconcile`), which also give the report.
     let formats: BTreeMap<String, String> = inputs
@@ -581,6 +577,12 @@ fn assemble(
         .map(|i| (i.file.clone(), i.format.clone()))
         .collect();
     let (merged, reconciliation) = crate::reconcile::merge(&mut extracted, &formats, &points);
+    // After the merge: it applies the mechanical errata and marks them (`applied_to`).
+    let mut errata: Vec<crate::model::Erratum> = extracted
+        .iter_mut()
+        .flat_map(|e| std::mem::take(&mut e.errata))
+        .collect();
+    errata.sort_by(|a, b| a.id.cmp(&b.id));
     for mut ex in extracted {
         quarantine.append(&mut ex.quarantine);
         rules.append(&mut ex.rules);

@@ -492,6 +492,7 @@ fn erratum(
         op,
         publication: publication.clone(),
         sources: vec![provenance(doc, e)],
+        applied_to: Vec::new(),
     }
 }
 

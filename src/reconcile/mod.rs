@@ -45,6 +45,7 @@
 //! Pure and deterministic: sorted maps, relative paths only.
 
 pub mod conflict;
+pub mod errata;
 pub mod matching;
 pub mod merge;
 pub mod points;
@@ -359,6 +360,7 @@ pub fn merge(
         .collect();
     let mut merged = merger.finish();
     points::apply(&mut merged.datasheets, points, &mut merged.diagnostics);
+    errata::apply(&mut merged.datasheets, extracted, &mut merged.diagnostics);
     let report = finish(prepared, &mut merged.datasheets, &origins);
     (merged, report)
 }

@@ -504,5 +504,57 @@ pub fn errata_fixtures() -> Vec<(&'static str, Vec<u8>)> {
             "errata-stratagem-and-army-rule-targets.pdf",
             errata_stratagem_and_army_rule_targets(),
         ),
+        (
+            "errata-applies-to-cards-1.0.pdf",
+            errata_applies_to_cards("1.0"),
+        ),
+        (
+            "errata-applies-to-cards-1.2.pdf",
+            errata_applies_to_cards("1.2"),
+        ),
     ]
+}
+
+/// `errata-applies-to-cards-1.0.pdf` and `-1.2.pdf`: errata of the Cinder Walker card of
+/// `invuln-in-shield.pdf` (a keyword, a weapon's AP, a weapon ability, the invulnerable save,
+/// an ability's text; a change already made; a target not in the run), the AP differing
+/// between the versions.
+pub fn errata_applies_to_cards(version: &str) -> Vec<u8> {
+    use Er::*;
+    let ap = if version == "1.0" {
+        "Change AP to \u{91}-1\u{92}."
+    } else {
+        "Change AP to \u{91}-3\u{92}."
+    };
+    errata_pdf(
+        version,
+        &[(
+            vec![
+                Head("ADEPTUS MECHANICUS"),
+                Line("Cinder Walker \u{96} Keywords section"),
+                Line("Add \u{91}SMOKE\u{92}."),
+                Gap,
+                Line("Cinder Walker \u{96} Ranged Weapons, cinder cannon"),
+                Line(ap),
+                Gap,
+                Line("Cinder Walker \u{96} Invulnerable Save"),
+                Line("Change to \u{91}4+\u{92}."),
+                Gap,
+                Line("Cinder Walker \u{96} Melee Weapons, crushing stomp"),
+                Line("Add the [DEVASTATING WOUNDS] ability."),
+            ],
+            vec![
+                Line("Cinder Walker \u{96} Abilities, Ash Cloud"),
+                Line("Change to \u{91}Ash Cloud: Each time a ranged attack targets this"),
+                Line("model, subtract 1 from the Wound roll.\u{92}"),
+                Gap,
+                Line("Cinder Walker \u{96} Profile line"),
+                Line("Change Toughness characteristic to \u{91}9\u{92}."),
+                Gap,
+                Head("AELDARI"),
+                Line("Warp Hunter \u{96} Keywords section"),
+                Line("Add \u{91}FLY\u{92}."),
+            ],
+        )],
+    )
 }

@@ -337,3 +337,158 @@ fn corpus_errata_against_the_independent_reading() {
             .all(|e| e.section.len() + e.target_printed.len() > 3));
     }
 }
+
+/// The card of `invuln-in-shield.pdf` and two versions of its errata in one run: every
+/// mechanical erratum of the newest version is applied to the merged datasheet, the older
+/// version's same entry is not, a change already made is `E004`, a target not in the run
+/// `E003`; and `explain` shows every applied erratum with its publication and page.
+#[test]
+fn card_and_errata_in_one_run_apply_and_explain() {
+    let ds = crate::util::ingest_in_memory(&[
+        ("card.pdf", fixture_pdf::invuln_in_shield()),
+        (
+            "errata-1.0.pdf",
+            fixture_pdf::errata_applies_to_cards("1.0"),
+        ),
+        (
+            "errata-1.2.pdf",
+            fixture_pdf::errata_applies_to_cards("1.2"),
+        ),
+    ]);
+    let id = "10e:adeptus-mechanicus:cinder-walker";
+    let card = ds
+        .datasheets
+        .iter()
+        .find(|d| d.id == id)
+        .unwrap_or_else(|| {
+            panic!(
+                "{id} missing: {:?}",
+                ds.datasheets.iter().map(|d| &d.id).collect::<Vec<_>>()
+            )
+        });
+    assert!(
+        card.keywords.iter().any(|k| k == "SMOKE"),
+        "{:?}",
+        card.keywords
+    );
+    assert_eq!(card.invulnerable_save.as_deref(), Some("4+"));
+    let cannon = card
+        .weapons
+        .iter()
+        .find(|w| w.name == "Cinder cannon")
+        .expect("cannon");
+    assert_eq!(
+        cannon.characteristics.get("AP"),
+        Some("-3"),
+        "the 1.2 value wins"
+    );
+    assert_eq!(
+        cannon.at.file, "errata-1.2.pdf",
+        "the value's provenance is the erratum"
+    );
+    let stomp = card
+        .weapons
+        .iter()
+        .find(|w| w.name == "Crushing stomp")
+        .expect("stomp");
+    assert!(
+        stomp.keywords.iter().any(|k| k == "DEVASTATING WOUNDS"),
+        "{:?}",
+        stomp.keywords
+    );
+    let ash = card
+        .abilities
+        .iter()
+        .find(|a| a.name == "Ash Cloud")
+        .expect("ability");
+    assert_eq!(
+        ash.text.as_deref(),
+        Some("Each time a ranged attack targets this model, subtract 1 from the Wound roll.")
+    );
+    assert!(card.sources.iter().any(|s| s.file == "errata-1.2.pdf"));
+    // The profile line already has T 9: E004, once (1.0's entry of the same key never applies).
+    let e004: Vec<&str> = ds
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "E004")
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(e004.len(), 1, "{e004:?}");
+    assert!(e004[0].contains("profile already has"), "{e004:?}");
+    assert_eq!(codes(&ds, "E003"), 2, "one per publication: Warp Hunter");
+
+    let applied: Vec<&Erratum> = ds
+        .errata
+        .iter()
+        .filter(|e| !e.applied_to.is_empty())
+        .collect();
+    assert_eq!(
+        applied.len(),
+        5,
+        "{:#?}",
+        applied.iter().map(|e| &e.id).collect::<Vec<_>>()
+    );
+    assert!(applied
+        .iter()
+        .all(|e| e.publication.version.as_deref() == Some("1.2")));
+    let loaded = cogitator::dataset::LoadedDataset::from(ds.clone());
+    let text = cogitator::cli::explain::explain(&loaded, id, std::path::Path::new("."))
+        .unwrap_or_else(|f| panic!("{f}"));
+    for e in &applied {
+        let line = format!("erratum {} (Index Cards 1.2, p1): ", e.id);
+        assert!(text.contains(&line), "{line:?} not in\n{text}");
+    }
+    assert!(!text.contains("Index Cards 1.0"), "{text}");
+}
+
+/// The corpus's index cards and Index Card Errata 1.2 in one run: the errata target the
+/// faction index cards, none of the Forge World cards of the corpus, so nothing applies and
+/// `E003` says so once for the publication. Skipped without the corpus.
+#[test]
+fn corpus_index_cards_and_errata_in_one_run() {
+    let Some(corpus) = crate::util::corpus() else {
+        eprintln!("skipped: no corpus");
+        return;
+    };
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    for dir in ["pdf-index-cards", "pdf-errata"] {
+        let Ok(rd) = std::fs::read_dir(corpus.join(dir)) else {
+            eprintln!("skipped: {dir} missing");
+            return;
+        };
+        let mut paths: Vec<_> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        paths.sort();
+        for p in paths {
+            let name = format!(
+                "{dir}/{}",
+                p.file_name().and_then(|n| n.to_str()).unwrap_or("?")
+            );
+            if name.ends_with(".pdf") && !name.contains("8NI7") {
+                files.push((name, std::fs::read(&p).expect("read")));
+            }
+        }
+    }
+    let refs: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|(n, b)| (n.as_str(), b.as_slice()))
+        .collect();
+    let ds = crate::util::ingest_in_memory(&refs);
+    assert_eq!(ds.errata.len(), 186);
+    let applied: Vec<&Erratum> = ds
+        .errata
+        .iter()
+        .filter(|e| !e.applied_to.is_empty())
+        .collect();
+    let loaded = cogitator::dataset::LoadedDataset::from(ds.clone());
+    for e in &applied {
+        for id in &e.applied_to {
+            let text = cogitator::cli::explain::explain(&loaded, id, std::path::Path::new("."))
+                .unwrap_or_else(|f| panic!("{f}"));
+            assert!(
+                text.contains(&format!("erratum {} (Index Cards 1.2", e.id)),
+                "{text}"
+            );
+        }
+    }
+    assert_eq!(codes(&ds, "E003"), 1);
+}

@@ -824,6 +824,7 @@ fn schema_drift() {
             date: None,
         },
         sources: vec![prov("x", 1)],
+        applied_to: vec!["10e:chaos-daemons:belakor".into()],
     };
     check_keys("errata", &to_value(&erratum), "errata");
     // Every record schema is exercised above (quarantine entries are built by normalize).
