@@ -56,7 +56,29 @@ pub fn looks_like(doc: &Document) -> bool {
                 && (verb_at(1) || verb_at(2))
         })
         .count();
-    entries >= 3
+    entries >= 3 && profile_headers(doc) < 3
+}
+
+/// The `M T SV W LD OC` header rows of `doc`: a document of datasheet cards prints one per
+/// card (a faction pack's rules-update pages have `Page 72 – …` / `Change …` entries too);
+/// an errata document at most one or two, in its profile-line entries.
+fn profile_headers(doc: &Document) -> usize {
+    const MODEL: [&str; 6] = ["M", "T", "Sv", "W", "Ld", "OC"];
+    doc.blocks
+        .iter()
+        .filter(|b| b.kind == BlockKind::TableRow)
+        .filter(|b| {
+            let mut keys: Vec<&str> = b
+                .cells
+                .iter()
+                .filter_map(op::characteristic)
+                .filter(|k| MODEL.contains(k))
+                .collect();
+            keys.sort_unstable();
+            keys.dedup();
+            keys.len() >= 5
+        })
+        .count()
 }
 
 /// Reads every entry of the errata document `doc` into `out.errata`, with `E001`/`E002`.
