@@ -183,6 +183,32 @@ fn same_name(d: &Datasheet, name: &str) -> bool {
         .is_some_and(|n| name_key(n) == name_key(name))
 }
 
+/// `op`'s values in their canonical spelling under the datasheet's edition's grammar (`12"`
+/// stays, `-1` stays); `Err` (the `E004` message) when one breaks it (an erratum's misprint
+/// such as a Move of `5` is never written into a record).
+fn checked(ds: &Datasheet, op: &ErratumOp) -> Result<BTreeMap<String, String>, String> {
+    use crate::normalize::{canonicalize, Outcome};
+    let contract = crate::normalize::schema::contract();
+    let mut out = BTreeMap::new();
+    for (k, v) in &op.set {
+        let value = match contract
+            .grammar_of(ds.edition, k)
+            .map(|g| canonicalize(g, v))
+        {
+            None | Some(Outcome::Canonical) | Some(Outcome::Null) => v.clone(),
+            Some(Outcome::Fixed { value, .. }) => value,
+            Some(Outcome::Broken { rule, .. }) => {
+                return Err(format!(
+                    "{}: the erratum's {k} '{v}' breaks the grammar ({rule}); not applied",
+                    ds.id
+                ))
+            }
+        };
+        out.insert(k.clone(), value);
+    }
+    Ok(out)
+}
+
 fn location(e: &Erratum) -> Location {
     e.sources.first().map(|p| p.location()).unwrap_or_default()
 }
@@ -308,6 +334,7 @@ fn no_weapon(ds: &Datasheet, e: &Erratum) -> String {
 }
 
 fn weapon_values(ds: &mut Datasheet, e: &Erratum, op: &ErratumOp) -> Result<(), String> {
+    let set = checked(ds, op)?;
     let hits = weapon_indexes(ds, e);
     if hits.is_empty() {
         return Err(no_weapon(ds, e));
@@ -315,17 +342,16 @@ fn weapon_values(ds: &mut Datasheet, e: &Erratum, op: &ErratumOp) -> Result<(), 
     let at = location(e);
     for i in hits {
         let w = &mut ds.weapons[i];
-        if op
-            .set
+        if set
             .iter()
             .all(|(k, v)| w.characteristics.get(k) == Some(v.as_str()))
         {
             return Err(format!(
                 "{}: weapon '{}' already has {:?}",
-                ds.id, w.name, op.set
+                ds.id, w.name, set
             ));
         }
-        for (k, v) in &op.set {
+        for (k, v) in &set {
             w.characteristics.set(k, Some(v.clone()));
         }
         w.at = at.clone();
@@ -335,19 +361,20 @@ fn weapon_values(ds: &mut Datasheet, e: &Erratum, op: &ErratumOp) -> Result<(), 
 
 /// A characteristic of the profile line (every model profile of the datasheet).
 fn profile(ds: &mut Datasheet, e: &Erratum, op: &ErratumOp) -> Result<(), String> {
+    let set = checked(ds, op)?;
     if ds.models.is_empty() {
         return Err(format!("{}: no profile line to change", ds.id));
     }
     let same = ds
         .models
         .iter()
-        .all(|m| op.set.iter().all(|(k, v)| m.get(k) == Some(v.as_str())));
+        .all(|m| set.iter().all(|(k, v)| m.get(k) == Some(v.as_str())));
     if same {
-        return Err(format!("{}: profile already has {:?}", ds.id, op.set));
+        return Err(format!("{}: profile already has {:?}", ds.id, set));
     }
     let at = location(e);
     for m in &mut ds.models {
-        for (k, v) in &op.set {
+        for (k, v) in &set {
             m.set(k, Some(v.clone()));
         }
         m.at = at.clone();

@@ -517,7 +517,8 @@ pub fn errata_fixtures() -> Vec<(&'static str, Vec<u8>)> {
 
 /// `errata-applies-to-cards-1.0.pdf` and `-1.2.pdf`: errata of the Cinder Walker card of
 /// `invuln-in-shield.pdf` (a keyword, a weapon's AP, a weapon ability, the invulnerable save,
-/// an ability's text; a change already made; a target not in the run), the AP differing
+/// an ability's text; a change already made; a misprinted Move (`9+`); a
+/// target not in the run), the AP differing
 /// between the versions.
 pub fn errata_applies_to_cards(version: &str) -> Vec<u8> {
     use Er::*;
@@ -550,6 +551,9 @@ pub fn errata_applies_to_cards(version: &str) -> Vec<u8> {
                 Gap,
                 Line("Cinder Walker \u{96} Profile line"),
                 Line("Change Toughness characteristic to \u{91}9\u{92}."),
+                Gap,
+                Line("Cinder Walker \u{96} Profile"),
+                Line("Change Move characteristic to \u{91}9+\u{92}."),
                 Gap,
                 Head("AELDARI"),
                 Line("Warp Hunter \u{96} Keywords section"),

@@ -406,15 +406,24 @@ fn card_and_errata_in_one_run_apply_and_explain() {
         Some("Each time a ranged attack targets this model, subtract 1 from the Wound roll.")
     );
     assert!(card.sources.iter().any(|s| s.file == "errata-1.2.pdf"));
-    // The profile line already has T 9: E004, once (1.0's entry of the same key never applies).
+    // The profile line already has T 9, and a misprinted Move (`9+`) would break
+    // the record: E004 each, nothing changed (1.0's entries of the same keys never apply).
     let e004: Vec<&str> = ds
         .diagnostics
         .iter()
         .filter(|d| d.code == "E004")
         .map(|d| d.message.as_str())
         .collect();
-    assert_eq!(e004.len(), 1, "{e004:?}");
-    assert!(e004[0].contains("profile already has"), "{e004:?}");
+    assert_eq!(e004.len(), 2, "{e004:?}");
+    assert!(
+        e004.iter().any(|m| m.contains("profile already has")),
+        "{e004:?}"
+    );
+    assert!(
+        e004.iter().any(|m| m.contains("breaks the grammar")),
+        "{e004:?}"
+    );
+    assert_eq!(card.models[0].get("M"), Some("8\""));
     assert_eq!(codes(&ds, "E003"), 2, "one per publication: Warp Hunter");
 
     let applied: Vec<&Erratum> = ds
