@@ -1,7 +1,7 @@
 //! The one reader of a dataset directory (what `cogitator ingest` wrote): `datasheets.json`,
 //! `rules.json`, `stratagems.json`, `enhancements.json`, `detachments.json`,
 //! `quarantine.json`, `diagnostics.json`, `manifest.json`, and when written `points.json`,
-//! `reconciliation.json`.
+//! `errata.json`, `reconciliation.json`.
 //!
 //! Owns the file names of a dataset and turning their JSON into the [`crate::model`] records,
 //! with located errors (file, and serde's line and column). Datasets written before a field
@@ -11,7 +11,9 @@
 //! `normalize::lint`), or write anything.
 
 use crate::diag::Diagnostic;
-use crate::model::{Datasheet, Detachment, Enhancement, Manifest, Points, Rule, Stratagem};
+use crate::model::{
+    Datasheet, Detachment, Enhancement, Erratum, Manifest, Points, Rule, Stratagem,
+};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -28,6 +30,8 @@ pub const MANIFEST: &str = "manifest.json";
 pub const RECONCILIATION: &str = "reconciliation.json";
 /// Written only when a source prints points apart from datasheets.
 pub const POINTS: &str = "points.json";
+/// Written only when a source is an errata document.
+pub const ERRATA: &str = "errata.json";
 
 /// Why a dataset file could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -75,6 +79,8 @@ pub struct LoadedDataset {
     pub detachments: Vec<Detachment>,
     /// `points.json` (empty when the dataset has none).
     pub points: Vec<Points>,
+    /// `errata.json` (empty when the dataset has none).
+    pub errata: Vec<Erratum>,
     pub quarantine: Vec<Value>,
     pub diagnostics: Vec<Diagnostic>,
     /// `None` when the dataset has no `manifest.json`.
@@ -93,6 +99,7 @@ impl From<crate::model::Dataset> for LoadedDataset {
             enhancements: d.enhancements,
             detachments: d.detachments,
             points: d.points,
+            errata: d.errata,
             quarantine: d.quarantine,
             diagnostics: d.diagnostics,
             manifest: Some(d.manifest),
@@ -123,8 +130,8 @@ impl DatasetDir {
     }
 
     /// Opens `root` and reads every record file ([`LoadedDataset`]). The record files are
-    /// required; `manifest.json`, `quarantine.json`, `diagnostics.json` and `points.json` may be
-    /// absent.
+    /// required; `manifest.json`, `quarantine.json`, `diagnostics.json`, `points.json` and `errata.json`
+    /// may be absent.
     pub fn read(root: impl AsRef<Path>) -> Result<LoadedDataset, DatasetError> {
         let d = DatasetDir::open(root)?;
         Ok(LoadedDataset {
@@ -134,6 +141,7 @@ impl DatasetDir {
             enhancements: d.file(ENHANCEMENTS)?,
             detachments: d.file(DETACHMENTS)?,
             points: d.optional(POINTS)?.unwrap_or_default(),
+            errata: d.optional(ERRATA)?.unwrap_or_default(),
             quarantine: d.optional(QUARANTINE)?.unwrap_or_default(),
             diagnostics: d.optional(DIAGNOSTICS)?.unwrap_or_default(),
             manifest: d.optional(MANIFEST)?,

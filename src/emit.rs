@@ -12,7 +12,8 @@
 //! `datasheets.json`, `rules.json`, `stratagems.json`, `enhancements.json`, `detachments.json`,
 //! `quarantine.json` (records that broke a value rule), `diagnostics.json` (sorted by file, line,
 //! code), `points.json` (only when a source prints points apart from datasheets: 11th edition's
-//! Munitorum Field Manual), `manifest.json` (inputs with sha256, bytes, format, status; counts; tool version),
+//! Munitorum Field Manual), `errata.json` (only when a source is an errata document),
+//! `manifest.json` (inputs with sha256, bytes, format, status; counts; tool version),
 //! `validation/expected-damage.csv`, `rule-clusters.json`, `reconciliation.json` (only when a
 //! datasheet is printed by two or more sources: `crate::reconcile`), `schema/*.schema.json`
 //! (the published JSON Schemas), and
@@ -105,6 +106,9 @@ pub fn files(ds: &Dataset) -> Vec<(String, String)> {
     if !ds.points.is_empty() {
         out.push(("points.json".to_string(), to_json(&ds.points)));
     }
+    if !ds.errata.is_empty() {
+        out.push(("errata.json".to_string(), to_json(&ds.errata)));
+    }
     out.extend(ds.extra_files.iter().cloned());
     let mut names: Vec<String> = out
         .iter()
@@ -192,7 +196,7 @@ fn plausible(rel: &str) -> bool {
 /// staging directory cut short). What a manifest without a `files` list (older versions), or a
 /// marker alone, vouches for.
 fn known_name(rel: &str) -> bool {
-    const TOP: [&str; 13] = [
+    const TOP: [&str; 14] = [
         "datasheets.json",
         "rules.json",
         "stratagems.json",
@@ -205,6 +209,7 @@ fn known_name(rel: &str) -> bool {
         "rule-clusters.json",
         "reconciliation.json",
         "points.json",
+        "errata.json",
         "validation/expected-damage.csv",
     ];
     if TOP.contains(&rel) {

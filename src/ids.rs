@@ -146,6 +146,13 @@ pub fn points(edition: Edition, publication: &str, subject: &str) -> String {
     id(edition, "points", &format!("{}:{key}", slug(publication)))
 }
 
+/// `EDITION:erratum:<publication>:<n>`: the `n`-th entry (1-based, print order) of an errata
+/// document, `publication` what it prints of itself (its version), slugged
+/// (`10e:erratum:1-2:17`).
+pub fn erratum(edition: Edition, publication: &str, n: usize) -> String {
+    id(edition, "erratum", &format!("{}:{n}", slug(publication)))
+}
+
 /// A numbered rule's id when another rule of its scope has its name (11th-edition core rules
 /// print `Abilities` as 02.03 and 24.01): `<id>~<number slug>` (`11e:core:abilities~24-01`).
 pub fn in_section(id: &str, number: &str) -> String {

@@ -639,6 +639,89 @@ impl Publication {
     }
 }
 
+/// One entry of an errata document (Games Workshop's Index Card Errata): the record it targets
+/// as printed and resolved, the part of it (`section`, `qualifier`), the instruction as printed
+/// and, when the instruction is a mechanical change, `op`. `errata.json`; a mechanical erratum
+/// whose target is in the same run is applied by the merge (`reconcile::errata`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Erratum {
+    /// `EDITION:erratum:<publication>:<n>` (`ids::erratum`), `n` the entry's place in the document.
+    pub id: String,
+    pub edition: Edition,
+    /// The target as printed (`Daemon Prince of Chaos, Soul Grinder`, `Draught of Terror Stratagem`).
+    pub target_printed: String,
+    /// The ids the printed targets resolve to, one per target named, in print order.
+    pub targets: Vec<String>,
+    pub target_kind: ErratumTarget,
+    /// The faction heading the entry is printed under (as printed).
+    pub faction: Option<String>,
+    /// The part of the card it changes, as printed (`Keywords section`, `Ranged Weapons`).
+    pub section: String,
+    /// What inside the section (a weapon, a bullet, a sentence), as printed.
+    pub qualifier: Option<String>,
+    /// The instruction text as printed (quoted blocks, bullets and mini-tables included);
+    /// `None` when the entry has none (`E001`).
+    pub instruction: Option<String>,
+    /// The mechanical change the instruction makes; `None` when it is not one (`E002`).
+    pub op: Option<ErratumOp>,
+    pub publication: Publication,
+    pub sources: Vec<Provenance>,
+    /// The datasheets of the run the merge changed by this erratum (`reconcile::errata`);
+    /// absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub applied_to: Vec<String>,
+}
+
+/// What kind of record an erratum targets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ErratumTarget {
+    Datasheet,
+    Stratagem,
+    Rule,
+}
+
+/// A mechanical errata instruction: what it does and its values.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ErratumOp {
+    pub kind: ErratumOpKind,
+    /// Characteristic → new value (`set_characteristic`, `profile_line`, `add_weapon_profile`),
+    /// characteristic names as the card prints them (`AP`, `D`, `LD`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub set: BTreeMap<String, String>,
+    /// The keywords or weapon abilities added or removed, the replacement text, or the added
+    /// weapon profile's name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<String>,
+}
+
+/// The mechanical changes an erratum can make.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErratumOpKind {
+    AddKeyword,
+    RemoveKeyword,
+    SetCharacteristic,
+    AddWeaponProfile,
+    DeleteWeaponProfile,
+    ReplaceText,
+    ProfileLine,
+}
+
+impl ErratumOpKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErratumOpKind::AddKeyword => "add_keyword",
+            ErratumOpKind::RemoveKeyword => "remove_keyword",
+            ErratumOpKind::SetCharacteristic => "set_characteristic",
+            ErratumOpKind::AddWeaponProfile => "add_weapon_profile",
+            ErratumOpKind::DeleteWeaponProfile => "delete_weapon_profile",
+            ErratumOpKind::ReplaceText => "replace_text",
+            ErratumOpKind::ProfileLine => "profile_line",
+        }
+    }
+}
+
 /// Status of one input in the manifest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -694,6 +777,9 @@ pub struct RecordCounts {
     /// Points records (`points.json`); absent when none.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub points: usize,
+    /// Errata entries (`errata.json`); absent when none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub errata: usize,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -749,6 +835,8 @@ pub struct Dataset {
     pub detachments: Vec<Detachment>,
     /// Points printed apart from datasheets (`points.json`, written only when not empty).
     pub points: Vec<Points>,
+    /// Errata entries (`errata.json`, written only when not empty).
+    pub errata: Vec<Erratum>,
     pub diagnostics: Vec<Diagnostic>,
     /// Records that broke a value rule of the schema, with the rule and their source.
     pub quarantine: Vec<serde_json::Value>,

@@ -571,9 +571,11 @@ fn assemble(
                 + e.enhancements.len()
                 + e.detachments.len()
                 + e.points.len()
+                + e.errata.len()
         })
         .sum();
     let points = points_by_id(&mut extracted);
+
     // Records with the same id from several sources: one record, by `merge`'s policy tables,
     // after the matching rules across sources (`reconcile`), which also give the report.
     let formats: BTreeMap<String, String> = inputs
@@ -581,6 +583,12 @@ fn assemble(
         .map(|i| (i.file.clone(), i.format.clone()))
         .collect();
     let (merged, reconciliation) = crate::reconcile::merge(&mut extracted, &formats, &points);
+    // After the merge: it applies the mechanical errata and marks them (`applied_to`).
+    let mut errata: Vec<crate::model::Erratum> = extracted
+        .iter_mut()
+        .flat_map(|e| std::mem::take(&mut e.errata))
+        .collect();
+    errata.sort_by(|a, b| a.id.cmp(&b.id));
     for mut ex in extracted {
         quarantine.append(&mut ex.quarantine);
         rules.append(&mut ex.rules);
@@ -616,6 +624,7 @@ fn assemble(
         enhancements: enhancements.len(),
         detachments: detachments.len(),
         points: points.len(),
+        errata: errata.len(),
     };
     let stages = StageCounts {
         discovered: inputs.len(),
@@ -630,7 +639,8 @@ fn assemble(
             + totals.stratagems
             + totals.enhancements
             + totals.detachments
-            + totals.points,
+            + totals.points
+            + totals.errata,
     };
     let manifest = Manifest {
         tool: "cogitator".to_string(),
@@ -654,6 +664,7 @@ fn assemble(
         enhancements,
         detachments,
         points,
+        errata,
         diagnostics,
         quarantine,
         manifest,
@@ -770,5 +781,6 @@ fn record_counts(ex: &Extracted) -> RecordCounts {
         enhancements: ex.enhancements.len(),
         detachments: ex.detachments.len(),
         points: ex.points.len(),
+        errata: ex.errata.len(),
     }
 }

@@ -167,6 +167,7 @@ fn git_extract(rev: &str, dir: &Path, to: &Path) -> anyhow::Result<()> {
         dataset::DIAGNOSTICS,
         dataset::MANIFEST,
         dataset::POINTS,
+        dataset::ERRATA,
     ];
     for &(name, _, _) in crate::normalize::lint::DATASET_FILES {
         let spec = format!("{rev}:./{}/{name}", dir.display());

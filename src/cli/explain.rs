@@ -271,6 +271,7 @@ pub fn explain(ds: &LoadedDataset, target: &str, inputs: &Path) -> Result<String
             s.get("sha256").and_then(Value::as_str),
         );
     }
+    errata_applied(&mut o, ds, id);
     let own_at = walk.at;
     if let Some(at) = own_at {
         let (file, line) = (
@@ -863,4 +864,44 @@ fn pick_name<'n>(names: &[&'n str], wanted: &str) -> Result<&'n str, String> {
             near.iter().map(|(_, n)| *n).collect::<Vec<_>>().join(", ")
         )
     })
+}
+
+/// The errata the merge applied to record `id` (`reconcile::errata`): `erratum <id> (Index
+/// Cards 1.2, p3): Change AP to ‘-2’.`, one line each.
+fn errata_applied(o: &mut String, ds: &LoadedDataset, id: &str) {
+    let applied: Vec<&crate::model::Erratum> = ds
+        .errata
+        .iter()
+        .filter(|e| e.applied_to.iter().any(|a| a == id))
+        .collect();
+    if applied.is_empty() {
+        return;
+    }
+    let _ = writeln!(o, "\nerrata applied ({}):", applied.len());
+    for e in applied {
+        let p = &e.publication;
+        let publication = [p.title.as_deref(), p.version.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let page = e
+            .sources
+            .first()
+            .and_then(|s| s.page)
+            .map(|n| format!(", p{n}"))
+            .unwrap_or_default();
+        let instruction = e
+            .instruction
+            .as_deref()
+            .unwrap_or("")
+            .lines()
+            .next()
+            .unwrap_or("");
+        let _ = writeln!(
+            o,
+            "  erratum {} ({publication}{page}): {} – {}: {instruction}",
+            e.id, e.target_printed, e.section
+        );
+    }
 }

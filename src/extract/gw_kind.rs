@@ -69,7 +69,7 @@ fn vocab() -> &'static Vocabulary {
 pub fn cues(doc: &Document) -> Vec<Cue> {
     let pages = by_page(doc);
     let mut out = Vec::new();
-    if let Some(why) = errata_cue(doc) {
+    if let Some(why) = errata_cue(doc, &pages) {
         out.push(Cue {
             kind: DocKind::Errata,
             why,
@@ -117,7 +117,7 @@ pub fn extract(doc: &Document, out: &mut Extracted) {
     match kind {
         DocKind::FactionPack | DocKind::IndexCards => super::gw_card::extract(doc, out),
         DocKind::Points => super::gw_points::extract(doc, out),
-        DocKind::Errata => not_read(doc, out, "an errata document: no reader for errata yet"),
+        DocKind::Errata => super::gw_errata::extract(doc, out),
         DocKind::Unknown => not_read(
             doc,
             out,
@@ -165,27 +165,39 @@ pub fn title_lines(doc: &Document) -> Vec<String> {
     out
 }
 
-/// The errata cue: the errata heading and enough `Target – Section` lines followed by a line
-/// that starts with an instruction verb.
-fn errata_cue(doc: &Document) -> Option<String> {
+/// The errata cue: enough `Target – Section` lines each followed (the header may wrap once)
+/// by a line that starts with an instruction verb, in a document that is not one of datasheet
+/// cards (a faction pack's rules-update pages print such entries too, beside its card pages). The errata heading, when printed, is named in the cue but not required (a held-out
+/// errata document may title itself otherwise).
+fn errata_cue(doc: &Document, pages: &BTreeMap<u32, Vec<&Block>>) -> Option<String> {
     let w = vocab().documents;
-    let titled = doc
-        .blocks
-        .iter()
-        .any(|b| b.kind == crate::ir::BlockKind::Heading && b.text.trim() == w.errata_title);
-    if !titled {
-        return None;
-    }
     let instruction = |t: &str| {
         let first = t.split_whitespace().next().unwrap_or("");
         w.errata_verbs.contains(&first)
     };
-    let entries = doc
-        .blocks
-        .windows(2)
-        .filter(|p| p[0].text.contains(w.errata_target_dash) && instruction(p[1].text.trim()))
+    let blocks = &doc.blocks;
+    let entries = (0..blocks.len())
+        .filter(|&i| {
+            let t = blocks[i].text.trim();
+            let verb_at = |k: usize| {
+                blocks
+                    .get(i + k)
+                    .is_some_and(|b| instruction(b.text.trim()))
+            };
+            t.contains(w.errata_target_dash) && !instruction(t) && (verb_at(1) || verb_at(2))
+        })
         .count();
-    (entries >= ERRATA_ENTRIES).then(|| format!("heading '{}', {entries} entries", w.errata_title))
+    if entries < ERRATA_ENTRIES || card_pages(pages).len() >= ERRATA_ENTRIES {
+        return None;
+    }
+    let titled = blocks
+        .iter()
+        .any(|b| b.kind == crate::ir::BlockKind::Heading && b.text.trim() == w.errata_title);
+    Some(if titled {
+        format!("heading '{}', {entries} entries", w.errata_title)
+    } else {
+        format!("{entries} entries")
+    })
 }
 
 /// A block whose last cell is a cost (`70 pts`, `+20 pts`).
@@ -252,11 +264,10 @@ fn is_profile_header(b: &Block) -> bool {
             .all(|(c, f)| c.trim().eq_ignore_ascii_case(f))
 }
 
-/// The cards cue: a page with a profile header and a `KEYWORDS:` line; landscape pages make
-/// them index cards.
-fn cards_cue(pages: &BTreeMap<u32, Vec<&Block>>) -> Option<(DocKind, String)> {
+/// The pages that print a datasheet card: a profile header and a `KEYWORDS:` line.
+fn card_pages<'a, 'b>(pages: &'a BTreeMap<u32, Vec<&'b Block>>) -> Vec<&'a Vec<&'b Block>> {
     let v = vocab();
-    let card_pages: Vec<&Vec<&Block>> = pages
+    pages
         .values()
         .filter(|blocks| {
             blocks.iter().any(|b| is_profile_header(b))
@@ -265,7 +276,13 @@ fn cards_cue(pages: &BTreeMap<u32, Vec<&Block>>) -> Option<(DocKind, String)> {
                     v.after_label(Heading::Keywords, ":", first).is_some()
                 })
         })
-        .collect();
+        .collect()
+}
+
+/// The cards cue: a page with a profile header and a `KEYWORDS:` line; landscape pages make
+/// them index cards.
+fn cards_cue(pages: &BTreeMap<u32, Vec<&Block>>) -> Option<(DocKind, String)> {
+    let card_pages = card_pages(pages);
     let first = card_pages.first()?;
     let landscape = first
         .iter()

@@ -11,13 +11,14 @@
 use crate::diag::{Code, Diagnostic};
 use crate::ir::{Block, Document};
 pub use crate::model::BlockAccount;
-use crate::model::{Datasheet, Detachment, Edition, Enhancement, Points, Rule, Stratagem};
+use crate::model::{Datasheet, Detachment, Edition, Enhancement, Erratum, Points, Rule, Stratagem};
 use crate::source::{Format, Location};
 use system::System;
 
 pub mod companion;
 pub mod glossary;
 pub mod gw_card;
+pub mod gw_errata;
 pub mod gw_kind;
 pub mod gw_points;
 pub mod heresy;
@@ -52,6 +53,8 @@ pub struct Extracted {
     pub detachments: Vec<Detachment>,
     /// Points printed apart from datasheets (a record source of 11th edition's points).
     pub points: Vec<Points>,
+    /// Errata entries (an errata document's).
+    pub errata: Vec<Erratum>,
     pub diagnostics: Vec<Diagnostic>,
     pub account: BlockAccount,
     /// Records `normalize` took out because a value broke the schema (quarantine entries,

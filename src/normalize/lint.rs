@@ -26,10 +26,11 @@ pub const DATASET_FILES: &[(&str, &str, bool)] = &[
     (dataset::DIAGNOSTICS, "diagnostic", true),
     (dataset::MANIFEST, "manifest", false),
     (dataset::POINTS, "points", true),
+    (dataset::ERRATA, "errata", true),
 ];
 
 /// The files of [`DATASET_FILES`] a dataset may lack: written only when not empty.
-pub const OPTIONAL_FILES: &[&str] = &[dataset::POINTS];
+pub const OPTIONAL_FILES: &[&str] = &[dataset::POINTS, dataset::ERRATA];
 
 /// The records of file `name` that read as `T` (the others already have their schema errors).
 fn typed<T: DeserializeOwned>(files: &[(String, Result<Value, String>)], name: &str) -> Vec<T> {

@@ -622,6 +622,16 @@ pub fn finish(ds: &mut Dataset) {
         &mut q,
         &mut diags,
     );
+    schema_check(
+        &mut ds.errata,
+        "errata",
+        |e| {
+            let (f, l) = prov(e.sources.first());
+            (e.id.clone(), f, l)
+        },
+        &mut q,
+        &mut diags,
+    );
     diags.extend(unique_keywords(&ds.datasheets, None));
     let records = structure::Records {
         datasheets: &ds.datasheets,
@@ -673,6 +683,7 @@ pub fn finish(ds: &mut Dataset) {
         enhancements: ds.enhancements.len(),
         detachments: ds.detachments.len(),
         points: ds.points.len(),
+        errata: ds.errata.len(),
     };
     let manifest = serde_json::to_value(&ds.manifest).unwrap_or(Value::Null);
     let manifest_errors = publish::validate("manifest", &manifest);

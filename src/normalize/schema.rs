@@ -51,6 +51,7 @@ pub const RECORD_FILES: &[(&str, &str)] = &[
         include_str!("../../schemas/detachment.yaml"),
     ),
     ("points.yaml", include_str!("../../schemas/points.yaml")),
+    ("errata.yaml", include_str!("../../schemas/errata.yaml")),
     (
         "diagnostic.yaml",
         include_str!("../../schemas/diagnostic.yaml"),

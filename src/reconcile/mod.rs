@@ -45,6 +45,7 @@
 //! Pure and deterministic: sorted maps, relative paths only.
 
 pub mod conflict;
+pub mod errata;
 pub mod matching;
 pub mod merge;
 pub mod points;
@@ -361,6 +362,7 @@ pub fn merge(
     let mut merged = merger.finish();
     points::apply(&mut merged.datasheets, points, &mut merged.diagnostics);
     points::apply_enhancements(&mut merged.enhancements, points, &mut merged.diagnostics);
+    errata::apply(&mut merged.datasheets, extracted, &mut merged.diagnostics);
     let report = finish(prepared, &mut merged.datasheets, &origins);
     (merged, report)
 }

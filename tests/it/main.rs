@@ -21,6 +21,7 @@ mod fold;
 mod game_datacards;
 mod gdc_core;
 mod golden;
+mod gw_errata;
 mod gw_points;
 mod heresy;
 mod hostile;

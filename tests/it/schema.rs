@@ -803,6 +803,30 @@ fn schema_drift() {
         sources: vec![prov("x", 1)],
     };
     check_keys("points", &to_value(&points), "points");
+    let erratum = cogitator::model::Erratum {
+        id: "10e:erratum:1-2:1".into(),
+        edition: Edition::Tenth,
+        target_printed: "Be’lakor".into(),
+        targets: vec!["10e:chaos-daemons:belakor".into()],
+        target_kind: cogitator::model::ErratumTarget::Datasheet,
+        faction: Some("CHAOS DAEMONS".into()),
+        section: "Keywords section".into(),
+        qualifier: Some("2nd sentence".into()),
+        instruction: Some("Add ‘PSYKER’.".into()),
+        op: Some(cogitator::model::ErratumOp {
+            kind: cogitator::model::ErratumOpKind::AddKeyword,
+            set: [("AP".to_string(), "-2".to_string())].into(),
+            values: vec!["PSYKER".into()],
+        }),
+        publication: cogitator::model::Publication {
+            title: Some("Index Cards".into()),
+            version: Some("1.2".into()),
+            date: None,
+        },
+        sources: vec![prov("x", 1)],
+        applied_to: vec!["10e:chaos-daemons:belakor".into()],
+    };
+    check_keys("errata", &to_value(&erratum), "errata");
     // Every record schema is exercised above (quarantine entries are built by normalize).
     for r in &contract().records {
         assert!(
@@ -818,7 +842,8 @@ fn schema_drift() {
                 "diagnostic",
                 "manifest",
                 "quarantine_entry",
-                "points"
+                "points",
+                "errata"
             ]
             .contains(&r.as_str()),
             "record {r} has no drift check"
