@@ -69,14 +69,14 @@ fn bench_kind(name: &str, files: Vec<PathBuf>) {
         for s in &sources {
             if let Some(doc) = &decode::decode(s).document {
                 let x = extract::extract(doc);
-                records += x.datasheets.len() + x.points.len();
+                records += x.datasheets.len() + x.points.len() + x.errata.len();
             }
         }
         all_times.push(t.elapsed());
     }
     let (dec, all) = (median(decode_times), median(all_times));
     println!(
-        "{name}: {} files, {:.1} MB, {blocks} blocks, {records} records (datasheets + points)",
+        "{name}: {} files, {:.1} MB, {blocks} blocks, {records} records (datasheets, points, errata)",
         sources.len(),
         n as f64 / 1e6
     );
