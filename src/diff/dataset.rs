@@ -481,11 +481,21 @@ pub fn label(v: &Value, id: &str) -> String {
         .to_string()
 }
 
+/// The record's faction; a points record has none of its own: the scope of the id it prices
+/// (`10e:adeptus-custodes:…` → `adeptus-custodes`).
 fn faction(va: &Value, vb: &Value) -> Option<String> {
     [vb, va]
         .into_iter()
-        .find_map(|v| v.get("faction").and_then(Value::as_str))
+        .find_map(faction_of)
         .map(str::to_string)
+}
+
+fn faction_of(v: &Value) -> Option<&str> {
+    v.get("faction").and_then(Value::as_str).or_else(|| {
+        v.get("subject")
+            .and_then(Value::as_str)
+            .and_then(|s| s.split(':').nth(1))
+    })
 }
 
 /// The category of a change at `path` (module doc: the table).

@@ -112,12 +112,13 @@ fn points_changes_are_listed_in_the_games_terms() {
     let d = diff_datasets(&old, &new, &[]);
     assert_eq!(
         lines(&d),
+        // Ordered by faction (the scope of the priced datasheet), then record.
         [
-            (Subject::Record, "Raveners: removed (3 models 75)"),
             (
                 Subject::Record,
                 "Agamatus Custodians: added, 3 models 280, 6 models 560 (Forge World)"
             ),
+            (Subject::Record, "Raveners: removed (3 models 75)"),
             (Subject::Points, "Carnifexes › points › 1 model: 115 → 90"),
             (
                 Subject::Points,
@@ -128,7 +129,11 @@ fn points_changes_are_listed_in_the_games_terms() {
     );
     assert!(d.changes.iter().all(|e| e.record_type == "points"));
     // A change names the NEW record's id (the OLD one's when removed).
-    assert_eq!(d.changes[0].record, "10e:points:1-0:tyranids:raveners");
+    assert_eq!(
+        d.changes[0].record,
+        "10e:points:1-1:adeptus-custodes:agamatus-custodians"
+    );
+    assert_eq!(d.changes[1].record, "10e:points:1-0:tyranids:raveners");
     assert_eq!(d.changes[2].record, "10e:points:1-1:tyranids:carnifexes");
     assert_eq!(
         (d.summary.added, d.summary.removed, d.summary.renamed),
@@ -156,7 +161,9 @@ fn points_changes_are_listed_in_the_games_terms() {
     let (code, out, err) = util::cogitator(&["diff", &a, &b, "--format", "json"]);
     assert_eq!(code, 0, "{err}");
     let v: Value = serde_json::from_str(&out).expect("json");
-    assert_eq!(v["summary"]["by_record_type"]["points"]["-"], 5, "{out}");
+    let by_faction = &v["summary"]["by_record_type"]["points"];
+    assert_eq!(by_faction["adeptus-custodes"], 1, "{out}");
+    assert_eq!(by_faction["tyranids"], 4, "{out}");
 }
 
 /// The same costs in a new version of the publication (every id and the publication moved) are
