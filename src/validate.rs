@@ -229,8 +229,12 @@ pub fn validate_datasheets(
                     ));
                 }
             }
-            let volleys =
-                simulate::volleys(&weapon, targets.iter().map(|(_, t)| t), conditions(ds));
+            let volleys = simulate::volleys(
+                &weapon,
+                targets.iter().map(|(_, t)| t),
+                conditions(ds),
+                Some(ds),
+            );
             for ((name, _), volley) in targets.iter().zip(volleys) {
                 match volley {
                     Ok(o) => rows.push(ExpectedDamageRow {

@@ -705,7 +705,7 @@ fn expected(w: Option<&Value>, targets: &[(String, simulate::Target)]) -> Option
     let p: WeaponProfile = serde_json::from_value(w?.clone()).ok()?;
     let (weapon, _) = simulate::profile::weapon_from_profile(&p).ok()?;
     let targets = targets.iter().map(|(_, t)| t);
-    simulate::volleys(&weapon, targets, Conditions::default())
+    simulate::volleys(&weapon, targets, Conditions::default(), None)
         .map(|volley| Some(volley.ok()?.expected_damage))
         .collect()
 }

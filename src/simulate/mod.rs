@@ -258,13 +258,20 @@ pub fn exact(scenario: &Scenario) -> Result<Outcome, SimError> {
 }
 
 /// One volley of `weapon` fired by one model at each of `targets` in turn, under `conditions`
-/// ([`exact`]): the one expected-damage run of `validate`'s table and `cogitator diff`'s weights.
+/// ([`exact`]) with the modifiers the `attacker` datasheet's abilities grant against each
+/// target ([`grants::attacker_grants`]): the one expected-damage run of `validate`'s table and
+/// `cogitator diff`'s weights.
 pub fn volleys<'a>(
     weapon: &'a Weapon,
     targets: impl IntoIterator<Item = &'a Target> + 'a,
     conditions: Conditions,
+    attacker: Option<&'a crate::model::Datasheet>,
 ) -> impl Iterator<Item = Result<Outcome, SimError>> + 'a {
     targets.into_iter().map(move |target| {
+        let mut conditions = conditions;
+        if let Some(ds) = attacker {
+            conditions.modifiers = grants::modifiers(&grants::attacker_grants(ds, target));
+        }
         exact(&Scenario {
             attackers: 1,
             weapon: weapon.clone(),

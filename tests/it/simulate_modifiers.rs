@@ -756,3 +756,42 @@ proptest! {
         prop_assert!((o.models_destroyed_distribution.iter().sum::<f64>() - 1.0).abs() < 1e-9);
     }
 }
+
+/// `validate` applies what the attacking datasheet's abilities grant against each reference
+/// target, where the target decides the condition: `+1 to hit and wound against MONSTER or
+/// VEHICLE units` raises the `vehicle` and `monster` rows and leaves `infantry-horde`'s alone.
+#[test]
+fn validate_applies_the_attackers_granted_modifiers_per_target() {
+    let path = format!("{}/output/datasheets.json", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(path).unwrap();
+    let sheets: Vec<cogitator::model::Datasheet> = serde_json::from_str(&text).unwrap();
+    let plain = sheets[0].clone();
+    let mut granted = plain.clone();
+    granted.abilities = vec![cogitator::model::Ability {
+        name: "Righteous Paragons".into(),
+        group: "datasheet".into(),
+        tags: vec![],
+        parameter: None,
+        rule_id: None,
+        text: Some("Each time a model in this unit makes an attack that targets a MONSTER or VEHICLE unit, add 1 to the Hit roll and add 1 to the Wound roll.".into()),
+        at: Default::default(),
+        translations: Default::default(),
+    }];
+    let panel = cogitator::validate::default_panel();
+    let rows = |ds: &cogitator::model::Datasheet| {
+        cogitator::validate::validate_datasheets(std::slice::from_ref(ds), &panel).0
+    };
+    let (a, b) = (rows(&plain), rows(&granted));
+    assert_eq!(a.len(), b.len());
+    let mut raised = 0;
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!((&x.weapon, &x.target), (&y.weapon, &y.target));
+        if ["vehicle", "monster"].contains(&x.target.as_str()) {
+            assert!(y.expected_damage >= x.expected_damage, "{x:?} {y:?}");
+            raised += usize::from(y.expected_damage > x.expected_damage);
+        } else {
+            assert_eq!(x.expected_damage, y.expected_damage, "{x:?}");
+        }
+    }
+    assert!(raised > 0);
+}
