@@ -6,30 +6,7 @@ use cogitator::simulate::{self, Conditions, Dice, Keyword, Rules, Scenario, Targ
 use cogitator::validate::{default_panel, expected_damage_csv, validate_datasheets};
 use proptest::prelude::*;
 
-fn weapon(a: &str, skill: Option<u8>, s: u32, ap: i32, d: &str, kws: &[&str]) -> Weapon {
-    Weapon {
-        name: "test".into(),
-        melee: false,
-        attacks: Dice::parse(a).unwrap(),
-        skill,
-        strength: s,
-        ap,
-        damage: Dice::parse(d).unwrap(),
-        keywords: kws.iter().map(|k| Keyword::parse(k).unwrap()).collect(),
-    }
-}
-
-fn target(models: u32, t: u32, sv: Option<u8>, w: u32) -> Target {
-    Target {
-        models,
-        toughness: t,
-        save: sv,
-        invuln: None,
-        wounds: w,
-        fnp: None,
-        keywords: vec![],
-    }
-}
+use crate::util::{sim_target as target, sim_weapon as weapon};
 
 fn sc(attackers: u32, weapon: Weapon, target: Target) -> Scenario {
     Scenario {

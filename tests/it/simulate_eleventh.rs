@@ -3,31 +3,18 @@
 //! core_rules.json`; section numbers in the comments and in `docs/simulator.md`).
 
 use cogitator::simulate::{
-    self, Conditions, Dice, Keyword, Modifiers, Reroll, Rules, Scenario, Target, Weapon,
+    self, Conditions, Keyword, Modifiers, Reroll, Rules, Scenario, Target, Weapon,
 };
 
 fn weapon(a: &str, skill: u8, s: u32, ap: i32, d: &str, kws: &[&str]) -> Weapon {
-    Weapon {
-        name: "test".into(),
-        melee: false,
-        attacks: Dice::parse(a).unwrap(),
-        skill: Some(skill),
-        strength: s,
-        ap,
-        damage: Dice::parse(d).unwrap(),
-        keywords: kws.iter().map(|k| Keyword::parse(k).unwrap()).collect(),
-    }
+    crate::util::sim_weapon(a, Some(skill), s, ap, d, kws)
 }
 
+/// An INFANTRY target (for ANTI-INFANTRY).
 fn target(models: u32, t: u32, sv: Option<u8>, w: u32) -> Target {
     Target {
-        models,
-        toughness: t,
-        save: sv,
-        invuln: None,
-        wounds: w,
-        fnp: None,
         keywords: vec!["INFANTRY".into()],
+        ..crate::util::sim_target(models, t, sv, w)
     }
 }
 

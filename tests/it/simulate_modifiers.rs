@@ -5,34 +5,20 @@
 //! die of a small volley (hit roll and its re-roll, wound roll and its re-roll, save, damage,
 //! each Feel No Pain roll) and allocates literally, sharing no code with the engine.
 
-use cogitator::simulate::{
-    self, Conditions, Dice, Keyword, Modifiers, Reroll, Scenario, Target, Weapon,
-};
+use cogitator::simulate::{self, Conditions, Dice, Modifiers, Reroll, Scenario, Target, Weapon};
 use proptest::prelude::*;
 use std::collections::HashMap;
 
 fn weapon(a: &str, skill: u8, s: u32, ap: i32, d: &str, kws: &[&str]) -> Weapon {
-    Weapon {
-        name: "test".into(),
-        melee: false,
-        attacks: Dice::parse(a).unwrap(),
-        skill: Some(skill),
-        strength: s,
-        ap,
-        damage: Dice::parse(d).unwrap(),
-        keywords: kws.iter().map(|k| Keyword::parse(k).unwrap()).collect(),
-    }
+    crate::util::sim_weapon(a, Some(skill), s, ap, d, kws)
 }
 
+/// An INFANTRY target (for ANTI-INFANTRY) with its Feel No Pain.
 fn target(models: u32, t: u32, sv: Option<u8>, w: u32, fnp: Option<u8>) -> Target {
     Target {
-        models,
-        toughness: t,
-        save: sv,
-        invuln: None,
-        wounds: w,
         fnp,
         keywords: vec!["INFANTRY".into()],
+        ..crate::util::sim_target(models, t, sv, w)
     }
 }
 
@@ -696,7 +682,7 @@ fn damage(s: &Scenario) -> f64 {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 100, ..ProptestConfig::default() })]
+    #![proptest_config(crate::util::proptest_config(100))]
 
     /// A re-roll (of ones or of failed rolls, hits or wounds) never lowers the expected damage.
     #[test]

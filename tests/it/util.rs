@@ -123,3 +123,38 @@ pub fn sorted_codes(ds: &cogitator::model::Dataset) -> Vec<&str> {
     c.sort();
     c
 }
+
+/// A weapon for the simulator's tests: `a` attacks and `d` damage as dice, `kws` as printed.
+pub fn sim_weapon(
+    a: &str,
+    skill: Option<u8>,
+    s: u32,
+    ap: i32,
+    d: &str,
+    kws: &[&str],
+) -> cogitator::simulate::Weapon {
+    use cogitator::simulate::{Dice, Keyword};
+    cogitator::simulate::Weapon {
+        name: "test".into(),
+        melee: false,
+        attacks: Dice::parse(a).unwrap(),
+        skill,
+        strength: s,
+        ap,
+        damage: Dice::parse(d).unwrap(),
+        keywords: kws.iter().map(|k| Keyword::parse(k).unwrap()).collect(),
+    }
+}
+
+/// A target for the simulator's tests: `models` of T `t`, save `sv`, `w` wounds, nothing else.
+pub fn sim_target(models: u32, t: u32, sv: Option<u8>, w: u32) -> cogitator::simulate::Target {
+    cogitator::simulate::Target {
+        models,
+        toughness: t,
+        save: sv,
+        invuln: None,
+        wounds: w,
+        fnp: None,
+        keywords: vec![],
+    }
+}
