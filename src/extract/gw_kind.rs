@@ -167,8 +167,9 @@ pub fn title_lines(doc: &Document) -> Vec<String> {
 
 /// The errata cue: enough `Target – Section` lines each followed (the header may wrap once)
 /// by a line that starts with an instruction verb, in a document that is not one of datasheet
-/// cards (a faction pack's rules-update pages print such entries too, beside its card pages). The errata heading, when printed, is named in the cue but not required (a held-out
-/// errata document may title itself otherwise).
+/// cards (a faction pack's rules-update pages print such entries too, beside its card pages).
+/// A document with no card page needs no errata heading (an errata document may title itself
+/// otherwise); one with a card page or two needs it.
 fn errata_cue(doc: &Document, pages: &BTreeMap<u32, Vec<&Block>>) -> Option<String> {
     let w = vocab().documents;
     let instruction = |t: &str| {
@@ -187,12 +188,18 @@ fn errata_cue(doc: &Document, pages: &BTreeMap<u32, Vec<&Block>>) -> Option<Stri
             t.contains(w.errata_target_dash) && !instruction(t) && (verb_at(1) || verb_at(2))
         })
         .count();
-    if entries < ERRATA_ENTRIES || card_pages(pages).len() >= ERRATA_ENTRIES {
+    let cards = card_pages(pages).len();
+    if entries < ERRATA_ENTRIES || cards >= ERRATA_ENTRIES {
         return None;
     }
     let titled = blocks
         .iter()
         .any(|b| b.kind == crate::ir::BlockKind::Heading && b.text.trim() == w.errata_title);
+    // Untitled, a card page makes it a small document of cards whose weapon and ability lines
+    // (`Tusks – strike` / `Add 1 to …`) merely look like entries.
+    if !titled && cards > 0 {
+        return None;
+    }
     Some(if titled {
         format!("heading '{}', {entries} entries", w.errata_title)
     } else {

@@ -348,3 +348,45 @@ fn points_legends_section() {
     assert_eq!(flags("Kustom Stompa"), (false, true));
     assert_eq!(tiers(points_of(&ds, "Big Trakk")), [(1, 90)]);
 }
+
+/// The errata cue without the `ERRATA` heading: a document of entries and no card is errata,
+/// but one datasheet card whose weapon and ability lines look like entries (`Tusks – strike`
+/// then `Add 1 to …`) is a card, not errata (a held-out index-card file may hold one card).
+#[test]
+fn untitled_entries_are_errata_only_without_a_card_page() {
+    use cogitator::extract::gw_kind::{classify, DocKind};
+    use cogitator::ir::{Block, BlockKind, Document};
+    let entries = |line0: u32| -> Vec<Block> {
+        (0..3)
+            .flat_map(|i| {
+                [
+                    Block::new(
+                        BlockKind::Paragraph,
+                        format!("Unit {i} – Keywords section"),
+                        line0 + 2 * i,
+                    ),
+                    Block::new(BlockKind::Paragraph, "Add 'Fly'.", line0 + 2 * i + 1),
+                ]
+            })
+            .collect()
+    };
+    let doc = |blocks: Vec<Block>| Document {
+        file: "x.pdf".into(),
+        sha256: String::new(),
+        format: cogitator::source::Format::Pdf,
+        blocks,
+        chrome_dropped: 0,
+        meta: Default::default(),
+    };
+    assert_eq!(classify(&doc(entries(1))), DocKind::Errata);
+    let mut card = vec![
+        Block::row(["M", "T", "SV", "W", "LD", "OC"], 1),
+        Block::row(["6\"", "4", "3+", "4", "6+", "1"], 2),
+        Block::new(BlockKind::Paragraph, "KEYWORDS: Infantry, Character", 3),
+    ];
+    card.extend(entries(4));
+    assert_ne!(classify(&doc(card.clone())), DocKind::Errata);
+    // The heading makes the same lines errata (an errata document reprinting a profile).
+    card.insert(0, Block::new(BlockKind::Heading, "ERRATA", 0));
+    assert_eq!(classify(&doc(card)), DocKind::Errata);
+}
