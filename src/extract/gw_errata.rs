@@ -28,14 +28,11 @@ use crate::model::{Edition, Erratum, ErratumTarget, Publication};
 use crate::source::{BBox, Provenance};
 use crate::vocab::{Heading, TENTH as V};
 
-/// The verbs an instruction starts with.
-const VERBS: &[&str] = &["Change", "Add", "Delete", "Remove", "Replace"];
+/// The verbs an instruction starts with (the vocabulary's, as the document-kind cue reads them).
+const VERBS: &[&str] = V.documents.errata_verbs;
 
 /// The dash between an entry's target and its section.
-const TARGET_DASH: &str = " – ";
-
-/// The word a document prints before its version number (`VERSION 1.2`, `Version 1.0`).
-const VERSION_WORD: &str = "version";
+const TARGET_DASH: &str = V.documents.errata_target_dash;
 
 /// What a section ends with when it names a card box (`Keywords section`).
 const SECTION_WORD: &str = " section";
@@ -172,28 +169,19 @@ fn is_version(t: &str) -> bool {
 /// `VERSION 1.2` → `1.2`.
 fn version_of(t: &str) -> Option<String> {
     let (word, number) = t.trim().split_once(' ')?;
-    let ok = word.eq_ignore_ascii_case(VERSION_WORD)
+    let ok = word.eq_ignore_ascii_case(V.documents.version_word)
         && !number.is_empty()
         && number.chars().all(|c| c.is_ascii_digit() || c == '.');
     ok.then(|| number.to_string())
 }
 
-/// `INDEX CARDS` → `Index Cards` (a heading printed in capitals; the words as a reader says them).
+/// `INDEX CARDS` → `Index Cards` (a heading printed in capitals; the words as a reader says
+/// them); a heading with a lower-case letter is kept as printed.
 fn title_case(t: &str) -> String {
-    if t.chars().any(|c| c.is_lowercase()) {
+    if t.chars().any(char::is_lowercase) {
         return t.to_string();
     }
-    t.split(' ')
-        .map(|w| {
-            let mut cs = w.chars();
-            cs.next().map_or(String::new(), |f| {
-                f.to_uppercase()
-                    .chain(cs.flat_map(char::to_lowercase))
-                    .collect()
-            })
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+    crate::text::words::TitleStyle::EVERY_WORD.apply(t)
 }
 
 pub(crate) fn starts_with_verb(t: &str) -> bool {

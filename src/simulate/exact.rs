@@ -324,8 +324,9 @@ pub(crate) fn run(plan: &Plan) -> Outcome {
     let total = plan.models as usize * w;
     let dmg = plan.damage_distribution();
     let normal = post_fnp(&dmg, plan.fnp_ignore(), w);
-    let mortal = post_fnp(&dmg, plan.fnp_mortal_ignore(), w);
-    let fin = if p_dev > 0.0 && mortal.0 != normal.0 {
+    // Devastating Wounds with a Feel No Pain of their own: a second kernel, counted jointly.
+    let fin = if p_dev > 0.0 && plan.fnp_mortal_ignore() != plan.fnp_ignore() {
+        let mortal = post_fnp(&dmg, plan.fnp_mortal_ignore(), w);
         let f = events_joint(&pa, p_normal, p_dev, p_miss, &sustained, plan.lethal);
         // The volley's events: Σ_n P(A = n) · f^{*n}, jointly.
         let mut events: Grid = vec![vec![0.0]];
