@@ -286,40 +286,33 @@ fn eleventh_edition_keyword_spellings() {
 /// `--edition 11e` on the command line: BS3+ in cover hits on 4+ (the scenario says 11e).
 #[test]
 fn cli_edition_eleventh() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cogitator"))
-        .args([
-            "simulate",
-            "--attacks",
-            "6",
-            "--skill",
-            "3+",
-            "--strength",
-            "8",
-            "--ap",
-            "0",
-            "--damage",
-            "1",
-            "--toughness",
-            "4",
-            "--save",
-            "-",
-            "--wounds",
-            "1",
-            "--models",
-            "10",
-            "--cover",
-            "--edition",
-            "11e",
-            "--json",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (code, out, err) = crate::util::cogitator(&[
+        "simulate",
+        "--attacks",
+        "6",
+        "--skill",
+        "3+",
+        "--strength",
+        "8",
+        "--ap",
+        "0",
+        "--damage",
+        "1",
+        "--toughness",
+        "4",
+        "--save",
+        "-",
+        "--wounds",
+        "1",
+        "--models",
+        "10",
+        "--cover",
+        "--edition",
+        "11e",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(j["scenario"]["edition"]["value"], "11e");
     close(j["expected_hits"].as_f64().unwrap(), 3.0);
 }
