@@ -637,6 +637,16 @@ impl Publication {
             .or(self.date.as_deref())
             .unwrap_or("unknown")
     }
+
+    /// The version as numbers to order publications by (`1.10` → [1, 10], newer than `1.9`);
+    /// a part that is not a number counts 0, so no version is `[0]` (oldest).
+    pub fn version_numbers(&self) -> Vec<u32> {
+        let version = self.version.as_deref().unwrap_or("");
+        version
+            .split('.')
+            .map(|n| n.trim().parse().unwrap_or(0))
+            .collect()
+    }
 }
 
 /// One entry of an errata document (Games Workshop's Index Card Errata): the record it targets

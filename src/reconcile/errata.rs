@@ -120,17 +120,6 @@ fn report_absent(
     }
 }
 
-/// The version as numbers (`1.2` → [1, 2]); none sorts first.
-fn version(e: &Erratum) -> Vec<u32> {
-    e.publication
-        .version
-        .as_deref()
-        .unwrap_or("")
-        .split('.')
-        .filter_map(|n| n.parse().ok())
-        .collect()
-}
-
 /// The indexes of the errata that apply: for each (target, section, qualifier), the one of
 /// the newest publication (the first read among equals).
 fn newest(errata: &[&mut Erratum]) -> Vec<usize> {
@@ -142,7 +131,8 @@ fn newest(errata: &[&mut Erratum]) -> Vec<usize> {
             name_key(e.qualifier.as_deref().unwrap_or("")),
         );
         match best.get(&key) {
-            Some(&j) if version(errata[j]) >= version(e) => {}
+            Some(&j)
+                if errata[j].publication.version_numbers() >= e.publication.version_numbers() => {}
             _ => {
                 best.insert(key, i);
             }

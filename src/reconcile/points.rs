@@ -21,11 +21,9 @@ const NAMES_SHOWN: usize = 3;
 
 /// Newer sorts higher: the version's numbers, then the date, then earlier in path order.
 fn newness(p: &Points) -> (Vec<u32>, Option<&str>, std::cmp::Reverse<Option<&str>>) {
-    let version = p.publication.version.as_deref().unwrap_or("");
-    let numbers = version.split('.').map(|n| n.trim().parse().unwrap_or(0));
     let file = p.sources.first().map(|s| s.file.as_str());
     (
-        numbers.collect(),
+        p.publication.version_numbers(),
         p.publication.date.as_deref(),
         std::cmp::Reverse(file),
     )
