@@ -31,6 +31,7 @@ pub mod ir;
 pub mod model;
 pub mod normalize;
 pub mod pipeline;
+pub mod publish;
 pub mod reconcile;
 pub mod records;
 pub mod simulate;

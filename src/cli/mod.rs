@@ -104,6 +104,8 @@ pub mod diff;
 pub mod explain;
 pub mod ingest;
 pub mod lint;
+pub mod publish;
+pub mod search;
 pub mod simulate;
 pub mod validate;
 
@@ -141,6 +143,10 @@ pub enum Command {
     Diff(diff::Args),
     /// Where a record or value came from: sources, raw text, fixes, disagreements, the winner.
     Explain(explain::Args),
+    /// Publish a dataset as an SQLite database with full-text search and/or a static site.
+    Publish(publish::Args),
+    /// Full-text search of a dataset's rules, abilities and stratagems.
+    Search(search::Args),
 }
 
 /// Parses `std::env::args`, runs the subcommand, returns the process exit code.
@@ -162,6 +168,8 @@ pub fn main() -> i32 {
         Command::Crosscheck(a) => crosscheck::run(a),
         Command::Diff(a) => diff::run(a),
         Command::Explain(a) => explain::run(a),
+        Command::Publish(a) => publish::run(a),
+        Command::Search(a) => search::run(a),
     };
     match result {
         Ok(code) => code,
