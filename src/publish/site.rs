@@ -87,7 +87,7 @@ pub fn build(ds: &LoadedDataset) -> Vec<(String, Vec<u8>)> {
         ("style.css".to_string(), STYLE.to_string()),
         ("search.js".to_string(), SEARCH_JS.to_string()),
         ("search-index.js".to_string(), search::index_js(ds)),
-        ("index.html".to_string(), index::index(&groups, &links)),
+        ("index.html".to_string(), index::index(&groups)),
     ];
     files.par_extend(
         groups

@@ -14,12 +14,13 @@ use std::sync::OnceLock;
 const BELAKOR: &str = "10e:chaos-daemons:belakor";
 const BELAKOR_FILE: &str = "004_d1a433ab84c4ab90.txt";
 
-/// A scratch directory of this test module under cargo's target tmpdir, emptied.
+/// A scratch path of this test module under cargo's target tmpdir, nothing there.
 fn scratch(name: &str) -> PathBuf {
     let d = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join("publish_site")
         .join(name);
     let _ = std::fs::remove_dir_all(&d);
+    let _ = std::fs::remove_file(&d);
     std::fs::create_dir_all(d.parent().expect("parent")).expect("mkdir");
     d
 }

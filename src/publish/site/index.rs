@@ -8,7 +8,6 @@
 
 use super::html::{escape, link, page};
 use super::names;
-use super::Links;
 use crate::dataset::LoadedDataset;
 use crate::model::Edition;
 use std::collections::{BTreeMap, HashMap};
@@ -137,7 +136,7 @@ pub fn faction_page(key: &(Edition, Option<String>), group: &Group) -> String {
 }
 
 /// `index.html`: the search box and results, then each edition's faction pages with counts.
-pub fn index(groups: &Groups, _links: &Links) -> String {
+pub fn index(groups: &Groups) -> String {
     let mut body = String::from(
         "<h1>Dataset</h1><section class=\"search\"><form action=\"index.html\" method=\"get\">\
          <input id=\"q\" type=\"search\" name=\"q\" placeholder=\"Search names and text\" \
