@@ -113,6 +113,10 @@ pub struct Change {
     pub path: FieldPath,
     pub old: Option<Value>,
     pub new: Option<Value>,
+    /// The sub-records (list elements) the path goes through in each reading (OLD, NEW),
+    /// outermost first, as far as that reading has them; an element added or removed is its
+    /// reading's last.
+    pub within: [Vec<Value>; 2],
 }
 
 impl Change {
@@ -339,6 +343,7 @@ pub fn diff_readings(
         record,
         opts,
         out: &mut out,
+        within: Vec::new(),
     };
     d.element(FieldPath::default(), a, b);
     out
@@ -402,13 +407,15 @@ pub(crate) fn keys(a: &[Value], b: &[Value]) -> Option<(Vec<String>, Vec<String>
     Some((unique(a, &ka), unique(b, &kb)))
 }
 
-struct Differ<'a> {
+struct Differ<'a, 'v> {
     record: &'a str,
     opts: &'a Options,
     out: &'a mut Vec<Change>,
+    /// The elements entered (OLD, NEW), the record first.
+    within: Vec<[Option<&'v Value>; 2]>,
 }
 
-impl Differ<'_> {
+impl<'v> Differ<'_, 'v> {
     fn push(
         &mut self,
         kind: ChangeKind,
@@ -416,16 +423,21 @@ impl Differ<'_> {
         old: Option<&Value>,
         new: Option<&Value>,
     ) {
+        let within = [0, 1].map(|side| {
+            let on_side = self.within.iter().skip(1).map_while(|e| e[side]);
+            on_side.cloned().collect()
+        });
         self.out.push(Change {
             record: self.record.to_string(),
             kind,
             path,
             old: old.cloned(),
             new: new.cloned(),
+            within,
         });
     }
 
-    fn value(&mut self, path: &FieldPath, a: &Value, b: &Value) {
+    fn value(&mut self, path: &FieldPath, a: &'v Value, b: &'v Value) {
         match (a, b) {
             (Value::Object(x), Value::Object(y)) => {
                 let names = x.keys().chain(y.keys().filter(|k| !x.contains_key(*k)));
@@ -444,7 +456,7 @@ impl Differ<'_> {
         }
     }
 
-    fn array(&mut self, path: &FieldPath, a: &[Value], b: &[Value]) {
+    fn array(&mut self, path: &FieldPath, a: &'v [Value], b: &'v [Value]) {
         let scalar = |v: &Value| !matches!(v, Value::Object(_) | Value::Array(_));
         if a.iter().chain(b).all(scalar) {
             // A set: one change per element only on one side.
@@ -452,12 +464,12 @@ impl Differ<'_> {
             let mut seen = BTreeSet::new();
             for v in a.iter().filter(|v| !sb.contains(&v.to_string())) {
                 if seen.insert(v.to_string()) {
-                    self.element(path.clone(), Some(v), None);
+                    self.push(ChangeKind::Removed, path.clone(), Some(v), None);
                 }
             }
             for v in b.iter().filter(|v| !sa.contains(&v.to_string())) {
                 if seen.insert(v.to_string()) {
-                    self.element(path.clone(), None, Some(v));
+                    self.push(ChangeKind::Added, path.clone(), None, Some(v));
                 }
             }
             return;
@@ -479,14 +491,16 @@ impl Differ<'_> {
         }
     }
 
-    /// An element of a list at `path`, in either reading or both.
-    fn element(&mut self, path: FieldPath, a: Option<&Value>, b: Option<&Value>) {
+    /// An element of a list at `path` (or the record), in either reading or both.
+    fn element(&mut self, path: FieldPath, a: Option<&'v Value>, b: Option<&'v Value>) {
+        self.within.push([a, b]);
         match (a, b) {
             (Some(x), Some(y)) => self.value(&path, x, y),
             (Some(_), None) => self.push(ChangeKind::Removed, path, a, None),
             (None, Some(_)) => self.push(ChangeKind::Added, path, None, b),
             (None, None) => {}
         }
+        self.within.pop();
     }
 }
 
