@@ -1,6 +1,7 @@
 //! The diff of two datasets in the game's terms (`cogitator diff OLD NEW`): every [`Change`]
 //! of every record type, with the record's name and faction, a [`Subject`] from one table,
-//! renames matched by content, the NEW value's source location, and for changed weapon
+//! renames matched by content, the NEW value's source location (the deepest sub-record with
+//! an `at` among those the change is within), and for changed weapon
 //! profiles the change in expected damage against the reference targets.
 //!
 //! Subjects, what a change is about (the one table, in the JSON and the policy as `category`;

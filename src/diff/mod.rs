@@ -1,5 +1,7 @@
 //! The one typed diff engine: what changed between two readings of a record, or two lists of
-//! records, as [`Change`]s `{ record id, kind, field path, old, new }`.
+//! records, as [`Change`]s `{ record id, kind, field path, old, new }`, each with the
+//! sub-records it is within in each reading (so that a user locates it, or weighs the weapon it
+//! is in, without walking the path again).
 //!
 //! Records are compared as their serialized [`serde_json::Value`], so the engine does not
 //! know record shapes and works for every record type and edition. Arrays of named
