@@ -603,12 +603,28 @@ fn sources(v: &Value) -> Vec<Location> {
     list.unwrap_or_default().iter().filter_map(at_of).collect()
 }
 
+/// The sub-records a change at `path` is within in the reading `v`: the path followed with the
+/// positions the engine recorded for that reading ([`Change::within`]).
+fn within<'v>(v: &'v Value, path: &FieldPath, positions: &[usize]) -> Vec<&'v Value> {
+    let (mut cur, mut positions, mut out) = (Some(v), positions.iter(), Vec::new());
+    for s in &path.0 {
+        cur = match s {
+            Segment::Field(f) => cur.and_then(|v| v.get(f)),
+            _ => cur.zip(positions.next()).and_then(|(v, &i)| v.get(i)),
+        };
+        if !matches!(s, Segment::Field(_)) {
+            out.extend(cur);
+        }
+    }
+    out
+}
+
 /// The source of a value in the reading `side` (0: OLD, 1: NEW) of a record whose readings
 /// have `sources`, inside the sub-records `within` (a change's, on that side): the deepest
 /// sub-record's `at` (or its `line` in the record's first source), else the record's first
 /// source or occurrence that the other reading lacks (a file that came with the change), else
 /// its first.
-fn locate(sources: &[Vec<Location>; 2], side: usize, within: &[Value]) -> Option<Location> {
+fn locate(sources: &[Vec<Location>; 2], side: usize, within: &[&Value]) -> Option<Location> {
     let (mine, theirs) = (&sources[side], &sources[1 - side]);
     // A source the other side lacks is where a changed value most likely came from.
     let first = mine
@@ -650,9 +666,11 @@ fn expected(w: Option<&Value>, targets: &[(String, simulate::Target)]) -> Option
 }
 
 /// Expected damage before and after for the weapon profile a change is `within`.
-fn damage(within: &[Vec<Value>; 2], targets: &[(String, simulate::Target)]) -> Vec<DamageDelta> {
+fn damage(within: &[Vec<&Value>; 2], targets: &[(String, simulate::Target)]) -> Vec<DamageDelta> {
     let round = |x: f64| (x * 1000.0).round() / 1000.0;
-    let [o, n] = within.each_ref().map(|w| expected(w.first(), targets));
+    let [o, n] = within
+        .each_ref()
+        .map(|w| expected(w.first().copied(), targets));
     if o.is_none() && n.is_none() {
         return Vec::new();
     }
@@ -712,6 +730,7 @@ fn push_changes(
     }
     let mut weights: BTreeMap<String, Vec<DamageDelta>> = BTreeMap::new();
     for c in changes {
+        let inside = [0, 1].map(|s| within([va, vb][s], &c.path, &c.within[s]));
         let category = categorize(&c.path, c.kind, c.old.as_ref(), c.new.as_ref());
         let mut e = Entry {
             kind: c.kind,
@@ -725,7 +744,7 @@ fn push_changes(
                 }
                 _ => c.human(&record.name),
             },
-            at: locate(&sources, side, &c.within[side]).or_else(|| locate(&sources, 0, &[])),
+            at: locate(&sources, side, &inside[side]).or_else(|| locate(&sources, 0, &[])),
             old: c.old,
             new: c.new,
             field_path: c.path,
@@ -734,9 +753,7 @@ fn push_changes(
         e.not_modelled = unmodelled_keyword(&e);
         if e.meaning && e.not_modelled.is_empty() {
             if let Some(w) = e.weapon().map(str::to_string) {
-                let d = weights
-                    .entry(w)
-                    .or_insert_with(|| damage(&c.within, targets));
+                let d = weights.entry(w).or_insert_with(|| damage(&inside, targets));
                 e.damage = d.clone();
             }
         }
