@@ -28,7 +28,7 @@ use super::report::disagreement;
 use crate::compare::names::{name_key, similar};
 use crate::compare::view::{compare as compare_readings, keyed, split_path, Value, MISSING};
 use crate::compare::Category;
-use crate::model::Datasheet;
+use crate::model::{Datasheet, WeaponProfile};
 use crate::normalize::{canonicalize, contract, Outcome};
 use crate::reconcile::FieldReport;
 use crate::source::Location;
@@ -63,16 +63,9 @@ type Printed = (String, Option<Location>);
 /// Compares `ours` with `theirs`, the datasheet the export's record source built, whose
 /// export-only facts are `facts`.
 pub fn compare(ours: &Datasheet, theirs: &Datasheet, facts: &ExportFacts) -> Pair {
-    let (ours, theirs) = (&typed_ours(ours, theirs), &typed(theirs));
+    let (ours, theirs) = (&typed(ours, Some(theirs)), &typed(theirs, None));
     let k = keyed(&[vec![(String::new(), ours)], vec![(String::new(), theirs)]]);
     let (vo, vt) = (&k.views[0][0].1, &k.views[1][0].1);
-    let table_line = |file: &str| {
-        theirs
-            .sources
-            .iter()
-            .find(|p| p.file.ends_with(file))
-            .map(|p| format!("{}:{}", p.file, p.line))
-    };
     let mut pair = Pair::default();
     for (k, n) in &facts.not_compared {
         *pair.not_compared.entry(k.to_string()).or_default() += n;
@@ -185,7 +178,9 @@ pub fn compare(ours: &Datasheet, theirs: &Datasheet, facts: &ExportFacts) -> Pai
                 .and_then(|n| n.parse().ok())
                 .and_then(|n: u32| facts.cost_lines.get(&n))
                 .map(|l| format!("{COSTS}:{l}")),
-            "keywords" | "faction_keywords" => table_line(KEYWORDS),
+            "keywords" | "faction_keywords" => (theirs.sources.iter())
+                .find(|p| p.file.ends_with(KEYWORDS))
+                .map(|p| format!("{}:{}", p.file, p.line)),
             "invulnerable_save" => theirs
                 .models
                 .first()
@@ -207,38 +202,28 @@ pub fn compare(ours: &Datasheet, theirs: &Datasheet, facts: &ExportFacts) -> Pai
 
 /// A copy of `d` in which the weapons whose name a profile of the other type shares (a spear
 /// thrown and wielded) carry their type in brackets, so that the view, which keys weapons by
-/// name, compares both profiles (`Singing spear (melee)`).
-fn typed(d: &Datasheet) -> Datasheet {
+/// name, compares both profiles (`Singing spear (melee)`). Given `theirs` (`d` is ours): our
+/// single profile row printed without a model name (a card whose one model is the unit) is
+/// the export's only model and takes that model's name, so the view pairs the two rows by
+/// name as it pairs named ones.
+fn typed(d: &Datasheet, theirs: Option<&Datasheet>) -> Datasheet {
     let mut d = d.clone();
-    typed_in_place(&mut d);
-    d
-}
-
-/// [`typed`] of our datasheet, whose single profile row, printed without a model name (a card
-/// whose one model is the unit), is the export's only model: it takes that model's name, so
-/// the view pairs the two rows by name as it pairs named ones.
-fn typed_ours(d: &Datasheet, theirs: &Datasheet) -> Datasheet {
-    let mut d = d.clone();
-    if let ([ours], [only]) = (&mut d.models[..], &theirs.models[..]) {
+    if let ([ours], Some([only])) = (&mut d.models[..], theirs.map(|t| &t.models[..])) {
         if ours.name.is_none() {
             ours.name.clone_from(&only.name);
         }
     }
-    typed_in_place(&mut d);
-    d
-}
-
-fn typed_in_place(d: &mut Datasheet) {
+    let kind = |w: &WeaponProfile| format!("{:?}", w.kind).to_lowercase();
     let mut types: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for w in &d.weapons {
-        let t = format!("{:?}", w.kind).to_lowercase();
-        types.entry(name_key(&w.name)).or_default().insert(t);
+        types.entry(name_key(&w.name)).or_default().insert(kind(w));
     }
     for w in &mut d.weapons {
         if types.get(&name_key(&w.name)).is_some_and(|t| t.len() > 1) {
-            w.name = format!("{} ({})", w.name, format!("{:?}", w.kind).to_lowercase());
+            w.name = format!("{} ({})", w.name, kind(w));
         }
     }
+    d
 }
 
 /// Two names the view pairs under one key: `naming`, except two model profiles paired only by

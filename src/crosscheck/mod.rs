@@ -66,17 +66,11 @@ impl Exported {
             prefix: String::new(),
             files: files.iter().map(|f| (f.path.clone(), f)).collect(),
         };
-        Ok(Exported::build(
-            Export::from_tables(&tables, export::Mode::Crosscheck)?,
-            &files.iter().collect::<Vec<_>>(),
-        ))
-    }
-
-    /// The datasheets the record source builds from `files` (the tables `export` was read
-    /// from), each with its facts.
-    pub fn build(export: Export, files: &[&crate::source::SourceFile]) -> Exported {
+        let export = Export::from_tables(&tables, export::Mode::Crosscheck)?;
+        // The datasheets the record source builds from the same tables, each with its facts.
         let mut facts = export.facts();
-        let mut datasheets: Vec<(Datasheet, ExportFacts)> = crate::pipeline::read_group("", files)
+        let files: Vec<&crate::source::SourceFile> = files.iter().collect();
+        let mut datasheets: Vec<(Datasheet, ExportFacts)> = crate::pipeline::read_group("", &files)
             .into_iter()
             .flat_map(|e| e.datasheets)
             .filter_map(|d| {
@@ -86,7 +80,7 @@ impl Exported {
             })
             .collect();
         datasheets.sort_by(|a, b| a.1.id.cmp(&b.1.id));
-        Exported { export, datasheets }
+        Ok(Exported { export, datasheets })
     }
 }
 

@@ -1,6 +1,7 @@
 //! The diff of two datasets in the game's terms (`cogitator diff OLD NEW`): every [`Change`]
 //! of every record type, with the record's name and faction, a [`Subject`] from one table,
-//! renames matched by content, the NEW value's source location, and for changed weapon
+//! renames matched by content, the NEW value's source location (the deepest sub-record with
+//! an `at` among those the change is within), and for changed weapon
 //! profiles the change in expected damage against the reference targets.
 //!
 //! Subjects, what a change is about (the one table, in the JSON and the policy as `category`;
@@ -41,7 +42,7 @@
 //! [`Change::human`].
 
 use super::{
-    diff_readings, diff_values, id_of, keys, show, Change, ChangeKind, FieldPath, Options, Segment,
+    diff_readings, diff_values, id_of, show, Change, ChangeKind, FieldPath, Options, Segment,
     PROVENANCE_FIELDS,
 };
 use crate::dataset::LoadedDataset;
@@ -595,110 +596,64 @@ fn at_of(v: &Value) -> Option<Location> {
     })
 }
 
-/// The two readings of one record (OLD, NEW; either may be null), with each keyed list
-/// indexed once, when first walked, by the engine's keys (key → position, per side): finding
-/// the element of every change of a record is then linear in the record's size.
-struct Readings<'a> {
-    /// OLD, NEW.
-    sides: [&'a Value; 2],
-    /// Per keyed list (its path), the positions of the keys of each side.
-    lists: BTreeMap<Vec<Segment>, Option<KeyIndex>>,
-    /// The record's sources or occurrences, per side.
-    sources: [Vec<Location>; 2],
+/// A record's sources or occurrences.
+fn sources(v: &Value) -> Vec<Location> {
+    let list = v.get("sources").or_else(|| v.get("occurrences"));
+    let list = list.and_then(Value::as_array).map(Vec::as_slice);
+    list.unwrap_or_default().iter().filter_map(at_of).collect()
 }
 
-type KeyIndex = [std::collections::HashMap<String, usize>; 2];
-
-/// Which reading: OLD or NEW.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Side {
-    Old = 0,
-    New = 1,
+/// The sub-records a change at `path` is within in the reading `v`: the path followed with the
+/// positions the engine recorded for that reading ([`Change::within`]).
+fn within<'v>(v: &'v Value, path: &FieldPath, positions: &[usize]) -> Vec<&'v Value> {
+    let (mut cur, mut positions, mut out) = (Some(v), positions.iter(), Vec::new());
+    for s in &path.0 {
+        cur = match s {
+            Segment::Field(f) => cur.and_then(|v| v.get(f)),
+            _ => cur.zip(positions.next()).and_then(|(v, &i)| v.get(i)),
+        };
+        if !matches!(s, Segment::Field(_)) {
+            out.extend(cur);
+        }
+    }
+    out
 }
 
-impl<'a> Readings<'a> {
-    fn new(old: &'a Value, new: &'a Value) -> Self {
-        let sources = [old, new].map(|v| {
-            let list = v.get("sources").or_else(|| v.get("occurrences"));
-            let list = list.and_then(Value::as_array).map(Vec::as_slice);
-            list.unwrap_or_default().iter().filter_map(at_of).collect()
-        });
-        Readings {
-            sides: [old, new],
-            lists: BTreeMap::new(),
-            sources,
+/// The source of a value in the reading `side` (0: OLD, 1: NEW) of a record whose readings
+/// have `sources`, inside the sub-records `within` (a change's, on that side): the deepest
+/// sub-record's `at` (or its `line` in the record's first source), else the record's first
+/// source or occurrence that the other reading lacks (a file that came with the change), else
+/// its first.
+fn locate(sources: &[Vec<Location>; 2], side: usize, within: &[&Value]) -> Option<Location> {
+    let (mine, theirs) = (&sources[side], &sources[1 - side]);
+    // A source the other side lacks is where a changed value most likely came from.
+    let first = mine
+        .iter()
+        .find(|a| !theirs.is_empty() && !theirs.iter().any(|t| t.file == a.file))
+        .or(mine.first())
+        .cloned();
+    let mut best = first.clone();
+    for e in within {
+        // A sub-record's own `at`; one with no file (contract v1, `line` in the record's
+        // first source) or no line (a dataset written before it was recorded) falls back.
+        let own = e.get("at").and_then(at_of);
+        if let Some(a) = own.clone().filter(|a| !a.file.is_empty() && a.line > 0) {
+            best = Some(a);
+        } else if let (Some(l), Some(f)) = (
+            own.map(|a| u64::from(a.line))
+                .or_else(|| e.get("line").and_then(Value::as_u64))
+                .filter(|l| *l > 0),
+            &first,
+        ) {
+            let (line, page) = (l as u32, None);
+            best = Some(Location {
+                line,
+                page,
+                ..f.clone()
+            });
         }
     }
-
-    /// The value at `path` in the reading `side`, following keyed lists by the engine's keys.
-    fn element(&mut self, side: Side, path: &[Segment]) -> Option<&'a Value> {
-        let mut cur = self.sides.map(Some);
-        for (n, s) in path.iter().enumerate() {
-            match s {
-                Segment::Field(f) => cur = cur.map(|v| v?.get(f)),
-                Segment::Index(i) => cur = cur.map(|v| v?.get(*i)),
-                Segment::Key(k) => {
-                    let arrays = cur.map(|v| v.and_then(Value::as_array));
-                    arrays[side as usize]?;
-                    let index = self.lists.entry(path[..n].to_vec()).or_insert_with(|| {
-                        let [a, b] = arrays.map(|a| a.map(Vec::as_slice).unwrap_or(&[]));
-                        let (ka, kb) = keys(a, b)?;
-                        let pos = |k: Vec<String>| {
-                            k.into_iter().enumerate().map(|(i, k)| (k, i)).collect()
-                        };
-                        Some([pos(ka), pos(kb)])
-                    });
-                    let index = index.as_ref()?;
-                    cur = [0, 1].map(|x| arrays[x]?.get(*index[x].get(k)?));
-                }
-            }
-            cur[side as usize]?;
-        }
-        cur[side as usize]
-    }
-
-    /// The source of the value at `path` in the reading `side`: the deepest sub-record's `at`
-    /// (or its `line` in the record's first source), else the record's first source or
-    /// occurrence that the other reading lacks (a file that came with the change), else its
-    /// first.
-    fn locate(&mut self, side: Side, path: &FieldPath) -> Option<Location> {
-        let mine = &self.sources[side as usize];
-        let theirs = &self.sources[1 - side as usize];
-        // A source the other side lacks is where a changed value most likely came from.
-        let first = mine
-            .iter()
-            .find(|a| !theirs.is_empty() && !theirs.iter().any(|t| t.file == a.file))
-            .or(mine.first())
-            .cloned();
-        let mut best = first.clone();
-        for n in 1..=path.0.len() {
-            if !matches!(path.0[n - 1], Segment::Key(_) | Segment::Index(_)) {
-                continue;
-            }
-            let Some(e) = self.element(side, &path.0[..n]) else {
-                break;
-            };
-            // A sub-record's own `at`; one with no file (contract v1, `line` in the record's
-            // first source) or no line (a dataset written before it was recorded) falls back.
-            let own = e.get("at").and_then(at_of);
-            if let Some(a) = own.clone().filter(|a| !a.file.is_empty() && a.line > 0) {
-                best = Some(a);
-            } else if let (Some(l), Some(f)) = (
-                own.map(|a| u64::from(a.line))
-                    .or_else(|| e.get("line").and_then(Value::as_u64))
-                    .filter(|l| *l > 0),
-                &first,
-            ) {
-                let (line, page) = (l as u32, None);
-                best = Some(Location {
-                    line,
-                    page,
-                    ..f.clone()
-                });
-            }
-        }
-        best
-    }
+    best
 }
 
 fn expected(w: Option<&Value>, targets: &[(String, simulate::Target)]) -> Option<Vec<f64>> {
@@ -710,14 +665,12 @@ fn expected(w: Option<&Value>, targets: &[(String, simulate::Target)]) -> Option
         .collect()
 }
 
-/// Expected damage before and after for a weapon profile at `weapons[key]`.
-fn damage(
-    r: &mut Readings,
-    key: &[Segment],
-    targets: &[(String, simulate::Target)],
-) -> Vec<DamageDelta> {
+/// Expected damage before and after for the weapon profile a change is `within`.
+fn damage(within: &[Vec<&Value>; 2], targets: &[(String, simulate::Target)]) -> Vec<DamageDelta> {
     let round = |x: f64| (x * 1000.0).round() / 1000.0;
-    let [o, n] = [Side::Old, Side::New].map(|side| expected(r.element(side, key), targets));
+    let [o, n] = within
+        .each_ref()
+        .map(|w| expected(w.first().copied(), targets));
     if o.is_none() && n.is_none() {
         return Vec::new();
     }
@@ -748,8 +701,8 @@ fn push_changes(
     out: &mut Vec<Entry>,
 ) {
     let renamed_from = (old_id != rec_id).then_some(old_id);
-    let side = if vb.is_null() { Side::Old } else { Side::New };
-    let mut readings = Readings::new(va, vb);
+    let side = usize::from(!vb.is_null());
+    let sources = [va, vb].map(sources);
     // What every entry of the record shares; as it is, the rename.
     let record = Entry {
         record_type: t,
@@ -771,12 +724,13 @@ fn push_changes(
             ),
             old: Some(Value::String(old_name)),
             new: Some(Value::String(record.name.clone())),
-            at: readings.locate(Side::New, &FieldPath::default()),
+            at: locate(&sources, 1, &[]),
             ..record.clone()
         });
     }
     let mut weights: BTreeMap<String, Vec<DamageDelta>> = BTreeMap::new();
     for c in changes {
+        let inside = [0, 1].map(|s| within([va, vb][s], &c.path, &c.within[s]));
         let category = categorize(&c.path, c.kind, c.old.as_ref(), c.new.as_ref());
         let mut e = Entry {
             kind: c.kind,
@@ -790,9 +744,7 @@ fn push_changes(
                 }
                 _ => c.human(&record.name),
             },
-            at: readings
-                .locate(side, &c.path)
-                .or_else(|| readings.locate(Side::Old, &FieldPath::default())),
+            at: locate(&sources, side, &inside[side]).or_else(|| locate(&sources, 0, &[])),
             old: c.old,
             new: c.new,
             field_path: c.path,
@@ -801,9 +753,7 @@ fn push_changes(
         e.not_modelled = unmodelled_keyword(&e);
         if e.meaning && e.not_modelled.is_empty() {
             if let Some(w) = e.weapon().map(str::to_string) {
-                let d = weights
-                    .entry(w)
-                    .or_insert_with(|| damage(&mut readings, &e.field_path.0[..2], targets));
+                let d = weights.entry(w).or_insert_with(|| damage(&inside, targets));
                 e.damage = d.clone();
             }
         }

@@ -1,5 +1,7 @@
 //! The one typed diff engine: what changed between two readings of a record, or two lists of
-//! records, as [`Change`]s `{ record id, kind, field path, old, new }`.
+//! records, as [`Change`]s `{ record id, kind, field path, old, new }`, each with the
+//! positions of the sub-records it is within in each reading (so that a user finds them, to
+//! locate the change or weigh the weapon it is in, without pairing keys again).
 //!
 //! Records are compared as their serialized [`serde_json::Value`], so the engine does not
 //! know record shapes and works for every record type and edition. Arrays of named
@@ -113,6 +115,10 @@ pub struct Change {
     pub path: FieldPath,
     pub old: Option<Value>,
     pub new: Option<Value>,
+    /// The positions in their lists of the sub-records (list elements) the path goes through
+    /// in each reading (OLD, NEW), outermost first, as far as that reading has them; an
+    /// element added or removed is its reading's last.
+    pub within: [Vec<usize>; 2],
 }
 
 impl Change {
@@ -339,8 +345,9 @@ pub fn diff_readings(
         record,
         opts,
         out: &mut out,
+        within: Vec::new(),
     };
-    d.element(FieldPath::default(), a, b);
+    d.element(FieldPath::default(), a.map(|v| (0, v)), b.map(|v| (0, v)));
     out
 }
 
@@ -406,6 +413,8 @@ struct Differ<'a> {
     record: &'a str,
     opts: &'a Options,
     out: &'a mut Vec<Change>,
+    /// The positions of the elements entered (OLD, NEW), the record first.
+    within: Vec<[Option<usize>; 2]>,
 }
 
 impl Differ<'_> {
@@ -416,12 +425,14 @@ impl Differ<'_> {
         old: Option<&Value>,
         new: Option<&Value>,
     ) {
+        let within = [0, 1].map(|side| self.within.iter().skip(1).map_while(|e| e[side]).collect());
         self.out.push(Change {
             record: self.record.to_string(),
             kind,
             path,
             old: old.cloned(),
             new: new.cloned(),
+            within,
         });
     }
 
@@ -452,41 +463,48 @@ impl Differ<'_> {
             let mut seen = BTreeSet::new();
             for v in a.iter().filter(|v| !sb.contains(&v.to_string())) {
                 if seen.insert(v.to_string()) {
-                    self.element(path.clone(), Some(v), None);
+                    self.push(ChangeKind::Removed, path.clone(), Some(v), None);
                 }
             }
             for v in b.iter().filter(|v| !sa.contains(&v.to_string())) {
                 if seen.insert(v.to_string()) {
-                    self.element(path.clone(), None, Some(v));
+                    self.push(ChangeKind::Added, path.clone(), None, Some(v));
                 }
             }
             return;
         }
         if let Some((ka, kb)) = keys(a, b) {
-            let ia: BTreeMap<&String, &Value> = ka.iter().zip(a).collect();
-            let ib: BTreeMap<&String, &Value> = kb.iter().zip(b).collect();
+            let ia: BTreeMap<&String, (usize, &Value)> =
+                ka.iter().zip(a.iter().enumerate()).collect();
+            let ib: BTreeMap<&String, (usize, &Value)> =
+                kb.iter().zip(b.iter().enumerate()).collect();
             let key = |k: &String| path.with(Segment::Key(k.clone()));
             for (k, va) in &ia {
-                self.element(key(k), Some(va), ib.get(k).copied());
+                self.element(key(k), Some(*va), ib.get(k).copied());
             }
             for (k, vb) in ib.iter().filter(|(k, _)| !ia.contains_key(*k)) {
-                self.element(key(k), None, Some(vb));
+                self.element(key(k), None, Some(*vb));
             }
             return;
         }
         for i in 0..a.len().max(b.len()) {
-            self.element(path.with(Segment::Index(i)), a.get(i), b.get(i));
+            let [x, y] = [a, b].map(|l| l.get(i).map(|v| (i, v)));
+            self.element(path.with(Segment::Index(i)), x, y);
         }
     }
 
-    /// An element of a list at `path`, in either reading or both.
-    fn element(&mut self, path: FieldPath, a: Option<&Value>, b: Option<&Value>) {
+    /// An element of a list at `path` (or the record), in either reading or both, with its
+    /// position in its list.
+    fn element(&mut self, path: FieldPath, a: Option<(usize, &Value)>, b: Option<(usize, &Value)>) {
+        self.within.push([a.map(|e| e.0), b.map(|e| e.0)]);
+        let [a, b] = [a, b].map(|e| e.map(|e| e.1));
         match (a, b) {
             (Some(x), Some(y)) => self.value(&path, x, y),
             (Some(_), None) => self.push(ChangeKind::Removed, path, a, None),
             (None, Some(_)) => self.push(ChangeKind::Added, path, None, b),
             (None, None) => {}
         }
+        self.within.pop();
     }
 }
 

@@ -15,7 +15,7 @@
 use crate::compare::names::name_key;
 use crate::diag::{Code, Diagnostic};
 use crate::extract::Extracted;
-use crate::model::{Datasheet, Erratum, ErratumOp, ErratumOpKind, ErratumTarget};
+use crate::model::{Characteristics, Datasheet, Erratum, ErratumOp, ErratumOpKind, ErratumTarget};
 use crate::source::Location;
 use std::collections::BTreeMap;
 
@@ -39,7 +39,9 @@ pub fn apply(datasheets: &mut [Datasheet], extracted: &mut [Extracted], out: &mu
             continue;
         }
         let mut found = false;
-        for name in names(e) {
+        // The printed target names (the resolved ids are built from them).
+        let names: Vec<String> = e.target_printed.split(", ").map(str::to_string).collect();
+        for name in names {
             let Some(ds) = find(datasheets, e, &name) else {
                 continue;
             };
@@ -141,11 +143,6 @@ fn newest(errata: &[&mut Erratum]) -> Vec<usize> {
     best.into_values().collect()
 }
 
-/// The printed target names (the resolved ids are built from them).
-fn names(e: &Erratum) -> Vec<String> {
-    e.target_printed.split(", ").map(str::to_string).collect()
-}
-
 /// The datasheet the erratum names `name`: its resolved id, else the one datasheet of that
 /// name.
 fn find<'d>(datasheets: &'d mut [Datasheet], e: &Erratum, name: &str) -> Option<&'d mut Datasheet> {
@@ -209,14 +206,11 @@ fn section_is(e: &Erratum, word: &str) -> bool {
 
 /// Makes the change on `ds`; `Err` (the `E004` message) when there is nothing to change.
 fn change(ds: &mut Datasheet, e: &Erratum, op: &ErratumOp) -> Result<(), String> {
+    use ErratumOpKind as K;
     let weapon = e.qualifier.is_some()
         && (section_is(e, "Ranged Weapons") || section_is(e, "Melee Weapons"));
     match op.kind {
-        ErratumOpKind::AddKeyword | ErratumOpKind::RemoveKeyword if weapon => {
-            weapon_keywords(ds, e, op)
-        }
-        ErratumOpKind::AddKeyword | ErratumOpKind::RemoveKeyword => keywords(ds, e, op),
-        ErratumOpKind::SetCharacteristic if op.set.contains_key(INVULNERABLE_SAVE) => {
+        K::SetCharacteristic if op.set.contains_key(INVULNERABLE_SAVE) => {
             let v = op.set.get(INVULNERABLE_SAVE).cloned();
             if ds.invulnerable_save == v {
                 return Err(format!(
@@ -228,9 +222,10 @@ fn change(ds: &mut Datasheet, e: &Erratum, op: &ErratumOp) -> Result<(), String>
             ds.invulnerable_save = v;
             Ok(())
         }
-        ErratumOpKind::SetCharacteristic if weapon => weapon_values(ds, e, op),
-        ErratumOpKind::SetCharacteristic | ErratumOpKind::ProfileLine => profile(ds, e, op),
-        ErratumOpKind::ReplaceText => ability_text(ds, e, op),
+        K::AddKeyword | K::RemoveKeyword | K::SetCharacteristic if weapon => weapons(ds, e, op),
+        K::AddKeyword | K::RemoveKeyword => keywords(ds, e, op),
+        K::SetCharacteristic | K::ProfileLine => profile(ds, e, op),
+        K::ReplaceText => ability_text(ds, e, op),
         _ => Err(format!(
             "{}: '{}' is not applied by this version",
             ds.id,
@@ -275,76 +270,55 @@ fn edit_list(list: &mut Vec<String>, op: &ErratumOp, id: &str, what: &str) -> Re
     Ok(())
 }
 
-/// The weapons the qualifier names: the weapon itself, or each of its profiles
-/// (`Astartes grenade launcher – krak` for `Astartes grenade launcher (krak)` too).
-fn weapon_indexes(ds: &Datasheet, e: &Erratum) -> Vec<usize> {
+/// Whether a profile already has every value of `set`.
+fn holds(c: &Characteristics, set: &BTreeMap<String, String>) -> bool {
+    set.iter().all(|(k, v)| c.get(k) == Some(v.as_str()))
+}
+
+fn set_all(c: &mut Characteristics, set: &BTreeMap<String, String>) {
+    for (k, v) in set {
+        c.set(k, Some(v.clone()));
+    }
+}
+
+/// The weapons the qualifier names, the weapon itself or each of its profiles
+/// (`Astartes grenade launcher – krak` for `Astartes grenade launcher (krak)` too): their
+/// abilities (a keyword added or removed) or their characteristics.
+fn weapons(ds: &mut Datasheet, e: &Erratum, op: &ErratumOp) -> Result<(), String> {
+    let set = match op.kind {
+        ErratumOpKind::SetCharacteristic => Some(checked(ds, op)?),
+        _ => None,
+    };
     let q = name_key(e.qualifier.as_deref().unwrap_or(""));
     let key =
         |n: &str| name_key(&n.replace(" – ", " (").replace(" - ", " (")).replace(['(', ')'], "");
     let q2 = q.replace(['(', ')'], "");
-    ds.weapons
-        .iter()
-        .enumerate()
-        .filter(|(_, w)| {
-            let n = name_key(&w.name);
-            n == q || key(&w.name) == q2 || n.starts_with(&format!("{q} – "))
-        })
-        .map(|(i, _)| i)
-        .collect()
-}
-
-fn weapon_keywords(ds: &mut Datasheet, e: &Erratum, op: &ErratumOp) -> Result<(), String> {
-    let hits = weapon_indexes(ds, e);
-    if hits.is_empty() {
-        return Err(no_weapon(ds, e));
+    let named = |n: &str| {
+        let n2 = name_key(n);
+        n2 == q || key(n) == q2 || n2.starts_with(&format!("{q} – "))
+    };
+    if !ds.weapons.iter().any(|w| named(&w.name)) {
+        return Err(format!(
+            "{}: erratum '{} – {}' changes '{}', but the datasheet has no such weapon",
+            ds.id,
+            e.target_printed,
+            e.section,
+            e.qualifier.as_deref().unwrap_or("")
+        ));
     }
-    let at = location(e);
-    for i in hits {
-        let id = ds.id.clone();
-        let w = &mut ds.weapons[i];
-        edit_list(
-            &mut w.keywords,
-            op,
-            &id,
-            &format!("weapon '{}' abilities", w.name),
-        )?;
-        w.at = at.clone();
-    }
-    Ok(())
-}
-
-fn no_weapon(ds: &Datasheet, e: &Erratum) -> String {
-    format!(
-        "{}: erratum '{} – {}' changes '{}', but the datasheet has no such weapon",
-        ds.id,
-        e.target_printed,
-        e.section,
-        e.qualifier.as_deref().unwrap_or("")
-    )
-}
-
-fn weapon_values(ds: &mut Datasheet, e: &Erratum, op: &ErratumOp) -> Result<(), String> {
-    let set = checked(ds, op)?;
-    let hits = weapon_indexes(ds, e);
-    if hits.is_empty() {
-        return Err(no_weapon(ds, e));
-    }
-    let at = location(e);
-    for i in hits {
-        let w = &mut ds.weapons[i];
-        if set
-            .iter()
-            .all(|(k, v)| w.characteristics.get(k) == Some(v.as_str()))
-        {
-            return Err(format!(
-                "{}: weapon '{}' already has {:?}",
-                ds.id, w.name, set
-            ));
+    let id = ds.id.clone();
+    for w in ds.weapons.iter_mut().filter(|w| named(&w.name)) {
+        match &set {
+            Some(set) if holds(&w.characteristics, set) => {
+                return Err(format!("{id}: weapon '{}' already has {set:?}", w.name))
+            }
+            Some(set) => set_all(&mut w.characteristics, set),
+            None => {
+                let what = format!("weapon '{}' abilities", w.name);
+                edit_list(&mut w.keywords, op, &id, &what)?;
+            }
         }
-        for (k, v) in &set {
-            w.characteristics.set(k, Some(v.clone()));
-        }
-        w.at = at.clone();
+        w.at = location(e);
     }
     Ok(())
 }
@@ -355,19 +329,12 @@ fn profile(ds: &mut Datasheet, e: &Erratum, op: &ErratumOp) -> Result<(), String
     if ds.models.is_empty() {
         return Err(format!("{}: no profile line to change", ds.id));
     }
-    let same = ds
-        .models
-        .iter()
-        .all(|m| set.iter().all(|(k, v)| m.get(k) == Some(v.as_str())));
-    if same {
+    if ds.models.iter().all(|m| holds(&m.characteristics, &set)) {
         return Err(format!("{}: profile already has {:?}", ds.id, set));
     }
-    let at = location(e);
     for m in &mut ds.models {
-        for (k, v) in &set {
-            m.set(k, Some(v.clone()));
-        }
-        m.at = at.clone();
+        set_all(&mut m.characteristics, &set);
+        m.at = location(e);
     }
     Ok(())
 }

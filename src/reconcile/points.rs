@@ -29,21 +29,30 @@ fn newness(p: &Points) -> (Vec<u32>, Option<&str>, std::cmp::Reverse<Option<&str
     )
 }
 
-/// Gives each datasheet (`datasheets` sorted by id) its newest publication's points; `X113`s
-/// into `diagnostics`.
-pub fn apply(datasheets: &mut [Datasheet], points: &[Points], diagnostics: &mut Vec<Diagnostic>) {
+/// Per record (its index, by `find` from the id a points record prices), the newest
+/// publication's points record of `kind` pricing it; a datasheet's only in its own faction's
+/// list. The records pricing none: one `X113` per publication into `diagnostics`.
+fn newest<'p>(
+    points: &'p [Points],
+    kind: PointsKind,
+    find: impl Fn(&str) -> Option<usize>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> BTreeMap<usize, &'p Points> {
     let mut newest: BTreeMap<usize, &Points> = BTreeMap::new();
-    // Per publication: the names of the records pricing no datasheet, and the first file.
+    // Per publication: the names of the records pricing no record, and the first file.
     let mut unpriced: BTreeMap<&str, (Vec<&str>, &str)> = BTreeMap::new();
-    for p in points.iter().filter(|p| p.kind == PointsKind::Datasheet) {
-        let Ok(i) = datasheets.binary_search_by(|d| d.id.cmp(&p.subject)) else {
+    for p in points.iter().filter(|p| p.kind == kind) {
+        let key = p.publication.key();
+        let Some(i) = find(&p.subject) else {
             let file = p.sources.first().map_or("", |s| s.file.as_str());
-            let entry = unpriced.entry(p.publication.key());
-            entry.or_insert((Vec::new(), file)).0.push(&p.name);
+            unpriced
+                .entry(key)
+                .or_insert((Vec::new(), file))
+                .0
+                .push(&p.name);
             continue;
         };
-        let key = p.publication.key();
-        if p.id != ids::points(p.edition, key, &p.subject) {
+        if kind == PointsKind::Datasheet && p.id != ids::points(p.edition, key, &p.subject) {
             continue;
         }
         let kept = newest.entry(i).or_insert(p);
@@ -51,21 +60,10 @@ pub fn apply(datasheets: &mut [Datasheet], points: &[Points], diagnostics: &mut 
             *kept = p;
         }
     }
-    for (i, p) in newest {
-        let d = &mut datasheets[i];
-        d.points = p.tiers.clone();
-        d.sources.extend(p.sources.iter().cloned());
-        d.sort_lists();
-    }
-    report_unpriced(unpriced, "datasheet", diagnostics);
-}
-
-/// One `X113` per publication for its records of `what` no record of the run takes.
-fn report_unpriced(
-    unpriced: BTreeMap<&str, (Vec<&str>, &str)>,
-    what: &str,
-    diagnostics: &mut Vec<Diagnostic>,
-) {
+    let what = match kind {
+        PointsKind::Datasheet => "datasheet",
+        PointsKind::Enhancement => "enhancement",
+    };
     for (publication, (mut names, file)) in unpriced {
         let count = names.len();
         names.sort_unstable();
@@ -82,30 +80,34 @@ fn report_unpriced(
         );
         diagnostics.push(Diagnostic::new(Code::PointsWithoutDatasheet, text).in_file(file));
     }
+    newest
 }
 
-/// Gives each enhancement of the run (`enhancements` sorted by id) the points of the newest
-/// publication's enhancement record of its id; `X113`s (enhancements) into `diagnostics`.
+/// Gives each datasheet (`datasheets` sorted by id) its newest publication's points; `X113`s
+/// into `diagnostics`.
+pub fn apply(datasheets: &mut [Datasheet], points: &[Points], diagnostics: &mut Vec<Diagnostic>) {
+    let find = |id: &str| datasheets.binary_search_by(|d| d.id.as_str().cmp(id)).ok();
+    for (i, p) in newest(points, PointsKind::Datasheet, find, diagnostics) {
+        let d = &mut datasheets[i];
+        d.points = p.tiers.clone();
+        d.sources.extend(p.sources.iter().cloned());
+        d.sort_lists();
+    }
+}
+
+/// Gives each enhancement (`enhancements` sorted by id) the cost of its newest publication's
+/// points record; `X113`s into `diagnostics`.
 pub fn apply_enhancements(
     enhancements: &mut [Enhancement],
     points: &[Points],
     diagnostics: &mut Vec<Diagnostic>,
 ) {
-    let mut newest: BTreeMap<usize, &Points> = BTreeMap::new();
-    let mut unpriced: BTreeMap<&str, (Vec<&str>, &str)> = BTreeMap::new();
-    for p in points.iter().filter(|p| p.kind == PointsKind::Enhancement) {
-        let Ok(i) = enhancements.binary_search_by(|e| e.id.cmp(&p.subject)) else {
-            let file = p.sources.first().map_or("", |s| s.file.as_str());
-            let entry = unpriced.entry(p.publication.key());
-            entry.or_insert((Vec::new(), file)).0.push(&p.name);
-            continue;
-        };
-        let kept = newest.entry(i).or_insert(p);
-        if newness(p) > newness(kept) {
-            *kept = p;
-        }
-    }
-    for (i, p) in newest {
+    let find = |id: &str| {
+        enhancements
+            .binary_search_by(|e| e.id.as_str().cmp(id))
+            .ok()
+    };
+    for (i, p) in newest(points, PointsKind::Enhancement, find, diagnostics) {
         let Some(cost) = p.tiers.first().map(|t| t.points) else {
             continue;
         };
@@ -113,5 +115,4 @@ pub fn apply_enhancements(
         e.points = Some(cost);
         e.sources.extend(p.sources.iter().cloned());
     }
-    report_unpriced(unpriced, "enhancement", diagnostics);
 }
