@@ -37,6 +37,7 @@ mod pdf;
 mod pdf_cards;
 mod pipeline;
 mod points_merge;
+mod publish_sqlite;
 mod reconcile;
 mod records;
 mod regressions;
