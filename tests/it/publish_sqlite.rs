@@ -49,6 +49,20 @@ fn expected_rows(ds: &LoadedDataset) -> Vec<(&'static str, usize)> {
             .sum::<usize>()
         + ds.points.iter().map(|p| p.sources.len()).sum::<usize>()
         + ds.errata.iter().map(|e| e.sources.len()).sum::<usize>();
+    let translations = ds.rules.iter().map(|r| r.translations.len()).sum::<usize>()
+        + ds.stratagems
+            .iter()
+            .map(|s| s.translations.len())
+            .sum::<usize>()
+        + ds.enhancements
+            .iter()
+            .map(|e| e.translations.len())
+            .sum::<usize>()
+        + ds.detachments
+            .iter()
+            .map(|d| d.translations.len())
+            .sum::<usize>()
+        + sum(&|d| d.abilities.iter().map(|a| a.translations.len()).sum());
     let has_text = |t: &Option<String>| t.as_deref().is_some_and(|t| !t.trim().is_empty());
     let documents = ds.rules.len()
         + ds.stratagems.len()
@@ -94,6 +108,7 @@ fn expected_rows(ds: &LoadedDataset) -> Vec<(&'static str, usize)> {
         ("diagnostics", ds.diagnostics.len()),
         ("inputs", ds.manifest.as_ref().map_or(0, |m| m.inputs.len())),
         ("sources", sources),
+        ("translations", translations),
         ("documents", documents),
         ("documents_fts", documents),
     ]
@@ -410,16 +425,24 @@ fn search_takes_any_words_and_says_so_by_its_exit_code() {
     assert!(err.contains("not a database written by"), "{err}");
 }
 
-/// PDFs: every row of a card, a points document and the errata carries its page, shown as
-/// `file p.N`.
-#[test]
-fn pdf_fixtures_publish_with_pages() {
-    let dir = util::repo().join("tests/fixtures/pdf");
+/// The fixture folders `dirs` (under `tests/fixtures/`), ingested in memory.
+fn fixtures(dirs: &[&str]) -> LoadedDataset {
+    let dirs: Vec<PathBuf> = dirs
+        .iter()
+        .map(|d| util::repo().join("tests/fixtures").join(d))
+        .collect();
     let opts = cogitator::pipeline::Options {
         skip_validation: true,
         ..Default::default()
     };
-    let ds = LoadedDataset::from(cogitator::ingest(&[dir], &opts).expect("ingest"));
+    LoadedDataset::from(cogitator::ingest(&dirs, &opts).expect("ingest"))
+}
+
+/// PDFs: every row of a card, a points document and the errata carries its page, shown as
+/// `file p.N`.
+#[test]
+fn pdf_fixtures_publish_with_pages() {
+    let ds = fixtures(&["pdf"]);
     assert!(!ds.points.is_empty() && !ds.errata.is_empty());
     let conn = sqlite::build(&ds, &mut || {}).expect("build");
     assert_complete(&conn, &ds);
@@ -445,6 +468,35 @@ fn pdf_fixtures_publish_with_pages() {
         h.source.as_deref().is_some_and(|s| s.contains(".pdf p.")),
         "{h:?}"
     );
+}
+
+/// 11th edition's sources: the app's data in several languages (`translations`), the Munitorum
+/// Field Manual's points with unit ranges (`points_tiers.unit_from`/`unit_to`).
+#[test]
+fn eleventh_edition_fixtures_publish_translations_and_unit_ranges() {
+    let ds = fixtures(&["game-datacards", "mfm-yaml"]);
+    let conn = sqlite::build(&ds, &mut || {}).expect("build");
+    assert_complete(&conn, &ds);
+    assert!(count(&conn, "translations") > 10);
+    let ranged: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM points_tiers WHERE unit_from IS NOT NULL",
+            [],
+            |r| r.get(0),
+        )
+        .expect("query");
+    assert!(ranged > 0);
+    let edition = cogitator::edition::Edition::from_id("11e");
+    assert!(edition.is_some());
+    let q = Query {
+        text: "hit roll".to_string(),
+        kinds: vec![Kind::Rule],
+        edition,
+        limit: 3,
+    };
+    let hits = sqlite::search(&conn, &q, ("«", "»")).expect("search");
+    assert!(!hits.is_empty());
+    assert!(hits.iter().all(|h| h.edition == "11e" && h.kind == "rule"));
 }
 
 /// The HTML corpus and the CSV export in one dataset, published once (`sqlite::write`) for

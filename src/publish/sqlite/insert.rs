@@ -232,6 +232,21 @@ fn sources<'a>(
     Ok(())
 }
 
+/// A record's name and text in other languages (`translations`), by language tag.
+fn translations(
+    st: &mut Statements<'_>,
+    kind: &str,
+    id: &str,
+    t: &crate::model::Translations,
+    p: Prov<'_>,
+) -> rusqlite::Result<()> {
+    let s = st.get("translations")?;
+    for (language, tr) in t {
+        row(s, &[&kind, &id, language, &tr.name, &tr.text], p)?;
+    }
+    Ok(())
+}
+
 /// One searchable text (`documents`), when it has a name or text.
 #[allow(clippy::too_many_arguments)]
 fn document(
@@ -339,8 +354,9 @@ fn abilities(st: &mut Statements<'_>, h: &Hashes<'_>, d: &Datasheet) -> rusqlite
             ],
             p,
         )?;
+        let id = ability_record_id(&d.id, &a.name);
+        translations(st, "ability", &id, &a.translations, p)?;
         if let Some(text) = a.text.as_deref().filter(|t| !t.trim().is_empty()) {
-            let id = ability_record_id(&d.id, &a.name);
             let ed = d.edition.as_str();
             document(st, "ability", &id, &a.name, text, ed, Some(&d.id), p)?;
         }
@@ -438,6 +454,7 @@ fn rule(st: &mut Statements<'_>, h: &Hashes<'_>, r: &Rule) -> rusqlite::Result<(
         p,
     )?;
     sources(st, "rule", &r.id, r.occurrences.iter().map(|o| h.at(o)))?;
+    translations(st, "rule", &r.id, &r.translations, p)?;
     let s = st.get("rule_variants")?;
     for (i, v) in r.variants.iter().enumerate() {
         let vp = v.occurrences.first().map(|o| h.at(o)).unwrap_or(p);
@@ -472,6 +489,7 @@ fn stratagem(st: &mut Statements<'_>, s: &Stratagem) -> rusqlite::Result<()> {
         p,
     )?;
     sources(st, "stratagem", &s.id, s.sources.iter().map(Prov::of))?;
+    translations(st, "stratagem", &s.id, &s.translations, p)?;
     let text: Vec<&str> = [&s.when, &s.target, &s.effect, &s.restrictions]
         .into_iter()
         .flatten()
@@ -507,6 +525,7 @@ fn enhancement(st: &mut Statements<'_>, e: &Enhancement) -> rusqlite::Result<()>
         p,
     )?;
     sources(st, "enhancement", &e.id, e.sources.iter().map(Prov::of))?;
+    translations(st, "enhancement", &e.id, &e.translations, p)?;
     let name = e.name.as_deref().unwrap_or("");
     document(st, "enhancement", &e.id, name, &e.text, ed, None, p)
 }
@@ -527,6 +546,7 @@ fn detachment(st: &mut Statements<'_>, d: &Detachment) -> rusqlite::Result<()> {
         p,
     )?;
     sources(st, "detachment", &d.id, d.sources.iter().map(Prov::of))?;
+    translations(st, "detachment", &d.id, &d.translations, p)?;
     let s = st.get("detachment_parts")?;
     let parts = [
         ("rule", &d.rules),

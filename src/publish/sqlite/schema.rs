@@ -148,6 +148,16 @@ pub fn tables() -> Vec<Table> {
     t.extend(army_tables());
     t.extend(points_and_errata_tables());
     t.push(Table::new(
+        "translations",
+        &[
+            ("record_kind", "TEXT NOT NULL"),
+            ("record_id", "TEXT NOT NULL"),
+            ("language", "TEXT NOT NULL"),
+            ("name", "TEXT"),
+            ("text", "TEXT"),
+        ],
+    ));
+    t.push(Table::new(
         "diagnostics",
         &[("severity", "TEXT"), ("code", "TEXT"), ("message", "TEXT")],
     ));
@@ -416,10 +426,10 @@ fn documents_table() -> Table {
 }
 
 /// The full-text index over `documents`: names and texts, Unicode words with diacritics
-/// folded (`Be’lakor` and `Belakor` share a word only as far as the tokenizer splits them).
+/// folded, each word by its English stem (Porter: `rolls` finds `roll`, `striking` `strike`).
 pub const FTS_SQL: &str = "CREATE VIRTUAL TABLE documents_fts USING fts5(\
      name, text, content='documents', content_rowid='docid', \
-     tokenize='unicode61 remove_diacritics 2')";
+     tokenize='porter unicode61 remove_diacritics 2')";
 
 /// Fills the index from `documents` in one pass, once every row is in.
 pub const FTS_REBUILD_SQL: &str = "INSERT INTO documents_fts(documents_fts) VALUES('rebuild')";
@@ -441,6 +451,7 @@ pub const INDEX_SQL: &[&str] = &[
     "CREATE INDEX sources_record ON sources(record_id)",
     "CREATE INDEX documents_datasheet ON documents(datasheet_id)",
     "CREATE INDEX errata_id ON errata(id)",
+    "CREATE INDEX translations_record ON translations(record_id)",
 ];
 
 #[cfg(test)]
