@@ -27,7 +27,7 @@ pub struct Args {
     /// A dataset directory (published to a database in memory first).
     #[arg(long, value_name = "DIR")]
     pub dataset: Option<PathBuf>,
-    /// Only records of this kind: rule, stratagem, enhancement, ability (repeatable).
+    /// Only records of this kind: rule, stratagem, enhancement, ability, datasheet (repeatable).
     #[arg(long)]
     pub kind: Vec<String>,
     /// Only records of this edition (10e, 9e, hh2, 11e).

@@ -70,7 +70,13 @@ fn expected_rows(ds: &LoadedDataset) -> Vec<(&'static str, usize)> {
             .iter()
             .filter(|e| has_text(&e.name) || !e.text.trim().is_empty())
             .count()
-        + sum(&|d| d.abilities.iter().filter(|a| has_text(&a.text)).count());
+        + sum(&|d| d.abilities.iter().filter(|a| has_text(&a.text)).count())
+        + ds.datasheets
+            .iter()
+            .filter(|d| {
+                has_text(&d.name) || !d.keywords.is_empty() || !d.faction_keywords.is_empty()
+            })
+            .count();
     vec![
         ("datasheets", ds.datasheets.len()),
         ("models", sum(&|d| d.models.len())),
@@ -366,6 +372,35 @@ fn search_ranks_the_rule_named_by_the_query_first() {
         .is_some_and(|s| s.contains(".txt:")));
 }
 
+/// A datasheet is found by its name (`Be’lakor`, typed with a straight apostrophe, without
+/// one, in capitals) and its keywords.
+#[test]
+fn search_finds_a_datasheet_by_name_and_keywords() {
+    let ds = DatasetDir::read(seeds_dataset()).expect("dataset");
+    let conn = sqlite::build(&ds, &mut || {}).expect("build");
+    let q = |text: &str| Query {
+        text: text.to_string(),
+        kinds: vec![Kind::Datasheet],
+        edition: None,
+        limit: 5,
+    };
+    for name in ["Be'lakor", "belakor", "BE’LAKOR"] {
+        let hits = sqlite::search(&conn, &q(name), ("«", "»")).expect("search");
+        assert_eq!(hits[0].id, "10e:chaos-daemons:belakor", "{name}: {hits:?}");
+    }
+    let hits = sqlite::search(&conn, &q("Be'lakor"), ("«", "»")).expect("search");
+    assert_eq!(hits[0].snippet, "«Be’lakor»");
+    assert_eq!(
+        hits[0].source.as_deref(),
+        Some("004_d1a433ab84c4ab90.txt:6")
+    );
+    let hits = sqlite::search(&conn, &q("epic hero daemon"), ("«", "»")).expect("search");
+    assert!(
+        hits.iter().any(|h| h.id == "10e:chaos-daemons:belakor"),
+        "{hits:?}"
+    );
+}
+
 /// Words of Rapid Ingress's effect find it; `--kind stratagem` keeps only stratagems.
 #[test]
 fn search_by_a_stratagems_effect_finds_it() {
@@ -416,7 +451,7 @@ fn search_takes_any_words_and_says_so_by_its_exit_code() {
     let (code, out, _) = search(&["zzyzx quixotic", "--db", db]);
     assert_eq!(code, 1, "{out}");
     assert_eq!(search(&["- \" *", "--db", db]).0, 2);
-    assert_eq!(search(&["deep", "--db", db, "--kind", "datasheet"]).0, 2);
+    assert_eq!(search(&["deep", "--db", db, "--kind", "weapon"]).0, 2);
     assert_eq!(search(&["deep", "--db", db, "--edition", "12e"]).0, 2);
     let notes = tmp.path().join("notes.db");
     std::fs::write(&notes, "my notes\n").expect("write");

@@ -263,9 +263,10 @@ fn document(
         return Ok(());
     }
     let none: Option<i64> = None;
+    let key = crate::text::fold::fold_name_key(name);
     row(
         st.get("documents")?,
-        &[&none, &kind, &id, &name, &text, &edition, &datasheet],
+        &[&none, &kind, &id, &name, &text, &key, &edition, &datasheet],
         p,
     )
 }
@@ -288,6 +289,15 @@ fn datasheet(st: &mut Statements<'_>, h: &Hashes<'_>, d: &Datasheet) -> rusqlite
         first,
     )?;
     sources(st, "datasheet", &d.id, d.sources.iter().map(Prov::of))?;
+    let words: Vec<&str> = d
+        .keywords
+        .iter()
+        .chain(&d.faction_keywords)
+        .map(String::as_str)
+        .collect();
+    let (name, ed) = (d.name.as_deref().unwrap_or(""), d.edition.as_str());
+    let text = words.join(", ");
+    document(st, "datasheet", &d.id, name, &text, ed, Some(&d.id), first)?;
     models(st, h, d)?;
     weapons(st, h, d)?;
     abilities(st, h, d)?;

@@ -407,8 +407,8 @@ fn points_and_errata_tables() -> Vec<Table> {
     ]
 }
 
-/// The searchable texts: one row per rule, stratagem, enhancement and datasheet ability with
-/// text; `documents_fts` indexes its `name` and `text` (external content: the text is stored
+/// The searchable texts: one row per rule, stratagem, enhancement, datasheet ability with text
+/// and datasheet (its name and keywords); `documents_fts` indexes its `name` and `text` (external content: the text is stored
 /// once).
 fn documents_table() -> Table {
     Table::new(
@@ -419,16 +419,19 @@ fn documents_table() -> Table {
             ("record_id", "TEXT NOT NULL"),
             ("name", "TEXT NOT NULL"),
             ("text", "TEXT NOT NULL"),
+            // the name as a key (`text::fold::fold_name_key`: `Be’lakor` → `belakor`)
+            ("name_key", "TEXT NOT NULL"),
             ("edition", "TEXT NOT NULL"),
             ("datasheet_id", "TEXT REFERENCES datasheets(id)"),
         ],
     )
 }
 
-/// The full-text index over `documents`: names and texts, Unicode words with diacritics
-/// folded, each word by its English stem (Porter: `rolls` finds `roll`, `striking` `strike`).
+/// The full-text index over `documents`: names, texts and name keys (so `belakor` finds
+/// `Be’lakor`), Unicode words with diacritics folded, each word by its English stem (Porter:
+/// `rolls` finds `roll`, `striking` `strike`).
 pub const FTS_SQL: &str = "CREATE VIRTUAL TABLE documents_fts USING fts5(\
-     name, text, content='documents', content_rowid='docid', \
+     name, text, name_key, content='documents', content_rowid='docid', \
      tokenize='porter unicode61 remove_diacritics 2')";
 
 /// Fills the index from `documents` in one pass, once every row is in.

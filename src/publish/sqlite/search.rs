@@ -1,10 +1,11 @@
 //! Full-text search of a published database: the user's words (never FTS5 syntax) turned into
 //! a query that cannot fail to parse, ranked by relevance.
 //!
-//! Ranking, best first: a record whose name is the query; then one that holds the words as a
-//! phrase (`deep strike` together); then bm25 over `documents_fts` with the name weighted ten
-//! times the text; ties by kind (rule, stratagem, enhancement, ability) and id, so a search
-//! always gives the same order. Every word must occur (AND).
+//! Ranking, best first: a record whose name is the query (compared as name keys,
+//! `text::fold::fold_name_key`: `belakor` names `Be’lakor`); then one that holds the words as
+//! a phrase (`deep strike` together); then bm25 over `documents_fts` with the name (and its
+//! key) weighted ten times the text; ties by kind (rule, stratagem, enhancement, ability,
+//! datasheet) and id, so a search always gives the same order. Every word must occur (AND).
 //!
 //! Owns the query and the hit. Must not print (the CLI does) or write.
 
@@ -13,8 +14,8 @@ use rusqlite::types::Value;
 use rusqlite::Connection;
 use serde::Serialize;
 
-/// bm25's weights of the indexed columns: `name`, `text`.
-pub const WEIGHTS: (f64, f64) = (10.0, 1.0);
+/// bm25's weights of the indexed columns: `name`, `text`, `name_key` (the name folded).
+pub const WEIGHTS: (f64, f64, f64) = (10.0, 1.0, 10.0);
 
 /// What a searchable record is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -25,15 +26,18 @@ pub enum Kind {
     Enhancement,
     /// A datasheet's ability printed with its own text.
     Ability,
+    /// A datasheet: its name and keywords.
+    Datasheet,
 }
 
 impl Kind {
     /// Every kind, in the order ties are broken.
-    pub const ALL: [Kind; 4] = [
+    pub const ALL: [Kind; 5] = [
         Kind::Rule,
         Kind::Stratagem,
         Kind::Enhancement,
         Kind::Ability,
+        Kind::Datasheet,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -42,10 +46,12 @@ impl Kind {
             Kind::Stratagem => "stratagem",
             Kind::Enhancement => "enhancement",
             Kind::Ability => "ability",
+            Kind::Datasheet => "datasheet",
         }
     }
 
-    /// The kind named `s` (`rule`, `stratagem`, `enhancement`, `ability`; a plural too).
+    /// The kind named `s` (`rule`, `stratagem`, `enhancement`, `ability`, `datasheet`; a
+    /// plural too).
     pub fn parse(s: &str) -> Option<Kind> {
         let s = s.trim().to_ascii_lowercase();
         let s = s.strip_suffix('s').unwrap_or(&s);
@@ -112,7 +118,7 @@ pub fn match_expressions(text: &str) -> Option<(String, String)> {
 }
 
 /// The SQL of a search with `kinds` kinds and an edition filter or not; its parameters, in
-/// order: the two snippet marks, the name to match, the phrase, the words, each kind, the
+/// order: the two snippet marks, the name key to match, the phrase, the words, each kind, the
 /// edition, the limit.
 fn sql(kinds: usize, edition: bool) -> String {
     let mut filters = String::new();
@@ -130,8 +136,8 @@ fn sql(kinds: usize, edition: bool) -> String {
     format!(
         "SELECT d.kind, d.record_id, d.name, d.edition, d.datasheet_id, d.file, d.line, d.page, \
          d.sha256, snippet(documents_fts, -1, ?, ?, '…', 24), \
-         bm25(documents_fts, {}, {}) AS score, \
-         lower(trim(d.name)) = ? AS named, \
+         bm25(documents_fts, {}, {}, {}) AS score, \
+         d.name_key = ? AS named, \
          documents_fts.rowid IN (SELECT rowid FROM documents_fts WHERE documents_fts MATCH ?) \
          AS phrase \
          FROM documents_fts JOIN documents d ON d.docid = documents_fts.rowid \
@@ -140,6 +146,7 @@ fn sql(kinds: usize, edition: bool) -> String {
          d.docid LIMIT ?",
         WEIGHTS.0,
         WEIGHTS.1,
+        WEIGHTS.2,
         order.join(" ")
     )
 }
@@ -153,7 +160,7 @@ pub fn search(conn: &Connection, q: &Query, marks: (&str, &str)) -> anyhow::Resu
     let mut params: Vec<Value> = vec![
         Value::Text(marks.0.to_string()),
         Value::Text(marks.1.to_string()),
-        Value::Text(words(&q.text).join(" ")),
+        Value::Text(crate::text::fold::fold_name_key(&q.text)),
         Value::Text(phrase),
         Value::Text(all),
     ];
@@ -193,10 +200,15 @@ pub fn search(conn: &Connection, q: &Query, marks: (&str, &str)) -> anyhow::Resu
     Ok(hits)
 }
 
-/// Adjacent marked words as one mark: `«deep» «strike»` → `«deep strike»` (SQLite marks
-/// each word of a phrase apart).
+/// Adjacent marked words as one mark: `«deep» «strike»` → `«deep strike»`, `«Be»’«lakor»` →
+/// `«Be’lakor»` (SQLite marks each word of a phrase apart). Marks around one space, apostrophe
+/// or hyphen are joined; any other separator is kept between two marks.
 fn join_marks(snippet: &str, marks: (&str, &str)) -> String {
-    snippet.replace(&format!("{} {}", marks.1, marks.0), " ")
+    let mut out = snippet.to_string();
+    for sep in [" ", "’", "'", "-", "‑"] {
+        out = out.replace(&format!("{}{sep}{}", marks.1, marks.0), sep);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -223,6 +235,8 @@ mod tests {
             "the «Deep Strike» ability"
         );
         assert_eq!(join_marks("«Deep», «Strike»", m), "«Deep», «Strike»");
+        assert_eq!(join_marks("«Be»’«lakor»", m), "«Be’lakor»");
+        assert_eq!(join_marks("[re]-[roll]", ("[", "]")), "[re-roll]");
     }
 
     #[test]
@@ -230,6 +244,7 @@ mod tests {
         assert_eq!(Kind::parse("Abilities"), Some(Kind::Ability));
         assert_eq!(Kind::parse("rule"), Some(Kind::Rule));
         assert_eq!(Kind::parse("stratagems"), Some(Kind::Stratagem));
-        assert_eq!(Kind::parse("datasheet"), None);
+        assert_eq!(Kind::parse("datasheets"), Some(Kind::Datasheet));
+        assert_eq!(Kind::parse("weapon"), None);
     }
 }
