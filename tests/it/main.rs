@@ -38,6 +38,7 @@ mod pdf_cards;
 mod pipeline;
 mod points_merge;
 mod publish_site;
+mod publish_sqlite;
 mod reconcile;
 mod records;
 mod regressions;

@@ -101,6 +101,49 @@ fn only_decode_and_records_use_format_crates() {
     );
 }
 
+/// SQLite is a publishing format (issue 29): only `src/publish/` names `rusqlite`.
+#[test]
+fn only_publish_uses_rusqlite() {
+    report(
+        "only src/publish/ uses rusqlite",
+        rusqlite_outside_publish(sources().iter()),
+    );
+}
+
+/// The lines outside `src/publish/` that name `rusqlite`.
+fn rusqlite_outside_publish<'a>(sources: impl Iterator<Item = &'a Source>) -> Vec<String> {
+    let re = Regex::new(r"\brusqlite\b").expect("regex");
+    let mut v = Vec::new();
+    for s in sources.filter(|s| !s.under("src/publish/")) {
+        for (n, l) in s.code_lines() {
+            if re.is_match(l) {
+                v.push(format!("{}:{n}: `rusqlite` outside src/publish/", s.path));
+            }
+        }
+    }
+    v
+}
+
+#[test]
+fn rusqlite_outside_publish_is_found() {
+    let file = |path: &str, text: &str| Source {
+        path: path.to_string(),
+        text: text.to_string(),
+    };
+    let files = [
+        file("src/cli/search.rs", "use rusqlite::Connection;\n"),
+        file("src/dataset.rs", "fn f() -> rusqlite::Result<()> {\n"),
+        file(
+            "src/publish/sqlite/search.rs",
+            "use rusqlite::Connection;\n",
+        ),
+        file("src/emit.rs", "// rusqlite is not used here\n"),
+    ];
+    let found = rusqlite_outside_publish(files.iter());
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(found[0].starts_with("src/cli/search.rs:1"), "{found:?}");
+}
+
 /// Extraction reads blocks into records; canonical values (`normalize`) and the rule registry
 /// (`dedup`) come after it and extract must not lean on them.
 #[test]
