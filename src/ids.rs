@@ -147,8 +147,8 @@ pub fn points(edition: Edition, publication: &str, subject: &str) -> String {
 }
 
 /// `EDITION:erratum:<publication>:<n>`: the `n`-th entry (1-based, print order) of an errata
-/// document, `publication` what it prints of itself (its version), slugged
-/// (`10e:erratum:1-2:17`).
+/// document, `publication` what it prints of itself (its title and version), slugged
+/// (`10e:erratum:index-cards-1-2:17`).
 pub fn erratum(edition: Edition, publication: &str, n: usize) -> String {
     id(edition, "erratum", &format!("{}:{n}", slug(publication)))
 }

@@ -655,7 +655,8 @@ impl Publication {
 /// whose target is in the same run is applied by the merge (`reconcile::errata`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Erratum {
-    /// `EDITION:erratum:<publication>:<n>` (`ids::erratum`), `n` the entry's place in the document.
+    /// `EDITION:erratum:<publication>:<n>` (`ids::erratum`: the publication's title and version,
+    /// slugged), `n` the entry's place in the document.
     pub id: String,
     pub edition: Edition,
     /// The target as printed (`Daemon Prince of Chaos, Soul Grinder`, `Draught of Terror Stratagem`).

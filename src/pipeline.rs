@@ -588,7 +588,7 @@ fn assemble(
         .iter_mut()
         .flat_map(|e| std::mem::take(&mut e.errata))
         .collect();
-    errata.sort_by(|a, b| a.id.cmp(&b.id));
+    distinct_errata_ids(&mut errata);
     for mut ex in extracted {
         quarantine.append(&mut ex.quarantine);
         rules.append(&mut ex.rules);
@@ -750,6 +750,23 @@ fn located(d: Diagnostic, sources: &[crate::source::Provenance]) -> Diagnostic {
 
 /// The points records of every reading (`points.json`), sorted by id: one per id, the first
 /// reading's in path order, the sources of the others added. (Which publication's points a
+
+/// Sorts the errata by id and makes the ids unique: two errata documents that print the same
+/// title and version (one per faction) number their entries alike, so each entry of such an id
+/// becomes `<id>~<8 hex digits of its document's sha256>` (`ids::variant`): unchanged when the
+/// inputs are renamed or reordered, and an id alone in the run keeps its plain form.
+fn distinct_errata_ids(errata: &mut [crate::model::Erratum]) {
+    errata.sort_by(|a, b| a.id.cmp(&b.id));
+    let ids: Vec<String> = errata.iter().map(|e| e.id.clone()).collect();
+    for (i, e) in errata.iter_mut().enumerate() {
+        let shared = (i > 0 && ids[i - 1] == ids[i]) || ids.get(i + 1) == Some(&ids[i]);
+        if let (true, Some(source)) = (shared, e.sources.first()) {
+            e.id = crate::ids::variant(&e.id, &source.sha256);
+        }
+    }
+    errata.sort_by(|a, b| a.id.cmp(&b.id));
+}
+
 /// datasheet takes is the merge's, issue 26.)
 fn points_by_id(extracted: &mut [Extracted]) -> Vec<crate::model::Points> {
     let mut points: Vec<crate::model::Points> = extracted

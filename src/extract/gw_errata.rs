@@ -452,7 +452,17 @@ fn erratum(
         _ => Vec::new(),
     };
     Erratum {
-        id: ids::erratum(edition, publication.key(), n),
+        // The title with the version: two errata documents of one version (one per faction)
+        // must not share ids.
+        id: ids::erratum(
+            edition,
+            &[publication.title.as_deref(), Some(publication.key())]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>()
+                .join(" "),
+            n,
+        ),
         edition,
         target_printed: header.target_printed.clone(),
         targets,

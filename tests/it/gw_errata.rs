@@ -90,7 +90,7 @@ fn multi_target_header_wraps_and_names_three_datasheets() {
     assert_eq!(t.faction.as_deref(), Some("TYRANIDS"));
     assert_eq!(e.publication.title.as_deref(), Some("Index Cards"));
     assert_eq!(e.publication.version.as_deref(), Some("1.0"));
-    assert!(e.id.starts_with("10e:erratum:1-0:"), "{}", e.id);
+    assert!(e.id.starts_with("10e:erratum:index-cards-1-0:"), "{}", e.id);
 }
 
 #[test]
@@ -500,4 +500,30 @@ fn corpus_index_cards_and_errata_in_one_run() {
         }
     }
     assert_eq!(codes(&ds, "E003"), 1);
+}
+
+/// Regression: two errata documents printing the same title and version (GW prints one per
+/// faction) numbered their entries alike, so `errata.json` held the same id twice. Each entry
+/// of a shared id now carries its document's hash; a document alone in its run keeps plain ids,
+/// and the ids do not depend on the files' names or order.
+#[test]
+fn two_errata_documents_of_one_version_do_not_share_ids() {
+    let (a, b) = (
+        fixture_pdf::errata_multi_target(),
+        fixture_pdf::errata_not_mechanical(),
+    );
+    let alone = errata_of("a.pdf", &a);
+    assert!(
+        alone.errata.iter().all(|e| !e.id.contains('~')),
+        "{:#?}",
+        alone.errata
+    );
+    let ids = |ds: &Dataset| ds.errata.iter().map(|e| e.id.clone()).collect::<Vec<_>>();
+    let both = crate::util::ingest_in_memory(&[("a.pdf", &a), ("b.pdf", &b)]);
+    let mut unique = ids(&both);
+    unique.dedup();
+    assert_eq!(unique, ids(&both), "an id is repeated");
+    assert!(unique.iter().any(|id| id.contains('~')), "{unique:#?}");
+    let swapped = crate::util::ingest_in_memory(&[("z.pdf", &a), ("c.pdf", &b)]);
+    assert_eq!(ids(&swapped), ids(&both));
 }

@@ -804,7 +804,7 @@ fn schema_drift() {
     };
     check_keys("points", &to_value(&points), "points");
     let erratum = cogitator::model::Erratum {
-        id: "10e:erratum:1-2:1".into(),
+        id: "10e:erratum:index-cards-1-2:1".into(),
         edition: Edition::Tenth,
         target_printed: "Be’lakor".into(),
         targets: vec!["10e:chaos-daemons:belakor".into()],
