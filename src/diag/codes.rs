@@ -173,6 +173,8 @@ codes! {
         "A record's `translations` are keyed by language tag (`de`, `fr`, `zh`, `pt-BR`); English is the record's own fields and never a translation (`en`, `en-GB`).\nExample: `out/rules.json: error[N115]: rule 11e:core:hit-rolls: translation key 'en' is English, the record's own text`";
     NormRuleHierarchy = "N116", Error, "rule hierarchy broken",
         "A rule's `parent` lists it among its `children` and every child names it as its `parent`; no rule is its own ancestor; a numbered child's `number` extends its parent's (`05.01` under `05`).\nExample: `out/rules.json: error[N116]: rule 11e:core:hit-rolls: parent 11e:core:making-attacks does not list it among its children`";
+    NormIdRepeated = "N117", Error, "two records of one file share an id",
+        "An id names one record of its file (`datasheets.json`, `rules.json`, `errata.json`, ...); two records with the same id are a defect of the run (two readings of one record are merged before they are written), and a tool keyed by id would keep only one of them.\nExample: `out/errata.json: error[N117]: id 10e:erratum:index-cards-1-0:1 is held by more than one record`";
 
     // --- D: dedup ----------------------------------------------------------------------------
     RuleConflict = "D201", Warning, "same rule, different text",

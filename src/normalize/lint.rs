@@ -113,13 +113,14 @@ pub fn lint(files: &[(String, Result<Value, String>)]) -> Vec<Diagnostic> {
             out.extend(unique_keywords(&datasheets, Some(name)));
         }
     }
-    let (datasheets, rules, stratagems, enhancements, detachments, points) = (
+    let (datasheets, rules, stratagems, enhancements, detachments, points, errata) = (
         typed(files, dataset::DATASHEETS),
         typed(files, dataset::RULES),
         typed(files, dataset::STRATAGEMS),
         typed(files, dataset::ENHANCEMENTS),
         typed(files, dataset::DETACHMENTS),
         typed(files, dataset::POINTS),
+        typed(files, dataset::ERRATA),
     );
     let records = structure::Records {
         datasheets: &datasheets,
@@ -128,6 +129,7 @@ pub fn lint(files: &[(String, Result<Value, String>)]) -> Vec<Diagnostic> {
         enhancements: &enhancements,
         detachments: &detachments,
         points: &points,
+        errata: &errata,
     };
     for f in structure::check(records) {
         out.push(Diagnostic::new(f.code, f.message).in_file(f.file));

@@ -640,6 +640,7 @@ pub fn finish(ds: &mut Dataset) {
         enhancements: &ds.enhancements,
         detachments: &ds.detachments,
         points: &ds.points,
+        errata: &ds.errata,
     };
     for f in structure::check(records) {
         let d = Diagnostic::new(f.code, f.message);

@@ -2,7 +2,7 @@
 //! unit ranges of points tiers (`N114`: for one model count, starting at the 1st unit, never
 //! overlapping), translation keys (`N115`: language tags, never English) and the rule hierarchy
 //! (`N116`: `parent` and `children` symmetric, no rule its own ancestor, a child's `number`
-//! extending its parent's).
+//! extending its parent's) and one record per id in each file (`N117`).
 //!
 //! Pure: typed records in, [`Finding`]s out; `finish` (every ingest) and `lint` (a dataset on
 //! disk) turn them into diagnostics located their own way. Linear in the records: the hierarchy
@@ -10,7 +10,8 @@
 
 use crate::diag::Code;
 use crate::model::{
-    Datasheet, Detachment, Enhancement, Points, PointsOption, Rule, Stratagem, Translations,
+    Datasheet, Detachment, Enhancement, Erratum, Points, PointsOption, Rule, Stratagem,
+    Translations,
 };
 use crate::source::Provenance;
 use std::collections::{BTreeMap, HashMap};
@@ -34,6 +35,7 @@ pub struct Records<'d> {
     pub enhancements: &'d [Enhancement],
     pub detachments: &'d [Detachment],
     pub points: &'d [Points],
+    pub errata: &'d [Erratum],
 }
 
 fn first(sources: &[Provenance]) -> Option<(String, u32)> {
@@ -122,6 +124,31 @@ pub fn check(r: Records<'_>) -> Vec<Finding> {
             push(file, Code::NormTranslationKey, message, first(sources));
         }
     }
+    let ids = [
+        (crate::dataset::DATASHEETS, ids_of(r.datasheets, |d| &d.id)),
+        (crate::dataset::RULES, ids_of(r.rules, |x| &x.id)),
+        (crate::dataset::STRATAGEMS, ids_of(r.stratagems, |x| &x.id)),
+        (
+            crate::dataset::ENHANCEMENTS,
+            ids_of(r.enhancements, |x| &x.id),
+        ),
+        (
+            crate::dataset::DETACHMENTS,
+            ids_of(r.detachments, |x| &x.id),
+        ),
+        (crate::dataset::POINTS, ids_of(r.points, |x| &x.id)),
+        (crate::dataset::ERRATA, ids_of(r.errata, |x| &x.id)),
+    ];
+    for (file, ids) in ids {
+        for id in repeated(ids) {
+            push(
+                file,
+                Code::NormIdRepeated,
+                format!("id {id} is held by more than one record"),
+                None,
+            );
+        }
+    }
     for p in r.points {
         for m in unit_ranges(&p.tiers) {
             let message = format!("points {}: {m}", p.id);
@@ -133,6 +160,22 @@ pub fn check(r: Records<'_>) -> Vec<Finding> {
             );
         }
     }
+    out
+}
+
+fn ids_of<T>(records: &[T], id: impl Fn(&T) -> &String) -> Vec<&str> {
+    records.iter().map(|r| id(r).as_str()).collect()
+}
+
+/// The ids that occur more than once in `ids`, each once, sorted.
+pub fn repeated(mut ids: Vec<&str>) -> Vec<&str> {
+    ids.sort_unstable();
+    let mut out: Vec<&str> = ids
+        .windows(2)
+        .filter(|w| w[0] == w[1])
+        .map(|w| w[0])
+        .collect();
+    out.dedup();
     out
 }
 
@@ -315,6 +358,24 @@ mod tests {
             at: Location::default(),
             units: units.map(|(from, to)| UnitRange { from, to }),
         }
+    }
+
+    #[test]
+    fn an_id_held_by_two_records_is_found_once() {
+        assert_eq!(repeated(vec!["b", "a", "b", "c", "b"]), vec!["b"]);
+        assert!(repeated(vec!["a", "b"]).is_empty());
+        let one = rule("10e:core:a", "", None, &[]);
+        let rules = [one.clone(), rule("10e:core:b", "", None, &[]), one];
+        let found = check(Records {
+            rules: &rules,
+            ..Records::default()
+        });
+        let n117: Vec<_> = found
+            .iter()
+            .filter(|f| f.code == Code::NormIdRepeated)
+            .collect();
+        assert_eq!(n117.len(), 1, "{found:#?}");
+        assert!(n117[0].message.contains("10e:core:a"), "{found:#?}");
     }
 
     #[test]
