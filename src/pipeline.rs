@@ -748,9 +748,6 @@ fn located(d: Diagnostic, sources: &[crate::source::Provenance]) -> Diagnostic {
     }
 }
 
-/// The points records of every reading (`points.json`), sorted by id: one per id, the first
-/// reading's in path order, the sources of the others added. (Which publication's points a
-
 /// Sorts the errata by id and makes the ids unique: two errata documents that print the same
 /// title and version (one per faction) number their entries alike, so each entry of such an id
 /// becomes `<id>~<8 hex digits of its document's sha256>` (`ids::variant`): unchanged when the
@@ -767,6 +764,8 @@ fn distinct_errata_ids(errata: &mut [crate::model::Erratum]) {
     errata.sort_by(|a, b| a.id.cmp(&b.id));
 }
 
+/// The points records of every reading (`points.json`), sorted by id: one per id, the first
+/// reading's in path order, the sources of the others added. (Which publication's points a
 /// datasheet takes is the merge's, issue 26.)
 fn points_by_id(extracted: &mut [Extracted]) -> Vec<crate::model::Points> {
     let mut points: Vec<crate::model::Points> = extracted
