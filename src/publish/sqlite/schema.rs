@@ -386,8 +386,7 @@ fn points_and_errata_tables() -> Vec<Table> {
         Table::new(
             "errata",
             &[
-                // not a key: two errata documents of one version number the same entries alike
-                ("id", "TEXT NOT NULL"),
+                ("id", "TEXT PRIMARY KEY"),
                 ("edition", "TEXT NOT NULL"),
                 ("target_printed", "TEXT NOT NULL"),
                 ("targets", "TEXT"),
@@ -453,7 +452,6 @@ pub const INDEX_SQL: &[&str] = &[
     "CREATE INDEX points_wargear_points ON points_wargear(points_id)",
     "CREATE INDEX sources_record ON sources(record_id)",
     "CREATE INDEX documents_datasheet ON documents(datasheet_id)",
-    "CREATE INDEX errata_id ON errata(id)",
     "CREATE INDEX translations_record ON translations(record_id)",
 ];
 
