@@ -55,7 +55,7 @@ mod dom {
 
     /// One of the attributes the tree keeps (`href`, `title`, `style`).
     pub fn attr<'a>(el: &ElementRef<'a>, name: &str) -> Option<&'a str> {
-        el.value().attr(name)
+        el.attr(name)
     }
 
     pub fn has_classes(el: &ElementRef) -> bool {

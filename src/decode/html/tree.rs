@@ -10,83 +10,107 @@
 //! business. Never panics: a handle the builder passes that is not in the arena is ignored.
 
 use html5ever::tendril::{StrTendril, TendrilSink};
-use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
-use html5ever::{local_name, Attribute, QualName};
+use html5ever::tree_builder::{ElemName, ElementFlags, NodeOrText, QuirksMode, TreeSink};
+use html5ever::{local_name, ns, Attribute, LocalName, Namespace, QualName};
 use std::borrow::Cow;
 use std::cell::{Ref, RefCell};
 
 /// No node (the end of a link).
 const NONE: u32 = u32::MAX;
 
-/// An element as the renderer sees it.
+/// A handle that is not in the arena (a template without contents, never made): linking it
+/// anywhere does nothing.
+const DISCARDED: u32 = u32::MAX - 1;
+
+/// The namespaces the tree builder puts elements in, by [`Element::ns`].
+const NAMESPACES: usize = 3;
+
+/// An element as the renderer sees it (24 bytes: a page of 36 MB has a million nodes).
 pub struct Element {
-    pub name: QualName,
+    local: LocalName,
     /// The known classes, one bit each ([`super::render::cls::bit`]).
     pub flags: u64,
+    /// The element's `href` and `title` in [`Tree::attrs`], or [`NONE`].
+    attrs: u32,
+    /// 0 HTML, 1 SVG, 2 MathML.
+    ns: u8,
     /// Whether the element has any class at all.
     pub has_classes: bool,
     /// Whether it has a `class` attribute (maybe empty).
     class_attr: bool,
-    href: Option<StrTendril>,
-    title: Option<StrTendril>,
-    style: Option<StrTendril>,
+    /// Whether it has a `style` attribute (its value is never read).
+    style: bool,
+}
+
+/// An element's kept attribute values.
+#[derive(Default)]
+struct Attrs {
+    href: Option<Box<str>>,
+    title: Option<Box<str>>,
+}
+
+fn ns_index(ns: &Namespace) -> u8 {
+    match *ns {
+        ns!(svg) => 1,
+        ns!(mathml) => 2,
+        _ => 0,
+    }
 }
 
 impl Element {
-    fn new(name: QualName, attrs: Vec<Attribute>) -> Self {
+    fn new(name: QualName, attrs: Vec<Attribute>, side: &mut Vec<Attrs>) -> Self {
         let mut el = Element {
-            name,
+            ns: ns_index(&name.ns),
+            local: name.local,
             flags: 0,
+            attrs: NONE,
             has_classes: false,
             class_attr: false,
-            href: None,
-            title: None,
-            style: None,
+            style: false,
         };
-        el.add_attrs(attrs);
+        el.add_attrs(attrs, side);
         el
     }
 
     /// Keeps the attributes the renderer reads; the first of a name wins (as the tokenizer's
     /// duplicate rule and `add_attrs_if_missing` want).
-    fn add_attrs(&mut self, attrs: Vec<Attribute>) {
+    fn add_attrs(&mut self, attrs: Vec<Attribute>, side: &mut Vec<Attrs>) {
         for a in attrs {
-            let slot = match a.name.local {
-                local_name!("class") => {
-                    if !self.class_attr {
-                        self.class_attr = true;
-                        self.flags = a
-                            .value
-                            .split_ascii_whitespace()
-                            .fold(0, |m, c| m | super::render::cls::bit(c));
-                        self.has_classes = a.value.split_ascii_whitespace().next().is_some();
-                    }
-                    continue;
+            match a.name.local {
+                local_name!("class") if !self.class_attr => {
+                    self.class_attr = true;
+                    self.flags = a
+                        .value
+                        .split_ascii_whitespace()
+                        .fold(0, |m, c| m | super::render::cls::bit(c));
+                    self.has_classes = a.value.split_ascii_whitespace().next().is_some();
                 }
-                local_name!("href") => &mut self.href,
-                local_name!("title") => &mut self.title,
-                local_name!("style") => &mut self.style,
-                _ => continue,
-            };
-            if slot.is_none() {
-                *slot = Some(a.value);
+                local_name!("style") => self.style = true,
+                local_name!("href") | local_name!("title") => {
+                    if self.attrs == NONE {
+                        side.push(Attrs::default());
+                        self.attrs = (side.len() - 1) as u32;
+                    }
+                    let Some(kept) = side.get_mut(self.attrs as usize) else {
+                        continue;
+                    };
+                    let slot = if a.name.local == local_name!("href") {
+                        &mut kept.href
+                    } else {
+                        &mut kept.title
+                    };
+                    if slot.is_none() {
+                        *slot = Some(Box::from(&*a.value));
+                    }
+                }
+                _ => {}
             }
         }
     }
 
     /// The element's local name.
     pub fn name(&self) -> &str {
-        &self.name.local
-    }
-
-    /// One of the kept attributes (`href`, `title`, `style`).
-    pub fn attr(&self, name: &str) -> Option<&str> {
-        match name {
-            "href" => self.href.as_deref(),
-            "title" => self.title.as_deref(),
-            "style" => self.style.as_deref(),
-            _ => None,
-        }
+        &self.local
     }
 }
 
@@ -95,8 +119,8 @@ pub enum Node {
     Document,
     Element(Element),
     Text(StrTendril),
-    /// Comments, processing instructions, template contents: kept as nodes (the builder links
-    /// them) but never read.
+    /// Comments, processing instructions, template contents: kept as nodes (the builder
+    /// links them) but never read.
     Other,
 }
 
@@ -109,21 +133,81 @@ struct Slot {
     last: u32,
 }
 
+/// How many nodes a chunk of the arena holds: chunks are never reallocated, so the arena
+/// grows without the doubling copy (and its transient second arena) of one `Vec`.
+const CHUNK: usize = 1 << 14;
+
+/// The nodes, by index, in chunks of [`CHUNK`].
+#[derive(Default)]
+struct Arena {
+    chunks: Vec<Vec<Slot>>,
+    len: usize,
+}
+
+impl Arena {
+    fn push(&mut self, node: Node) -> u32 {
+        if self.len % CHUNK == 0 {
+            self.chunks.push(Vec::with_capacity(CHUNK));
+        }
+        if let Some(c) = self.chunks.last_mut() {
+            c.push(slot(node));
+        }
+        self.len += 1;
+        (self.len - 1) as u32
+    }
+
+    fn get(&self, id: u32) -> Option<&Slot> {
+        let i = id as usize;
+        self.chunks.get(i / CHUNK)?.get(i % CHUNK)
+    }
+
+    fn get_mut(&mut self, id: u32) -> Option<&mut Slot> {
+        let i = id as usize;
+        self.chunks.get_mut(i / CHUNK)?.get_mut(i % CHUNK)
+    }
+}
+
 /// The parsed page.
 pub struct Tree {
-    slots: Vec<Slot>,
+    slots: Arena,
+    /// The kept `href` and `title` values, by [`Element::attrs`].
+    attrs: Vec<Attrs>,
+    /// What a node outside the arena reads as (never asked: `NodeRef`s are made for nodes).
+    other: Node,
+    /// The name a handle that is not an element reads as (the builder never asks).
+    div: LocalName,
 }
+
+/// How much of the page the tokenizer is given at once: the page is not copied whole into
+/// the parser's buffer, and text is copied out of each piece, so pieces are freed as parsing
+/// moves on. (Cut at a character boundary; html5ever's tokenizer carries its state across.)
+const PIECE: usize = 1 << 16;
 
 /// Parses `text` into a [`Tree`] with html5ever's tree builder (scripting on, as `scraper`).
 pub fn parse(text: &str) -> Tree {
-    let fallback = Element::new(
-        QualName::new(None, html5ever::ns!(html), local_name!("div")),
-        Vec::new(),
-    );
+    let mut slots = Arena::default();
+    slots.push(Node::Document);
     let sink = Sink {
-        slots: RefCell::new(vec![slot(Node::Document), slot(Node::Element(fallback))]),
+        tree: RefCell::new(Tree {
+            slots,
+            attrs: Vec::new(),
+            other: Node::Other,
+            div: local_name!("div"),
+        }),
+        namespaces: [ns!(html), ns!(svg), ns!(mathml)],
     };
-    html5ever::parse_document(sink, Default::default()).one(text)
+    let mut parser = html5ever::parse_document(sink, Default::default());
+    let mut rest = text;
+    while !rest.is_empty() {
+        let mut cut = rest.len().min(PIECE);
+        while !rest.is_char_boundary(cut) {
+            cut += 1;
+        }
+        let (piece, after) = rest.split_at(cut);
+        parser.process(StrTendril::from_slice(piece));
+        rest = after;
+    }
+    parser.finish()
 }
 
 fn slot(node: Node) -> Slot {
@@ -149,7 +233,7 @@ impl Tree {
     }
 
     fn at(&self, id: u32) -> Option<NodeRef<'_>> {
-        (id != NONE && (id as usize) < self.slots.len()).then_some(NodeRef { tree: self, id })
+        self.slots.get(id).map(|_| NodeRef { tree: self, id })
     }
 }
 
@@ -167,28 +251,46 @@ impl PartialEq for NodeRef<'_> {
 }
 
 impl<'a> NodeRef<'a> {
-    fn slot(&self) -> &'a Slot {
-        &self.tree.slots[self.id as usize]
+    /// The node's slot (a `NodeRef` is only made for an index in the arena).
+    fn link(&self, of: impl Fn(&Slot) -> u32) -> Option<Self> {
+        self.tree.at(self.tree.slots.get(self.id).map_or(NONE, of))
     }
 
     pub fn value(&self) -> &'a Node {
-        &self.slot().node
+        self.tree
+            .slots
+            .get(self.id)
+            .map_or(&self.tree.other, |s| &s.node)
+    }
+
+    /// One of the kept attributes (`href`, `title`), or `style` (an empty value when there).
+    pub fn attr(&self, name: &str) -> Option<&'a str> {
+        let Node::Element(e) = self.value() else {
+            return None;
+        };
+        let kept = self.tree.attrs.get(e.attrs as usize);
+        match name {
+            "href" => kept.and_then(|k| k.href.as_deref()),
+            "title" => kept.and_then(|k| k.title.as_deref()),
+            "style" => e.style.then_some(""),
+            _ => None,
+        }
     }
 
     pub fn parent(&self) -> Option<Self> {
-        self.tree.at(self.slot().parent)
+        self.link(|s| s.parent)
     }
 
     pub fn first_child(&self) -> Option<Self> {
-        self.tree.at(self.slot().first)
+        self.link(|s| s.first)
     }
 
     pub fn next_sibling(&self) -> Option<Self> {
-        self.tree.at(self.slot().next)
+        self.link(|s| s.next)
     }
 
     pub fn prev_sibling(&self) -> Option<Self> {
-        self.tree.at(self.slot().prev)
+        self.link(|s| s.prev)
     }
 
     pub fn children(&self) -> impl Iterator<Item = NodeRef<'a>> {
@@ -228,156 +330,184 @@ fn next_in<'a>(n: NodeRef<'a>, root: NodeRef<'a>) -> Option<NodeRef<'a>> {
 }
 
 /// An element node of a [`Tree`].
-#[derive(Clone, Copy, PartialEq)]
-pub struct ElementRef<'a>(NodeRef<'a>);
+#[derive(Clone, Copy)]
+pub struct ElementRef<'a> {
+    node: NodeRef<'a>,
+    el: &'a Element,
+}
+
+impl PartialEq for ElementRef<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.node == other.node
+    }
+}
 
 impl<'a> ElementRef<'a> {
-    pub fn wrap(n: NodeRef<'a>) -> Option<Self> {
-        matches!(n.value(), Node::Element(_)).then_some(ElementRef(n))
-    }
-
-    pub fn value(&self) -> &'a Element {
-        match self.0.value() {
-            Node::Element(e) => e,
-            // `wrap` only wraps elements.
-            _ => unreachable!("an ElementRef wraps an element"),
+    pub fn wrap(node: NodeRef<'a>) -> Option<Self> {
+        match node.value() {
+            Node::Element(el) => Some(ElementRef { node, el }),
+            _ => None,
         }
     }
 
+    pub fn value(&self) -> &'a Element {
+        self.el
+    }
+
     pub fn child_elements(&self) -> impl Iterator<Item = ElementRef<'a>> {
-        self.0.children().filter_map(ElementRef::wrap)
+        self.node.children().filter_map(ElementRef::wrap)
     }
 
     pub fn descendent_elements(&self) -> impl Iterator<Item = ElementRef<'a>> {
-        self.0.descendants().filter_map(ElementRef::wrap)
+        self.node.descendants().filter_map(ElementRef::wrap)
     }
 }
 
 impl<'a> std::ops::Deref for ElementRef<'a> {
     type Target = NodeRef<'a>;
     fn deref(&self) -> &NodeRef<'a> {
-        &self.0
+        &self.node
     }
 }
 
-/// The tree builder's sink: the arena behind a `RefCell` (the builder holds `&self`).
+/// The tree builder's sink: the tree behind a `RefCell` (the builder holds `&self`).
 struct Sink {
-    /// The document (0), then an element never linked (1, [`FALLBACK`]), then the page.
-    slots: RefCell<Vec<Slot>>,
+    tree: RefCell<Tree>,
+    /// HTML, SVG, MathML: the namespaces [`Element::ns`] stands for.
+    namespaces: [Namespace; NAMESPACES],
 }
 
-/// The slot of an element whose name is reported for a handle that is not an element (the
-/// builder never asks); it is never linked into the tree.
-const FALLBACK: usize = 1;
+/// An element's name as the tree builder asks for it.
+#[derive(Debug)]
+pub struct Name<'a> {
+    local: Ref<'a, LocalName>,
+    ns: &'a Namespace,
+}
 
-impl Sink {
-    fn push(&self, node: Node) -> u32 {
-        let mut s = self.slots.borrow_mut();
-        s.push(slot(node));
-        (s.len() - 1) as u32
+impl ElemName for Name<'_> {
+    fn ns(&self) -> &Namespace {
+        self.ns
     }
 
-    /// Whether text under `parent` is never read (scripts and styles).
-    fn drops_text(s: &[Slot], parent: u32) -> bool {
-        matches!(
-            s.get(parent as usize).map(|p| &p.node),
-            Some(Node::Element(e)) if matches!(e.name.local, local_name!("script") | local_name!("style"))
-        )
+    fn local_name(&self) -> &LocalName {
+        &self.local
     }
+}
 
-    fn detach(s: &mut [Slot], id: u32) {
-        let Some(n) = s.get(id as usize) else {
+impl Arena {
+    fn detach(&mut self, id: u32) {
+        let Some(n) = self.get(id) else {
             return;
         };
         let (parent, prev, next) = (n.parent, n.prev, n.next);
         if parent == NONE {
             return;
         }
-        match s.get_mut(prev as usize) {
+        match self.get_mut(prev) {
             Some(p) => p.next = next,
             None => {
-                if let Some(p) = s.get_mut(parent as usize) {
+                if let Some(p) = self.get_mut(parent) {
                     p.first = next;
                 }
             }
         }
-        match s.get_mut(next as usize) {
+        match self.get_mut(next) {
             Some(nx) => nx.prev = prev,
             None => {
-                if let Some(p) = s.get_mut(parent as usize) {
+                if let Some(p) = self.get_mut(parent) {
                     p.last = prev;
                 }
             }
         }
-        let n = &mut s[id as usize];
-        n.parent = NONE;
-        n.prev = NONE;
-        n.next = NONE;
+        if let Some(n) = self.get_mut(id) {
+            n.parent = NONE;
+            n.prev = NONE;
+            n.next = NONE;
+        }
     }
 
-    /// Links the parentless `id` as the last child of `parent`.
-    fn link_last(s: &mut [Slot], parent: u32, id: u32) {
-        if parent as usize >= s.len() || id as usize >= s.len() || parent == id {
+    /// Links `id` (detached first) as the last child of `parent`.
+    fn link_last(&mut self, parent: u32, id: u32) {
+        if parent == id || self.get(id).is_none() {
             return;
         }
-        Self::detach(s, id);
-        let last = s[parent as usize].last;
-        match s.get_mut(last as usize) {
-            Some(l) => l.next = id,
-            None => s[parent as usize].first = id,
+        self.detach(id);
+        let Some(p) = self.get_mut(parent) else {
+            return;
+        };
+        let last = p.last;
+        p.last = id;
+        if p.first == NONE {
+            p.first = id;
         }
-        s[parent as usize].last = id;
-        let n = &mut s[id as usize];
-        n.parent = parent;
-        n.prev = last;
-        n.next = NONE;
+        if let Some(l) = self.get_mut(last) {
+            l.next = id;
+        }
+        if let Some(n) = self.get_mut(id) {
+            n.parent = parent;
+            n.prev = last;
+            n.next = NONE;
+        }
     }
 
-    /// Links the parentless `id` just before `sibling` (which has a parent).
-    fn link_before(s: &mut [Slot], sibling: u32, id: u32) {
-        let Some(sib) = s.get(sibling as usize) else {
+    /// Links the detached `id` just before `sibling` (which has a parent).
+    fn link_before(&mut self, sibling: u32, id: u32) {
+        if id == sibling || self.get(id).is_none() {
+            return;
+        }
+        let Some(sib) = self.get_mut(sibling) else {
             return;
         };
         let (parent, prev) = (sib.parent, sib.prev);
-        if id as usize >= s.len() || id == sibling {
-            return;
-        }
-        match s.get_mut(prev as usize) {
+        sib.prev = id;
+        match self.get_mut(prev) {
             Some(p) => p.next = id,
             None => {
-                if let Some(p) = s.get_mut(parent as usize) {
+                if let Some(p) = self.get_mut(parent) {
                     p.first = id;
                 }
             }
         }
-        s[sibling as usize].prev = id;
-        let n = &mut s[id as usize];
-        n.parent = parent;
-        n.prev = prev;
-        n.next = sibling;
+        if let Some(n) = self.get_mut(id) {
+            n.parent = parent;
+            n.prev = prev;
+            n.next = sibling;
+        }
     }
 
-    /// Appends `text` to the text node `id` when it is one.
-    fn merge_text(s: &mut [Slot], id: u32, text: &StrTendril) -> bool {
-        match s.get_mut(id as usize).map(|n| &mut n.node) {
+    /// Appends `text` to the node `id` when it is a text node.
+    fn merge_text(&mut self, id: u32, text: &str) -> bool {
+        match self.get_mut(id).map(|n| &mut n.node) {
             Some(Node::Text(t)) => {
-                t.push_tendril(text);
+                t.push_slice(text);
                 true
             }
             _ => false,
         }
     }
+
+    /// Whether text under `parent` is never read (scripts and styles).
+    fn drops_text(&self, parent: u32) -> bool {
+        matches!(
+            self.get(parent).map(|p| &p.node),
+            Some(Node::Element(e)) if e.ns == 0
+                && matches!(e.local, local_name!("script") | local_name!("style"))
+        )
+    }
+}
+
+/// An owned copy of `text` (a tendril of the tokenizer's piece would keep the piece alive).
+fn owned(text: &str) -> StrTendril {
+    StrTendril::from_slice(text)
 }
 
 impl TreeSink for Sink {
     type Handle = u32;
     type Output = Tree;
-    type ElemName<'a> = Ref<'a, QualName>;
+    type ElemName<'a> = Name<'a>;
 
     fn finish(self) -> Tree {
-        Tree {
-            slots: self.slots.into_inner(),
-        }
+        self.tree.into_inner()
     }
 
     fn parse_error(&self, _msg: Cow<'static, str>) {}
@@ -386,51 +516,59 @@ impl TreeSink for Sink {
         0
     }
 
-    fn elem_name<'a>(&'a self, target: &'a u32) -> Ref<'a, QualName> {
-        // The builder only asks about elements; anything else reads as the fallback name.
-        Ref::map(self.slots.borrow(), |s| {
-            match s.get(*target as usize).map(|n| &n.node) {
-                Some(Node::Element(e)) => &e.name,
-                _ => match &s[FALLBACK].node {
-                    Node::Element(e) => &e.name,
-                    _ => unreachable!("the fallback slot holds an element"),
-                },
-            }
-        })
+    fn elem_name<'a>(&'a self, target: &'a u32) -> Name<'a> {
+        // The builder only asks about elements it made; anything else reads as `html:div`.
+        let tree = self.tree.borrow();
+        let ns = match tree.slots.get(*target).map(|n| &n.node) {
+            Some(Node::Element(e)) => e.ns as usize,
+            _ => 0,
+        };
+        let local = Ref::map(tree, |t| match t.slots.get(*target).map(|n| &n.node) {
+            Some(Node::Element(e)) => &e.local,
+            _ => &t.div,
+        });
+        Name {
+            local,
+            ns: &self.namespaces[ns.min(NAMESPACES - 1)],
+        }
     }
 
     fn create_element(&self, name: QualName, attrs: Vec<Attribute>, _: ElementFlags) -> u32 {
         let template = name.local == local_name!("template");
-        let id = self.push(Node::Element(Element::new(name, attrs)));
+        let mut tree = self.tree.borrow_mut();
+        let el = Element::new(name, attrs, &mut tree.attrs);
+        let id = tree.slots.push(Node::Element(el));
         if template {
             // The template's contents, a fragment as `scraper` makes it (its first child).
-            let contents = self.push(Node::Other);
-            Self::link_last(&mut self.slots.borrow_mut(), id, contents);
+            let contents = tree.slots.push(Node::Other);
+            tree.slots.link_last(id, contents);
         }
         id
     }
 
+    // Comments and processing instructions stay as (empty) nodes: they keep the text around
+    // them in separate nodes, as `scraper` does.
     fn create_comment(&self, _text: StrTendril) -> u32 {
-        self.push(Node::Other)
+        self.tree.borrow_mut().slots.push(Node::Other)
     }
 
     fn create_pi(&self, _target: StrTendril, _data: StrTendril) -> u32 {
-        self.push(Node::Other)
+        self.tree.borrow_mut().slots.push(Node::Other)
     }
 
     fn append(&self, parent: &u32, child: NodeOrText<u32>) {
-        let mut s = self.slots.borrow_mut();
+        let mut tree = self.tree.borrow_mut();
+        let s = &mut tree.slots;
         match child {
-            NodeOrText::AppendNode(id) => Self::link_last(&mut s, *parent, id),
+            NodeOrText::AppendNode(id) => s.link_last(*parent, id),
             NodeOrText::AppendText(text) => {
-                if Self::drops_text(&s, *parent) {
+                if s.drops_text(*parent) {
                     return;
                 }
-                let last = s.get(*parent as usize).map_or(NONE, |p| p.last);
-                if !Self::merge_text(&mut s, last, &text) {
-                    s.push(slot(Node::Text(text)));
-                    let id = (s.len() - 1) as u32;
-                    Self::link_last(&mut s, *parent, id);
+                let last = s.get(*parent).map_or(NONE, |p| p.last);
+                if !s.merge_text(last, &text) && s.get(*parent).is_some() {
+                    let id = s.push(Node::Text(owned(&text)));
+                    s.link_last(*parent, id);
                 }
             }
         }
@@ -443,9 +581,10 @@ impl TreeSink for Sink {
         child: NodeOrText<u32>,
     ) {
         let has_parent = self
-            .slots
+            .tree
             .borrow()
-            .get(*element as usize)
+            .slots
+            .get(*element)
             .is_some_and(|n| n.parent != NONE);
         if has_parent {
             self.append_before_sibling(element, child);
@@ -454,19 +593,14 @@ impl TreeSink for Sink {
         }
     }
 
-    fn append_doctype_to_document(&self, _: StrTendril, _: StrTendril, _: StrTendril) {
-        let id = self.push(Node::Other);
-        Self::link_last(&mut self.slots.borrow_mut(), 0, id);
-    }
+    fn append_doctype_to_document(&self, _: StrTendril, _: StrTendril, _: StrTendril) {}
 
     fn get_template_contents(&self, target: &u32) -> u32 {
-        self.slots.borrow().get(*target as usize).map_or(0, |n| {
-            if n.first == NONE {
-                0
-            } else {
-                n.first
-            }
-        })
+        self.tree
+            .borrow()
+            .slots
+            .get(*target)
+            .map_or(DISCARDED, |n| n.first)
     }
 
     fn same_node(&self, x: &u32, y: &u32) -> bool {
@@ -476,11 +610,12 @@ impl TreeSink for Sink {
     fn set_quirks_mode(&self, _mode: QuirksMode) {}
 
     fn append_before_sibling(&self, sibling: &u32, new_node: NodeOrText<u32>) {
-        let mut s = self.slots.borrow_mut();
+        let mut tree = self.tree.borrow_mut();
+        let s = &mut tree.slots;
         if let NodeOrText::AppendNode(id) = new_node {
-            Self::detach(&mut s, id);
+            s.detach(id);
         }
-        let Some(sib) = s.get(*sibling as usize) else {
+        let Some(sib) = s.get(*sibling) else {
             return;
         };
         if sib.parent == NONE {
@@ -488,47 +623,70 @@ impl TreeSink for Sink {
         }
         let (parent, prev) = (sib.parent, sib.prev);
         match new_node {
-            NodeOrText::AppendNode(id) => Self::link_before(&mut s, *sibling, id),
+            NodeOrText::AppendNode(id) => s.link_before(*sibling, id),
             NodeOrText::AppendText(text) => {
-                if Self::drops_text(&s, parent) {
+                if s.drops_text(parent) || s.merge_text(prev, &text) {
                     return;
                 }
-                if !Self::merge_text(&mut s, prev, &text) {
-                    s.push(slot(Node::Text(text)));
-                    let id = (s.len() - 1) as u32;
-                    Self::link_before(&mut s, *sibling, id);
-                }
+                let id = s.push(Node::Text(owned(&text)));
+                s.link_before(*sibling, id);
             }
         }
     }
 
     fn add_attrs_if_missing(&self, target: &u32, attrs: Vec<Attribute>) {
-        if let Some(Node::Element(e)) = self
-            .slots
-            .borrow_mut()
-            .get_mut(*target as usize)
-            .map(|n| &mut n.node)
-        {
-            e.add_attrs(attrs);
+        let mut tree = self.tree.borrow_mut();
+        let Tree {
+            slots, attrs: side, ..
+        } = &mut *tree;
+        if let Some(Node::Element(e)) = slots.get_mut(*target).map(|n| &mut n.node) {
+            e.add_attrs(attrs, side);
         }
     }
 
     fn remove_from_parent(&self, target: &u32) {
-        Self::detach(&mut self.slots.borrow_mut(), *target);
+        self.tree.borrow_mut().slots.detach(*target);
     }
 
     fn reparent_children(&self, node: &u32, new_parent: &u32) {
-        let mut s = self.slots.borrow_mut();
-        if *node == *new_parent {
+        if node == new_parent {
             return;
         }
-        while let Some(first) = s
-            .get(*node as usize)
-            .map(|n| n.first)
-            .filter(|&f| f != NONE)
-        {
-            Self::detach(&mut s, first);
-            Self::link_last(&mut s, *new_parent, first);
+        let mut tree = self.tree.borrow_mut();
+        let s = &mut tree.slots;
+        while let Some(first) = s.get(*node).map(|n| n.first).filter(|&f| f != NONE) {
+            s.detach(first);
+            s.link_last(*new_parent, first);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nodes_stay_small() {
+        // A page of 36 MB has about a million nodes: each byte here is a megabyte there.
+        assert!(
+            std::mem::size_of::<Slot>() <= 56,
+            "{}",
+            std::mem::size_of::<Slot>()
+        );
+    }
+
+    #[test]
+    fn pieces_cut_inside_an_entity_and_a_character_parse_as_whole() {
+        let word = "é&amp;".repeat(PIECE / 7 + 3);
+        let tree = parse(&format!("<p>{word}</p>"));
+        let text: String = tree
+            .root()
+            .descendants()
+            .filter_map(|n| match n.value() {
+                Node::Text(t) => Some(t.to_string()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(text, word.replace("&amp;", "&"));
     }
 }
