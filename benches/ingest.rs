@@ -6,11 +6,11 @@
 //! - The Wahapedia HTML corpus: end to end vs the bare parse on 2 threads (rayon).
 //! - One large page, the corpus's unit pages (not `complete-scrape`, not `faction--`) joined
 //!   in path order up to 36 MB, written to a temporary folder: end to end vs the bare parse on
-//!   one core, and the child's peak memory (`ru_maxrss` from `wait4`) as a multiple of the
-//!   page's size.
+//!   one core, and the child's peak memory (`VmHWM`, polled) as a multiple of the page's size.
 //!
 //! A ratio above 1 means the ingest is faster than the bare parse. Run:
-//! `cargo bench --bench ingest [-- CORPUS_DIR]` (default `../shared/corpus/wahapedia-html`).
+//! `cargo bench --bench ingest [-- CORPUS_DIR]` (default `../shared/corpus/wahapedia-html`);
+//! `COGITATOR_BIN=/path/to/cogitator cargo bench --bench ingest` measures another build.
 
 use cogitator::decode::html::parse_only;
 use rayon::prelude::*;
@@ -25,13 +25,28 @@ const ROUNDS: usize = 5;
 /// The large page's size (whole pages, up to this many bytes).
 const BIG_PAGE: usize = 36_000_000;
 
-/// One ingest of `input` by the release binary as a child process: its wall time and peak
-/// resident set (bytes).
+/// The binary measured: `COGITATOR_BIN` when set (to measure another build, e.g. the baseline,
+/// under the same conditions), else this crate's release binary.
+fn binary() -> std::path::PathBuf {
+    std::env::var_os("COGITATOR_BIN")
+        .map(Into::into)
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_cogitator").into())
+}
+
+/// The peak resident set (`VmHWM`, bytes) of process `pid`, while it runs.
+fn peak_rss(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// One ingest of `input` by the binary as a child process: its wall time and peak resident
+/// set (bytes), polled from `/proc` every millisecond (the child's own address space: a
+/// `wait4` `ru_maxrss` would count the parent's pages the child had before `exec`).
 fn ingest_child(input: &Path, out: &Path) -> (Duration, u64) {
     let t = Instant::now();
-    // Reaped by `wait4` below, which also gives the child's own peak memory.
-    #[allow(clippy::zombie_processes)]
-    let child = Command::new(env!("CARGO_BIN_EXE_cogitator"))
+    let mut child = Command::new(binary())
         .arg("ingest")
         .arg(input)
         .arg("--out")
@@ -41,20 +56,19 @@ fn ingest_child(input: &Path, out: &Path) -> (Duration, u64) {
         .stderr(std::process::Stdio::null())
         .spawn()
         .expect("run the cogitator binary");
-    let pid = child.id() as libc::pid_t;
-    let mut status = 0;
-    // SAFETY: an all-zero `rusage` is a valid value; `wait4` fills it for this one child
-    // (std's `Child::wait` gives no resource usage). The `Child` is not waited on again.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    let mut peak = 0;
+    let status = loop {
+        if let Some(p) = peak_rss(child.id()) {
+            peak = peak.max(p);
+        }
+        if let Some(status) = child.try_wait().expect("wait for the child") {
+            break status;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    };
     let elapsed = t.elapsed();
-    assert_eq!(r, pid, "wait4");
-    assert!(
-        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-        "ingest of {} failed ({status})",
-        input.display()
-    );
-    (elapsed, usage.ru_maxrss as u64 * 1024)
+    assert!(status.success(), "ingest of {} failed", input.display());
+    (elapsed, peak)
 }
 
 fn secs(d: Duration) -> f64 {
@@ -135,8 +149,9 @@ fn main() {
     }
     let (parse1, e2e) = (median(parse1), median(e2e));
     println!(
-        "one page of {:.1} MB: bare parse, 1 core {:.0} ms; ingest end to end {:.0} ms, ratio {:.2} \
+        "{}: one page of {:.1} MB: bare parse, 1 core {:.0} ms; ingest end to end {:.0} ms, ratio {:.2} \
          (issue 30: >= 1); peak {:.0} MB = {:.1}x the page (issue 30: <= 3)",
+        binary().display(),
         page.len() as f64 / 1e6,
         secs(parse1) * 1e3,
         secs(e2e) * 1e3,

@@ -552,6 +552,9 @@ mod tests {
         "<table><tr><td><p>para</p><ul><li>item</li></ul></td></tr></table><form><form>f</form>",
         "<svg><p>breakout</p></svg><math><mi>x</mi></math><noscript><p>ns</p></noscript>",
         "<b><b><b><b>deep</b></b></b></b><p>after</p><font><p>f</font>",
+        "<a href=/aos4/a>1</a><a href=/aos4>2</a><a href=/>3</a><a href=#x>4</a><a>5</a>\
+         <a href=/a-section-name-of-24-chars/x>6</a><a href=//host/x>7</a><a href=/wh40k10ed/>8</a>\
+         <a href=/wh40k10ed/b href=/aos4/>9</a><img class=logo3 title=' Pack '><img title=x>",
         "",
         "text only",
     ];

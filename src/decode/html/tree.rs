@@ -30,7 +30,7 @@ pub struct Element {
     local: LocalName,
     /// The known classes, one bit each ([`super::render::cls::bit`]).
     pub flags: u64,
-    /// The element's `href` and `title` in [`Tree::attrs`], or [`NONE`].
+    /// The element's kept `href` (`a`) and `title` (`img`) in [`Tree::attrs`], or [`NONE`].
     attrs: u32,
     /// 0 HTML, 1 SVG, 2 MathML.
     ns: u8,
@@ -42,7 +42,7 @@ pub struct Element {
     style: bool,
 }
 
-/// An element's kept attribute values.
+/// An element's kept attribute values: a link's site section, an image's title.
 #[derive(Default)]
 struct Attrs {
     href: Option<Box<str>>,
@@ -86,25 +86,33 @@ impl Element {
                     self.has_classes = a.value.split_ascii_whitespace().next().is_some();
                 }
                 local_name!("style") => self.style = true,
-                local_name!("href") | local_name!("title") => {
-                    if self.attrs == NONE {
-                        side.push(Attrs::default());
-                        self.attrs = (side.len() - 1) as u32;
+                // Only a link's site section and an image's title are read (`render`).
+                local_name!("href") if self.local == local_name!("a") => {
+                    if let Some(section) = site_section(&a.value) {
+                        self.keep(side, |k| &mut k.href, section);
                     }
-                    let Some(kept) = side.get_mut(self.attrs as usize) else {
-                        continue;
-                    };
-                    let slot = if a.name.local == local_name!("href") {
-                        &mut kept.href
-                    } else {
-                        &mut kept.title
-                    };
-                    if slot.is_none() {
-                        *slot = Some(Box::from(&*a.value));
-                    }
+                }
+                local_name!("title") if self.local == local_name!("img") => {
+                    self.keep(side, |k| &mut k.title, &a.value);
                 }
                 _ => {}
             }
+        }
+    }
+
+    /// Keeps `value` in the attribute of `side` that `field` picks, unless one is kept.
+    fn keep(
+        &mut self,
+        side: &mut Vec<Attrs>,
+        field: impl Fn(&mut Attrs) -> &mut Option<Box<str>>,
+        value: &str,
+    ) {
+        if self.attrs == NONE {
+            side.push(Attrs::default());
+            self.attrs = (side.len() - 1) as u32;
+        }
+        if let Some(slot) = side.get_mut(self.attrs as usize).map(field) {
+            slot.get_or_insert_with(|| Box::from(value));
         }
     }
 
@@ -112,6 +120,14 @@ impl Element {
     pub fn name(&self) -> &str {
         &self.local
     }
+}
+
+/// The part of a link that names the site's section (`/wh40k10ed` of
+/// `/wh40k10ed/factions/…`), which is all the renderer reads of it; `None` when the link names
+/// none (the renderer reads the same section from this part as from the whole link).
+fn site_section(href: &str) -> Option<&str> {
+    let section = href.strip_prefix('/')?.split('/').next()?;
+    (!section.is_empty() && section.len() < 24).then(|| &href[..1 + section.len()])
 }
 
 /// A node's contents.
