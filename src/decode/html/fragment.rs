@@ -15,10 +15,10 @@ use std::borrow::Cow;
 /// stack, so nesting depth cannot exhaust the stack. Text without `<` or `&` is not parsed.
 ///
 /// A fragment goes through the page's limits ([`limit_depth`]: [`MAX_DEPTH`] nested elements,
-/// [`MAX_FORMATTING`] formatting elements open): a tag past them is read as text, so a field
-/// of nested markup costs the parser linear time and memory (a 210 KB field of `<b><p>`
-/// re-opened every formatting element in every paragraph, 6 GB; a million nested `<div>`s
-/// walked the stack of open elements at every tag).
+/// [`MAX_FORMATTING`](super::MAX_FORMATTING) formatting elements open): a tag past them is
+/// read as text, so a field of nested markup costs the parser linear time and memory (a 210 KB
+/// field of `<b><p>` re-opened every formatting element in every paragraph, 6 GB; a million
+/// nested `<div>`s walked the stack of open elements at every tag).
 pub fn fragment_blocks(html: &str) -> Vec<Block> {
     fragment_blocks_counted(html).0
 }
