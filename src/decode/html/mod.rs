@@ -140,33 +140,94 @@ pub struct DepthScan {
     pub neutralized: Vec<usize>,
 }
 
-/// Elements that never have contents.
-const VOID_TAGS: &[&str] = &[
-    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
-    "track", "wbr", "keygen", "basefont", "bgsound", "frame", "image",
-];
 /// How many formatting elements may be open at once. The parser re-opens every open
 /// formatting element in each new block ("reconstruct the active formatting elements"), so
 /// each one left open copies itself into every later paragraph: `<p><b id=1>x</p><p><b id=2>…`
 /// builds a quadratic tree. The corpus leaves at most 2 open.
 pub const MAX_FORMATTING: usize = 32;
 
+/// Elements that never have contents, and elements a sibling of their own kind closes
+/// implicitly (`<p>…<p>`, `<li>…<li>`): the latter only nest inside other elements, which are
+/// counted, so they are not counted themselves (a page that leaves them open is not deep).
+/// (A `match`, not a list searched: it runs for every tag of every page.)
+fn is_void_or_self_closing(name: &str) -> bool {
+    matches!(
+        name,
+        "area"
+            | "base"
+            | "br"
+            | "col"
+            | "embed"
+            | "hr"
+            | "img"
+            | "input"
+            | "link"
+            | "meta"
+            | "param"
+            | "source"
+            | "track"
+            | "wbr"
+            | "keygen"
+            | "basefont"
+            | "bgsound"
+            | "frame"
+            | "image"
+            | "p"
+            | "li"
+            | "dt"
+            | "dd"
+            | "td"
+            | "th"
+            | "tr"
+            | "tbody"
+            | "thead"
+            | "tfoot"
+            | "option"
+            | "optgroup"
+            | "rb"
+            | "rt"
+            | "rp"
+            | "rtc"
+            | "colgroup"
+            | "caption"
+    )
+}
+
 /// The formatting elements of the HTML parsing algorithm.
-const FORMATTING_TAGS: &[&str] = &[
-    "a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u",
-];
+fn is_formatting(name: &str) -> bool {
+    matches!(
+        name,
+        "a" | "b"
+            | "big"
+            | "code"
+            | "em"
+            | "font"
+            | "i"
+            | "nobr"
+            | "s"
+            | "small"
+            | "strike"
+            | "strong"
+            | "tt"
+            | "u"
+    )
+}
 
 /// Elements whose contents are raw text up to their end tag.
-const RAW_TEXT_TAGS: &[&str] = &[
-    "script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes", "noscript",
-];
-/// Elements a sibling of their own kind closes implicitly (`<p>…<p>`, `<li>…<li>`): they only
-/// nest inside other elements, which are counted, so they are not counted themselves (a page
-/// that leaves them open is not deep).
-const SELF_CLOSING_SIBLINGS: &[&str] = &[
-    "p", "li", "dt", "dd", "td", "th", "tr", "tbody", "thead", "tfoot", "option", "optgroup", "rb",
-    "rt", "rp", "rtc", "colgroup", "caption",
-];
+fn is_raw_text(name: &str) -> bool {
+    matches!(
+        name,
+        "script"
+            | "style"
+            | "textarea"
+            | "title"
+            | "xmp"
+            | "iframe"
+            | "noembed"
+            | "noframes"
+            | "noscript"
+    )
+}
 
 /// A linear byte-level scan of the tags of `text` (comments, doctypes, raw-text elements and
 /// void elements skipped; `/>` honoured inside `svg` and `math` only, as the parser does),
@@ -219,11 +280,11 @@ pub fn limit_depth(text: &str, limit: usize) -> DepthScan {
         };
         i = gt + 1;
         let self_closing = gt > 0 && b[gt - 1] == b'/';
-        if VOID_TAGS.contains(&name) || SELF_CLOSING_SIBLINGS.contains(&name) {
+        if is_void_or_self_closing(name) {
             continue;
         }
         let svg_or_math = name == "svg" || name == "math";
-        let is_formatting = foreign == 0 && FORMATTING_TAGS.contains(&name);
+        let is_formatting = foreign == 0 && is_formatting(name);
         if end_tag {
             if held.last().map(String::as_str) == Some(name) {
                 held.pop();
@@ -256,7 +317,7 @@ pub fn limit_depth(text: &str, limit: usize) -> DepthScan {
             formatting += 1;
             scan.max_formatting = scan.max_formatting.max(formatting);
         }
-        if RAW_TEXT_TAGS.contains(&name) && foreign == 0 {
+        if is_raw_text(name) && foreign == 0 {
             // Contents up to the matching end tag are text; the end tag closes the element.
             let close = format!("</{name}");
             match find_ignore_case(b, i, close.as_bytes()) {
