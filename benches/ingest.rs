@@ -1,26 +1,78 @@
-//! Ingest benchmark (plain `fn main`, std::time): the whole Wahapedia HTML corpus end to end
-//! (read → decode → extract → normalize → dedup → simulate/validate → emit) against the bare
-//! `scraper::Html::parse_document` over the same files in the same run, on one core and on
-//! all cores. Prints MB/s for each, the end-to-end / bare-parse ratio, and peak memory.
+//! Ingest benchmark (plain `fn main`, std::time) for issue 30: the release binary run as a
+//! child process (`cogitator ingest DIR --no-validate`, the whole process: start, read,
+//! decode, extract, normalize, dedup, emit) against the bare `scraper::Html::parse_document`
+//! of the same files held in memory, in the same run, rounds interleaved.
 //!
-//! Run: `cargo bench --bench ingest [-- CORPUS_DIR]` (default `../shared/corpus/wahapedia-html`).
+//! - The Wahapedia HTML corpus: end to end vs the bare parse on 2 threads (rayon).
+//! - One large page, the corpus's unit pages (not `complete-scrape`, not `faction--`) joined
+//!   in path order up to 36 MB, written to a temporary folder: end to end vs the bare parse on
+//!   one core, and the child's peak memory (`VmHWM`, polled) as a multiple of the page's size.
+//!
+//! A ratio above 1 means the ingest is faster than the bare parse. Run:
+//! `cargo bench --bench ingest [-- CORPUS_DIR]` (default `../shared/corpus/wahapedia-html`);
+//! `COGITATOR_BIN=/path/to/cogitator cargo bench --bench ingest` measures another build.
 
 use cogitator::decode::html::parse_only;
-use cogitator::pipeline::Options;
 use rayon::prelude::*;
-use std::time::Instant;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
 #[path = "common/mod.rs"]
 mod common;
 use common::{files_under, input_arg, mbps, median};
 
-const ROUNDS: usize = 7;
+const ROUNDS: usize = 5;
+/// The large page's size (whole pages, up to this many bytes).
+const BIG_PAGE: usize = 36_000_000;
 
-/// Peak resident set size of this process, from /proc (Linux), in MB.
-fn peak_rss_mb() -> Option<f64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+/// The binary measured: `COGITATOR_BIN` when set (to measure another build, e.g. the baseline,
+/// under the same conditions), else this crate's release binary.
+fn binary() -> std::path::PathBuf {
+    std::env::var_os("COGITATOR_BIN")
+        .map(Into::into)
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_cogitator").into())
+}
+
+/// The peak resident set (`VmHWM`, bytes) of process `pid`, while it runs.
+fn peak_rss(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024.0)
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// One ingest of `input` by the binary as a child process: its wall time and peak resident
+/// set (bytes), polled from `/proc` every millisecond (the child's own address space: a
+/// `wait4` `ru_maxrss` would count the parent's pages the child had before `exec`).
+fn ingest_child(input: &Path, out: &Path) -> (Duration, u64) {
+    let t = Instant::now();
+    let mut child = Command::new(binary())
+        .arg("ingest")
+        .arg(input)
+        .arg("--out")
+        .arg(out)
+        .args(["--no-validate", "--fail-on", "never"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("run the cogitator binary");
+    let mut peak = 0;
+    let status = loop {
+        if let Some(p) = peak_rss(child.id()) {
+            peak = peak.max(p);
+        }
+        if let Some(status) = child.try_wait().expect("wait for the child") {
+            break status;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    };
+    let elapsed = t.elapsed();
+    assert!(status.success(), "ingest of {} failed", input.display());
+    (elapsed, peak)
+}
+
+fn secs(d: Duration) -> f64 {
+    d.as_secs_f64()
 }
 
 fn main() {
@@ -35,81 +87,76 @@ fn main() {
         .map(|f| String::from_utf8_lossy(&std::fs::read(f).expect("read")).into_owned())
         .collect();
     let bytes: usize = texts.iter().map(String::len).sum();
-    let threads = rayon::current_num_threads();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .expect("2-thread pool");
     println!(
-        "corpus: {} files, {:.1} MB, {} threads, {} rounds (median)",
+        "corpus: {} files, {:.1} MB, {ROUNDS} rounds (median), {} cores online",
         files.len(),
         bytes as f64 / 1e6,
-        threads,
-        ROUNDS
+        std::thread::available_parallelism().map_or(0, |n| n.get())
     );
-
-    // Interleaved rounds, so the bare parse and the ingest see the same machine conditions.
     let tmp = tempfile::tempdir().expect("temporary directory");
-    let out = tmp.path();
-    let (mut one, mut all, mut ingest_times, mut ingest_no_validate) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+
+    let (mut parse2, mut e2e, mut corpus_peak) = (Vec::new(), Vec::new(), 0u64);
     for round in 0..ROUNDS {
         let t = Instant::now();
-        let n: usize = texts.par_iter().map(|s| parse_only(s)).sum();
+        let n: usize = pool.install(|| texts.par_iter().map(|s| parse_only(s)).sum());
         std::hint::black_box(n);
-        all.push(t.elapsed());
-        // Alternate which ingest comes first, so neither always follows the bare parse.
-        let order = if round % 2 == 0 {
-            [true, false]
-        } else {
-            [false, true]
-        };
-        for validate in order {
-            let times = if validate {
-                &mut ingest_times
-            } else {
-                &mut ingest_no_validate
-            };
-            let t = Instant::now();
-            let ds = cogitator::ingest(
-                std::slice::from_ref(&dir),
-                &Options {
-                    skip_validation: !validate,
-                    ..Options::default()
-                },
-            )
-            .expect("ingest");
-            cogitator::emit::write(&ds, &out.join(format!("out-{round}-{validate}")))
-                .expect("emit");
-            times.push(t.elapsed());
-        }
-        let t = Instant::now();
-        let n: usize = texts.iter().map(|s| parse_only(s)).sum();
-        std::hint::black_box(n);
-        one.push(t.elapsed());
+        parse2.push(t.elapsed());
+        let (d, peak) = ingest_child(&dir, &tmp.path().join(format!("corpus-{round}")));
+        e2e.push(d);
+        corpus_peak = corpus_peak.max(peak);
     }
-    let (parse_one_core, parse_all) = (median(one), median(all));
-    let e2e = median(ingest_times);
-    let e2e_nv = median(ingest_no_validate);
+    let (parse2, e2e) = (median(parse2), median(e2e));
     println!(
-        "bare scraper parse, 1 core      {:>8.1} MB/s  ({:.0} ms)",
-        mbps(bytes, parse_one_core),
-        parse_one_core.as_secs_f64() * 1e3
+        "bare scraper parse, 2 threads   {:>8.1} MB/s  ({:.0} ms)",
+        mbps(bytes, parse2),
+        secs(parse2) * 1e3
     );
     println!(
-        "bare scraper parse, {threads} threads   {:>8.1} MB/s  ({:.0} ms)",
-        mbps(bytes, parse_all),
-        parse_all.as_secs_f64() * 1e3
-    );
-    println!(
-        "ingest end to end               {:>8.1} MB/s  ({:.0} ms)  ratio to bare parse ({threads} threads): {:.2}",
+        "ingest end to end (process)     {:>8.1} MB/s  ({:.0} ms)  ratio to the bare parse: {:.2} \
+         (issue 30: >= 2)  peak {:.0} MB",
         mbps(bytes, e2e),
-        e2e.as_secs_f64() * 1e3,
-        parse_all.as_secs_f64() / e2e.as_secs_f64()
+        secs(e2e) * 1e3,
+        secs(parse2) / secs(e2e),
+        corpus_peak as f64 / 1e6
     );
-    println!(
-        "ingest without simulator stage  {:>8.1} MB/s  ({:.0} ms)  ratio: {:.2}",
-        mbps(bytes, e2e_nv),
-        e2e_nv.as_secs_f64() * 1e3,
-        parse_all.as_secs_f64() / e2e_nv.as_secs_f64()
-    );
-    if let Some(mb) = peak_rss_mb() {
-        println!("peak memory (VmHWM)             {mb:>8.0} MB");
+
+    // The large page.
+    let mut page = String::new();
+    for (f, t) in files.iter().zip(&texts) {
+        let name = f.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        if name.contains("complete-scrape") || name.starts_with("faction--") {
+            continue;
+        }
+        if page.len() + t.len() > BIG_PAGE {
+            break;
+        }
+        page.push_str(t);
     }
+    let big = tmp.path().join("joined-unit-pages.html");
+    std::fs::write(&big, &page).expect("write the large page");
+    let (mut parse1, mut e2e, mut peak) = (Vec::new(), Vec::new(), 0u64);
+    for round in 0..3 {
+        let t = Instant::now();
+        std::hint::black_box(parse_only(&page));
+        parse1.push(t.elapsed());
+        let (d, p) = ingest_child(&big, &tmp.path().join(format!("big-{round}")));
+        e2e.push(d);
+        peak = peak.max(p);
+    }
+    let (parse1, e2e) = (median(parse1), median(e2e));
+    println!(
+        "{}: one page of {:.1} MB: bare parse, 1 core {:.0} ms; ingest end to end {:.0} ms, ratio {:.2} \
+         (issue 30: >= 1); peak {:.0} MB = {:.1}x the page (issue 30: <= 3)",
+        binary().display(),
+        page.len() as f64 / 1e6,
+        secs(parse1) * 1e3,
+        secs(e2e) * 1e3,
+        secs(parse1) / secs(e2e),
+        peak as f64 / 1e6,
+        peak as f64 / page.len() as f64
+    );
 }

@@ -1,0 +1,710 @@
+//! The page's lean tree: html5ever's tree builder (the same algorithm as `scraper`, so implied
+//! end tags, misnested formatting and foster parenting give the same shape) driving a sink that
+//! keeps only what the renderer reads — element names, the known class names as bits
+//! ([`super::render::cls`]), whether there is any class or a `style`, a link's site section and
+//! an image's title — in an arena of 48-byte nodes linked by index, in fixed chunks. Every
+//! other attribute (the site's long `data-tooltip-content`, `style` values, ids) and the text
+//! of scripts and styles are dropped as they arrive; the page is given to the tokenizer in
+//! 64 KiB pieces and text is copied out of them, so no copy of the whole page is held. About
+//! a third of `scraper`'s DOM (`notes/stream-html.md`).
+//!
+//! Must not know the site's markup beyond the class bits; reading the tree is `render`'s
+//! business. Never panics: a handle the builder passes that is not in the arena is ignored.
+
+use html5ever::tendril::{StrTendril, TendrilSink};
+use html5ever::tree_builder::{ElemName, ElementFlags, NodeOrText, QuirksMode, TreeSink};
+use html5ever::{local_name, ns, Attribute, LocalName, Namespace, QualName};
+use std::borrow::Cow;
+use std::cell::{Ref, RefCell};
+
+/// No node (the end of a link).
+const NONE: u32 = u32::MAX;
+
+/// A handle that is not in the arena (a template without contents, never made): linking it
+/// anywhere does nothing.
+const DISCARDED: u32 = u32::MAX - 1;
+
+/// The namespaces the tree builder puts elements in, by [`Element::ns`].
+const NAMESPACES: usize = 3;
+
+/// An element as the renderer sees it (24 bytes: a page of 36 MB has a million nodes).
+pub struct Element {
+    local: LocalName,
+    /// The known classes, one bit each ([`super::render::cls::bit`]).
+    pub flags: u64,
+    /// The element's kept `href` (`a`) and `title` (`img`) in [`Tree::attrs`], or [`NONE`].
+    attrs: u32,
+    /// 0 HTML, 1 SVG, 2 MathML.
+    ns: u8,
+    /// Whether the element has any class at all.
+    pub has_classes: bool,
+    /// Whether it has a `class` attribute (maybe empty).
+    class_attr: bool,
+    /// Whether it has a `style` attribute (its value is never read).
+    style: bool,
+}
+
+/// An element's kept attribute values: a link's site section, an image's title.
+#[derive(Default)]
+struct Attrs {
+    href: Option<Box<str>>,
+    title: Option<Box<str>>,
+}
+
+fn ns_index(ns: &Namespace) -> u8 {
+    match *ns {
+        ns!(svg) => 1,
+        ns!(mathml) => 2,
+        _ => 0,
+    }
+}
+
+impl Element {
+    fn new(name: QualName, attrs: Vec<Attribute>, side: &mut Vec<Attrs>) -> Self {
+        let mut el = Element {
+            ns: ns_index(&name.ns),
+            local: name.local,
+            flags: 0,
+            attrs: NONE,
+            has_classes: false,
+            class_attr: false,
+            style: false,
+        };
+        el.add_attrs(attrs, side);
+        el
+    }
+
+    /// Keeps the attributes the renderer reads; the first of a name wins (as the tokenizer's
+    /// duplicate rule and `add_attrs_if_missing` want).
+    fn add_attrs(&mut self, attrs: Vec<Attribute>, side: &mut Vec<Attrs>) {
+        for a in attrs {
+            match a.name.local {
+                local_name!("class") if !self.class_attr => {
+                    self.class_attr = true;
+                    self.flags = a
+                        .value
+                        .split_ascii_whitespace()
+                        .fold(0, |m, c| m | super::render::cls::bit(c));
+                    self.has_classes = a.value.split_ascii_whitespace().next().is_some();
+                }
+                local_name!("style") => self.style = true,
+                // Only a link's site section and an image's title are read (`render`).
+                local_name!("href") if self.local == local_name!("a") => {
+                    if let Some(section) = site_section(&a.value) {
+                        self.keep(side, |k| &mut k.href, section);
+                    }
+                }
+                local_name!("title") if self.local == local_name!("img") => {
+                    self.keep(side, |k| &mut k.title, &a.value);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Keeps `value` in the attribute of `side` that `field` picks, unless one is kept.
+    fn keep(
+        &mut self,
+        side: &mut Vec<Attrs>,
+        field: impl Fn(&mut Attrs) -> &mut Option<Box<str>>,
+        value: &str,
+    ) {
+        if self.attrs == NONE {
+            side.push(Attrs::default());
+            self.attrs = (side.len() - 1) as u32;
+        }
+        if let Some(slot) = side.get_mut(self.attrs as usize).map(field) {
+            slot.get_or_insert_with(|| Box::from(value));
+        }
+    }
+
+    /// The element's local name.
+    pub fn name(&self) -> &str {
+        &self.local
+    }
+}
+
+/// The part of a link that names the site's section (`/wh40k10ed` of
+/// `/wh40k10ed/factions/…`), which is all the renderer reads of it; `None` when the link names
+/// none (the renderer reads the same section from this part as from the whole link).
+fn site_section(href: &str) -> Option<&str> {
+    let section = href.strip_prefix('/')?.split('/').next()?;
+    (!section.is_empty() && section.len() < 24).then(|| &href[..1 + section.len()])
+}
+
+/// A node's contents.
+pub enum Node {
+    Document,
+    Element(Element),
+    Text(StrTendril),
+    /// Comments, processing instructions, template contents: kept as nodes (the builder
+    /// links them) but never read.
+    Other,
+}
+
+struct Slot {
+    node: Node,
+    parent: u32,
+    prev: u32,
+    next: u32,
+    first: u32,
+    last: u32,
+}
+
+/// How many nodes a chunk of the arena holds: chunks are never reallocated, so the arena
+/// grows without the doubling copy (and its transient second arena) of one `Vec`.
+const CHUNK: usize = 1 << 14;
+
+/// The nodes, by index, in chunks of [`CHUNK`].
+#[derive(Default)]
+struct Arena {
+    chunks: Vec<Vec<Slot>>,
+    len: usize,
+}
+
+impl Arena {
+    fn push(&mut self, node: Node) -> u32 {
+        if self.len % CHUNK == 0 {
+            self.chunks.push(Vec::with_capacity(CHUNK));
+        }
+        if let Some(c) = self.chunks.last_mut() {
+            c.push(slot(node));
+        }
+        self.len += 1;
+        (self.len - 1) as u32
+    }
+
+    fn get(&self, id: u32) -> Option<&Slot> {
+        let i = id as usize;
+        self.chunks.get(i / CHUNK)?.get(i % CHUNK)
+    }
+
+    fn get_mut(&mut self, id: u32) -> Option<&mut Slot> {
+        let i = id as usize;
+        self.chunks.get_mut(i / CHUNK)?.get_mut(i % CHUNK)
+    }
+}
+
+/// The parsed page.
+pub struct Tree {
+    slots: Arena,
+    /// The kept `href` and `title` values, by [`Element::attrs`].
+    attrs: Vec<Attrs>,
+    /// What a node outside the arena reads as (never asked: `NodeRef`s are made for nodes).
+    other: Node,
+    /// The name a handle that is not an element reads as (the builder never asks).
+    div: LocalName,
+}
+
+/// How much of the page the tokenizer is given at once: the page is not copied whole into
+/// the parser's buffer, and text is copied out of each piece, so pieces are freed as parsing
+/// moves on. (Cut at a character boundary; html5ever's tokenizer carries its state across.)
+const PIECE: usize = 1 << 16;
+
+/// Parses `text` into a [`Tree`] with html5ever's tree builder (scripting on, as `scraper`).
+pub fn parse(text: &str) -> Tree {
+    let mut slots = Arena::default();
+    slots.push(Node::Document);
+    let sink = Sink {
+        tree: RefCell::new(Tree {
+            slots,
+            attrs: Vec::new(),
+            other: Node::Other,
+            div: local_name!("div"),
+        }),
+        namespaces: [ns!(html), ns!(svg), ns!(mathml)],
+    };
+    let mut parser = html5ever::parse_document(sink, Default::default());
+    let mut rest = text;
+    while !rest.is_empty() {
+        let mut cut = rest.len().min(PIECE);
+        while !rest.is_char_boundary(cut) {
+            cut += 1;
+        }
+        let (piece, after) = rest.split_at(cut);
+        parser.process(StrTendril::from_slice(piece));
+        rest = after;
+    }
+    parser.finish()
+}
+
+fn slot(node: Node) -> Slot {
+    Slot {
+        node,
+        parent: NONE,
+        prev: NONE,
+        next: NONE,
+        first: NONE,
+        last: NONE,
+    }
+}
+
+impl Tree {
+    /// The document node.
+    pub fn root(&self) -> NodeRef<'_> {
+        NodeRef { tree: self, id: 0 }
+    }
+
+    /// The first element child of the document (`<html>`).
+    pub fn root_element(&self) -> Option<ElementRef<'_>> {
+        self.root().children().find_map(ElementRef::wrap)
+    }
+
+    fn at(&self, id: u32) -> Option<NodeRef<'_>> {
+        self.slots.get(id).map(|_| NodeRef { tree: self, id })
+    }
+}
+
+/// A node of a [`Tree`] (the same interface as `ego_tree`'s, as far as the renderer uses it).
+#[derive(Clone, Copy)]
+pub struct NodeRef<'a> {
+    tree: &'a Tree,
+    id: u32,
+}
+
+impl PartialEq for NodeRef<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id
+    }
+}
+
+impl<'a> NodeRef<'a> {
+    /// The node's slot (a `NodeRef` is only made for an index in the arena).
+    fn link(&self, of: impl Fn(&Slot) -> u32) -> Option<Self> {
+        self.tree.at(self.tree.slots.get(self.id).map_or(NONE, of))
+    }
+
+    pub fn value(&self) -> &'a Node {
+        self.tree
+            .slots
+            .get(self.id)
+            .map_or(&self.tree.other, |s| &s.node)
+    }
+
+    /// One of the kept attributes (`href`, `title`), or `style` (an empty value when there).
+    pub fn attr(&self, name: &str) -> Option<&'a str> {
+        let Node::Element(e) = self.value() else {
+            return None;
+        };
+        let kept = self.tree.attrs.get(e.attrs as usize);
+        match name {
+            "href" => kept.and_then(|k| k.href.as_deref()),
+            "title" => kept.and_then(|k| k.title.as_deref()),
+            "style" => e.style.then_some(""),
+            _ => None,
+        }
+    }
+
+    pub fn parent(&self) -> Option<Self> {
+        self.link(|s| s.parent)
+    }
+
+    pub fn first_child(&self) -> Option<Self> {
+        self.link(|s| s.first)
+    }
+
+    pub fn next_sibling(&self) -> Option<Self> {
+        self.link(|s| s.next)
+    }
+
+    pub fn prev_sibling(&self) -> Option<Self> {
+        self.link(|s| s.prev)
+    }
+
+    pub fn children(&self) -> impl Iterator<Item = NodeRef<'a>> {
+        std::iter::successors(self.first_child(), |n| n.next_sibling())
+    }
+
+    pub fn next_siblings(&self) -> impl Iterator<Item = NodeRef<'a>> {
+        std::iter::successors(self.next_sibling(), |n| n.next_sibling())
+    }
+
+    pub fn prev_siblings(&self) -> impl Iterator<Item = NodeRef<'a>> {
+        std::iter::successors(self.prev_sibling(), |n| n.prev_sibling())
+    }
+
+    /// This node and the nodes below it, in document order (iterative).
+    pub fn descendants(&self) -> impl Iterator<Item = NodeRef<'a>> {
+        let root = *self;
+        std::iter::successors(Some(root), move |&n| next_in(n, root))
+    }
+}
+
+/// The node after `n` in document order within `root`'s subtree.
+fn next_in<'a>(n: NodeRef<'a>, root: NodeRef<'a>) -> Option<NodeRef<'a>> {
+    if let Some(c) = n.first_child() {
+        return Some(c);
+    }
+    let mut n = n;
+    loop {
+        if n == root {
+            return None;
+        }
+        if let Some(s) = n.next_sibling() {
+            return Some(s);
+        }
+        n = n.parent()?;
+    }
+}
+
+/// An element node of a [`Tree`].
+#[derive(Clone, Copy)]
+pub struct ElementRef<'a> {
+    node: NodeRef<'a>,
+    el: &'a Element,
+}
+
+impl PartialEq for ElementRef<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.node == other.node
+    }
+}
+
+impl<'a> ElementRef<'a> {
+    pub fn wrap(node: NodeRef<'a>) -> Option<Self> {
+        match node.value() {
+            Node::Element(el) => Some(ElementRef { node, el }),
+            _ => None,
+        }
+    }
+
+    pub fn value(&self) -> &'a Element {
+        self.el
+    }
+
+    pub fn child_elements(&self) -> impl Iterator<Item = ElementRef<'a>> {
+        self.node.children().filter_map(ElementRef::wrap)
+    }
+
+    pub fn descendent_elements(&self) -> impl Iterator<Item = ElementRef<'a>> {
+        self.node.descendants().filter_map(ElementRef::wrap)
+    }
+}
+
+impl<'a> std::ops::Deref for ElementRef<'a> {
+    type Target = NodeRef<'a>;
+    fn deref(&self) -> &NodeRef<'a> {
+        &self.node
+    }
+}
+
+/// The tree builder's sink: the tree behind a `RefCell` (the builder holds `&self`).
+struct Sink {
+    tree: RefCell<Tree>,
+    /// HTML, SVG, MathML: the namespaces [`Element::ns`] stands for.
+    namespaces: [Namespace; NAMESPACES],
+}
+
+/// An element's name as the tree builder asks for it.
+#[derive(Debug)]
+pub struct Name<'a> {
+    local: Ref<'a, LocalName>,
+    ns: &'a Namespace,
+}
+
+impl ElemName for Name<'_> {
+    fn ns(&self) -> &Namespace {
+        self.ns
+    }
+
+    fn local_name(&self) -> &LocalName {
+        &self.local
+    }
+}
+
+impl Arena {
+    fn detach(&mut self, id: u32) {
+        let Some(n) = self.get(id) else {
+            return;
+        };
+        let (parent, prev, next) = (n.parent, n.prev, n.next);
+        if parent == NONE {
+            return;
+        }
+        match self.get_mut(prev) {
+            Some(p) => p.next = next,
+            None => {
+                if let Some(p) = self.get_mut(parent) {
+                    p.first = next;
+                }
+            }
+        }
+        match self.get_mut(next) {
+            Some(nx) => nx.prev = prev,
+            None => {
+                if let Some(p) = self.get_mut(parent) {
+                    p.last = prev;
+                }
+            }
+        }
+        if let Some(n) = self.get_mut(id) {
+            n.parent = NONE;
+            n.prev = NONE;
+            n.next = NONE;
+        }
+    }
+
+    /// Links `id` (detached first) as the last child of `parent`.
+    fn link_last(&mut self, parent: u32, id: u32) {
+        if parent == id || self.get(id).is_none() {
+            return;
+        }
+        self.detach(id);
+        let Some(p) = self.get_mut(parent) else {
+            return;
+        };
+        let last = p.last;
+        p.last = id;
+        if p.first == NONE {
+            p.first = id;
+        }
+        if let Some(l) = self.get_mut(last) {
+            l.next = id;
+        }
+        if let Some(n) = self.get_mut(id) {
+            n.parent = parent;
+            n.prev = last;
+            n.next = NONE;
+        }
+    }
+
+    /// Links the detached `id` just before `sibling` (which has a parent).
+    fn link_before(&mut self, sibling: u32, id: u32) {
+        if id == sibling || self.get(id).is_none() {
+            return;
+        }
+        let Some(sib) = self.get_mut(sibling) else {
+            return;
+        };
+        let (parent, prev) = (sib.parent, sib.prev);
+        sib.prev = id;
+        match self.get_mut(prev) {
+            Some(p) => p.next = id,
+            None => {
+                if let Some(p) = self.get_mut(parent) {
+                    p.first = id;
+                }
+            }
+        }
+        if let Some(n) = self.get_mut(id) {
+            n.parent = parent;
+            n.prev = prev;
+            n.next = sibling;
+        }
+    }
+
+    /// Appends `text` to the node `id` when it is a text node.
+    fn merge_text(&mut self, id: u32, text: &str) -> bool {
+        match self.get_mut(id).map(|n| &mut n.node) {
+            Some(Node::Text(t)) => {
+                t.push_slice(text);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether text under `parent` is never read (scripts and styles).
+    fn drops_text(&self, parent: u32) -> bool {
+        matches!(
+            self.get(parent).map(|p| &p.node),
+            Some(Node::Element(e)) if e.ns == 0
+                && matches!(e.local, local_name!("script") | local_name!("style"))
+        )
+    }
+}
+
+/// An owned copy of `text` (a tendril of the tokenizer's piece would keep the piece alive).
+fn owned(text: &str) -> StrTendril {
+    StrTendril::from_slice(text)
+}
+
+impl TreeSink for Sink {
+    type Handle = u32;
+    type Output = Tree;
+    type ElemName<'a> = Name<'a>;
+
+    fn finish(self) -> Tree {
+        self.tree.into_inner()
+    }
+
+    fn parse_error(&self, _msg: Cow<'static, str>) {}
+
+    fn get_document(&self) -> u32 {
+        0
+    }
+
+    fn elem_name<'a>(&'a self, target: &'a u32) -> Name<'a> {
+        // The builder only asks about elements it made; anything else reads as `html:div`.
+        let tree = self.tree.borrow();
+        let ns = match tree.slots.get(*target).map(|n| &n.node) {
+            Some(Node::Element(e)) => e.ns as usize,
+            _ => 0,
+        };
+        let local = Ref::map(tree, |t| match t.slots.get(*target).map(|n| &n.node) {
+            Some(Node::Element(e)) => &e.local,
+            _ => &t.div,
+        });
+        Name {
+            local,
+            ns: &self.namespaces[ns.min(NAMESPACES - 1)],
+        }
+    }
+
+    fn create_element(&self, name: QualName, attrs: Vec<Attribute>, _: ElementFlags) -> u32 {
+        let template = name.local == local_name!("template");
+        let mut tree = self.tree.borrow_mut();
+        let el = Element::new(name, attrs, &mut tree.attrs);
+        let id = tree.slots.push(Node::Element(el));
+        if template {
+            // The template's contents, a fragment as `scraper` makes it (its first child).
+            let contents = tree.slots.push(Node::Other);
+            tree.slots.link_last(id, contents);
+        }
+        id
+    }
+
+    // Comments and processing instructions stay as (empty) nodes: they keep the text around
+    // them in separate nodes, as `scraper` does.
+    fn create_comment(&self, _text: StrTendril) -> u32 {
+        self.tree.borrow_mut().slots.push(Node::Other)
+    }
+
+    fn create_pi(&self, _target: StrTendril, _data: StrTendril) -> u32 {
+        self.tree.borrow_mut().slots.push(Node::Other)
+    }
+
+    fn append(&self, parent: &u32, child: NodeOrText<u32>) {
+        let mut tree = self.tree.borrow_mut();
+        let s = &mut tree.slots;
+        match child {
+            NodeOrText::AppendNode(id) => s.link_last(*parent, id),
+            NodeOrText::AppendText(text) => {
+                if s.drops_text(*parent) {
+                    return;
+                }
+                let last = s.get(*parent).map_or(NONE, |p| p.last);
+                if !s.merge_text(last, &text) && s.get(*parent).is_some() {
+                    let id = s.push(Node::Text(owned(&text)));
+                    s.link_last(*parent, id);
+                }
+            }
+        }
+    }
+
+    fn append_based_on_parent_node(
+        &self,
+        element: &u32,
+        prev_element: &u32,
+        child: NodeOrText<u32>,
+    ) {
+        let has_parent = self
+            .tree
+            .borrow()
+            .slots
+            .get(*element)
+            .is_some_and(|n| n.parent != NONE);
+        if has_parent {
+            self.append_before_sibling(element, child);
+        } else {
+            self.append(prev_element, child);
+        }
+    }
+
+    fn append_doctype_to_document(&self, _: StrTendril, _: StrTendril, _: StrTendril) {}
+
+    fn get_template_contents(&self, target: &u32) -> u32 {
+        self.tree
+            .borrow()
+            .slots
+            .get(*target)
+            .map_or(DISCARDED, |n| n.first)
+    }
+
+    fn same_node(&self, x: &u32, y: &u32) -> bool {
+        x == y
+    }
+
+    fn set_quirks_mode(&self, _mode: QuirksMode) {}
+
+    fn append_before_sibling(&self, sibling: &u32, new_node: NodeOrText<u32>) {
+        let mut tree = self.tree.borrow_mut();
+        let s = &mut tree.slots;
+        if let NodeOrText::AppendNode(id) = new_node {
+            s.detach(id);
+        }
+        let Some(sib) = s.get(*sibling) else {
+            return;
+        };
+        if sib.parent == NONE {
+            return;
+        }
+        let (parent, prev) = (sib.parent, sib.prev);
+        match new_node {
+            NodeOrText::AppendNode(id) => s.link_before(*sibling, id),
+            NodeOrText::AppendText(text) => {
+                if s.drops_text(parent) || s.merge_text(prev, &text) {
+                    return;
+                }
+                let id = s.push(Node::Text(owned(&text)));
+                s.link_before(*sibling, id);
+            }
+        }
+    }
+
+    fn add_attrs_if_missing(&self, target: &u32, attrs: Vec<Attribute>) {
+        let mut tree = self.tree.borrow_mut();
+        let Tree {
+            slots, attrs: side, ..
+        } = &mut *tree;
+        if let Some(Node::Element(e)) = slots.get_mut(*target).map(|n| &mut n.node) {
+            e.add_attrs(attrs, side);
+        }
+    }
+
+    fn remove_from_parent(&self, target: &u32) {
+        self.tree.borrow_mut().slots.detach(*target);
+    }
+
+    fn reparent_children(&self, node: &u32, new_parent: &u32) {
+        if node == new_parent {
+            return;
+        }
+        let mut tree = self.tree.borrow_mut();
+        let s = &mut tree.slots;
+        while let Some(first) = s.get(*node).map(|n| n.first).filter(|&f| f != NONE) {
+            s.detach(first);
+            s.link_last(*new_parent, first);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nodes_stay_small() {
+        // A page of 36 MB has about a million nodes: each byte here is a megabyte there.
+        assert!(
+            std::mem::size_of::<Slot>() <= 56,
+            "{}",
+            std::mem::size_of::<Slot>()
+        );
+    }
+
+    #[test]
+    fn pieces_cut_inside_an_entity_and_a_character_parse_as_whole() {
+        let word = "é&amp;".repeat(PIECE / 7 + 3);
+        let tree = parse(&format!("<p>{word}</p>"));
+        let text: String = tree
+            .root()
+            .descendants()
+            .filter_map(|n| match n.value() {
+                Node::Text(t) => Some(t.to_string()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(text, word.replace("&amp;", "&"));
+    }
+}
