@@ -45,6 +45,10 @@ fuzz target="" runs="1000000":
     #!/usr/bin/env bash
     set -euo pipefail
     cd fuzz
+    # The fuzz crate is its own workspace with its own (ignored) lock file: start it from the
+    # project's, so the fuzzed code builds with the versions CI tests (a fresh resolution may
+    # pick versions the project does not build with, e.g. an older serde-saphyr).
+    [ -f Cargo.lock ] || cp ../Cargo.lock Cargo.lock
     targets="{{target}}"
     [ -n "$targets" ] || targets="pipeline_html pipeline_text pipeline_markdown pipeline_pdf pipeline_csv pipeline_bsdata pipeline_bsdata_json pipeline_mfm pipeline_gdc dice value_grammar"
     for t in $targets; do
