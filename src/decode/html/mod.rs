@@ -48,6 +48,7 @@ mod fragment;
 #[cfg(test)]
 mod legacy;
 mod render;
+mod tokenize;
 mod tree;
 
 pub use fragment::{fragment_blocks, fragment_blocks_counted, fragment_lines, fragment_text};
