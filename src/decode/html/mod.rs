@@ -345,9 +345,7 @@ fn tag_end(b: &[u8], from: usize) -> Option<usize> {
     let mut prev = b' ';
     loop {
         let rest = b.get(i..)?;
-        let k = rest
-            .iter()
-            .position(|&c| c == b'>' || c == b'"' || c == b'\'')?;
+        let k = memchr::memchr3(b'>', b'"', b'\'', rest)?;
         let c = rest[k];
         if let Some(&p) = rest[..k].iter().rev().find(|c| !c.is_ascii_whitespace()) {
             prev = p;
@@ -357,7 +355,7 @@ fn tag_end(b: &[u8], from: usize) -> Option<usize> {
         }
         if prev == b'=' {
             // A quote opens a value only after `=` (with optional spaces): skip to its end.
-            let close = rest[k + 1..].iter().position(|&x| x == c)?;
+            let close = memchr::memchr(c, &rest[k + 1..])?;
             i += k + 1 + close + 1;
         } else {
             i += k + 1;
@@ -367,10 +365,7 @@ fn tag_end(b: &[u8], from: usize) -> Option<usize> {
 }
 
 fn find(b: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-    b.get(from..)?
-        .windows(needle.len())
-        .position(|w| w == needle)
-        .map(|p| from + p)
+    memchr::memmem::find(b.get(from..)?, needle).map(|p| from + p)
 }
 
 fn find_ignore_case(b: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
@@ -452,10 +447,10 @@ impl<'t> Locator<'t> {
         if needle.is_empty() || self.missed.contains(needle) {
             return self.line;
         }
-        match self.text[self.cursor..].find(needle) {
+        match memchr::memmem::find(&self.text.as_bytes()[self.cursor..], needle.as_bytes()) {
             Some(off) => {
                 let passed = &self.text.as_bytes()[self.cursor..self.cursor + off];
-                let newlines = passed.iter().filter(|&&b| b == b'\n').count();
+                let newlines = memchr::memchr_iter(b'\n', passed).count();
                 self.line = self.line.saturating_add(newlines as u32);
                 self.cursor += off;
             }
@@ -473,18 +468,16 @@ const SKIPPED_TAGS: &[&str] = &[
 ];
 /// Whitespace runs (including non-breaking spaces) collapsed to one space, trimmed.
 fn clean(s: &str) -> String {
+    // The words (runs of other characters) joined by one space, copied a word at a time.
     let mut out = String::with_capacity(s.len());
-    let mut space = false;
-    for c in s.chars() {
-        if c.is_whitespace() || c == '\u{a0}' {
-            space = true;
-        } else {
-            if space && !out.is_empty() {
-                out.push(' ');
-            }
-            space = false;
-            out.push(c);
+    for word in s.split(|c: char| c.is_whitespace() || c == '\u{a0}') {
+        if word.is_empty() {
+            continue;
         }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
     }
     out
 }
