@@ -1,7 +1,9 @@
 //! Decoder for scraped Wahapedia pages: a lean tree of the page (`tree`: html5ever's tree
 //! builder, so the same shape as a browser's or `scraper`'s, keeping only what is read)
-//! rendered into IR blocks (`render`). Submodules: `tree` (parse), `render` (the site's
-//! markup → blocks), `fragment` (HTML inside fields of structured sources, with `scraper`).
+//! rendered into IR blocks (`render`). Submodules: `tokenize` (a byte-level tokenizer feeding
+//! the tree builder; html5ever's own tokenizer is its fallback), `tree` (parse), `render` (the
+//! site's markup → blocks), `fragment` (HTML inside fields of structured sources, with
+//! `scraper`).
 //!
 //! Owns everything about the site's markup and nothing about the game: it knows that a
 //! `dsProfileWrap` holds characteristic values, that a weapon row's abilities are the `kwb2`
@@ -31,9 +33,10 @@
 //! scope checks walk the stack of open elements, quadratic on 40,000 nested `<div>`s; each
 //! open formatting element is re-opened in every later paragraph) and the tree shallow.
 //!
-//! Memory: the page's text is borrowed from the input bytes when valid UTF-8, given to the
-//! tokenizer in 64 KiB pieces, and the tree holds 48 bytes a node and the text (about 3 times
-//! a tag-dense page in all, against 8.7 for `scraper`'s DOM; `notes/stream-html.md`).
+//! Memory: the page's text is borrowed from the input bytes when valid UTF-8 and tokenized in
+//! place (each text run one small tendril), and the tree holds 48 bytes a node and the text
+//! (about 3 times a tag-dense page in all, against 8.7 for `scraper`'s DOM;
+//! `notes/stream-html.md`, `notes/stream-html2.md`).
 //!
 //! Architecture invariant: never panics on any input; never drops text silently (site chrome
 //! is counted in `chrome_dropped`).

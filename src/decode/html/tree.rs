@@ -4,9 +4,11 @@
 //! ([`super::render::cls`]), whether there is any class or a `style`, a link's site section and
 //! an image's title — in an arena of 48-byte nodes linked by index, in fixed chunks. Every
 //! other attribute (the site's long `data-tooltip-content`, `style` values, ids) and the text
-//! of scripts and styles are dropped as they arrive; the page is given to the tokenizer in
-//! 64 KiB pieces and text is copied out of them, so no copy of the whole page is held. About
-//! a third of `scraper`'s DOM (`notes/stream-html.md`).
+//! of scripts and styles are dropped as they arrive. The builder is fed by the byte-level
+//! tokenizer ([`super::tokenize`]), whose text tendrils the tree keeps; on its fallback, by
+//! html5ever's tokenizer, given the page in 64 KiB pieces with text copied out of them, so no
+//! copy of the whole page is held either way. About a third of `scraper`'s DOM
+//! (`notes/stream-html.md`).
 //!
 //! Must not know the site's markup beyond the class bits; reading the tree is `render`'s
 //! business. Never panics: a handle the builder passes that is not in the arena is ignored.
@@ -207,14 +209,14 @@ const PIECE: usize = 1 << 16;
 /// fed by the byte-level tokenizer ([`super::tokenize`]); a page that tokenizer gives back
 /// goes through html5ever's own tokenizer ([`parse_with_html5ever`]), to the same tree.
 pub fn parse(text: &str) -> Tree {
-    let builder = TreeBuilder::new(new_sink(), TreeBuilderOpts::default());
+    let builder = TreeBuilder::new(new_sink(false), TreeBuilderOpts::default());
     match super::tokenize::run(text, &builder) {
         Ok(()) => builder.sink.finish(),
         Err(super::tokenize::Fallback) => parse_with_html5ever(text),
     }
 }
 
-fn new_sink() -> Sink {
+fn new_sink(copy_text: bool) -> Sink {
     let mut slots = Arena::default();
     slots.push(Node::Document);
     Sink {
@@ -225,13 +227,14 @@ fn new_sink() -> Sink {
             div: local_name!("div"),
         }),
         namespaces: [ns!(html), ns!(svg), ns!(mathml)],
+        copy_text,
     }
 }
 
 /// Parses `text` with html5ever's tokenizer and tree builder: the page is given to the
 /// tokenizer in [`PIECE`]s and text is copied out of them.
 pub fn parse_with_html5ever(text: &str) -> Tree {
-    let mut parser = html5ever::parse_document(new_sink(), Default::default());
+    let mut parser = html5ever::parse_document(new_sink(true), Default::default());
     let mut rest = text;
     while !rest.is_empty() {
         let mut cut = rest.len().min(PIECE);
@@ -410,6 +413,10 @@ struct Sink {
     tree: RefCell<Tree>,
     /// HTML, SVG, MathML: the namespaces [`Element::ns`] stands for.
     namespaces: [Namespace; NAMESPACES],
+    /// Whether text is copied out of the tendrils the builder passes: html5ever's tokenizer
+    /// passes slices of its 64 KiB pieces (kept, they would keep every piece alive); the
+    /// byte-level tokenizer passes tendrils of their own, kept as they are.
+    copy_text: bool,
 }
 
 /// An element's name as the tree builder asks for it.
@@ -531,9 +538,15 @@ impl Arena {
     }
 }
 
-/// An owned copy of `text` (a tendril of the tokenizer's piece would keep the piece alive).
-fn owned(text: &str) -> StrTendril {
-    StrTendril::from_slice(text)
+impl Sink {
+    /// `text` to keep in a node: a copy when the tendril may share a tokenizer's piece.
+    fn owned(&self, text: StrTendril) -> StrTendril {
+        if self.copy_text {
+            StrTendril::from_slice(&text)
+        } else {
+            text
+        }
+    }
 }
 
 impl TreeSink for Sink {
@@ -602,7 +615,7 @@ impl TreeSink for Sink {
                 }
                 let last = s.get(*parent).map_or(NONE, |p| p.last);
                 if !s.merge_text(last, &text) && s.get(*parent).is_some() {
-                    let id = s.push(Node::Text(owned(&text)));
+                    let id = s.push(Node::Text(self.owned(text)));
                     s.link_last(*parent, id);
                 }
             }
@@ -663,7 +676,7 @@ impl TreeSink for Sink {
                 if s.drops_text(parent) || s.merge_text(prev, &text) {
                     return;
                 }
-                let id = s.push(Node::Text(owned(&text)));
+                let id = s.push(Node::Text(self.owned(text)));
                 s.link_before(*sibling, id);
             }
         }
