@@ -1,7 +1,9 @@
 //! Decoder for scraped Wahapedia pages: a lean tree of the page (`tree`: html5ever's tree
 //! builder, so the same shape as a browser's or `scraper`'s, keeping only what is read)
-//! rendered into IR blocks (`render`). Submodules: `tree` (parse), `render` (the site's
-//! markup → blocks), `fragment` (HTML inside fields of structured sources, with `scraper`).
+//! rendered into IR blocks (`render`). Submodules: `tokenize` (a byte-level tokenizer feeding
+//! the tree builder; html5ever's own tokenizer is its fallback), `tree` (parse), `render` (the
+//! site's markup → blocks), `fragment` (HTML inside fields of structured sources, with
+//! `scraper`).
 //!
 //! Owns everything about the site's markup and nothing about the game: it knows that a
 //! `dsProfileWrap` holds characteristic values, that a weapon row's abilities are the `kwb2`
@@ -31,9 +33,10 @@
 //! scope checks walk the stack of open elements, quadratic on 40,000 nested `<div>`s; each
 //! open formatting element is re-opened in every later paragraph) and the tree shallow.
 //!
-//! Memory: the page's text is borrowed from the input bytes when valid UTF-8, given to the
-//! tokenizer in 64 KiB pieces, and the tree holds 48 bytes a node and the text (about 3 times
-//! a tag-dense page in all, against 8.7 for `scraper`'s DOM; `notes/stream-html.md`).
+//! Memory: the page's text is borrowed from the input bytes when valid UTF-8 and tokenized in
+//! place (each text run one small tendril), and the tree holds 48 bytes a node and the text
+//! (about 3 times a tag-dense page in all, against 8.7 for `scraper`'s DOM;
+//! `notes/stream-html.md`, `notes/stream-html2.md`).
 //!
 //! Architecture invariant: never panics on any input; never drops text silently (site chrome
 //! is counted in `chrome_dropped`).
@@ -48,6 +51,7 @@ mod fragment;
 #[cfg(test)]
 mod legacy;
 mod render;
+mod tokenize;
 mod tree;
 
 pub use fragment::{fragment_blocks, fragment_blocks_counted, fragment_lines, fragment_text};
@@ -344,9 +348,7 @@ fn tag_end(b: &[u8], from: usize) -> Option<usize> {
     let mut prev = b' ';
     loop {
         let rest = b.get(i..)?;
-        let k = rest
-            .iter()
-            .position(|&c| c == b'>' || c == b'"' || c == b'\'')?;
+        let k = memchr::memchr3(b'>', b'"', b'\'', rest)?;
         let c = rest[k];
         if let Some(&p) = rest[..k].iter().rev().find(|c| !c.is_ascii_whitespace()) {
             prev = p;
@@ -356,7 +358,7 @@ fn tag_end(b: &[u8], from: usize) -> Option<usize> {
         }
         if prev == b'=' {
             // A quote opens a value only after `=` (with optional spaces): skip to its end.
-            let close = rest[k + 1..].iter().position(|&x| x == c)?;
+            let close = memchr::memchr(c, &rest[k + 1..])?;
             i += k + 1 + close + 1;
         } else {
             i += k + 1;
@@ -366,10 +368,7 @@ fn tag_end(b: &[u8], from: usize) -> Option<usize> {
 }
 
 fn find(b: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-    b.get(from..)?
-        .windows(needle.len())
-        .position(|w| w == needle)
-        .map(|p| from + p)
+    memchr::memmem::find(b.get(from..)?, needle).map(|p| from + p)
 }
 
 fn find_ignore_case(b: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
@@ -451,10 +450,10 @@ impl<'t> Locator<'t> {
         if needle.is_empty() || self.missed.contains(needle) {
             return self.line;
         }
-        match self.text[self.cursor..].find(needle) {
+        match memchr::memmem::find(&self.text.as_bytes()[self.cursor..], needle.as_bytes()) {
             Some(off) => {
                 let passed = &self.text.as_bytes()[self.cursor..self.cursor + off];
-                let newlines = passed.iter().filter(|&&b| b == b'\n').count();
+                let newlines = memchr::memchr_iter(b'\n', passed).count();
                 self.line = self.line.saturating_add(newlines as u32);
                 self.cursor += off;
             }
@@ -472,18 +471,16 @@ const SKIPPED_TAGS: &[&str] = &[
 ];
 /// Whitespace runs (including non-breaking spaces) collapsed to one space, trimmed.
 fn clean(s: &str) -> String {
+    // The words (runs of other characters) joined by one space, copied a word at a time.
     let mut out = String::with_capacity(s.len());
-    let mut space = false;
-    for c in s.chars() {
-        if c.is_whitespace() || c == '\u{a0}' {
-            space = true;
-        } else {
-            if space && !out.is_empty() {
-                out.push(' ');
-            }
-            space = false;
-            out.push(c);
+    for word in s.split(|c: char| c.is_whitespace() || c == '\u{a0}') {
+        if word.is_empty() {
+            continue;
         }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
     }
     out
 }

@@ -4,15 +4,19 @@
 //! ([`super::render::cls`]), whether there is any class or a `style`, a link's site section and
 //! an image's title — in an arena of 48-byte nodes linked by index, in fixed chunks. Every
 //! other attribute (the site's long `data-tooltip-content`, `style` values, ids) and the text
-//! of scripts and styles are dropped as they arrive; the page is given to the tokenizer in
-//! 64 KiB pieces and text is copied out of them, so no copy of the whole page is held. About
-//! a third of `scraper`'s DOM (`notes/stream-html.md`).
+//! of scripts and styles are dropped as they arrive. The builder is fed by the byte-level
+//! tokenizer ([`super::tokenize`]), whose text tendrils the tree keeps; on its fallback, by
+//! html5ever's tokenizer, given the page in 64 KiB pieces with text copied out of them, so no
+//! copy of the whole page is held either way. About a third of `scraper`'s DOM
+//! (`notes/stream-html.md`).
 //!
 //! Must not know the site's markup beyond the class bits; reading the tree is `render`'s
 //! business. Never panics: a handle the builder passes that is not in the arena is ignored.
 
 use html5ever::tendril::{StrTendril, TendrilSink};
-use html5ever::tree_builder::{ElemName, ElementFlags, NodeOrText, QuirksMode, TreeSink};
+use html5ever::tree_builder::{
+    ElemName, ElementFlags, NodeOrText, QuirksMode, TreeBuilder, TreeBuilderOpts, TreeSink,
+};
 use html5ever::{local_name, ns, Attribute, LocalName, Namespace, QualName};
 use std::borrow::Cow;
 use std::cell::{Ref, RefCell};
@@ -201,11 +205,21 @@ pub struct Tree {
 /// moves on. (Cut at a character boundary; html5ever's tokenizer carries its state across.)
 const PIECE: usize = 1 << 16;
 
-/// Parses `text` into a [`Tree`] with html5ever's tree builder (scripting on, as `scraper`).
+/// Parses `text` into a [`Tree`] with html5ever's tree builder (scripting on, as `scraper`),
+/// fed by the byte-level tokenizer ([`super::tokenize`]); a page that tokenizer gives back
+/// goes through html5ever's own tokenizer ([`parse_with_html5ever`]), to the same tree.
 pub fn parse(text: &str) -> Tree {
+    let builder = TreeBuilder::new(new_sink(false), TreeBuilderOpts::default());
+    match super::tokenize::run(text, &builder) {
+        Ok(()) => builder.sink.finish(),
+        Err(super::tokenize::Fallback) => parse_with_html5ever(text),
+    }
+}
+
+fn new_sink(copy_text: bool) -> Sink {
     let mut slots = Arena::default();
     slots.push(Node::Document);
-    let sink = Sink {
+    Sink {
         tree: RefCell::new(Tree {
             slots,
             attrs: Vec::new(),
@@ -213,8 +227,14 @@ pub fn parse(text: &str) -> Tree {
             div: local_name!("div"),
         }),
         namespaces: [ns!(html), ns!(svg), ns!(mathml)],
-    };
-    let mut parser = html5ever::parse_document(sink, Default::default());
+        copy_text,
+    }
+}
+
+/// Parses `text` with html5ever's tokenizer and tree builder: the page is given to the
+/// tokenizer in [`PIECE`]s and text is copied out of them.
+pub fn parse_with_html5ever(text: &str) -> Tree {
+    let mut parser = html5ever::parse_document(new_sink(true), Default::default());
     let mut rest = text;
     while !rest.is_empty() {
         let mut cut = rest.len().min(PIECE);
@@ -393,6 +413,10 @@ struct Sink {
     tree: RefCell<Tree>,
     /// HTML, SVG, MathML: the namespaces [`Element::ns`] stands for.
     namespaces: [Namespace; NAMESPACES],
+    /// Whether text is copied out of the tendrils the builder passes: html5ever's tokenizer
+    /// passes slices of its 64 KiB pieces (kept, they would keep every piece alive); the
+    /// byte-level tokenizer passes tendrils of their own, kept as they are.
+    copy_text: bool,
 }
 
 /// An element's name as the tree builder asks for it.
@@ -514,9 +538,15 @@ impl Arena {
     }
 }
 
-/// An owned copy of `text` (a tendril of the tokenizer's piece would keep the piece alive).
-fn owned(text: &str) -> StrTendril {
-    StrTendril::from_slice(text)
+impl Sink {
+    /// `text` to keep in a node: a copy when the tendril may share a tokenizer's piece.
+    fn owned(&self, text: StrTendril) -> StrTendril {
+        if self.copy_text {
+            StrTendril::from_slice(&text)
+        } else {
+            text
+        }
+    }
 }
 
 impl TreeSink for Sink {
@@ -585,7 +615,7 @@ impl TreeSink for Sink {
                 }
                 let last = s.get(*parent).map_or(NONE, |p| p.last);
                 if !s.merge_text(last, &text) && s.get(*parent).is_some() {
-                    let id = s.push(Node::Text(owned(&text)));
+                    let id = s.push(Node::Text(self.owned(text)));
                     s.link_last(*parent, id);
                 }
             }
@@ -646,7 +676,7 @@ impl TreeSink for Sink {
                 if s.drops_text(parent) || s.merge_text(prev, &text) {
                     return;
                 }
-                let id = s.push(Node::Text(owned(&text)));
+                let id = s.push(Node::Text(self.owned(text)));
                 s.link_before(*sibling, id);
             }
         }
@@ -691,6 +721,127 @@ mod tests {
             "{}",
             std::mem::size_of::<Slot>()
         );
+    }
+
+    /// Everything the tree keeps, one line a node in document order (depth, then the node).
+    fn dump(tree: &Tree) -> Vec<String> {
+        tree.root()
+            .descendants()
+            .map(|n| {
+                let depth = std::iter::successors(n.parent(), |p| p.parent()).count();
+                let what = match n.value() {
+                    Node::Document => "#document".to_string(),
+                    Node::Other => "#other".to_string(),
+                    Node::Text(t) => format!("{:?}", &**t),
+                    Node::Element(e) => format!(
+                        "<{} ns{} flags{:x} c{} s{} href{:?} title{:?}>",
+                        e.name(),
+                        e.ns,
+                        e.flags,
+                        e.has_classes,
+                        e.style,
+                        n.attr("href"),
+                        n.attr("title")
+                    ),
+                };
+                format!("{depth} {what}")
+            })
+            .collect()
+    }
+
+    /// The byte-level tokenizer gives the tree html5ever's tokenizer gives.
+    pub(crate) fn assert_same_tree(name: &str, text: &str) {
+        let ours = dump(&parse(text));
+        let theirs = dump(&parse_with_html5ever(text));
+        if ours != theirs {
+            let i = ours.iter().zip(&theirs).take_while(|(a, b)| a == b).count();
+            panic!(
+                "{name}: trees differ at node {i}: ours {:?}, html5ever's {:?}",
+                ours.get(i),
+                theirs.get(i)
+            );
+        }
+    }
+
+    /// Tokenizer traps: each must build html5ever's tree.
+    const TRAPS: &[&str] = &[
+        "<p>&amp &amp; &ampx &notit; &notin; &not &Aacute &AMP; &#65 &#x41; &#X41 &#; &#x; &#xZ",
+        "<p>&#0; &#128; &#x81; &#xD800; &#x110000; &#99999999999; &#1114111; &#xFFFE; &#13;</p>",
+        "<p>&unknown; &zzzz &; & &<b>x</b>&#</p>&",
+        "<a href='/wh40k10ed?a=1&amp;b=2&copy=3&copy;&notit&not=1'>x</a>\
+         <img title=\"&lt;T&gt; &quot;&amp\" class='a &amp; b'>",
+        "<p class=dsOuterFrame class=other CLASS=x Style=y>dup</p><A HREF=/aos4/x>U</A><DIV>up</DIV>",
+        "line1\r\nline2\rline3\n\r<p title='a\r\nb' class=\"x\ry\">\r</p>",
+        "<script>if (a < b) { x = '</scr' + 'ipt>'; } </script ><p>after</p><script>x</SCRIPT>y",
+        "<style>p > b { }</style><title>A &amp; B</title><textarea>\n<b>t</b></textarea>\
+         <xmp><b>x</b></xmp><iframe><p>i</iframe><noembed>n</noembed><noframes>f</noframes>",
+        "<!----><!--><!---><!-- a -- b --!><p>x</p><!-- c --!-->y<!-- unterminated",
+        "<!DOCTYPE html><p>a</p>",
+        "<!doctype HTML PUBLIC \"-//W3C//DTD HTML 4.01 Transitional//EN\"><p><table><tr><td>q",
+        "<!DOCTYPE><p><table>quirks</table>",
+        "<!DOCTYPE html SYSTEM \"about:legacy-compat\"><p>x",
+        "<svg><![CDATA[ <p>cdata</p> ]]]></svg><p><![CDATA[ html ]]></p><math><![CDATA[m",
+        "<div class=a id=b data-x=\"y > z\" data-q='\"' title=unq>x</div>\
+         <img src=a.png title=a/b/><br/><p/>p</p><input type=HIDDEN><input type=text>",
+        "<p>1 < 2 <3 <> </> <? pi ?> </ x> </3> <!x> <!DOCTYPE late>",
+        "<p =a a= b=c \"q=1 'r=2 <s=3 ` t>attrs</p><p a\tb\nc\x0cd/e>w</p>",
+        "<div class=\"kwb\nkwb2\tx\">ws classes</div><span class=\"\">empty</span><span class>c</span>",
+        "<table><tr><td>x</td></tr><input type=hidden><input type=HiDdEn></table>",
+        "<select><option>a<option>b</select><frameset><frame></frameset>",
+        "<pre>\nfirst newline</pre><pre>\n\nsecond</pre><textarea>\nt</textarea><listing>\nl</listing>",
+        "<template><p>t</p></template><svg><font color=red>x</font><a xlink:href=/wh40k10ed/x>s</a></svg>",
+        "<math><annotation-xml encoding=\"text/html\"><p>h</p></annotation-xml></math>",
+        "<plaintext><p>all text &amp; tags</p></plaintext>",
+        "\u{feff}<p>bom</p>",
+        "<p>eof in tag <b class=\"x",
+        "<p>eof in tag <b class=x",
+        "<p>eof in name <b",
+        "<p>eof after slash <b /",
+        "<p>eof in end tag </b",
+        "<div>text</div foo=\"a>b\">after</p>",
+        "<p>ünïcödé <b class=dsOuterFrame title=ö>ü</b> &eacute;</p>",
+        "<title>no end",
+        "<script>no end <p>",
+        "<noscript><p>ns</p></noscript><p>x</p>",
+        "<p>&lt;b&gt;not a tag&lt;/b&gt;</p>",
+    ];
+
+    #[test]
+    fn tokenizer_traps_build_html5evers_tree() {
+        for (i, t) in TRAPS.iter().enumerate() {
+            assert_same_tree(&format!("trap {i}: {t:?}"), t);
+        }
+    }
+
+    #[test]
+    fn fallbacks_build_html5evers_tree() {
+        for t in [
+            "<p>a\0b</p>",
+            "<script><!-- <script> </script> --></script><p>x</p>",
+        ] {
+            assert_same_tree(t, t);
+        }
+    }
+
+    #[test]
+    fn fixture_and_corpus_pages_build_html5evers_tree() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut seen = 0;
+        for dir in ["tests/fixtures", "../shared/corpus/wahapedia-html"] {
+            for e in walkdir::WalkDir::new(root.join(dir)).sort_by_file_name() {
+                let Ok(e) = e else { continue };
+                let p = e.path();
+                if !p.extension().is_some_and(|x| x == "html" || x == "htm") {
+                    continue;
+                }
+                let Ok(bytes) = std::fs::read(p) else {
+                    continue;
+                };
+                assert_same_tree(&p.display().to_string(), &String::from_utf8_lossy(&bytes));
+                seen += 1;
+            }
+        }
+        assert!(seen >= 5, "only {seen} pages compared");
     }
 
     #[test]

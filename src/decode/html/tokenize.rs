@@ -1,0 +1,589 @@
+//! A byte-level HTML tokenizer feeding html5ever's tree builder its tokens directly.
+//!
+//! html5ever's own tokenizer steps one character at a time through tendrils (about 100
+//! instructions a byte); a Wahapedia page is mostly tags, and most of a tag is attribute values
+//! nobody reads. This one jumps with `memchr` to the next `<` (text) or the end of a quoted
+//! value, and builds only the attributes the tree keeps or the tree builder reads ([`KEPT`]);
+//! every other attribute is skipped without decoding. It follows the WHATWG tokenizer states
+//! as html5ever implements them (character references through html5ever's named-entity table
+//! and its numeric rules, first duplicate attribute wins, `<!-->` comments, bogus comments,
+//! `</>`, EOF inside a tag drops the tag, CDATA only in foreign content), and honours the tree
+//! builder's answers: `RawData` (RCDATA with references, RAWTEXT, script data up to the
+//! appropriate end tag) and `Plaintext`. Doctypes other than `<!DOCTYPE html>` are tokenized
+//! by html5ever's tokenizer (they decide quirks mode, which shapes the tree).
+//!
+//! What it does not do itself, and gives back as [`Fallback`] (the caller then parses the page
+//! with html5ever's tokenizer, so the tree is the same either way): a page with a NUL byte
+//! (its handling differs by state and insertion mode), and a script whose text holds `<!--`
+//! before its end tag (script data's escaped states). Neither occurs in the corpus.
+//!
+//! Owns tokenization only: it must not build or read the tree (the tree builder does), nor
+//! know the site's markup. Never recurses, never panics on input (every index is checked).
+
+use html5ever::data::{C1_REPLACEMENTS, NAMED_ENTITIES};
+use html5ever::tendril::StrTendril;
+use html5ever::tokenizer::states::RawKind;
+use html5ever::tokenizer::{
+    BufferQueue, Doctype, Tag, TagKind, Token, TokenSink, TokenSinkResult, Tokenizer,
+};
+use html5ever::{local_name, ns, Attribute, LocalName, QualName};
+use memchr::memmem;
+use std::borrow::Cow;
+use std::cell::RefCell;
+
+/// The page needs html5ever's own tokenizer (see the module doc).
+#[derive(Debug, PartialEq, Eq)]
+pub struct Fallback;
+
+/// The attributes passed to the tree builder: what the tree keeps (`class`, `style`, a link's
+/// `href`, an image's `title`, and their `xlink:` forms in SVG) and what the tree builder
+/// itself reads (`type` of `input`, `encoding` of `annotation-xml`, `color`/`face`/`size` of
+/// `font` in foreign content, `form`, `shadowrootmode` of `template`). Every other attribute
+/// is skipped: neither the builder nor the tree would look at it.
+const KEPT: [&str; 13] = [
+    "class",
+    "style",
+    "href",
+    "title",
+    "type",
+    "encoding",
+    "color",
+    "face",
+    "size",
+    "form",
+    "xlink:href",
+    "xlink:title",
+    "shadowrootmode",
+];
+
+/// The atom of [`KEPT`]`[i]` (a constant: no hashing per attribute).
+fn kept_atom(i: usize) -> LocalName {
+    match i {
+        0 => local_name!("class"),
+        1 => local_name!("style"),
+        2 => local_name!("href"),
+        3 => local_name!("title"),
+        4 => local_name!("type"),
+        5 => local_name!("encoding"),
+        6 => local_name!("color"),
+        7 => local_name!("face"),
+        8 => local_name!("size"),
+        9 => local_name!("form"),
+        i => LocalName::from(KEPT.get(i).copied().unwrap_or_default()),
+    }
+}
+
+/// A tag name's atom: the common ones as constants (no hashing), any other interned.
+fn tag_atom(name: &str) -> LocalName {
+    match name {
+        "div" => local_name!("div"),
+        "span" => local_name!("span"),
+        "a" => local_name!("a"),
+        "td" => local_name!("td"),
+        "tr" => local_name!("tr"),
+        "p" => local_name!("p"),
+        "b" => local_name!("b"),
+        "img" => local_name!("img"),
+        "br" => local_name!("br"),
+        "li" => local_name!("li"),
+        "table" => local_name!("table"),
+        "tbody" => local_name!("tbody"),
+        "th" => local_name!("th"),
+        "i" => local_name!("i"),
+        "ul" => local_name!("ul"),
+        "script" => local_name!("script"),
+        "option" => local_name!("option"),
+        "svg" => local_name!("svg"),
+        "path" => local_name!("path"),
+        "link" => local_name!("link"),
+        "meta" => local_name!("meta"),
+        _ => LocalName::from(name),
+    }
+}
+
+/// Tokenizes `text` into `sink` (the tree builder), EOF and `end` included.
+pub fn run<S: TokenSink>(text: &str, sink: &S) -> Result<(), Fallback> {
+    // html5ever's tokenizer drops one leading byte-order mark, and normalizes CR LF and CR
+    // to LF before any state sees them.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if memchr::memchr(0, text.as_bytes()).is_some() {
+        return Err(Fallback);
+    }
+    let text: Cow<str> = if memchr::memchr(b'\r', text.as_bytes()).is_some() {
+        Cow::Owned(text.replace("\r\n", "\n").replace('\r', "\n"))
+    } else {
+        Cow::Borrowed(text)
+    };
+    let mut t = Tok {
+        s: &text,
+        sink,
+        pos: 0,
+    };
+    t.data()?;
+    let _ = sink.process_token(Token::EOFToken, 1);
+    sink.end();
+    Ok(())
+}
+
+/// HTML's whitespace (CR is gone by then).
+fn is_ws(c: u8) -> bool {
+    matches!(c, b'\t' | b'\n' | 0x0C | b' ')
+}
+
+struct Tok<'t, S> {
+    s: &'t str,
+    sink: &'t S,
+    pos: usize,
+}
+
+impl<S: TokenSink> Tok<'_, S> {
+    fn b(&self) -> &[u8] {
+        self.s.as_bytes()
+    }
+
+    fn emit(&self, token: Token) -> TokenSinkResult<S::Handle> {
+        self.sink.process_token(token, 1)
+    }
+
+    /// Text `s[from..to]`, character references decoded when `refs`.
+    fn text(&self, from: usize, to: usize, refs: bool) {
+        let Some(seg) = self.s.get(from..to).filter(|t| !t.is_empty()) else {
+            return;
+        };
+        let chars = if refs && memchr::memchr(b'&', seg.as_bytes()).is_some() {
+            let mut out = String::with_capacity(seg.len());
+            decode_refs(seg, false, &mut out);
+            StrTendril::from_slice(&out)
+        } else {
+            StrTendril::from_slice(seg)
+        };
+        let _ = self.emit(Token::CharacterTokens(chars));
+    }
+
+    /// The data state: text up to each `<`, then the markup it opens.
+    fn data(&mut self) -> Result<(), Fallback> {
+        let len = self.s.len();
+        let mut text_from = self.pos;
+        let mut search = self.pos;
+        while let Some(k) = memchr::memchr(b'<', self.b().get(search..).unwrap_or_default()) {
+            let lt = search + k;
+            let next = self.b().get(lt + 1).copied();
+            let markup = match next {
+                Some(b'!' | b'?') => true,
+                Some(b'/') => self.b().get(lt + 2).is_some(),
+                Some(c) => c.is_ascii_alphabetic(),
+                None => false,
+            };
+            if !markup {
+                // `<` before a non-letter (or `</` at the end) is text.
+                search = lt + 1;
+                continue;
+            }
+            self.text(text_from, lt, true);
+            self.pos = lt;
+            self.markup()?;
+            text_from = self.pos;
+            search = self.pos;
+        }
+        self.text(text_from, len, true);
+        self.pos = len;
+        Ok(())
+    }
+
+    /// The markup at `self.pos` (a `<` that opens a tag, comment or declaration).
+    fn markup(&mut self) -> Result<(), Fallback> {
+        let lt = self.pos;
+        let b = self.b();
+        match b.get(lt + 1) {
+            Some(b'!') => {
+                self.declaration();
+                Ok(())
+            }
+            Some(b'?') => {
+                self.bogus_comment(lt + 1);
+                Ok(())
+            }
+            Some(b'/') => match b.get(lt + 2) {
+                Some(b'>') => {
+                    self.pos = lt + 3;
+                    Ok(())
+                }
+                Some(c) if c.is_ascii_alphabetic() => {
+                    self.tag(lt + 2, TagKind::EndTag);
+                    Ok(())
+                }
+                _ => {
+                    self.bogus_comment(lt + 2);
+                    Ok(())
+                }
+            },
+            _ => match self.tag(lt + 1, TagKind::StartTag) {
+                Some((answer, name)) => self.after_start_tag(answer, &name),
+                None => Ok(()),
+            },
+        }
+    }
+
+    /// A comment whose text starts at `from` and ends at the next `>` (or the end).
+    fn bogus_comment(&mut self, from: usize) {
+        self.pos = match memchr::memchr(b'>', self.b().get(from..).unwrap_or_default()) {
+            Some(k) => from + k + 1,
+            None => self.s.len(),
+        };
+        let _ = self.emit(Token::CommentToken(StrTendril::new()));
+    }
+
+    /// `<!`: a comment, a doctype, CDATA (in foreign content) or a bogus comment.
+    fn declaration(&mut self) {
+        let lt = self.pos;
+        let b = self.b();
+        let rest = b.get(lt + 2..).unwrap_or_default();
+        if rest.starts_with(b"--") {
+            self.pos = comment_end(b, lt + 4);
+            let _ = self.emit(Token::CommentToken(StrTendril::new()));
+        } else if rest.len() >= 7 && rest[..7].eq_ignore_ascii_case(b"doctype") {
+            let end = memchr::memchr(b'>', rest).map_or(self.s.len(), |k| lt + 2 + k + 1);
+            let doctype = self.s.get(lt..end).map(doctype).unwrap_or_default();
+            self.pos = end;
+            let _ = self.emit(Token::DoctypeToken(doctype));
+        } else if rest.starts_with(b"[CDATA[")
+            && self
+                .sink
+                .adjusted_current_node_present_but_not_in_html_namespace()
+        {
+            let from = lt + 9;
+            let to = memmem::find(b.get(from..).unwrap_or_default(), b"]]>")
+                .map_or(self.s.len(), |k| from + k);
+            self.text(from, to, false);
+            self.pos = (to + 3).min(self.s.len());
+        } else {
+            self.bogus_comment(lt + 2);
+        }
+    }
+
+    /// Reads the tag whose name starts at `name_at`, emits it, and returns the tree builder's
+    /// answer and the tag's name; `None` when the input ends inside the tag (which is then
+    /// dropped, as html5ever does) or for an end tag.
+    fn tag(
+        &mut self,
+        name_at: usize,
+        kind: TagKind,
+    ) -> Option<(TokenSinkResult<S::Handle>, LocalName)> {
+        let s = self.s;
+        let b = s.as_bytes();
+        let len = b.len();
+        self.pos = len;
+        let name_end = name_at
+            + b.get(name_at..)?
+                .iter()
+                .position(|&c| is_ws(c) || c == b'/' || c == b'>')?;
+        let raw = s.get(name_at..name_end)?;
+        let name = if raw.bytes().any(|c| c.is_ascii_uppercase()) {
+            tag_atom(&raw.to_ascii_lowercase())
+        } else {
+            tag_atom(raw)
+        };
+        let (attrs, self_closing, end) = attributes(s, name_end, kind == TagKind::StartTag)?;
+        self.pos = end;
+        let had_duplicate_attributes = false;
+        let answer = self.emit(Token::TagToken(Tag {
+            kind,
+            name: name.clone(),
+            self_closing,
+            attrs,
+            had_duplicate_attributes,
+        }));
+        (kind == TagKind::StartTag).then_some((answer, name))
+    }
+
+    /// Switches state as the tree builder answered a start tag: RCDATA, RAWTEXT and script
+    /// data run to the appropriate end tag (which is then read as a tag); PLAINTEXT to the end.
+    fn after_start_tag(
+        &mut self,
+        answer: TokenSinkResult<S::Handle>,
+        name: &str,
+    ) -> Result<(), Fallback> {
+        let kind = match answer {
+            TokenSinkResult::RawData(kind) => kind,
+            TokenSinkResult::Plaintext => {
+                self.text(self.pos, self.s.len(), false);
+                self.pos = self.s.len();
+                return Ok(());
+            }
+            _ => return Ok(()),
+        };
+        let from = self.pos;
+        let to = end_tag(self.b(), from, name.as_bytes()).unwrap_or(self.s.len());
+        if matches!(kind, RawKind::ScriptData)
+            && memmem::find(self.b().get(from..to).unwrap_or_default(), b"<!--").is_some()
+        {
+            return Err(Fallback);
+        }
+        self.text(from, to, matches!(kind, RawKind::Rcdata));
+        self.pos = to;
+        Ok(())
+    }
+}
+
+/// Where a comment whose text starts at `from` ends (after its `-->`, `--!>`, or the abrupt
+/// `<!-->` / `<!--->`; the end of the input when unterminated).
+fn comment_end(b: &[u8], from: usize) -> usize {
+    let rest = b.get(from..).unwrap_or_default();
+    if rest.starts_with(b">") {
+        return from + 1;
+    }
+    if rest.starts_with(b"->") {
+        return from + 2;
+    }
+    let mut at = from;
+    while let Some(k) = memmem::find(b.get(at..).unwrap_or_default(), b"--") {
+        let q = at + k;
+        match b.get(q + 2) {
+            Some(b'>') => return q + 3,
+            Some(b'!') if b.get(q + 3) == Some(&b'>') => return q + 4,
+            _ => at = q + 1,
+        }
+    }
+    b.len()
+}
+
+/// The `<` of the first appropriate end tag for `name` at or after `from`: `</name` (any
+/// case) followed by whitespace, `/` or `>`.
+fn end_tag(b: &[u8], from: usize, name: &[u8]) -> Option<usize> {
+    let mut at = from;
+    loop {
+        let q = at + memmem::find(b.get(at..)?, b"</")?;
+        let n = q + 2 + name.len();
+        let matches = b
+            .get(q + 2..n)
+            .is_some_and(|w| w.eq_ignore_ascii_case(name))
+            && b.get(n)
+                .is_some_and(|&c| is_ws(c) || c == b'/' || c == b'>');
+        if matches {
+            return Some(q);
+        }
+        at = q + 1;
+    }
+}
+
+/// The attributes of a tag from `from` (just after its name) to its `>`: the kept ones
+/// ([`KEPT`], the first of a name wins, values decoded when `keep`), whether it closes itself,
+/// and the offset after the `>`. `None` when the input ends inside the tag.
+fn attributes(s: &str, from: usize, keep: bool) -> Option<(Vec<Attribute>, bool, usize)> {
+    let b = s.as_bytes();
+    let mut attrs: Vec<Attribute> = Vec::new();
+    let mut i = from;
+    loop {
+        // Before attribute name.
+        while b.get(i).is_some_and(|&c| is_ws(c)) {
+            i += 1;
+        }
+        match *b.get(i)? {
+            b'>' => return Some((attrs, false, i + 1)),
+            b'/' => {
+                i += 1;
+                if *b.get(i)? == b'>' {
+                    return Some((attrs, true, i + 1));
+                }
+                continue;
+            }
+            _ => {}
+        }
+        // The name: its first character may be `=`; it ends at whitespace, `/`, `>` or `=`.
+        let name_at = i;
+        i = name_at
+            + 1
+            + b.get(name_at + 1..)?
+                .iter()
+                .position(|&c| is_ws(c) || matches!(c, b'/' | b'>' | b'='))?;
+        let name = s.get(name_at..i).unwrap_or_default();
+        while b.get(i).is_some_and(|&c| is_ws(c)) {
+            i += 1;
+        }
+        let mut value = (i, i);
+        if *b.get(i)? == b'=' {
+            i += 1;
+            while b.get(i).is_some_and(|&c| is_ws(c)) {
+                i += 1;
+            }
+            match *b.get(i)? {
+                q @ (b'"' | b'\'') => {
+                    let close = i + 1 + memchr::memchr(q, b.get(i + 1..)?)?;
+                    value = (i + 1, close);
+                    i = close + 1;
+                }
+                // A missing value: the attribute is empty and `>` ends the tag.
+                b'>' => {}
+                _ => {
+                    let end = i + b.get(i..)?.iter().position(|&c| is_ws(c) || c == b'>')?;
+                    value = (i, end);
+                    i = end;
+                }
+            }
+        }
+        if keep {
+            keep_attr(
+                &mut attrs,
+                name,
+                s.get(value.0..value.1).unwrap_or_default(),
+            );
+        }
+    }
+}
+
+/// Adds the attribute `name="value"` to `attrs` when it is one of [`KEPT`] and not there yet.
+fn keep_attr(attrs: &mut Vec<Attribute>, name: &str, value: &str) {
+    let Some(i) = KEPT
+        .iter()
+        .position(|k| k.len() == name.len() && k.eq_ignore_ascii_case(name))
+    else {
+        return;
+    };
+    let atom = kept_atom(i);
+    if attrs.iter().any(|a| a.name.local == atom) {
+        return;
+    }
+    let value = if memchr::memchr(b'&', value.as_bytes()).is_some() {
+        let mut out = String::with_capacity(value.len());
+        decode_refs(value, true, &mut out);
+        StrTendril::from_slice(&out)
+    } else {
+        StrTendril::from_slice(value)
+    };
+    attrs.push(Attribute {
+        name: QualName::new(None, ns!(), atom),
+        value,
+    });
+}
+
+/// Appends `seg` to `out` with its character references decoded (html5ever's rules: a named
+/// reference is the longest in the table, with or without `;`; in an attribute, one without
+/// `;` followed by `=` or a letter or digit is left as it is).
+pub fn decode_refs(seg: &str, in_attribute: bool, out: &mut String) {
+    let b = seg.as_bytes();
+    let mut done = 0;
+    let mut at = 0;
+    while let Some(k) = memchr::memchr(b'&', b.get(at..).unwrap_or_default()) {
+        let amp = at + k;
+        match char_ref(seg, amp + 1, in_attribute) {
+            Some((chars, next)) => {
+                out.push_str(seg.get(done..amp).unwrap_or_default());
+                out.extend(chars.into_iter().flatten());
+                done = next;
+                at = next;
+            }
+            None => at = amp + 1,
+        }
+    }
+    out.push_str(seg.get(done..).unwrap_or_default());
+}
+
+/// The character reference after a `&` (at `at`): its characters and the offset after it, or
+/// `None` when the `&` is just a `&`.
+fn char_ref(seg: &str, at: usize, in_attribute: bool) -> Option<([Option<char>; 2], usize)> {
+    let b = seg.as_bytes();
+    match *b.get(at)? {
+        b'#' => numeric_ref(b, at + 1),
+        c if c.is_ascii_alphanumeric() => named_ref(seg, at, in_attribute),
+        _ => None,
+    }
+}
+
+fn numeric_ref(b: &[u8], at: usize) -> Option<([Option<char>; 2], usize)> {
+    let (base, start) = match b.get(at) {
+        Some(b'x' | b'X') => (16, at + 1),
+        _ => (10, at),
+    };
+    let mut num: u32 = 0;
+    let mut too_big = false;
+    let mut j = start;
+    while let Some(d) = b.get(j).and_then(|&c| char::from(c).to_digit(base)) {
+        num = num.wrapping_mul(base);
+        if num > 0x10FFFF {
+            too_big = true;
+        }
+        num = num.wrapping_add(d);
+        j += 1;
+    }
+    if j == start {
+        return None;
+    }
+    if b.get(j) == Some(&b';') {
+        j += 1;
+    }
+    let c = match num {
+        n if n > 0x10FFFF || too_big => '\u{fffd}',
+        0x00 | 0xD800..=0xDFFF => '\u{fffd}',
+        0x80..=0x9F => C1_REPLACEMENTS
+            .get((num - 0x80) as usize)
+            .copied()
+            .flatten()
+            .or_else(|| char::from_u32(num))
+            .unwrap_or('\u{fffd}'),
+        n => char::from_u32(n).unwrap_or('\u{fffd}'),
+    };
+    Some(([Some(c), None], j))
+}
+
+fn named_ref(seg: &str, at: usize, in_attribute: bool) -> Option<([Option<char>; 2], usize)> {
+    let b = seg.as_bytes();
+    let mut best = None;
+    let mut j = at;
+    // The name grows one character at a time while it is a prefix of some entity's name.
+    while b.get(j).is_some_and(u8::is_ascii) {
+        let Some(&(c1, c2)) = seg.get(at..=j).and_then(|k| NAMED_ENTITIES.get(k)) else {
+            break;
+        };
+        if c1 != 0 {
+            best = Some((j + 1, c1, c2));
+        }
+        j += 1;
+    }
+    let (end, c1, c2) = best?;
+    let semicolon = b.get(end - 1) == Some(&b';');
+    if !semicolon
+        && in_attribute
+        && b.get(end)
+            .is_some_and(|&c| c == b'=' || c.is_ascii_alphanumeric())
+    {
+        return None;
+    }
+    let second = (c2 != 0).then(|| char::from_u32(c2)).flatten();
+    Some(([char::from_u32(c1), second], end))
+}
+
+/// A doctype as html5ever's tokenizer reads it (`<!DOCTYPE html>` directly; any other through
+/// html5ever's tokenizer, as its public and system identifiers decide quirks mode).
+fn doctype(markup: &str) -> Doctype {
+    let html = markup
+        .get(2..)
+        .is_some_and(|d| d.eq_ignore_ascii_case("doctype html>"));
+    if html {
+        return Doctype {
+            name: Some(StrTendril::from_slice("html")),
+            ..Doctype::default()
+        };
+    }
+    let tokenizer = Tokenizer::new(DoctypeOnly::default(), Default::default());
+    let input = BufferQueue::default();
+    input.push_back(StrTendril::from_slice(markup));
+    let _ = tokenizer.feed(&input);
+    tokenizer.end();
+    let found = tokenizer.sink.0.take();
+    found.unwrap_or_default()
+}
+
+/// Keeps the doctype html5ever's tokenizer reads.
+#[derive(Default)]
+struct DoctypeOnly(RefCell<Option<Doctype>>);
+
+impl TokenSink for DoctypeOnly {
+    type Handle = ();
+
+    fn process_token(&self, token: Token, _line: u64) -> TokenSinkResult<()> {
+        if let Token::DoctypeToken(d) = token {
+            self.0.borrow_mut().get_or_insert(d);
+        }
+        TokenSinkResult::Continue
+    }
+}
