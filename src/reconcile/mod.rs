@@ -45,7 +45,6 @@
 //! Pure and deterministic: sorted maps, relative paths only.
 
 pub mod conflict;
-pub mod errata;
 pub mod matching;
 pub mod merge;
 pub mod points;
@@ -103,11 +102,13 @@ struct Reading {
     variant: bool,
 }
 
-/// What [`prepare`] keeps until the merge is done.
+/// What [`prepare`] keeps until the merge is done, for the report ([`Prepared::report`]).
 #[derive(Debug, Default)]
 pub struct Prepared {
     readings: BTreeMap<String, Vec<Reading>>,
     matches: UnitMatches,
+    /// Where each multi-source datasheet's newer-wins fields come from (set by [`merge`]).
+    origins: BTreeMap<String, Origin>,
 }
 
 fn dated_label(ex_version: Option<(u32, u32)>, dated: Option<&str>) -> Option<String> {
@@ -190,7 +191,11 @@ pub fn prepare(extracted: &mut [Extracted], formats: &BTreeMap<String, String>) 
         }
         ex.datasheets = kept;
     }
-    Prepared { readings, matches }
+    Prepared {
+        readings,
+        matches,
+        origins: BTreeMap::new(),
+    }
 }
 
 impl Prepared {
@@ -337,21 +342,22 @@ struct SourceViews {
 }
 
 /// The merge of every reading of a run (`extracted` in path order; `formats`: file → format,
-/// from the manifest) with the matching rules applied first, and the report over the
-/// datasheets two or more sources print (`None` when there is none). The records leave
-/// `extracted` (rules and quarantine stay). Each datasheet then takes its newest publication's
-/// points from `points` ([`points::apply`]), before the report, which compares its sources'.
+/// from the manifest) with the matching rules applied first. The records leave `extracted`
+/// (rules, errata and quarantine stay). Each datasheet then takes its newest publication's
+/// points from `points` ([`points::apply`]). The report over the datasheets two or more
+/// sources print is [`Prepared::report`]'s, once the merged datasheets are final (the pipeline
+/// applies the errata in between).
 pub fn merge(
     extracted: &mut [Extracted],
     formats: &BTreeMap<String, String>,
     points: &[crate::model::Points],
-) -> (merge::Merged, Option<Report>) {
-    let prepared = prepare(extracted, formats);
+) -> (merge::Merged, Prepared) {
+    let mut prepared = prepare(extracted, formats);
     let mut merger = merge::Merger::default();
     for ex in extracted.iter_mut() {
         merger.add(ex);
     }
-    let origins: BTreeMap<String, Origin> = prepared
+    prepared.origins = prepared
         .multi_source_ids()
         .into_iter()
         .filter_map(|id| {
@@ -362,54 +368,51 @@ pub fn merge(
     let mut merged = merger.finish();
     points::apply(&mut merged.datasheets, points, &mut merged.diagnostics);
     points::apply_enhancements(&mut merged.enhancements, points, &mut merged.diagnostics);
-    errata::apply(&mut merged.datasheets, extracted, &mut merged.diagnostics);
-    let report = finish(prepared, &mut merged.datasheets, &origins);
-    (merged, report)
+    (merged, prepared)
 }
 
-/// After the merge: adds the variants' sources to the datasheet they matched, and builds the
-/// report over the datasheets two or more sources print (`None` when there is none). `merged`
-/// is sorted by id (the merge's `Records::into_sorted`).
-pub fn finish(
-    prep: Prepared,
-    merged: &mut [Datasheet],
-    origins: &BTreeMap<String, Origin>,
-) -> Option<Report> {
-    let index = |merged: &[Datasheet], id: &str| merged.binary_search_by(|d| d.id.as_str().cmp(id));
-    // Variants' provenance joins the datasheet they are variants of.
-    for (id, rs) in &prep.readings {
-        let Ok(i) = index(merged, id) else { continue };
-        let extra: Vec<_> = rs
-            .iter()
-            .filter(|r| r.variant)
-            .flat_map(|r| r.datasheet.sources.iter().cloned())
-            .collect();
-        if !extra.is_empty() {
-            merged[i].sources.extend(extra);
-            merged[i].sort_lists();
+impl Prepared {
+    /// After the merge: adds the variants' sources to the datasheet they matched, and builds
+    /// the report over the datasheets two or more sources print (`None` when there is none).
+    /// `merged` is sorted by id (the merge's `Records::into_sorted`).
+    pub fn report(self, merged: &mut [Datasheet]) -> Option<Report> {
+        let index =
+            |merged: &[Datasheet], id: &str| merged.binary_search_by(|d| d.id.as_str().cmp(id));
+        // Variants' provenance joins the datasheet they are variants of.
+        for (id, rs) in &self.readings {
+            let Ok(i) = index(merged, id) else { continue };
+            let extra: Vec<_> = rs
+                .iter()
+                .filter(|r| r.variant)
+                .flat_map(|r| r.datasheet.sources.iter().cloned())
+                .collect();
+            if !extra.is_empty() {
+                merged[i].sources.extend(extra);
+                merged[i].sort_lists();
+            }
         }
-    }
-    let mut report = Report {
-        matches: prep.matches.clone(),
-        ..Report::default()
-    };
-    let mut files: BTreeSet<Dated> = BTreeSet::new();
-    for (id, rs) in &prep.readings {
-        if sources(rs).len() < 2 {
-            continue;
+        let mut report = Report {
+            matches: self.matches,
+            ..Report::default()
+        };
+        let mut files: BTreeSet<Dated> = BTreeSet::new();
+        for (id, rs) in &self.readings {
+            if sources(rs).len() < 2 {
+                continue;
+            }
+            let Ok(i) = index(merged, id) else { continue };
+            files.extend(rs.iter().map(|r| r.from.clone()));
+            report
+                .datasheets
+                .push(datasheet_report(&merged[i], rs, self.origins.get(id)));
         }
-        let Ok(i) = index(merged, id) else { continue };
-        files.extend(rs.iter().map(|r| r.from.clone()));
-        report
-            .datasheets
-            .push(datasheet_report(&merged[i], rs, origins.get(id)));
+        if report.datasheets.is_empty() {
+            return None;
+        }
+        report.sources = files.into_iter().collect();
+        report.factions = figures(&report.datasheets);
+        Some(report)
     }
-    if report.datasheets.is_empty() {
-        return None;
-    }
-    report.sources = files.into_iter().collect();
-    report.factions = figures(&report.datasheets);
-    Some(report)
 }
 
 /// Merges one source's readings (not variants) by the dataset's policy; the date of the
