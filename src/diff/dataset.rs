@@ -635,10 +635,9 @@ fn locate(sources: &[Vec<Location>; 2], side: usize, within: &[&Value]) -> Optio
                 .filter(|l| *l > 0),
             &first,
         ) {
-            let (line, page) = (l as u32, None);
             best = Some(Location {
-                line,
-                page,
+                line: l as u32,
+                page: None,
                 ..f.clone()
             });
         }
