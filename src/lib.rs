@@ -24,6 +24,7 @@ pub mod diff;
 pub mod discover;
 pub mod edition;
 pub mod emit;
+pub mod errata;
 pub mod extract;
 pub mod fsread;
 pub mod ids;

@@ -652,7 +652,7 @@ impl Publication {
 /// One entry of an errata document (Games Workshop's Index Card Errata): the record it targets
 /// as printed and resolved, the part of it (`section`, `qualifier`), the instruction as printed
 /// and, when the instruction is a mechanical change, `op`. `errata.json`; a mechanical erratum
-/// whose target is in the same run is applied by the merge (`reconcile::errata`).
+/// whose target is in the same run is applied by the merge (`errata`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Erratum {
     /// `EDITION:erratum:<publication>:<n>` (`ids::erratum`: the publication's title and version,
@@ -677,7 +677,7 @@ pub struct Erratum {
     pub op: Option<ErratumOp>,
     pub publication: Publication,
     pub sources: Vec<Provenance>,
-    /// The datasheets of the run the merge changed by this erratum (`reconcile::errata`);
+    /// The datasheets of the run the merge changed by this erratum (`errata`);
     /// absent when none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub applied_to: Vec<String>,

@@ -5,7 +5,8 @@
 //! output is identical for any thread count. Owns the manifest (an input the decoder saw end
 //! early, `S008`, is `partial`), handing every source's records to `reconcile::merge` (the
 //! matching rules across sources, then `merge`: same id → one record with all sources, by its
-//! policy tables; and `reconciliation.json`) and the rules to `dedup`, and what the
+//! policy tables), the merged datasheets to `errata` (the mechanical errata applied), then to
+//! the reconciliation's report (`reconciliation.json`), the rules to `dedup`, and what the
 //! merged records still lack (`X111`).
 //!
 //! Two seams feed records in: documents go through `decode` (the `DECODERS` registry) and
@@ -582,8 +583,15 @@ fn assemble(
         .iter()
         .map(|i| (i.file.clone(), i.format.clone()))
         .collect();
-    let (merged, reconciliation) = crate::reconcile::merge(&mut extracted, &formats, &points);
-    // After the merge: it applies the mechanical errata and marks them (`applied_to`).
+    let (mut merged, prepared) = crate::reconcile::merge(&mut extracted, &formats, &points);
+    // After the merge: the mechanical errata change the merged datasheets and are marked
+    // (`applied_to`); then the reconciliation reports on the datasheets as emitted.
+    crate::errata::apply(
+        &mut merged.datasheets,
+        &mut extracted,
+        &mut merged.diagnostics,
+    );
+    let reconciliation = prepared.report(&mut merged.datasheets);
     let mut errata: Vec<crate::model::Erratum> = extracted
         .iter_mut()
         .flat_map(|e| std::mem::take(&mut e.errata))

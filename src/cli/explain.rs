@@ -866,7 +866,7 @@ fn pick_name<'n>(names: &[&'n str], wanted: &str) -> Result<&'n str, String> {
     })
 }
 
-/// The errata the merge applied to record `id` (`reconcile::errata`): `erratum <id> (Index
+/// The errata the merge applied to record `id` (`errata`): `erratum <id> (Index
 /// Cards 1.2, p3): Change AP to ‘-2’.`, one line each.
 fn errata_applied(o: &mut String, ds: &LoadedDataset, id: &str) {
     let applied: Vec<&crate::model::Erratum> = ds

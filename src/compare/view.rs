@@ -274,16 +274,12 @@ pub fn keyed(sides: &[Vec<(String, &Datasheet)>]) -> Keyed {
 /// sub-field of an item some variants lack is compared among those that have it), else
 /// [`Value::Split`].
 pub fn side_value(views: &[(String, View)], path: &str) -> Value {
-    let vals: Vec<(String, Value)> = (views.iter())
+    let mut vals: Vec<(String, Value)> = (views.iter())
         .map(|(n, v)| (n.clone(), value_at(v, path)))
         .collect();
-    let vals: Vec<(String, Value)> = if vals.iter().any(|(_, v)| *v != Value::Skip) {
-        vals.into_iter()
-            .filter(|(_, v)| *v != Value::Skip)
-            .collect()
-    } else {
-        vals
-    };
+    if vals.iter().any(|(_, v)| *v != Value::Skip) {
+        vals.retain(|(_, v)| *v != Value::Skip);
+    }
     let first = (vals.first()).map_or(Value::Absent, |(_, v)| v.clone());
     if vals.iter().all(|(_, v)| *v == first) {
         return first;

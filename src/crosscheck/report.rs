@@ -154,41 +154,35 @@ impl Summary {
 
     /// The summary as a few lines of text for the terminal.
     pub fn render(&self) -> String {
-        let mut s = String::new();
-        s.push_str(&format!(
-            "crosscheck against the Wahapedia export of {}\n",
-            self.export_last_update.as_deref().unwrap_or("(undated)")
-        ));
-        s.push_str(&format!(
-            "datasheets: {} ({} matched, {} without a match in the export)\n",
-            self.datasheets, self.matched, self.unmatched
-        ));
-        s.push_str(&format!(
-            "fields: {} compared, {} agreed ({:.2}%); {:.2}% with changes since the export set aside\n",
+        let cats: Vec<String> = (self.by_category.iter())
+            .map(|(c, n)| format!("{} {n}", c.as_str()))
+            .collect();
+        let mut s = format!(
+            "crosscheck against the Wahapedia export of {}\n\
+             datasheets: {} ({} matched, {} without a match in the export)\n\
+             fields: {} compared, {} agreed ({:.2}%); {:.2}% with changes since the export set aside\n\
+             disagreements: {} ({})\n",
+            self.export_last_update.as_deref().unwrap_or("(undated)"),
+            self.datasheets,
+            self.matched,
+            self.unmatched,
             self.fields_compared,
             self.fields_agreed,
             self.agreement_pct,
-            self.agreement_pct_excluding_changes
-        ));
-        s.push_str(&format!("disagreements: {}", self.disagreements));
-        let cats: Vec<String> = self
-            .by_category
-            .iter()
-            .map(|(c, n)| format!("{} {n}", c.as_str()))
-            .collect();
-        s.push_str(&format!(" ({})\n", cats.join(", ")));
+            self.agreement_pct_excluding_changes,
+            self.disagreements,
+            cats.join(", "),
+        );
         if !self.not_compared.is_empty() {
-            let parts: Vec<String> = self
-                .not_compared
-                .iter()
+            let parts: Vec<String> = (self.not_compared.iter())
                 .map(|(r, n)| format!("{n} {r}"))
                 .collect();
             s.push_str(&format!("not compared: {}\n", parts.join(", ")));
         }
         if self.export_diagnostics > 0 {
+            let n = self.export_diagnostics;
             s.push_str(&format!(
-                "export: {} line(s) could not be used (see export_diagnostics in the report)\n",
-                self.export_diagnostics
+                "export: {n} line(s) could not be used (see export_diagnostics in the report)\n"
             ));
         }
         s

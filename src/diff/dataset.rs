@@ -374,19 +374,14 @@ fn diff_type(
     };
     let renamed: BTreeSet<&String> = renames.iter().flat_map(|(o, n)| [*o, *n]).collect();
     let ids: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
-    let opts = Options::default();
-    for id in ids.into_iter().filter(|id| !renamed.contains(id)) {
-        let (va, vb) = (a.get(id), b.get(id));
-        let mut c = diff_readings(id, va, vb, &opts);
+    let same = ids.into_iter().filter(|id| !renamed.contains(id));
+    // Each record's id in OLD and in NEW (two ids: a rename).
+    for (o, n) in same.map(|id| (id, id)).chain(renames) {
+        let (va, vb) = (a.get(o), b.get(n));
+        let mut c = diff_readings(n, va, vb, &Options::default());
         // A points record's id carries its publication: not a change.
         c.retain(|c| c.path.0 != [Segment::Field("id".into())]);
         let [va, vb] = [va, vb].map(|v| v.unwrap_or(&Value::Null));
-        push_changes(t, c, va, vb, [id, id], targets, out);
-    }
-    for (o, n) in renames {
-        let (va, vb) = (&a[o], &b[n]);
-        let mut c = diff_values(n, va, vb, &opts);
-        c.retain(|c| c.path.0 != [Segment::Field("id".into())]);
         push_changes(t, c, va, vb, [o, n], targets, out);
     }
 }
@@ -487,16 +482,11 @@ pub fn label(v: &Value, id: &str) -> String {
 fn faction(va: &Value, vb: &Value) -> Option<String> {
     [vb, va]
         .into_iter()
-        .find_map(faction_of)
+        .find_map(|v| {
+            let subject = || v.get("subject")?.as_str()?.split(':').nth(1);
+            v.get("faction").and_then(Value::as_str).or_else(subject)
+        })
         .map(str::to_string)
-}
-
-fn faction_of(v: &Value) -> Option<&str> {
-    v.get("faction").and_then(Value::as_str).or_else(|| {
-        v.get("subject")
-            .and_then(Value::as_str)
-            .and_then(|s| s.split(':').nth(1))
-    })
 }
 
 /// The category of a change at `path` (module doc: the table).
@@ -645,10 +635,9 @@ fn locate(sources: &[Vec<Location>; 2], side: usize, within: &[&Value]) -> Optio
                 .filter(|l| *l > 0),
             &first,
         ) {
-            let (line, page) = (l as u32, None);
             best = Some(Location {
-                line,
-                page,
+                line: l as u32,
+                page: None,
                 ..f.clone()
             });
         }

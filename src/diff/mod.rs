@@ -221,28 +221,24 @@ pub fn word_diff(old: &str, new: &str) -> String {
         match p {
             Piece::Same(w) if w.is_empty() => {}
             Piece::Same(w) => {
-                let (first, last) = (k == 0, k + 1 == n);
-                let keep_head = if first { 0 } else { CONTEXT_WORDS };
-                let keep_tail = if last { 0 } else { CONTEXT_WORDS };
-                if w.len() <= keep_head + keep_tail {
+                // Context after the change before, and before the change after.
+                let head = if k == 0 { 0 } else { CONTEXT_WORDS };
+                let tail = if k + 1 == n { 0 } else { CONTEXT_WORDS };
+                if w.len() <= head + tail {
                     out.push(w.join(" "));
-                } else {
-                    if keep_head > 0 {
-                        out.push(w[..keep_head].join(" "));
-                    }
-                    out.push("…".into());
-                    if keep_tail > 0 {
-                        out.push(w[w.len() - keep_tail..].join(" "));
-                    }
+                    continue;
                 }
+                let cut = [
+                    w[..head].join(" "),
+                    "…".into(),
+                    w[w.len() - tail..].join(" "),
+                ];
+                out.extend(cut.into_iter().filter(|p| !p.is_empty()));
             }
             Piece::Change(d, i) => {
                 let deleted = (!d.is_empty()).then(|| format!("[-{}-]", d.join(" ")));
                 let inserted = (!i.is_empty()).then(|| format!("{{+{}+}}", i.join(" ")));
-                let both: Vec<String> = deleted.into_iter().chain(inserted).collect();
-                if !both.is_empty() {
-                    out.push(both.join(" "));
-                }
+                out.extend(deleted.into_iter().chain(inserted));
             }
         }
     }

@@ -194,18 +194,14 @@ impl Policy {
     fn allows(&self, record: &str, path: &str) -> Option<&Allow> {
         self.allow.iter().find(|a| {
             let r = &a.record.value;
-            let rec_ok = match r.strip_suffix('*') {
-                Some(prefix) => record.starts_with(prefix),
-                None => record == r,
+            let rec_ok = r
+                .strip_suffix('*')
+                .map_or(record == r, |p| record.starts_with(p));
+            let under = |f: &String| {
+                let rest = path.strip_prefix(f.as_str());
+                path == f || rest.is_some_and(|r| r.starts_with('.') || r.starts_with('['))
             };
-            let field_ok = match &a.field {
-                None => true,
-                Some(f) => {
-                    let rest = path.strip_prefix(f.as_str());
-                    path == f || rest.is_some_and(|r| r.starts_with('.') || r.starts_with('['))
-                }
-            };
-            rec_ok && field_ok
+            rec_ok && a.field.as_ref().map_or(true, under)
         })
     }
 

@@ -13,7 +13,7 @@
 //! column's).
 //!
 //! Owns the entry shape and the classification of an instruction into a mechanical
-//! [`ErratumOp`] (`op`); never applies an erratum (that is `reconcile::errata`), never guesses:
+//! [`ErratumOp`] (`op`); never applies an erratum (that is `errata`), never guesses:
 //! an instruction that is not one of the mechanical shapes keeps `op: None` (`E002`), an entry
 //! without instruction keeps `instruction: None` (`E001`). Recognising that a PDF is an errata
 //! document is [`looks_like`] (small and public: the document-kind classifier calls it).

@@ -31,18 +31,22 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
-/// Which reading's value a merged record keeps (`wins:` in `schemas/merge.yaml`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+/// Which reading's value a merged record keeps (`wins:` in `schemas/merge.yaml`; in words for
+/// the reconciliation's `policy`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, strum::IntoStaticStr)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "lowercase")]
 pub enum Wins {
     /// The first reading in path order.
     First,
     /// The first reading in path order that has a value (null, `""` and `[]` have none).
+    #[strum(serialize = "first non-null")]
     FirstNonNull,
     /// The newer publication's value, even when it has none.
     Newer,
     /// The newer publication's value when it has one; else the kept one, filled from the
     /// other when it has none.
+    #[strum(serialize = "newer non-null")]
     NewerNonNull,
     /// Both readings' items (sorted and deduplicated when the merge ends).
     Union,

@@ -3,7 +3,7 @@
 //!
 //! A *source* is a kind of input: the record source that read a structured file (`bsdata`
 //! for BattleScribe XML and JSON, `export` for Wahapedia's CSV export, `game-datacards`), else
-//! named from the format the manifest gives a document ([`source_of_format`]): `pages` (HTML
+//! named from the format the manifest gives a document: `pages` (HTML
 //! pages), `pdf`, `markdown`, `text`. Several files of one source (two scrapes
 //! of the site) are one reading of it, merged by the same policy table as the dataset
 //! ([`merge`], with [`conflict`] its view of a field; neither imports this file). The matching
@@ -45,7 +45,6 @@
 //! Pure and deterministic: sorted maps, relative paths only.
 
 pub mod conflict;
-pub mod errata;
 pub mod matching;
 pub mod merge;
 pub mod points;
@@ -57,28 +56,21 @@ pub use crate::compare::Category;
 use crate::extract::Extracted;
 use crate::model::Datasheet;
 use matching::{Candidate, UnitMatches};
-use merge::{Mergeable, Origin, Records, Wins};
+use merge::{Mergeable, Origin, Records};
 use serde::Serialize;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The source (kind of input) of a file, from the format the manifest gives it.
-pub fn source_of_format(format: &str) -> &str {
-    match format {
-        "xml" => "bsdata",
-        "csv" => "export",
-        "html" => "pages",
-        other => other,
-    }
-}
-
 /// An extracted file's source: its record source's (`bsdata` for BattleScribe XML and JSON
-/// alike, `export` for Wahapedia's, `game-datacards`), else its format's.
+/// alike, `export` for Wahapedia's, `game-datacards`), else named from the format the manifest
+/// gives the file.
 fn source_of<'a>(e: &'a Extracted, formats: &'a BTreeMap<String, String>) -> &'a str {
-    match e.record_source {
-        Some("wahapedia-csv") => "export",
-        Some(name) => name,
-        None => source_of_format(formats.get(&e.file).map(String::as_str).unwrap_or("")),
+    match (e.record_source, formats.get(&e.file).map(String::as_str)) {
+        (Some("wahapedia-csv"), _) | (None, Some("csv")) => "export",
+        (Some(name), _) => name,
+        (None, Some("xml")) => "bsdata",
+        (None, Some("html")) => "pages",
+        (None, format) => format.unwrap_or(""),
     }
 }
 
@@ -103,19 +95,13 @@ struct Reading {
     variant: bool,
 }
 
-/// What [`prepare`] keeps until the merge is done.
+/// What [`prepare`] keeps until the merge is done, for the report ([`Prepared::report`]).
 #[derive(Debug, Default)]
 pub struct Prepared {
     readings: BTreeMap<String, Vec<Reading>>,
     matches: UnitMatches,
-}
-
-fn dated_label(ex_version: Option<(u32, u32)>, dated: Option<&str>) -> Option<String> {
-    match (ex_version, dated) {
-        (Some((a, b)), _) => Some(format!("faction pack v{a}.{b}")),
-        (None, Some(d)) => Some(d.to_string()),
-        (None, None) => None,
-    }
+    /// Where each multi-source datasheet's newer-wins fields come from (set by [`merge`]).
+    origins: BTreeMap<String, Origin>,
 }
 
 /// Before the merge: applies the unit rule (a reading of an unmatched id that matches another
@@ -128,20 +114,18 @@ pub fn prepare(extracted: &mut [Extracted], formats: &BTreeMap<String, String>) 
         .iter()
         .map(|e| source_of(e, formats).to_string())
         .collect();
-    let matches = {
-        let cands: Vec<Candidate<'_>> = extracted
-            .iter()
-            .zip(&sources)
-            .flat_map(|(e, s)| {
-                e.datasheets.iter().map(move |d| Candidate {
-                    id: &d.id,
-                    source: s,
-                    datasheet: d,
-                })
+    let cands: Vec<Candidate<'_>> = extracted
+        .iter()
+        .zip(&sources)
+        .flat_map(|(e, s)| {
+            e.datasheets.iter().map(move |d| Candidate {
+                id: &d.id,
+                source: s,
+                datasheet: d,
             })
-            .collect();
-        matching::match_units(&cands)
-    };
+        })
+        .collect();
+    let matches = matching::match_units(&cands);
     let by_from: BTreeMap<(&str, &str), &matching::UnitMatch> = matches
         .matches
         .iter()
@@ -149,20 +133,17 @@ pub fn prepare(extracted: &mut [Extracted], formats: &BTreeMap<String, String>) 
         .collect();
     // Ids two or more sources print once matched: only their readings are kept.
     let mut sources_of: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for (ex, source) in extracted.iter().zip(&sources) {
-        for d in &ex.datasheets {
-            let id = by_from
-                .get(&(d.id.as_str(), source.as_str()))
-                .map_or(d.id.as_str(), |m| m.to.as_str());
-            sources_of
-                .entry(id.to_string())
-                .or_default()
-                .insert(source.clone());
-        }
+    for c in &cands {
+        let id = by_from.get(&(c.id, c.source)).map_or(c.id, |m| &m.to);
+        let printed_by = sources_of.entry(id.to_string()).or_default();
+        printed_by.insert(c.source.to_string());
     }
     let mut readings: BTreeMap<String, Vec<Reading>> = BTreeMap::new();
     for (ex, source) in extracted.iter_mut().zip(&sources) {
-        let dated = dated_label(ex.version, ex.dated.as_deref());
+        let dated = match ex.version {
+            Some((a, b)) => Some(format!("faction pack v{a}.{b}")),
+            None => ex.dated.clone(),
+        };
         let mut kept = Vec::with_capacity(ex.datasheets.len());
         for mut d in std::mem::take(&mut ex.datasheets) {
             let m = by_from.get(&(d.id.as_str(), source.as_str())).copied();
@@ -190,17 +171,10 @@ pub fn prepare(extracted: &mut [Extracted], formats: &BTreeMap<String, String>) 
         }
         ex.datasheets = kept;
     }
-    Prepared { readings, matches }
-}
-
-impl Prepared {
-    /// The ids two or more sources print (after the unit rule).
-    pub fn multi_source_ids(&self) -> Vec<String> {
-        self.readings
-            .iter()
-            .filter(|(_, rs)| sources(rs).len() > 1)
-            .map(|(id, _)| id.clone())
-            .collect()
+    Prepared {
+        readings,
+        matches,
+        origins: BTreeMap::new(),
     }
 }
 
@@ -337,79 +311,74 @@ struct SourceViews {
 }
 
 /// The merge of every reading of a run (`extracted` in path order; `formats`: file → format,
-/// from the manifest) with the matching rules applied first, and the report over the
-/// datasheets two or more sources print (`None` when there is none). The records leave
-/// `extracted` (rules and quarantine stay). Each datasheet then takes its newest publication's
-/// points from `points` ([`points::apply`]), before the report, which compares its sources'.
+/// from the manifest) with the matching rules applied first. The records leave `extracted`
+/// (rules, errata and quarantine stay). Each datasheet then takes its newest publication's
+/// points from `points` ([`points::apply`]). The report over the datasheets two or more
+/// sources print is [`Prepared::report`]'s, once the merged datasheets are final (the pipeline
+/// applies the errata in between).
 pub fn merge(
     extracted: &mut [Extracted],
     formats: &BTreeMap<String, String>,
     points: &[crate::model::Points],
-) -> (merge::Merged, Option<Report>) {
-    let prepared = prepare(extracted, formats);
+) -> (merge::Merged, Prepared) {
+    let mut prepared = prepare(extracted, formats);
     let mut merger = merge::Merger::default();
     for ex in extracted.iter_mut() {
         merger.add(ex);
     }
-    let origins: BTreeMap<String, Origin> = prepared
-        .multi_source_ids()
-        .into_iter()
-        .filter_map(|id| {
-            let o = merger.datasheets.origin(&id).cloned()?;
-            Some((id, o))
-        })
+    // Where the newer-wins fields of each datasheet two or more sources print come from.
+    prepared.origins = (prepared.readings.iter())
+        .filter(|(_, rs)| sources(rs).len() > 1)
+        .filter_map(|(id, _)| Some((id.clone(), merger.datasheets.origin(id)?.clone())))
         .collect();
     let mut merged = merger.finish();
     points::apply(&mut merged.datasheets, points, &mut merged.diagnostics);
     points::apply_enhancements(&mut merged.enhancements, points, &mut merged.diagnostics);
-    errata::apply(&mut merged.datasheets, extracted, &mut merged.diagnostics);
-    let report = finish(prepared, &mut merged.datasheets, &origins);
-    (merged, report)
+    (merged, prepared)
 }
 
-/// After the merge: adds the variants' sources to the datasheet they matched, and builds the
-/// report over the datasheets two or more sources print (`None` when there is none). `merged`
-/// is sorted by id (the merge's `Records::into_sorted`).
-pub fn finish(
-    prep: Prepared,
-    merged: &mut [Datasheet],
-    origins: &BTreeMap<String, Origin>,
-) -> Option<Report> {
-    let index = |merged: &[Datasheet], id: &str| merged.binary_search_by(|d| d.id.as_str().cmp(id));
-    // Variants' provenance joins the datasheet they are variants of.
-    for (id, rs) in &prep.readings {
-        let Ok(i) = index(merged, id) else { continue };
-        let extra: Vec<_> = rs
-            .iter()
-            .filter(|r| r.variant)
-            .flat_map(|r| r.datasheet.sources.iter().cloned())
-            .collect();
-        if !extra.is_empty() {
-            merged[i].sources.extend(extra);
-            merged[i].sort_lists();
+impl Prepared {
+    /// After the merge: adds the variants' sources to the datasheet they matched, and builds
+    /// the report over the datasheets two or more sources print (`None` when there is none).
+    /// `merged` is sorted by id (the merge's `Records::into_sorted`).
+    pub fn report(self, merged: &mut [Datasheet]) -> Option<Report> {
+        let index =
+            |merged: &[Datasheet], id: &str| merged.binary_search_by(|d| d.id.as_str().cmp(id));
+        // Variants' provenance joins the datasheet they are variants of.
+        for (id, rs) in &self.readings {
+            let Ok(i) = index(merged, id) else { continue };
+            let extra: Vec<_> = rs
+                .iter()
+                .filter(|r| r.variant)
+                .flat_map(|r| r.datasheet.sources.iter().cloned())
+                .collect();
+            if !extra.is_empty() {
+                merged[i].sources.extend(extra);
+                merged[i].sort_lists();
+            }
         }
-    }
-    let mut report = Report {
-        matches: prep.matches.clone(),
-        ..Report::default()
-    };
-    let mut files: BTreeSet<Dated> = BTreeSet::new();
-    for (id, rs) in &prep.readings {
-        if sources(rs).len() < 2 {
-            continue;
+        let mut report = Report {
+            matches: self.matches,
+            ..Report::default()
+        };
+        let mut files: BTreeSet<Dated> = BTreeSet::new();
+        for (id, rs) in &self.readings {
+            if sources(rs).len() < 2 {
+                continue;
+            }
+            let Ok(i) = index(merged, id) else { continue };
+            files.extend(rs.iter().map(|r| r.from.clone()));
+            report
+                .datasheets
+                .push(datasheet_report(&merged[i], rs, self.origins.get(id)));
         }
-        let Ok(i) = index(merged, id) else { continue };
-        files.extend(rs.iter().map(|r| r.from.clone()));
-        report
-            .datasheets
-            .push(datasheet_report(&merged[i], rs, origins.get(id)));
+        if report.datasheets.is_empty() {
+            return None;
+        }
+        report.sources = files.into_iter().collect();
+        report.factions = figures(&report.datasheets);
+        Some(report)
     }
-    if report.datasheets.is_empty() {
-        return None;
-    }
-    report.sources = files.into_iter().collect();
-    report.factions = figures(&report.datasheets);
-    Some(report)
 }
 
 /// Merges one source's readings (not variants) by the dataset's policy; the date of the
@@ -417,15 +386,12 @@ pub fn finish(
 fn per_source(rs: &[&Reading]) -> Option<(Datasheet, Option<String>)> {
     let mut recs: Records<Datasheet> = Records::default();
     let mut sink = Vec::new();
-    let mut dates: BTreeMap<&str, Option<String>> = BTreeMap::new();
-    let id = rs.first()?.datasheet.id.clone();
     for r in rs {
-        dates.insert(&r.from.file, r.from.dated.clone());
         recs.add(r.datasheet.clone(), r.version, &r.from.file, &mut sink);
     }
-    let dated = recs
-        .origin(&id)
-        .and_then(|(_, f)| dates.get(f.as_str()).cloned().flatten());
+    let origin = recs.origin(&rs.first()?.datasheet.id);
+    let from = origin.and_then(|(_, f)| rs.iter().find(|r| r.from.file == *f));
+    let dated = from.and_then(|r| r.from.dated.clone());
     recs.into_sorted().into_iter().next().map(|d| (d, dated))
 }
 
@@ -446,19 +412,10 @@ fn reason(field: &str, origin: Option<&Origin>) -> String {
     let from = origin.map_or("-".into(), |o| {
         origin_label(o, "no version; first in path order")
     });
-    match row {
-        Some(r) => {
-            let wins = match r.wins {
-                Wins::First => "first",
-                Wins::FirstNonNull => "first non-null",
-                Wins::Newer => "newer",
-                Wins::NewerNonNull => "newer non-null",
-                Wins::Union => "union",
-            };
-            format!("{wins} wins, from {from}: {}", r.why)
-        }
-        None => String::new(),
-    }
+    row.map_or(String::new(), |r| {
+        let wins: &str = r.wins.into();
+        format!("{wins} wins, from {from}: {}", r.why)
+    })
 }
 
 fn datasheet_report(
@@ -469,12 +426,8 @@ fn datasheet_report(
     // Per source: its own merged reading, or its variants.
     let mut by_source: BTreeMap<&str, (Vec<&Reading>, Vec<&Reading>)> = BTreeMap::new();
     for r in rs {
-        let e = by_source.entry(&r.from.source).or_default();
-        if r.variant {
-            e.1.push(r);
-        } else {
-            e.0.push(r);
-        }
+        let (plain, variants) = by_source.entry(&r.from.source).or_default();
+        (if r.variant { variants } else { plain }).push(r);
     }
     // (source, dated, [(variant name, datasheet)])
     type Named = Vec<(String, Datasheet)>;
@@ -492,13 +445,6 @@ fn datasheet_report(
         .map(|(_, _, vs)| vs.iter().map(|(n, d)| (n.clone(), d)).collect())
         .collect();
     let keyed = keyed(&sides);
-    let mut sources: Vec<SourceViews> = (readings.iter())
-        .map(|(s, dated, _)| SourceViews {
-            source: s.clone(),
-            dated: dated.clone(),
-            history: Vec::new(),
-        })
-        .collect();
     // Other datasheets (the emitted one, a source's single readings): models keyed like the
     // readings'.
     let known: BTreeSet<&String> = keyed.model_keys.iter().flatten().collect();
@@ -517,18 +463,23 @@ fn datasheet_report(
             })
             .collect()
     };
-    for sv in &mut sources {
-        let Some((plain, _)) = by_source.get(sv.source.as_str()) else {
-            continue;
-        };
-        if plain.len() > 1 {
-            for r in plain {
-                let v = view(&r.datasheet, &keys_of(&r.datasheet), &keyed.alias);
-                sv.history
-                    .push((r.from.dated.clone(), r.from.file.clone(), v));
+    let sources: Vec<SourceViews> = (readings.iter())
+        .map(|(s, dated, _)| {
+            // Several readings of one source: each one's view, for the `version` rule.
+            let plain = by_source.get(s.as_str()).map_or(&[][..], |p| &p.0[..]);
+            let history = (plain.iter().filter(|_| plain.len() > 1))
+                .map(|r| {
+                    let v = view(&r.datasheet, &keys_of(&r.datasheet), &keyed.alias);
+                    (r.from.dated.clone(), r.from.file.clone(), v)
+                })
+                .collect();
+            SourceViews {
+                source: s.clone(),
+                dated: dated.clone(),
+                history,
             }
-        }
-    }
+        })
+        .collect();
     let emitted = view(merged, &keys_of(merged), &keyed.alias);
     let mut fields = Vec::new();
     let mut policy = BTreeMap::new();
@@ -593,18 +544,18 @@ fn field_report(
         let v: &str = v;
         (m.len(), Some(v) == emitted.as_deref(), Reverse(v))
     });
-    let Some((ref_value, ref_members)) = rank else {
+    let Some((&ref_value, ref_members)) = rank else {
         return f;
     };
-    let (ref_value, ref_members) = (ref_value.to_string(), ref_members.clone());
-    let ref_loose = present[ref_members[0]].2.clone();
+    let ref_loose = &present[ref_members[0]].2;
     let ref_dates: Vec<Option<&str>> = ref_members.iter().map(|&i| present[i].3).collect();
-    for &i in &ref_members {
-        f.agree.push(present[i].0.to_string());
-    }
-    f.value = Some(ref_value.clone());
-    for (value, members) in &groups {
-        if *value == ref_value {
+    f.agree = ref_members
+        .iter()
+        .map(|&i| present[i].0.to_string())
+        .collect();
+    f.value = Some(ref_value.to_string());
+    for (&value, members) in &groups {
+        if value == ref_value {
             continue;
         }
         for &i in members {
@@ -629,7 +580,7 @@ fn field_report(
                         )
                     })
             });
-            let (category, note) = if *loose == ref_loose {
+            let (category, note) = if loose == ref_loose {
                 (Category::Naming, None)
             } else if let Some(note) = earlier {
                 (Category::Version, Some(note))
@@ -698,24 +649,17 @@ fn figures(datasheets: &[DatasheetReport]) -> Vec<FactionFigures> {
             if !f.absent.is_empty() {
                 *ff.categories.entry("absent".into()).or_default() += f.absent.len();
             }
-            // A source's state at this field: Some((agrees with the reference, category)).
-            let mut state: BTreeMap<&str, (bool, Option<Category>, Option<&str>)> = BTreeMap::new();
-            for s in &f.agree {
-                state.insert(s, (true, None, f.emitted.as_deref()));
-            }
-            let split: BTreeSet<&str> = f
-                .differ
-                .iter()
-                .filter(|x| x.note.as_deref().is_some_and(|n| n.starts_with("variant")))
-                .map(|x| x.source.as_str())
-                .collect();
-            for x in f
-                .differ
-                .iter()
-                .filter(|x| !split.contains(x.source.as_str()))
-            {
-                state.insert(&x.source, (false, Some(x.category), x.value.as_deref()));
-            }
+            // A source's state at this field: `None` when it agrees with the reference, else
+            // its category and value; a source whose variants differ among themselves has none.
+            let variant =
+                |x: &&Difference| x.note.as_deref().is_some_and(|n| n.starts_with("variant"));
+            let split = f.differ.iter().any(|x| variant(&x));
+            let mut state: BTreeMap<&str, Option<(Category, Option<&str>)>> =
+                f.agree.iter().map(|s| (s.as_str(), None)).collect();
+            let differ = f.differ.iter().filter(|x| !variant(x));
+            state.extend(
+                differ.map(|x| (x.source.as_str(), Some((x.category, x.value.as_deref())))),
+            );
             let printed: Vec<&str> = state.keys().copied().collect();
             for (i, a) in printed.iter().enumerate() {
                 for b in &printed[i + 1..] {
@@ -730,14 +674,15 @@ fn figures(datasheets: &[DatasheetReport]) -> Vec<FactionFigures> {
                     }
                     p.checks += 1;
                     // Both agree with the reference, or both differ with the same value.
-                    let same = (sa.0 && sb.0) || (!sa.0 && !sb.0 && sa.2 == sb.2);
-                    let naming = (sa.0 || sa.1 == Some(Category::Naming))
-                        && (sb.0 || sb.1 == Some(Category::Naming));
+                    let same = sa.map(|x| x.1) == sb.map(|x| x.1);
+                    let naming = [sa, sb]
+                        .iter()
+                        .all(|s| s.map_or(true, |x| x.0 == Category::Naming));
                     p.agree += usize::from(same);
                     p.agree_up_to_naming += usize::from(same || naming);
                 }
             }
-            if all_three && state.len() >= 3 && split.is_empty() && state.len() == d.sources.len() {
+            if all_three && state.len() >= 3 && !split && state.len() == d.sources.len() {
                 ff.all_sources.checks += 1;
                 ff.all_sources.agree += usize::from(f.differ.is_empty());
             }

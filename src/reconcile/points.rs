@@ -29,15 +29,16 @@ fn newness(p: &Points) -> (Vec<u32>, Option<&str>, std::cmp::Reverse<Option<&str
     )
 }
 
-/// Per record (its index, by `find` from the id a points record prices), the newest
-/// publication's points record of `kind` pricing it; a datasheet's only in its own faction's
-/// list. The records pricing none: one `X113` per publication into `diagnostics`.
-fn newest<'p>(
+/// Per record of `records` (sorted by id; its index, found by the id a points record prices),
+/// the newest publication's points record of `kind` pricing it; a datasheet's only in its own
+/// faction's list. The records pricing none: one `X113` per publication into `diagnostics`.
+fn newest<'p, T: Mergeable>(
     points: &'p [Points],
     kind: PointsKind,
-    find: impl Fn(&str) -> Option<usize>,
+    records: &[T],
     diagnostics: &mut Vec<Diagnostic>,
 ) -> BTreeMap<usize, &'p Points> {
+    let find = |id: &str| records.binary_search_by(|r| r.id().cmp(id)).ok();
     let mut newest: BTreeMap<usize, &Points> = BTreeMap::new();
     // Per publication: the names of the records pricing no record, and the first file.
     let mut unpriced: BTreeMap<&str, (Vec<&str>, &str)> = BTreeMap::new();
@@ -86,8 +87,7 @@ fn newest<'p>(
 /// Gives each datasheet (`datasheets` sorted by id) its newest publication's points; `X113`s
 /// into `diagnostics`.
 pub fn apply(datasheets: &mut [Datasheet], points: &[Points], diagnostics: &mut Vec<Diagnostic>) {
-    let find = |id: &str| datasheets.binary_search_by(|d| d.id.as_str().cmp(id)).ok();
-    for (i, p) in newest(points, PointsKind::Datasheet, find, diagnostics) {
+    for (i, p) in newest(points, PointsKind::Datasheet, datasheets, diagnostics) {
         let d = &mut datasheets[i];
         d.points = p.tiers.clone();
         d.sources.extend(p.sources.iter().cloned());
@@ -102,12 +102,7 @@ pub fn apply_enhancements(
     points: &[Points],
     diagnostics: &mut Vec<Diagnostic>,
 ) {
-    let find = |id: &str| {
-        enhancements
-            .binary_search_by(|e| e.id.as_str().cmp(id))
-            .ok()
-    };
-    for (i, p) in newest(points, PointsKind::Enhancement, find, diagnostics) {
+    for (i, p) in newest(points, PointsKind::Enhancement, enhancements, diagnostics) {
         let Some(cost) = p.tiers.first().map(|t| t.points) else {
             continue;
         };

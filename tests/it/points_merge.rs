@@ -90,7 +90,8 @@ fn the_newest_publication_prices_the_datasheet_and_its_sources_stay_in_the_recon
             2,
         ),
     ];
-    let (merged, report) = reconcile::merge(&mut ex, &formats, &points);
+    let (mut merged, prepared) = reconcile::merge(&mut ex, &formats, &points);
+    let report = prepared.report(&mut merged.datasheets);
     let d = &merged.datasheets[0];
     assert_eq!(d.points, [tier(10, 90)]);
     let files: Vec<&str> = d.sources.iter().map(|s| s.file.as_str()).collect();

@@ -93,7 +93,9 @@ fn formats(ex: &[Extracted]) -> BTreeMap<String, String> {
 
 fn run(mut ex: Vec<Extracted>) -> (cogitator::reconcile::merge::Merged, Option<Report>) {
     let f = formats(&ex);
-    reconcile::merge(&mut ex, &f, &[])
+    let (mut merged, prepared) = reconcile::merge(&mut ex, &f, &[]);
+    let report = prepared.report(&mut merged.datasheets);
+    (merged, report)
 }
 
 fn field<'a>(r: &'a Report, id: &str, path: &str) -> &'a FieldReport {

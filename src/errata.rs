@@ -1,8 +1,8 @@
-//! Applying mechanical errata in the merge: an [`Erratum`] whose `op` is set and whose target
-//! datasheet is in the same run changes the merged datasheet (a keyword added or removed, a
-//! characteristic or weapon value set, a weapon ability added or removed, an ability's text
-//! replaced, the invulnerable save, a whole profile line), and the changed value's provenance
-//! becomes the erratum: the sub-record's `at` is the erratum's place in the errata document,
+//! Applying the published errata, the stage right after the merge (`pipeline`): an [`Erratum`]
+//! whose `op` is set and whose target datasheet is in the same run changes the merged
+//! datasheet (a keyword added or removed, a characteristic or weapon value set, a weapon
+//! ability added or removed, an ability's text replaced, the invulnerable save, a whole
+//! profile line), and the changed value's provenance becomes the erratum: the sub-record's `at` is the erratum's place in the errata document,
 //! the datasheet's `sources` gain it, and the erratum's `applied_to` names the datasheet
 //! (`cogitator explain` prints it).
 //!
@@ -11,6 +11,10 @@
 //! are not in the run is reported once per publication (`E003`); one whose change finds
 //! nothing to change, or finds it already made, is reported (`E004`) and changes nothing.
 //! Never guesses: an erratum without `op`, or on a stratagem or rule, is not applied here.
+//!
+//! Not a comparison: it executes a published instruction on a record. Reading the errata
+//! documents is `extract::gw_errata`'s; the reconciliation's report (`reconcile`) is built
+//! after this stage, on the datasheets as emitted.
 
 use crate::compare::names::name_key;
 use crate::diag::{Code, Diagnostic};
