@@ -50,12 +50,12 @@ fuzz target="" runs="1000000":
     # pick versions the project does not build with, e.g. an older serde-saphyr).
     [ -f Cargo.lock ] || cp ../Cargo.lock Cargo.lock
     targets="{{target}}"
-    [ -n "$targets" ] || targets="pipeline_html pipeline_text pipeline_markdown pipeline_pdf pipeline_csv pipeline_bsdata pipeline_bsdata_json pipeline_mfm pipeline_gdc dice value_grammar"
+    [ -n "$targets" ] || targets="pipeline_html html_tokenizers pipeline_text pipeline_markdown pipeline_pdf pipeline_csv pipeline_bsdata pipeline_bsdata_json pipeline_mfm pipeline_gdc dice value_grammar"
     for t in $targets; do
         mkdir -p "corpus/$t"
         seeds=""
         case "$t" in
-            pipeline_html) seeds=seeds/html ;;
+            pipeline_html|html_tokenizers) seeds=seeds/html ;;
             pipeline_text) seeds=seeds/text ;;
             pipeline_pdf) seeds=seeds/pdf ;;
             pipeline_csv) seeds=seeds/csv ;;

@@ -56,6 +56,24 @@ mod tree;
 
 pub use fragment::{fragment_blocks, fragment_blocks_counted, fragment_lines, fragment_text};
 
+/// Where the byte-level tokenizer's tree and html5ever's tokenizer's tree of `text` first
+/// differ (`None`: the same tree). For the `html_tokenizers` fuzz target only (feature
+/// `fuzzing`): the tests compare the two on the corpus, the fixtures and a list of traps; the
+/// fuzz target on any text.
+#[cfg(feature = "fuzzing")]
+pub fn tokenizers_differ(text: &str) -> Option<String> {
+    let ours = tree::dump(&tree::parse(text));
+    let theirs = tree::dump(&tree::parse_with_html5ever(text));
+    let i = ours.iter().zip(&theirs).take_while(|(a, b)| a == b).count();
+    (ours != theirs).then(|| {
+        format!(
+            "trees differ at node {i}: ours {:?}, html5ever's {:?}",
+            ours.get(i),
+            theirs.get(i)
+        )
+    })
+}
+
 /// The tree the renderer reads: the lean arena of [`tree`].
 mod dom {
     pub use super::tree::{ElementRef, Node};

@@ -709,6 +709,34 @@ impl TreeSink for Sink {
     }
 }
 
+/// Everything the tree keeps, one line a node in document order (depth, then the node): what
+/// the tests and the `html_tokenizers` fuzz target compare between the two tokenizers.
+#[cfg(any(test, feature = "fuzzing"))]
+pub(crate) fn dump(tree: &Tree) -> Vec<String> {
+    tree.root()
+        .descendants()
+        .map(|n| {
+            let depth = std::iter::successors(n.parent(), |p| p.parent()).count();
+            let what = match n.value() {
+                Node::Document => "#document".to_string(),
+                Node::Other => "#other".to_string(),
+                Node::Text(t) => format!("{:?}", &**t),
+                Node::Element(e) => format!(
+                    "<{} ns{} flags{:x} c{} s{} href{:?} title{:?}>",
+                    e.name(),
+                    e.ns,
+                    e.flags,
+                    e.has_classes,
+                    e.style,
+                    n.attr("href"),
+                    n.attr("title")
+                ),
+            };
+            format!("{depth} {what}")
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -721,32 +749,6 @@ mod tests {
             "{}",
             std::mem::size_of::<Slot>()
         );
-    }
-
-    /// Everything the tree keeps, one line a node in document order (depth, then the node).
-    fn dump(tree: &Tree) -> Vec<String> {
-        tree.root()
-            .descendants()
-            .map(|n| {
-                let depth = std::iter::successors(n.parent(), |p| p.parent()).count();
-                let what = match n.value() {
-                    Node::Document => "#document".to_string(),
-                    Node::Other => "#other".to_string(),
-                    Node::Text(t) => format!("{:?}", &**t),
-                    Node::Element(e) => format!(
-                        "<{} ns{} flags{:x} c{} s{} href{:?} title{:?}>",
-                        e.name(),
-                        e.ns,
-                        e.flags,
-                        e.has_classes,
-                        e.style,
-                        n.attr("href"),
-                        n.attr("title")
-                    ),
-                };
-                format!("{depth} {what}")
-            })
-            .collect()
     }
 
     /// The byte-level tokenizer gives the tree html5ever's tokenizer gives.
