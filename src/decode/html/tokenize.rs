@@ -3,7 +3,8 @@
 //! html5ever's own tokenizer steps one character at a time through tendrils (about 100
 //! instructions a byte); a Wahapedia page is mostly tags, and most of a tag is attribute values
 //! nobody reads. This one jumps with `memchr` to the next `<` (text) or the end of a quoted
-//! value, and builds only the attributes the tree keeps or the tree builder reads ([`KEPT`]);
+//! value, and builds only the attributes the tree keeps or the tree builder reads ([`KEPT`]),
+//! and every attribute of a formatting element (the builder compares those: [`Keep::All`]);
 //! every other attribute is skipped without decoding. It follows the WHATWG tokenizer states
 //! as html5ever implements them (character references through html5ever's named-entity table
 //! and its numeric rules, first duplicate attribute wins, `<!-->` comments, bogus comments,
@@ -283,7 +284,12 @@ impl<S: TokenSink> Tok<'_, S> {
         } else {
             tag_atom(raw)
         };
-        let (attrs, self_closing, end) = attributes(s, name_end, kind == TagKind::StartTag)?;
+        let keep = match kind {
+            TagKind::EndTag => Keep::Nothing,
+            _ if is_formatting(&name) => Keep::All,
+            _ => Keep::Read,
+        };
+        let (attrs, self_closing, end) = attributes(s, name_end, keep)?;
         self.pos = end;
         let had_duplicate_attributes = false;
         let answer = self.emit(Token::TagToken(Tag {
@@ -366,10 +372,43 @@ fn end_tag(b: &[u8], from: usize, name: &[u8]) -> Option<usize> {
     }
 }
 
-/// The attributes of a tag from `from` (just after its name) to its `>`: the kept ones
-/// ([`KEPT`], the first of a name wins, values decoded when `keep`), whether it closes itself,
-/// and the offset after the `>`. `None` when the input ends inside the tag.
-fn attributes(s: &str, from: usize, keep: bool) -> Option<(Vec<Attribute>, bool, usize)> {
+/// Which attributes of a tag are built and given to the tree builder.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Keep {
+    /// None (an end tag).
+    Nothing,
+    /// Those of [`KEPT`].
+    Read,
+    /// Every one: a formatting element's attributes are compared by the tree builder (the
+    /// "Noah's Ark" clause drops the earliest of four active formatting elements with the same
+    /// name and attributes), so an attribute nobody reads still tells two `<i>`s apart.
+    All,
+}
+
+/// The elements html5ever's tree builder keeps in its list of active formatting elements.
+fn is_formatting(name: &LocalName) -> bool {
+    matches!(
+        &**name,
+        "a" | "b"
+            | "big"
+            | "code"
+            | "em"
+            | "font"
+            | "i"
+            | "nobr"
+            | "s"
+            | "small"
+            | "strike"
+            | "strong"
+            | "tt"
+            | "u"
+    )
+}
+
+/// The attributes of a tag from `from` (just after its name) to its `>`: those `keep` asks for
+/// (the first of a name wins, values decoded), whether it closes itself, and the offset after
+/// the `>`. `None` when the input ends inside the tag.
+fn attributes(s: &str, from: usize, keep: Keep) -> Option<(Vec<Attribute>, bool, usize)> {
     let b = s.as_bytes();
     let mut attrs: Vec<Attribute> = Vec::new();
     let mut i = from;
@@ -421,25 +460,24 @@ fn attributes(s: &str, from: usize, keep: bool) -> Option<(Vec<Attribute>, bool,
                 }
             }
         }
-        if keep {
-            keep_attr(
-                &mut attrs,
-                name,
-                s.get(value.0..value.1).unwrap_or_default(),
-            );
+        if keep != Keep::Nothing {
+            let value = s.get(value.0..value.1).unwrap_or_default();
+            keep_attr(&mut attrs, name, value, keep == Keep::All);
         }
     }
 }
 
-/// Adds the attribute `name="value"` to `attrs` when it is one of [`KEPT`] and not there yet.
-fn keep_attr(attrs: &mut Vec<Attribute>, name: &str, value: &str) {
-    let Some(i) = KEPT
+/// Adds the attribute `name="value"` to `attrs` when it is one of [`KEPT`] (any name when
+/// `all`, lower-cased as html5ever's tokenizer does) and not there yet.
+fn keep_attr(attrs: &mut Vec<Attribute>, name: &str, value: &str, all: bool) {
+    let kept = KEPT
         .iter()
-        .position(|k| k.len() == name.len() && k.eq_ignore_ascii_case(name))
-    else {
-        return;
+        .position(|k| k.len() == name.len() && k.eq_ignore_ascii_case(name));
+    let atom = match kept {
+        Some(i) => kept_atom(i),
+        None if all => LocalName::from(name.to_ascii_lowercase()),
+        None => return,
     };
-    let atom = kept_atom(i);
     if attrs.iter().any(|a| a.name.local == atom) {
         return;
     }

@@ -794,6 +794,10 @@ mod tests {
         "<template><p>t</p></template><svg><font color=red>x</font><a xlink:href=/wh40k10ed/x>s</a></svg>",
         "<math><annotation-xml encoding=\"text/html\"><p>h</p></annotation-xml></math>",
         "<plaintext><p>all text &amp; tags</p></plaintext>",
+        // Found by the html_tokenizers fuzz target: an attribute nobody reads tells formatting
+        // elements apart for the tree builder's "Noah's Ark" clause (four `<i>`, one with `v`).
+        "<di><i v><i><i><i></di>\"",
+        "<p><b id=1><b id=1><b id=1><b id=1><b ID=1><b id=2>x</p>y<a data-X=&amp;><a data-x=&>z",
         "\u{feff}<p>bom</p>",
         "<p>eof in tag <b class=\"x",
         "<p>eof in tag <b class=x",
