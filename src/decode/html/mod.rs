@@ -62,16 +62,7 @@ pub use fragment::{fragment_blocks, fragment_blocks_counted, fragment_lines, fra
 /// fuzz target on any text.
 #[cfg(feature = "fuzzing")]
 pub fn tokenizers_differ(text: &str) -> Option<String> {
-    let ours = tree::dump(&tree::parse(text));
-    let theirs = tree::dump(&tree::parse_with_html5ever(text));
-    let i = ours.iter().zip(&theirs).take_while(|(a, b)| a == b).count();
-    (ours != theirs).then(|| {
-        format!(
-            "trees differ at node {i}: ours {:?}, html5ever's {:?}",
-            ours.get(i),
-            theirs.get(i)
-        )
-    })
+    tree::tokenizers_differ(text)
 }
 
 /// The tree the renderer reads: the lean arena of [`tree`].
@@ -215,7 +206,8 @@ fn is_void_or_self_closing(name: &str) -> bool {
     )
 }
 
-/// The formatting elements of the HTML parsing algorithm.
+/// The formatting elements of the HTML parsing algorithm (the tree builder's list of active
+/// formatting elements; also the tags whose every attribute the tokenizer keeps).
 fn is_formatting(name: &str) -> bool {
     matches!(
         name,

@@ -286,7 +286,7 @@ impl<S: TokenSink> Tok<'_, S> {
         };
         let keep = match kind {
             TagKind::EndTag => Keep::Nothing,
-            _ if is_formatting(&name) => Keep::All,
+            _ if super::is_formatting(&name) => Keep::All,
             _ => Keep::Read,
         };
         let (attrs, self_closing, end) = attributes(s, name_end, keep)?;
@@ -383,26 +383,6 @@ enum Keep {
     /// "Noah's Ark" clause drops the earliest of four active formatting elements with the same
     /// name and attributes), so an attribute nobody reads still tells two `<i>`s apart.
     All,
-}
-
-/// The elements html5ever's tree builder keeps in its list of active formatting elements.
-fn is_formatting(name: &LocalName) -> bool {
-    matches!(
-        &**name,
-        "a" | "b"
-            | "big"
-            | "code"
-            | "em"
-            | "font"
-            | "i"
-            | "nobr"
-            | "s"
-            | "small"
-            | "strike"
-            | "strong"
-            | "tt"
-            | "u"
-    )
 }
 
 /// The attributes of a tag from `from` (just after its name) to its `>`: those `keep` asks for

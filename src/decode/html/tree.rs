@@ -737,6 +737,21 @@ pub(crate) fn dump(tree: &Tree) -> Vec<String> {
         .collect()
 }
 
+/// Where the two tokenizers' trees of `text` first differ (`None`: the same tree).
+#[cfg(any(test, feature = "fuzzing"))]
+pub(crate) fn tokenizers_differ(text: &str) -> Option<String> {
+    let ours = dump(&parse(text));
+    let theirs = dump(&parse_with_html5ever(text));
+    let i = ours.iter().zip(&theirs).take_while(|(a, b)| a == b).count();
+    (ours != theirs).then(|| {
+        format!(
+            "trees differ at node {i}: ours {:?}, html5ever's {:?}",
+            ours.get(i),
+            theirs.get(i)
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -753,15 +768,8 @@ mod tests {
 
     /// The byte-level tokenizer gives the tree html5ever's tokenizer gives.
     pub(crate) fn assert_same_tree(name: &str, text: &str) {
-        let ours = dump(&parse(text));
-        let theirs = dump(&parse_with_html5ever(text));
-        if ours != theirs {
-            let i = ours.iter().zip(&theirs).take_while(|(a, b)| a == b).count();
-            panic!(
-                "{name}: trees differ at node {i}: ours {:?}, html5ever's {:?}",
-                ours.get(i),
-                theirs.get(i)
-            );
+        if let Some(difference) = tokenizers_differ(text) {
+            panic!("{name}: {difference}");
         }
     }
 
