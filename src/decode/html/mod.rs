@@ -47,6 +47,7 @@ use crate::source::{Format, SourceFile};
 use std::borrow::Cow;
 use std::collections::HashSet;
 
+mod build;
 mod fragment;
 #[cfg(test)]
 mod legacy;

@@ -102,8 +102,29 @@ fn tag_atom(name: &str) -> LocalName {
     }
 }
 
-/// Tokenizes `text` into `sink` (the tree builder), EOF and `end` included.
-pub fn run<S: TokenSink>(text: &str, sink: &S) -> Result<(), Fallback> {
+/// A tree builder the tokenizer feeds: html5ever's, which builds any page, or the fast
+/// [`super::build::Builder`], which may give up on one (the tokenizer then stops, with
+/// [`Fallback`]).
+pub trait Feed: TokenSink {
+    fn gave_up(&self) -> bool {
+        false
+    }
+}
+
+impl<H: Clone, S: html5ever::tree_builder::TreeSink<Handle = H>> Feed
+    for html5ever::tree_builder::TreeBuilder<H, S>
+{
+}
+
+impl Feed for super::build::Builder {
+    fn gave_up(&self) -> bool {
+        super::build::Builder::gave_up(self)
+    }
+}
+
+/// Tokenizes `text` into `sink` (the tree builder), EOF and `end` included; [`Fallback`] when
+/// the page needs html5ever's tokenizer or the builder gave up.
+pub fn run<S: Feed>(text: &str, sink: &S) -> Result<(), Fallback> {
     // html5ever's tokenizer drops one leading byte-order mark, and normalizes CR LF and CR
     // to LF before any state sees them.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -123,6 +144,9 @@ pub fn run<S: TokenSink>(text: &str, sink: &S) -> Result<(), Fallback> {
     t.data()?;
     let _ = sink.process_token(Token::EOFToken, 1);
     sink.end();
+    if sink.gave_up() {
+        return Err(Fallback);
+    }
     Ok(())
 }
 
@@ -137,7 +161,7 @@ struct Tok<'t, S> {
     pos: usize,
 }
 
-impl<S: TokenSink> Tok<'_, S> {
+impl<S: Feed> Tok<'_, S> {
     fn b(&self) -> &[u8] {
         self.s.as_bytes()
     }
@@ -183,6 +207,9 @@ impl<S: TokenSink> Tok<'_, S> {
             self.text(text_from, lt, true);
             self.pos = lt;
             self.markup()?;
+            if self.sink.gave_up() {
+                return Err(Fallback);
+            }
             text_from = self.pos;
             search = self.pos;
         }

@@ -209,6 +209,22 @@ const PIECE: usize = 1 << 16;
 /// fed by the byte-level tokenizer ([`super::tokenize`]); a page that tokenizer gives back
 /// goes through html5ever's own tokenizer ([`parse_with_html5ever`]), to the same tree.
 pub fn parse(text: &str) -> Tree {
+    if let Some(tree) = parse_fast(text) {
+        return tree;
+    }
+    parse_with_tree_builder(text)
+}
+
+/// The page's tree from the fast builder ([`super::build`]), `None` when it gave up.
+pub fn parse_fast(text: &str) -> Option<Tree> {
+    let builder = super::build::Builder::new(new_sink(false));
+    super::tokenize::run(text, &builder).ok()?;
+    builder.finish()
+}
+
+/// The page's tree from html5ever's tree builder, fed by the byte-level tokenizer (or, on its
+/// fallback, by html5ever's).
+pub fn parse_with_tree_builder(text: &str) -> Tree {
     let builder = TreeBuilder::new(new_sink(false), TreeBuilderOpts::default());
     match super::tokenize::run(text, &builder) {
         Ok(()) => builder.sink.finish(),
@@ -216,7 +232,7 @@ pub fn parse(text: &str) -> Tree {
     }
 }
 
-fn new_sink(copy_text: bool) -> Sink {
+pub(super) fn new_sink(copy_text: bool) -> Sink {
     let mut slots = Arena::default();
     slots.push(Node::Document);
     Sink {
@@ -409,7 +425,7 @@ impl<'a> std::ops::Deref for ElementRef<'a> {
 }
 
 /// The tree builder's sink: the tree behind a `RefCell` (the builder holds `&self`).
-struct Sink {
+pub(super) struct Sink {
     tree: RefCell<Tree>,
     /// HTML, SVG, MathML: the namespaces [`Element::ns`] stands for.
     namespaces: [Namespace; NAMESPACES],
@@ -871,5 +887,122 @@ mod tests {
             })
             .collect();
         assert_eq!(text, word.replace("&amp;", "&"));
+    }
+}
+
+#[cfg(test)]
+mod fast_builder_tests {
+    use super::tests::assert_same_tree;
+    use super::*;
+
+    /// Tree-builder traps: each must build html5ever's tree (by the fast builder or, where it
+    /// gives up, by html5ever's); `true` marks those the fast builder must build itself.
+    const TRAPS: &[(bool, &str)] = &[
+        (true, "<!DOCTYPE html><html><head><title>t</title></head><body><p>x</p></body></html>"),
+        (true, "no doctype, no html <p>quirks<table><tr><td>cell</td></tr></table>"),
+        (true, "<!DOCTYPE html><p>closed by <div>a div</div> and then text"),
+        (true, "<!DOCTYPE html><p>a<p>b<h2>c</h2><ul><li>1<li>2<ul><li>2.1</ul></ul><dl><dt>t<dd>d</dl>"),
+        (true, "<h1>a<h2>b</h2></h1><pre>\nkeep</pre><listing>\n\nl</listing>"),
+        (true, "<table> <tr> <td>a<td>b<tr><th>c</table><table><tbody><tr><td><b>bold</td></tr></table>x"),
+        (true, "<table><thead><tr><td>h</thead><tbody><tr><td>b</tbody><tfoot><tr><td>f</table>"),
+        (true, "<table><tr><td><table><tr><td>nested</td></tr></table>after</td></tr></table>"),
+        (true, "<b>a<i>b</i>c</b><a href=/wh40k10ed/x>l</a><a>m</a><nobr>n</nobr><u><s>x</s></u>"),
+        (true, "<td>stray cell</td><tr>stray row</tr><caption>c</caption><col>text"),
+        (true, "<span>a</div>b</span>c</foo><div><span>d</div>e"),
+        (true, "<head><meta charset=utf-8><link rel=x><style>p{}</style><script>1<2</script></head>\
+                <script>after head</script><body><p>x"),
+        (true, "<html><head></head> <script>between</script> <body>b</body> </html> <!--c--> tail"),
+        (true, "<body>x</body><!-- after body -->  <p>reopened</p></html><!--after html-->y"),
+        (true, "<select><option>a<option>b<optgroup><option>c</select><input><hr><select><input>"),
+        (true, "<form><input type=text><form>nested</form></form><p>after<button>b</button>"),
+        (true, "<div><form><span></form>x</span></div>"),
+        (true, "<p><textarea>\nt</textarea><xmp><b></xmp><iframe><p></iframe><noscript><p></noscript>"),
+        (true, "<object><b>o</object>x<applet>a</applet><marquee>m</marquee>"),
+        (true, "<table><tr><td>a</td></tr></table></table>x</td>y"),
+        (true, "<table><tr><td><p>open p in a cell</td></tr></table>"),
+        (true, "<li>a<div>b<li>c</div></li><dd>d<dt>e</dd>"),
+        (true, ""),
+        (true, "   "),
+        (true, "<!-- only a comment -->"),
+        (true, "<p>a</b>b</i>c"),
+        (true, "<table><tr><td>1<input type=hidden><td>2</table>"),
+        (false, "<b><p>misnested</b>after</p>"),
+        (false, "<p><b>cut</p>reconstructed"),
+        (false, "<a>1<a>2</a>"),
+        (false, "<b><b><b><b>four</b></b></b></b>"),
+        (false, "<table>foster<tr><td>x</table>"),
+        (false, "<table><div>foster</div></table>"),
+        (false, "<svg><circle/></svg><math><mi>x</mi></math>"),
+        (false, "<template><p>t</p></template>"),
+        (false, "<frameset><frame></frameset>"),
+        (true, "<html><body><html class=x><body class=y style=z><p>x</p></body></html><html class=q>\
+                <!DOCTYPE html><head><title>t</title></head><body class=w><p>second page</p></body></html>"),
+        (true, "<html class=a><head><html title=t></head><html style=s><body><div class=dsOuterFrame>"),
+        (false, "</p>"),
+        (true, "<p>a</br>b</p>x</br></p>"),
+        (true, "<table><tr><td>a</p>b</td></tr></table>"),
+        (false, "<image src=x>"),
+        (false, "<ruby>a<rt>b</rt></ruby>"),
+        (false, "<table><caption>c</caption><colgroup><col></colgroup><tr><td>x</table>"),
+        (false, "<table><table>"),
+        (false, "<table><form><tr><td>x</table>"),
+        (false, "<!DOCTYPE html PUBLIC \"-//W3C//DTD HTML 4.01//EN\"><p><table>"),
+        (false, "<plaintext><p>"),
+        (false, "<button><button>x"),
+        (false, "<td><b>in a cell without a table</td>text"),
+    ];
+
+    #[test]
+    fn tree_builder_traps_build_html5evers_tree() {
+        for (i, (fast, t)) in TRAPS.iter().enumerate() {
+            let name = format!("trap {i}: {t:?}");
+            assert_same_tree(&name, t);
+            let ours = parse_fast(t);
+            if *fast {
+                let ours = ours.unwrap_or_else(|| panic!("{name}: the fast builder gave up"));
+                assert_eq!(dump(&ours), dump(&parse_with_html5ever(t)), "{name}");
+            }
+        }
+    }
+
+    #[test]
+    #[cfg_attr(cogitator_no_corpus, ignore = "../shared/corpus is absent")]
+    fn the_fast_builder_builds_every_corpus_page() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut seen = 0;
+        let mut gave_up = Vec::new();
+        let mut pages = Vec::new();
+        for e in walkdir::WalkDir::new(root.join("../shared/corpus/wahapedia-html"))
+            .sort_by_file_name()
+        {
+            let Ok(e) = e else { continue };
+            let p = e.path();
+            if !p.extension().is_some_and(|x| x == "html") {
+                continue;
+            }
+            let Ok(bytes) = std::fs::read(p) else {
+                continue;
+            };
+            let text = String::from_utf8_lossy(&bytes);
+            if pages.len() < 3 && !p.to_string_lossy().contains("complete-scrape") {
+                pages.push(text.to_string());
+            }
+            let builder = super::super::build::Builder::new(new_sink(false));
+            let _ = super::super::tokenize::run(&text, &builder);
+            seen += 1;
+            if let Some(why) = builder.why() {
+                gave_up.push(format!("{}: at {why}", p.display()));
+                continue;
+            }
+            let tree = parse_fast(&text)
+                .unwrap_or_else(|| panic!("{}: the fast builder gave up", p.display()));
+            assert_eq!(dump(&tree), dump(&parse_with_html5ever(&text)), "{}", p.display());
+        }
+        assert!(seen >= 70, "only {seen} corpus pages");
+        assert!(gave_up.is_empty(), "the fast builder gave up on {gave_up:#?}");
+        // Pages joined into one (as the ingest bench's large page is).
+        let joined: String = pages.iter().take(3).map(String::as_str).collect();
+        let tree = parse_fast(&joined).expect("the fast builder builds joined pages");
+        assert_eq!(dump(&tree), dump(&parse_with_html5ever(&joined)));
     }
 }
