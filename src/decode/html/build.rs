@@ -63,7 +63,10 @@ enum Tk {
 impl Tk {
     fn describe(&self, mode: Mode) -> String {
         match self {
-            Tk::Chars(t) => format!("{mode:?}: text {:?}", t.chars().take(40).collect::<String>()),
+            Tk::Chars(t) => format!(
+                "{mode:?}: text {:?}",
+                t.chars().take(40).collect::<String>()
+            ),
             Tk::Comment => format!("{mode:?}: comment"),
             Tk::Start(t) => format!("{mode:?}: <{}>", t.name),
             Tk::End(n) => format!("{mode:?}: </{n}>"),
