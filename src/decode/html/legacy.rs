@@ -34,6 +34,12 @@ mod dom {
     pub fn tag<'a>(el: &ElementRef<'a>) -> &'a str {
         el.value().name()
     }
+
+    pub fn any_earlier_sibling(el: &ElementRef, f: impl Fn(&ElementRef) -> bool) -> bool {
+        el.prev_siblings()
+            .filter_map(ElementRef::wrap)
+            .any(|s| f(&s))
+    }
 }
 
 /// The blocks, chrome count and meta of a page, rendered from `scraper`'s DOM.

@@ -87,6 +87,13 @@ mod dom {
     pub fn tag<'a>(el: &ElementRef<'a>) -> &'a str {
         el.value().name()
     }
+
+    /// Whether an element before `el` among its siblings satisfies `f`.
+    pub fn any_earlier_sibling(el: &ElementRef, f: impl Fn(&ElementRef) -> bool) -> bool {
+        el.earlier_siblings()
+            .filter_map(ElementRef::wrap)
+            .any(|s| f(&s))
+    }
 }
 
 /// Decodes one HTML page.
@@ -163,7 +170,9 @@ pub const MAX_FORMATTING: usize = 32;
 /// Elements that never have contents, and elements a sibling of their own kind closes
 /// implicitly (`<p>…<p>`, `<li>…<li>`): the latter only nest inside other elements, which are
 /// counted, so they are not counted themselves (a page that leaves them open is not deep).
-/// (A `match`, not a list searched: it runs for every tag of every page.)
+/// ([`depth_kind`] reads this list and the two below in one `match`; the tests hold it to
+/// them.)
+#[cfg(test)]
 fn is_void_or_self_closing(name: &str) -> bool {
     matches!(
         name,
@@ -229,6 +238,7 @@ fn is_formatting(name: &str) -> bool {
 }
 
 /// Elements whose contents are raw text up to their end tag.
+#[cfg(test)]
 fn is_raw_text(name: &str) -> bool {
     matches!(
         name,
@@ -242,6 +252,82 @@ fn is_raw_text(name: &str) -> bool {
             | "noframes"
             | "noscript"
     )
+}
+
+/// What [`limit_depth`] does with a tag, by its (lower-case) name: the lists above, read in
+/// one `match` on the name's length and then on the name (a few comparisons for `div` and
+/// `span`, not sixty; the scan runs for every tag of every page).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum DepthKind {
+    /// [`is_void_or_self_closing`]: not counted.
+    Uncounted,
+    /// [`is_formatting`].
+    Formatting,
+    /// [`is_raw_text`].
+    RawText,
+    Svg,
+    Math,
+    Plaintext,
+    Other,
+}
+
+fn depth_kind(name: &str) -> DepthKind {
+    use DepthKind::*;
+    match name.len() {
+        1 => match name {
+            "a" | "b" | "i" | "s" | "u" => Formatting,
+            "p" => Uncounted,
+            _ => Other,
+        },
+        2 => match name {
+            "br" | "hr" | "li" | "dt" | "dd" | "td" | "th" | "tr" | "rb" | "rt" | "rp" => Uncounted,
+            "em" | "tt" => Formatting,
+            _ => Other,
+        },
+        3 => match name {
+            "div" => Other,
+            "col" | "img" | "wbr" | "rtc" => Uncounted,
+            "big" => Formatting,
+            "xmp" => RawText,
+            "svg" => Svg,
+            _ => Other,
+        },
+        4 => match name {
+            "span" => Other,
+            "area" | "base" | "link" | "meta" => Uncounted,
+            "code" | "font" | "nobr" => Formatting,
+            "math" => Math,
+            _ => Other,
+        },
+        5 => match name {
+            "embed" | "input" | "param" | "track" | "frame" | "image" | "tbody" | "thead"
+            | "tfoot" => Uncounted,
+            "small" => Formatting,
+            "style" | "title" => RawText,
+            _ => Other,
+        },
+        6 => match name {
+            "source" | "keygen" | "option" => Uncounted,
+            "strike" | "strong" => Formatting,
+            "script" | "iframe" => RawText,
+            _ => Other,
+        },
+        7 => match name {
+            "bgsound" | "caption" => Uncounted,
+            "noembed" => RawText,
+            _ => Other,
+        },
+        8 => match name {
+            "basefont" | "optgroup" | "colgroup" => Uncounted,
+            "textarea" | "noframes" | "noscript" => RawText,
+            _ => Other,
+        },
+        9 => match name {
+            "plaintext" => Plaintext,
+            _ => Other,
+        },
+        _ => Other,
+    }
 }
 
 /// A linear byte-level scan of the tags of `text` (comments, doctypes, raw-text elements and
@@ -259,7 +345,7 @@ pub fn limit_depth(text: &str, limit: usize) -> DepthScan {
     // One buffer for every tag name (lower-cased), so the scan allocates nothing per tag.
     let mut name_buf = String::new();
     let mut i = 0;
-    while let Some(off) = text.get(i..).and_then(|t| t.find('<')) {
+    while let Some(off) = b.get(i..).and_then(|t| memchr::memchr(b'<', t)) {
         let lt = i + off;
         let rest = &b[lt + 1..];
         if rest.starts_with(b"!--") {
@@ -286,20 +372,26 @@ pub fn limit_depth(text: &str, limit: usize) -> DepthScan {
             .iter()
             .position(|&c| c.is_ascii_whitespace() || c == b'/' || c == b'>')
             .map_or(b.len(), |p| name_at + p);
-        name_buf.clear();
-        name_buf.push_str(text.get(name_at..name_end).unwrap_or_default());
-        name_buf.make_ascii_lowercase();
-        let name = name_buf.as_str();
+        let raw = text.get(name_at..name_end).unwrap_or_default();
+        let name = if raw.bytes().any(|c| c.is_ascii_uppercase()) {
+            name_buf.clear();
+            name_buf.push_str(raw);
+            name_buf.make_ascii_lowercase();
+            name_buf.as_str()
+        } else {
+            raw
+        };
         let Some(gt) = tag_end(b, name_end) else {
             break;
         };
         i = gt + 1;
         let self_closing = gt > 0 && b[gt - 1] == b'/';
-        if is_void_or_self_closing(name) {
+        let kind = depth_kind(name);
+        if kind == DepthKind::Uncounted {
             continue;
         }
-        let svg_or_math = name == "svg" || name == "math";
-        let is_formatting = foreign == 0 && is_formatting(name);
+        let svg_or_math = matches!(kind, DepthKind::Svg | DepthKind::Math);
+        let is_formatting = foreign == 0 && kind == DepthKind::Formatting;
         if end_tag {
             if held.last().map(String::as_str) == Some(name) {
                 held.pop();
@@ -332,7 +424,7 @@ pub fn limit_depth(text: &str, limit: usize) -> DepthScan {
             formatting += 1;
             scan.max_formatting = scan.max_formatting.max(formatting);
         }
-        if is_raw_text(name) && foreign == 0 {
+        if kind == DepthKind::RawText && foreign == 0 {
             // Contents up to the matching end tag are text; the end tag closes the element.
             let close = format!("</{name}");
             match find_ignore_case(b, i, close.as_bytes()) {
@@ -342,7 +434,7 @@ pub fn limit_depth(text: &str, limit: usize) -> DepthScan {
                 }
                 None => break,
             }
-        } else if name == "plaintext" && foreign == 0 {
+        } else if kind == DepthKind::Plaintext && foreign == 0 {
             break;
         }
     }
@@ -498,6 +590,109 @@ fn clean(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn depth_kinds_are_the_lists() {
+        use super::{depth_kind, is_formatting, is_raw_text, is_void_or_self_closing, DepthKind};
+        let names = [
+            "area",
+            "base",
+            "br",
+            "col",
+            "embed",
+            "hr",
+            "img",
+            "input",
+            "link",
+            "meta",
+            "param",
+            "source",
+            "track",
+            "wbr",
+            "keygen",
+            "basefont",
+            "bgsound",
+            "frame",
+            "image",
+            "p",
+            "li",
+            "dt",
+            "dd",
+            "td",
+            "th",
+            "tr",
+            "tbody",
+            "thead",
+            "tfoot",
+            "option",
+            "optgroup",
+            "rb",
+            "rt",
+            "rp",
+            "rtc",
+            "colgroup",
+            "caption",
+            "a",
+            "b",
+            "big",
+            "code",
+            "em",
+            "font",
+            "i",
+            "nobr",
+            "s",
+            "small",
+            "strike",
+            "strong",
+            "tt",
+            "u",
+            "script",
+            "style",
+            "textarea",
+            "title",
+            "xmp",
+            "iframe",
+            "noembed",
+            "noframes",
+            "noscript",
+            "svg",
+            "math",
+            "plaintext",
+            "div",
+            "span",
+            "ul",
+            "table",
+            "h2",
+            "q",
+            "abbr",
+            "x-custom",
+            "select",
+            "label",
+            "form",
+            "section",
+            "blockquote",
+            "",
+            "pre",
+            "frameset",
+        ];
+        for n in names {
+            let want = if is_void_or_self_closing(n) {
+                DepthKind::Uncounted
+            } else if is_formatting(n) {
+                DepthKind::Formatting
+            } else if is_raw_text(n) {
+                DepthKind::RawText
+            } else {
+                match n {
+                    "svg" => DepthKind::Svg,
+                    "math" => DepthKind::Math,
+                    "plaintext" => DepthKind::Plaintext,
+                    _ => DepthKind::Other,
+                }
+            };
+            assert_eq!(depth_kind(n), want, "{n}");
+        }
+    }
+
     /// The byte-by-byte reading `tag_end` must agree with.
     fn tag_end_reference(b: &[u8], from: usize) -> Option<usize> {
         let mut quote = None;

@@ -3,7 +3,7 @@
 //! tests `scraper`'s DOM, to check both give the same blocks), so it owns the site's markup
 //! and nothing about parsing.
 
-use super::dom::{attr, flags, has_classes, tag, ElementRef, Node};
+use super::dom::{any_earlier_sibling, attr, flags, has_classes, tag, ElementRef, Node};
 use super::{clean, Locator, SKIPPED_TAGS};
 use crate::ir::{Block, BlockKind, ClassHint, Region};
 use crate::source::Span;
@@ -149,6 +149,84 @@ pub mod cls {
         | TOOLTIP_LINK
         | CONTENTS;
 
+    /// The site's class names this decoder reacts to, and their bits.
+    const CLASSES: &[(&str, u64)] = &[
+        ("str10Wrap", STR10WRAP),
+        ("dsInvulWrap", DSINVULWRAP),
+        ("abName", ABNAME),
+        ("tooltip_templates", TOOLTIP_TEMPLATES),
+        ("tooltip_header", TOOLTIP_HEADER),
+        ("dsPointy", DSPOINTY),
+        ("dsOuterFrame", DSOUTERFRAME),
+        ("dsHeader", DSHEADER),
+        ("wTable2_long", WTABLE2_LONG),
+        ("wTable", WTABLE),
+        ("str10Type", STR10TYPE),
+        ("str10Text", STR10TEXT),
+        ("str10Name", STR10NAME),
+        ("str10Legend", STR10LEGEND),
+        ("str10CP", STR10CP),
+        ("snFl", SNFL),
+        ("s10Wrap", S10WRAP),
+        ("s10Type", S10TYPE),
+        ("s10Name", S10NAME),
+        ("s10EnhWrap", S10ENHWRAP),
+        ("redSquare", REDSQUARE),
+        ("redExample", REDEXAMPLE),
+        ("logo3", LOGO3),
+        ("legend2", LEGEND2),
+        ("kwb2", KWB2),
+        ("dsVertLine", DSVERTLINE),
+        ("dsRightColKW", DSRIGHTCOLKW),
+        ("dsProfileBaseWrap", DSPROFILEBASEWRAP),
+        ("dsModelName", DSMODELNAME),
+        ("dsModelBase2", DSMODELBASE2),
+        ("dsModelBase", DSMODELBASE),
+        ("dsLeftColKW", DSLEFTCOLKW),
+        ("dsInvulComment", DSINVULCOMMENT),
+        ("dsH2Header", DSH2HEADER),
+        ("dsCharValue", DSCHARVALUE),
+        ("dsCharName", DSCHARNAME),
+        ("dsCharInvulValue", DSCHARINVULVALUE),
+        ("dsAbility_noLine", DSABILITY_NOLINE),
+        ("dsAbility", DSABILITY),
+        ("detachName", DETACHNAME),
+        ("abWrap", ABWRAP),
+        ("abNameWrap", ABNAMEWRAP),
+        ("abFlex", ABFLEX),
+        ("ShowFluff", SHOWFLUFF),
+        ("EnhancementsPts", ENHANCEMENTSPTS),
+        ("wTable2_short", WTABLE2_SHORT),
+        ("noprint", NOPRINT),
+        ("page_breaker_ads", PAGE_BREAKER_ADS),
+        ("page_ads_wrapper", PAGE_ADS_WRAPPER),
+        ("selectionWarning", SELECTIONWARNING),
+        ("dsIconsNarrow", DSICONSNARROW),
+        ("dsIconsWide", DSICONSWIDE),
+        ("dsPicNarrow", DSPICNARROW),
+        ("dsPicWide", DSPICWIDE),
+        ("dsBanner", DSBANNER),
+        ("tooltip_link", TOOLTIP_LINK),
+        ("contents", CONTENTS),
+    ];
+
+    /// [`CLASSES`] by the length of the name (a class is compared with the few names of its
+    /// length, not with all of them: this runs for every class of every element).
+    fn by_length() -> &'static [Vec<(&'static str, u64)>] {
+        static INDEX: std::sync::OnceLock<Vec<Vec<(&'static str, u64)>>> =
+            std::sync::OnceLock::new();
+        INDEX.get_or_init(|| {
+            let longest = CLASSES.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+            let mut index = vec![Vec::new(); longest + 1];
+            for &(name, bit) in CLASSES {
+                if let Some(bucket) = index.get_mut(name.len()) {
+                    bucket.push((name, bit));
+                }
+            }
+            index
+        })
+    }
+
     /// The bit of one class name (`С` U+0421 read as `C`), 0 for classes of no interest.
     pub fn bit(name: &str) -> u64 {
         if !name.is_ascii() {
@@ -157,65 +235,30 @@ pub mod cls {
             let ascii = name.replace('\u{421}', "C");
             return if ascii.is_ascii() { bit(&ascii) } else { 0 };
         }
-        match name {
-            "str10Wrap" => STR10WRAP,
-            "dsInvulWrap" => DSINVULWRAP,
-            "abName" => ABNAME,
-            "tooltip_templates" => TOOLTIP_TEMPLATES,
-            "tooltip_header" => TOOLTIP_HEADER,
-            "dsPointy" => DSPOINTY,
-            "dsOuterFrame" => DSOUTERFRAME,
-            "dsHeader" => DSHEADER,
-            "wTable2_long" => WTABLE2_LONG,
-            "wTable" => WTABLE,
-            "str10Type" => STR10TYPE,
-            "str10Text" => STR10TEXT,
-            "str10Name" => STR10NAME,
-            "str10Legend" => STR10LEGEND,
-            "str10CP" => STR10CP,
-            "snFl" => SNFL,
-            "s10Wrap" => S10WRAP,
-            "s10Type" => S10TYPE,
-            "s10Name" => S10NAME,
-            "s10EnhWrap" => S10ENHWRAP,
-            "redSquare" => REDSQUARE,
-            "redExample" => REDEXAMPLE,
-            "logo3" => LOGO3,
-            "legend2" => LEGEND2,
-            "kwb2" => KWB2,
-            "dsVertLine" => DSVERTLINE,
-            "dsRightColKW" => DSRIGHTCOLKW,
-            "dsProfileBaseWrap" => DSPROFILEBASEWRAP,
-            "dsModelName" => DSMODELNAME,
-            "dsModelBase2" => DSMODELBASE2,
-            "dsModelBase" => DSMODELBASE,
-            "dsLeftColKW" => DSLEFTCOLKW,
-            "dsInvulComment" => DSINVULCOMMENT,
-            "dsH2Header" => DSH2HEADER,
-            "dsCharValue" => DSCHARVALUE,
-            "dsCharName" => DSCHARNAME,
-            "dsCharInvulValue" => DSCHARINVULVALUE,
-            "dsAbility_noLine" => DSABILITY_NOLINE,
-            "dsAbility" => DSABILITY,
-            "detachName" => DETACHNAME,
-            "abWrap" => ABWRAP,
-            "abNameWrap" => ABNAMEWRAP,
-            "abFlex" => ABFLEX,
-            "ShowFluff" => SHOWFLUFF,
-            "EnhancementsPts" => ENHANCEMENTSPTS,
-            "wTable2_short" => WTABLE2_SHORT,
-            "noprint" => NOPRINT,
-            "page_breaker_ads" => PAGE_BREAKER_ADS,
-            "page_ads_wrapper" => PAGE_ADS_WRAPPER,
-            "selectionWarning" => SELECTIONWARNING,
-            "dsIconsNarrow" => DSICONSNARROW,
-            "dsIconsWide" => DSICONSWIDE,
-            "dsPicNarrow" => DSPICNARROW,
-            "dsPicWide" => DSPICWIDE,
-            "dsBanner" => DSBANNER,
-            "tooltip_link" => TOOLTIP_LINK,
-            "contents" => CONTENTS,
-            _ => 0,
+        by_length()
+            .get(name.len())
+            .and_then(|bucket| bucket.iter().find(|(n, _)| *n == name))
+            .map_or(0, |&(_, bit)| bit)
+    }
+
+    #[cfg(test)]
+    mod tests {
+        #[test]
+        fn each_class_has_its_own_bit() {
+            let mut seen = 0u64;
+            for &(name, bit) in super::CLASSES {
+                assert_eq!(bit.count_ones(), 1, "{name}");
+                assert_eq!(seen & bit, 0, "{name} shares a bit");
+                seen |= bit;
+                assert_eq!(super::bit(name), bit, "{name}");
+                let lower = name.to_lowercase();
+                if lower != name {
+                    assert_eq!(super::bit(&lower), 0, "{name} is case-sensitive");
+                }
+            }
+            for other in ["", "dsOuterFrameX", "dsOuter", "kwb", "d"] {
+                assert_eq!(super::bit(other), 0, "{other}");
+            }
         }
     }
 }
@@ -1007,10 +1050,7 @@ fn is_repeated_variant(el: &ElementRef, f: u64) -> bool {
     f & cls::SNFL != 0
         && tag(el) == "span"
         && attr(el, "style").is_some()
-        && el
-            .prev_siblings()
-            .filter_map(ElementRef::wrap)
-            .any(|p| flags(&p) & cls::SNFL != 0)
+        && any_earlier_sibling(el, |p| flags(p) & cls::SNFL != 0)
 }
 
 /// An element that contains a datasheet, tooltip or stratagem card.
