@@ -99,7 +99,7 @@ pub fn table(kind: RecordKind) -> &'static [FieldRule] {
 pub type Origin = (Option<(u32, u32)>, String);
 
 /// A record type the tables merge.
-pub trait Mergeable: Serialize + DeserializeOwned + Clone {
+pub trait Mergeable: Serialize + DeserializeOwned + Clone + PartialEq {
     const KIND: RecordKind;
     fn id(&self) -> &str;
     /// How `X110` names the record.
@@ -322,7 +322,7 @@ impl<T> Default for Records<T> {
     }
 }
 
-impl<T: Mergeable> Records<T> {
+impl<T: Mergeable + Send> Records<T> {
     /// Adds one reading from `file` (publication `version`), merging it into the record with
     /// its id by the type's table; conflicts go to `diagnostics` as `X110`.
     pub fn add(
@@ -332,32 +332,52 @@ impl<T: Mergeable> Records<T> {
         file: &str,
         diagnostics: &mut Vec<Diagnostic>,
     ) {
-        let Some((kept, from)) = self.by_id.get_mut(rec.id()) else {
-            self.by_id
-                .insert(rec.id().to_string(), (rec, (version, file.to_string())));
-            return;
-        };
-        let newer = version > from.0;
-        let mut rec = rec;
-        let mut sources = std::mem::take(kept.sources_mut());
-        sources.append(rec.sources_mut());
-        let (mut merged, conflicts) = merge_pair(kept, &rec, newer);
-        *merged.sources_mut() = sources;
-        let label = rec.label();
-        for c in conflicts {
-            diagnostics.push(conflict::diagnostic(
-                &label,
-                field_label(T::KIND, c.field),
-                (&c.kept, &from.1, from.0),
-                (&c.other, file, version),
-                c.took_other,
-                c.why,
-            ));
+        match self.by_id.get_mut(rec.id()) {
+            Some(slot) => merge_into(slot, rec, version, file, diagnostics),
+            None => {
+                self.by_id
+                    .insert(rec.id().to_string(), (rec, (version, file.to_string())));
+            }
         }
-        *kept = merged;
-        if newer {
-            *from = (version, file.to_string());
+    }
+
+    /// Every reading of one type, in path order, each with its publication version and
+    /// file: as [`Records::add`] one after another, but the readings of each id merged apart
+    /// from the others' in parallel (a record's merge reads only its own readings, in path
+    /// order), so the result and the `X110`s do not depend on the thread count.
+    pub fn from_readings(readings: Vec<(T, Option<(u32, u32)>, &str)>) -> (Self, Vec<Diagnostic>) {
+        use rayon::prelude::*;
+        let mut by_id: BTreeMap<String, Vec<(T, Option<(u32, u32)>, &str)>> = BTreeMap::new();
+        for r in readings {
+            match by_id.get_mut(r.0.id()) {
+                Some(list) => list.push(r),
+                None => {
+                    by_id.insert(r.0.id().to_string(), vec![r]);
+                }
+            }
         }
+        let merged: Vec<(String, (T, Origin), Vec<Diagnostic>)> = by_id
+            .into_iter()
+            .collect::<Vec<_>>()
+            .into_par_iter()
+            .filter_map(|(id, list)| {
+                let mut diagnostics = Vec::new();
+                let mut list = list.into_iter();
+                let (first, version, file) = list.next()?;
+                let mut slot = (first, (version, file.to_string()));
+                for (rec, version, file) in list {
+                    merge_into(&mut slot, rec, version, file, &mut diagnostics);
+                }
+                Some((id, slot, diagnostics))
+            })
+            .collect();
+        let mut diagnostics = Vec::new();
+        let mut records = Records::default();
+        for (id, slot, mut d) in merged {
+            diagnostics.append(&mut d);
+            records.by_id.insert(id, slot);
+        }
+        (records, diagnostics)
     }
 
     /// The origin of a record's newer-wins values.
@@ -374,6 +394,46 @@ impl<T: Mergeable> Records<T> {
                 r
             })
             .collect()
+    }
+}
+
+/// One more reading (`rec` from `file`, publication `version`) merged into the record kept so
+/// far and the origin of its newer-wins values, by the type's table; conflicts go to
+/// `diagnostics` as `X110`. A reading equal to the kept record field for field (its sources
+/// aside: most pages repeat a record as printed) only adds its sources.
+fn merge_into<T: Mergeable>(
+    (kept, from): &mut (T, Origin),
+    rec: T,
+    version: Option<(u32, u32)>,
+    file: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let newer = version > from.0;
+    let mut rec = rec;
+    let mut sources = std::mem::take(kept.sources_mut());
+    sources.append(rec.sources_mut());
+    if *kept == rec {
+        // The table keeps one of two equal values, or joins two empty source lists: the
+        // merge would give `kept` back.
+        *kept.sources_mut() = sources;
+    } else {
+        let (mut merged, conflicts) = merge_pair(kept, &rec, newer);
+        *merged.sources_mut() = sources;
+        let label = rec.label();
+        for c in conflicts {
+            diagnostics.push(conflict::diagnostic(
+                &label,
+                field_label(T::KIND, c.field),
+                (&c.kept, &from.1, from.0),
+                (&c.other, file, version),
+                c.took_other,
+                c.why,
+            ));
+        }
+        *kept = merged;
+    }
+    if newer {
+        *from = (version, file.to_string());
     }
 }
 
@@ -399,20 +459,55 @@ pub struct Merged {
 }
 
 impl Merger {
-    /// Adds one source's records (call in path order).
-    pub fn add(&mut self, ex: &mut crate::extract::Extracted) {
-        let (v, file, d) = (ex.version, ex.file.as_str(), &mut self.diagnostics);
-        for r in std::mem::take(&mut ex.datasheets) {
-            self.datasheets.add(r, v, file, d);
+    /// Every source's records, `extracted` in path order: each record type, and within it
+    /// each id, merged apart from the others in parallel (see [`Records::from_readings`]).
+    pub fn of(extracted: &mut [crate::extract::Extracted]) -> Merger {
+        type Reading<'a, T> = (T, Option<(u32, u32)>, &'a str);
+        let files: Vec<String> = extracted.iter().map(|e| e.file.clone()).collect();
+        let mut datasheets: Vec<Reading<'_, Datasheet>> = Vec::new();
+        let mut stratagems: Vec<Reading<'_, Stratagem>> = Vec::new();
+        let mut enhancements: Vec<Reading<'_, Enhancement>> = Vec::new();
+        let mut detachments: Vec<Reading<'_, Detachment>> = Vec::new();
+        for (ex, file) in extracted.iter_mut().zip(&files) {
+            fn at<'a, T>(
+                records: &mut Vec<T>,
+                v: Option<(u32, u32)>,
+                file: &'a str,
+            ) -> impl Iterator<Item = Reading<'a, T>> {
+                std::mem::take(records)
+                    .into_iter()
+                    .map(move |r| (r, v, file))
+            }
+            let (v, file) = (ex.version, file.as_str());
+            datasheets.extend(at(&mut ex.datasheets, v, file));
+            stratagems.extend(at(&mut ex.stratagems, v, file));
+            enhancements.extend(at(&mut ex.enhancements, v, file));
+            detachments.extend(at(&mut ex.detachments, v, file));
         }
-        for r in std::mem::take(&mut ex.stratagems) {
-            self.stratagems.add(r, v, file, d);
+        let ((d, s), (e, t)) = rayon::join(
+            || {
+                rayon::join(
+                    || Records::from_readings(datasheets),
+                    || Records::from_readings(stratagems),
+                )
+            },
+            || {
+                rayon::join(
+                    || Records::from_readings(enhancements),
+                    || Records::from_readings(detachments),
+                )
+            },
+        );
+        let mut diagnostics = Vec::new();
+        for list in [d.1, s.1, e.1, t.1] {
+            diagnostics.extend(list);
         }
-        for r in std::mem::take(&mut ex.enhancements) {
-            self.enhancements.add(r, v, file, d);
-        }
-        for r in std::mem::take(&mut ex.detachments) {
-            self.detachments.add(r, v, file, d);
+        Merger {
+            datasheets: d.0,
+            stratagems: s.0,
+            enhancements: e.0,
+            detachments: t.0,
+            diagnostics,
         }
     }
 
