@@ -561,8 +561,6 @@ fn assemble(
     inputs: Vec<ManifestInput>,
     mut diagnostics: Vec<Diagnostic>,
 ) -> Dataset {
-    let mut rules: Vec<Rule> = Vec::new();
-    let mut quarantine: Vec<serde_json::Value> = Vec::new();
     let extracted_records: usize = extracted
         .iter()
         .map(|e| {
@@ -583,26 +581,40 @@ fn assemble(
         .iter()
         .map(|i| (i.file.clone(), i.format.clone()))
         .collect();
-    let (mut merged, prepared) = crate::reconcile::merge(&mut extracted, &formats, &points);
-    // After the merge: the mechanical errata change the merged datasheets and are marked
-    // (`applied_to`); then the reconciliation reports on the datasheets as emitted.
-    crate::errata::apply(
-        &mut merged.datasheets,
-        &mut extracted,
-        &mut merged.diagnostics,
-    );
-    let reconciliation = prepared.report(&mut merged.datasheets);
-    let mut errata: Vec<crate::model::Erratum> = extracted
+    // The rules go to dedup, which runs beside the merge and the errata (neither reads a
+    // rule); its diagnostics join the others after, and every list is sorted at the end.
+    let rules: Vec<Rule> = extracted
         .iter_mut()
-        .flat_map(|e| std::mem::take(&mut e.errata))
+        .flat_map(|e| std::mem::take(&mut e.rules))
         .collect();
-    distinct_errata_ids(&mut errata);
-    for mut ex in extracted {
-        quarantine.append(&mut ex.quarantine);
-        rules.append(&mut ex.rules);
-    }
     let rule_occurrences = rules.len();
-    let (rules, clusters) = crate::dedup::merge_rules_with_report(rules, &mut diagnostics);
+    let mut dedup_diagnostics = Vec::new();
+    let ((merged, reconciliation, errata, quarantine), (rules, clusters)) = rayon::join(
+        || {
+            let (mut merged, prepared) = crate::reconcile::merge(&mut extracted, &formats, &points);
+            // After the merge: the mechanical errata change the merged datasheets and are
+            // marked (`applied_to`); then the reconciliation reports on the datasheets as
+            // emitted.
+            crate::errata::apply(
+                &mut merged.datasheets,
+                &mut extracted,
+                &mut merged.diagnostics,
+            );
+            let reconciliation = prepared.report(&mut merged.datasheets);
+            let mut errata: Vec<crate::model::Erratum> = extracted
+                .iter_mut()
+                .flat_map(|e| std::mem::take(&mut e.errata))
+                .collect();
+            distinct_errata_ids(&mut errata);
+            let quarantine: Vec<serde_json::Value> = extracted
+                .iter_mut()
+                .flat_map(|e| std::mem::take(&mut e.quarantine))
+                .collect();
+            (merged, reconciliation, errata, quarantine)
+        },
+        || crate::dedup::merge_rules_with_report(rules, &mut dedup_diagnostics),
+    );
+    diagnostics.append(&mut dedup_diagnostics);
     let crate::reconcile::merge::Merged {
         mut datasheets,
         stratagems,
