@@ -308,6 +308,9 @@ pub fn field_label(kind: RecordKind, field: &str) -> &str {
     }
 }
 
+/// One reading of a record: the record, its publication version and its file.
+pub type Reading<'a, T> = (T, Option<(u32, u32)>, &'a str);
+
 /// Records of one type by id, each with the origin of its newer-wins values.
 #[derive(Debug)]
 pub struct Records<T> {
@@ -345,9 +348,9 @@ impl<T: Mergeable + Send> Records<T> {
     /// file: as [`Records::add`] one after another, but the readings of each id merged apart
     /// from the others' in parallel (a record's merge reads only its own readings, in path
     /// order), so the result and the `X110`s do not depend on the thread count.
-    pub fn from_readings(readings: Vec<(T, Option<(u32, u32)>, &str)>) -> (Self, Vec<Diagnostic>) {
+    pub fn from_readings(readings: Vec<Reading<'_, T>>) -> (Self, Vec<Diagnostic>) {
         use rayon::prelude::*;
-        let mut by_id: BTreeMap<String, Vec<(T, Option<(u32, u32)>, &str)>> = BTreeMap::new();
+        let mut by_id: BTreeMap<String, Vec<Reading<'_, T>>> = BTreeMap::new();
         for r in readings {
             match by_id.get_mut(r.0.id()) {
                 Some(list) => list.push(r),
@@ -462,7 +465,6 @@ impl Merger {
     /// Every source's records, `extracted` in path order: each record type, and within it
     /// each id, merged apart from the others in parallel (see [`Records::from_readings`]).
     pub fn of(extracted: &mut [crate::extract::Extracted]) -> Merger {
-        type Reading<'a, T> = (T, Option<(u32, u32)>, &'a str);
         let files: Vec<String> = extracted.iter().map(|e| e.file.clone()).collect();
         let mut datasheets: Vec<Reading<'_, Datasheet>> = Vec::new();
         let mut stratagems: Vec<Reading<'_, Stratagem>> = Vec::new();
