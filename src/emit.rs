@@ -90,24 +90,64 @@ pub fn to_json<T: Serialize + ?Sized>(value: &T) -> String {
     s
 }
 
+/// [`to_json`] of a list, its items serialized in parallel (rayon) and joined in order: the
+/// same bytes, since the pretty printer writes an item of a top-level list as the item alone
+/// with every line indented by two spaces (a JSON string holds no raw line break).
+pub fn list_to_json<T: Serialize + Sync>(items: &[T]) -> String {
+    use rayon::prelude::*;
+    if items.is_empty() {
+        return to_json(items);
+    }
+    let parts: Result<Vec<String>, _> =
+        items.par_iter().map(serde_json::to_string_pretty).collect();
+    let Ok(parts) = parts else {
+        // the message of the whole list's error, as `to_json` gives it
+        return to_json(items);
+    };
+    let mut s = String::with_capacity(parts.iter().map(|p| p.len() + 64).sum::<usize>() + 4);
+    s.push('[');
+    for (i, part) in parts.iter().enumerate() {
+        s.push_str(if i == 0 { "\n" } else { ",\n" });
+        for (j, line) in part.split('\n').enumerate() {
+            if j > 0 {
+                s.push('\n');
+            }
+            s.push_str("  ");
+            s.push_str(line);
+        }
+    }
+    s.push_str("\n]\n");
+    s
+}
+
 /// Every file of the dataset as (relative path, contents), in a fixed order. The marker is not
 /// one of them: [`commit`] writes it. The manifest's `files` lists every path written, the
-/// marker and the manifest included: what the next run may replace.
+/// marker and the manifest included: what the next run may replace. The record lists are
+/// serialized in parallel ([`list_to_json`]).
 pub fn files(ds: &Dataset) -> Vec<(String, String)> {
     let mut out = vec![
-        ("datasheets.json".to_string(), to_json(&ds.datasheets)),
-        ("rules.json".to_string(), to_json(&ds.rules)),
-        ("stratagems.json".to_string(), to_json(&ds.stratagems)),
-        ("enhancements.json".to_string(), to_json(&ds.enhancements)),
-        ("detachments.json".to_string(), to_json(&ds.detachments)),
-        ("quarantine.json".to_string(), to_json(&ds.quarantine)),
-        ("diagnostics.json".to_string(), to_json(&ds.diagnostics)),
+        ("datasheets.json".to_string(), list_to_json(&ds.datasheets)),
+        ("rules.json".to_string(), list_to_json(&ds.rules)),
+        ("stratagems.json".to_string(), list_to_json(&ds.stratagems)),
+        (
+            "enhancements.json".to_string(),
+            list_to_json(&ds.enhancements),
+        ),
+        (
+            "detachments.json".to_string(),
+            list_to_json(&ds.detachments),
+        ),
+        ("quarantine.json".to_string(), list_to_json(&ds.quarantine)),
+        (
+            "diagnostics.json".to_string(),
+            list_to_json(&ds.diagnostics),
+        ),
     ];
     if !ds.points.is_empty() {
-        out.push(("points.json".to_string(), to_json(&ds.points)));
+        out.push(("points.json".to_string(), list_to_json(&ds.points)));
     }
     if !ds.errata.is_empty() {
-        out.push(("errata.json".to_string(), to_json(&ds.errata)));
+        out.push(("errata.json".to_string(), list_to_json(&ds.errata)));
     }
     out.extend(ds.extra_files.iter().cloned());
     let mut names: Vec<String> = out
