@@ -124,7 +124,12 @@ pub fn run<I: Input>(sources: &[I], failed: &[(String, Diagnostic)], opts: &Opti
         });
     }
     inputs.sort_by(|a, b| a.file.cmp(&b.file));
-    let mut dataset = assemble(extracted, inputs, diagnostics);
+    // The record schemas' validators (compiled once per process) are built beside the merge,
+    // ready for `normalize::finish`.
+    let (mut dataset, _) = rayon::join(
+        || assemble(extracted, inputs, diagnostics),
+        || normalize::publish::validator("datasheet"),
+    );
     // Schema validation of every record, unique weapon abilities, published schemas.
     normalize::finish(&mut dataset);
     if !opts.skip_validation {
