@@ -27,7 +27,7 @@ use crate::model::{Datasheet, Detachment, Enhancement, Stratagem};
 use crate::source::Provenance;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
@@ -228,14 +228,32 @@ pub fn merge_pair<T: Mergeable>(kept: &T, other: &T, other_newer: bool) -> (T, V
     let filled = (kept.with_parts_from(other), other.with_parts_from(kept));
     let kept = filled.0.as_ref().unwrap_or(kept);
     let other = filled.1.as_ref().unwrap_or(other);
-    let (Ok(Value::Object(mut a)), Ok(Value::Object(b))) =
+    let (Ok(Value::Object(a)), Ok(Value::Object(b))) =
         (serde_json::to_value(kept), serde_json::to_value(other))
     else {
         return (kept.clone(), Vec::new());
     };
+    let (a, conflicts) = merge_fields(T::KIND, kept.id(), a, b, other_newer);
+    match serde_json::from_value(Value::Object(a)) {
+        Ok(t) => (t, conflicts),
+        // Fields swapped between two values of one type: cannot fail; if it did, the
+        // record stays as it was.
+        Err(_) => (kept.clone(), conflicts),
+    }
+}
+
+/// [`merge_pair`] on the two readings' serialized fields (`a` kept, `b` the later reading of
+/// record `id`): the merged fields and the conflicts.
+fn merge_fields(
+    kind: RecordKind,
+    id: &str,
+    mut a: Map<String, Value>,
+    b: Map<String, Value>,
+    other_newer: bool,
+) -> (Map<String, Value>, Vec<Conflict>) {
     let mut conflicts = Vec::new();
     let opts = Options::without_provenance();
-    for rule in table(T::KIND) {
+    for rule in table(kind) {
         for field in &rule.fields {
             let field = field.as_str();
             let [x, y] = [&a, &b].map(|o| o.get(field).cloned().unwrap_or(Value::Null));
@@ -262,10 +280,9 @@ pub fn merge_pair<T: Mergeable>(kept: &T, other: &T, other_newer: bool) -> (T, V
                     Report::Always => true,
                 };
             if reported {
-                let [vx, vy] = [&x, &y].map(|v| conflict::view(T::KIND, field, v));
-                let differs = !diff_values(kept.id(), &vx, &vy, &opts).is_empty();
-                let [sx, sy] =
-                    [(&x, &y), (&y, &x)].map(|(v, o)| conflict::show(T::KIND, field, v, o));
+                let [vx, vy] = [&x, &y].map(|v| conflict::view(kind, field, v));
+                let differs = !diff_values(id, &vx, &vy, &opts).is_empty();
+                let [sx, sy] = [(&x, &y), (&y, &x)].map(|(v, o)| conflict::show(kind, field, v, o));
                 // Two values that read the same to a person are not worth a warning.
                 if differs && sx != sy {
                     conflicts.push(Conflict {
@@ -290,12 +307,7 @@ pub fn merge_pair<T: Mergeable>(kept: &T, other: &T, other_newer: bool) -> (T, V
             }
         }
     }
-    match serde_json::from_value(Value::Object(a)) {
-        Ok(t) => (t, conflicts),
-        // Fields swapped between two values of one type: cannot fail; if it did, the
-        // record stays as it was.
-        Err(_) => (kept.clone(), conflicts),
-    }
+    (a, conflicts)
 }
 
 /// `X110`'s name for a field.
@@ -367,10 +379,16 @@ impl<T: Mergeable + Send> Records<T> {
                 let mut diagnostics = Vec::new();
                 let mut list = list.into_iter();
                 let (first, version, file) = list.next()?;
-                let mut slot = (first, (version, file.to_string()));
-                for (rec, version, file) in list {
-                    merge_into(&mut slot, rec, version, file, &mut diagnostics);
-                }
+                let slot = if T::KIND == RecordKind::Datasheet {
+                    // Weapons printed elsewhere are taken from a typed reading.
+                    let mut slot = (first, (version, file.to_string()));
+                    for (rec, version, file) in list {
+                        merge_into(&mut slot, rec, version, file, &mut diagnostics);
+                    }
+                    slot
+                } else {
+                    merge_readings((first, version, file), list, &mut diagnostics)
+                };
                 Some((id, slot, diagnostics))
             })
             .collect();
@@ -438,6 +456,70 @@ fn merge_into<T: Mergeable>(
     if newer {
         *from = (version, file.to_string());
     }
+}
+
+/// The readings of one id, in path order, merged as [`merge_into`] one after another, but the
+/// record kept as its serialized fields from the first reading that differs from it on: each
+/// later reading is serialized once, and the merged record deserialized once at the end (a
+/// record a hundred pages repeat is not serialized and read back for every page). Not for a
+/// type whose readings take parts from each other ([`Mergeable::with_parts_from`]).
+fn merge_readings<'a, T: Mergeable>(
+    (mut kept, version, file): Reading<'a, T>,
+    rest: impl Iterator<Item = Reading<'a, T>>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> (T, Origin) {
+    let mut from: Origin = (version, file.to_string());
+    let mut sources = std::mem::take(kept.sources_mut());
+    // `kept`'s fields once a reading differed from it: the record the merge goes on with
+    let mut fields: Option<Map<String, Value>> = None;
+    for (mut rec, version, file) in rest {
+        let newer = version > from.0;
+        sources.append(rec.sources_mut());
+        if fields.is_none() && kept == rec {
+            // equal field for field: the merge would give `kept` back
+        } else {
+            let a = match fields.take() {
+                Some(a) => Some(a),
+                None => match serde_json::to_value(&kept) {
+                    Ok(Value::Object(a)) => Some(a),
+                    _ => None,
+                },
+            };
+            match (a, serde_json::to_value(&rec)) {
+                (Some(a), Ok(Value::Object(b))) if a == b => fields = Some(a),
+                (Some(a), Ok(Value::Object(b))) => {
+                    let (merged, conflicts) = merge_fields(T::KIND, rec.id(), a, b, newer);
+                    let label = rec.label();
+                    for c in conflicts {
+                        diagnostics.push(conflict::diagnostic(
+                            &label,
+                            field_label(T::KIND, c.field),
+                            (&c.kept, &from.1, from.0),
+                            (&c.other, file, version),
+                            c.took_other,
+                            c.why,
+                        ));
+                    }
+                    fields = Some(merged);
+                }
+                // A record that does not serialize (cannot happen) stays as it was, as in
+                // `merge_pair`.
+                (a, _) => fields = a,
+            }
+        }
+        if newer {
+            from = (version, file.to_string());
+        }
+    }
+    if let Some(a) = fields {
+        // Fields swapped between values of one type: cannot fail; if it did, the record
+        // stays as first read.
+        if let Ok(t) = serde_json::from_value(Value::Object(a)) {
+            kept = t;
+        }
+    }
+    *kept.sources_mut() = sources;
+    (kept, from)
 }
 
 /// Every merged record type of a dataset.
