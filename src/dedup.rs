@@ -29,10 +29,11 @@ pub fn canonical_text(s: &str) -> String {
 }
 
 /// The canonical text ([`canonical_text`]) of every distinct text a run's rules print (their
-/// own and their variants'), each folded once, in parallel: a page repeats its tooltips, so
-/// a run prints each text many times, and every pass of the merge compares canonical texts.
-/// Only looked up, never iterated: the result does not depend on its order.
-pub struct Folded(std::collections::HashMap<String, String>);
+/// own and their variants'), each folded once, in parallel, with the SHA-256 of that canonical
+/// text ([`place_key`] hashes it with a place): a page repeats its tooltips, so a run prints
+/// each text many times, and every pass of the merge compares canonical texts. Only looked
+/// up, never iterated: the result does not depend on its order.
+pub struct Folded(std::collections::HashMap<String, (String, [u8; 32])>);
 
 impl Folded {
     /// The canonical texts of `rules`' texts and their variants'.
@@ -48,7 +49,11 @@ impl Folded {
         Folded(
             texts
                 .into_par_iter()
-                .map(|t| (t.to_string(), canonical_text(t)))
+                .map(|t| {
+                    let canonical = canonical_text(t);
+                    let digest = text_digest(&canonical);
+                    (t.to_string(), (canonical, digest))
+                })
                 .collect(),
         )
     }
@@ -56,10 +61,24 @@ impl Folded {
     /// The canonical text of `s` (folded now if `s` was not among the texts).
     pub fn text(&self, s: &str) -> String {
         match self.0.get(s) {
-            Some(c) => c.clone(),
+            Some((c, _)) => c.clone(),
             None => canonical_text(s),
         }
     }
+
+    /// The SHA-256 of the canonical text of `s`.
+    fn digest(&self, s: &str) -> [u8; 32] {
+        match self.0.get(s) {
+            Some((_, d)) => *d,
+            None => text_digest(&canonical_text(s)),
+        }
+    }
+}
+
+/// The SHA-256 of a canonical text.
+fn text_digest(canonical: &str) -> [u8; 32] {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(canonical.as_bytes()).into()
 }
 
 /// Kind of a paragraph whose source does not say what it is.
@@ -95,11 +114,12 @@ pub fn merge_rules_with_report(
     // by occurrence, to report the ids merging changed (`Report::renamed`).
     let mut read_as: ReadAs = keyed
         .par_iter()
-        .flat_map_iter(|((_, text), r)| {
+        .flat_map_iter(|(_, r)| {
             let id = rule_id(r);
+            let text = folded.digest(&r.text);
             r.occurrences
                 .iter()
-                .map(move |o| (place_key(o, text), id.clone()))
+                .map(move |o| (place_key(o, &text), id.clone()))
         })
         .collect();
     read_as.par_sort_unstable();
@@ -111,6 +131,8 @@ pub fn merge_rules_with_report(
     // Each group's canonical text is kept for the prefix pass below.
     let (texts, merged): (Vec<String>, Vec<Rule>) = by_text
         .into_iter()
+        .collect::<Vec<_>>()
+        .into_par_iter()
         .map(|((_, text), copies)| (text, combine(copies)))
         .unzip();
 
@@ -251,11 +273,11 @@ fn renamed(rules: &[Rule], read_as: &ReadAs, folded: &Folded) -> BTreeMap<String
     for r in rules {
         // the rule's own text and its variants', each at its own places (a paragraph is known
         // by place and text: one line of a page may hold several)
-        let own = (folded.text(&r.text), r.occurrences.iter());
+        let own = (folded.digest(&r.text), r.occurrences.iter());
         let wordings = std::iter::once(own).chain(
             r.variants
                 .iter()
-                .map(|v| (folded.text(&v.text), v.occurrences.iter())),
+                .map(|v| (folded.digest(&v.text), v.occurrences.iter())),
         );
         for (text, places) in wordings {
             for o in places {
@@ -282,9 +304,10 @@ fn renamed(rules: &[Rule], read_as: &ReadAs, folded: &Folded) -> BTreeMap<String
 /// when an input gives a hundred thousand rules).
 type ReadAs = Vec<([u8; 16], String)>;
 
-/// A paragraph's place and canonical text, hashed (SHA-256, first 128 bits: two different
-/// paragraphs collide with probability about 2^-128 per pair).
-fn place_key(o: &crate::source::Occurrence, text: &str) -> [u8; 16] {
+/// A paragraph's place and canonical text (its SHA-256, [`Folded`]: each text hashed once, not
+/// once per place), hashed (SHA-256, first 128 bits: two different paragraphs collide with
+/// probability about 2^-128 per pair).
+fn place_key(o: &crate::source::Occurrence, text: &[u8; 32]) -> [u8; 16] {
     use sha2::{Digest, Sha256};
     let mut h = Sha256::new();
     h.update(o.file.as_bytes());
@@ -305,7 +328,7 @@ fn place_key(o: &crate::source::Occurrence, text: &str) -> [u8; 16] {
     } else {
         h.update([0; 10]);
     }
-    h.update(text.as_bytes());
+    h.update(text);
     let digest = h.finalize();
     let mut key = [0u8; 16];
     key.copy_from_slice(&digest[..16]);
