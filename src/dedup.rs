@@ -13,7 +13,8 @@
 //! shows. Ids come from scope and name (`crate::ids`), never from file names or input order:
 //! when copies disagree, the kind (first classified kind by name), the faction (the one most
 //! copies name) and the flavor (least by value) are chosen by value, so the result does not
-//! depend on the order or the names of the inputs.
+//! depend on the order or the names of the inputs. Each distinct text is folded (and its canonical
+//! form hashed) once per run ([`Folded`]), in parallel; every pass looks it up.
 
 use crate::diag::{Code, Diagnostic};
 use crate::model::Rule;
@@ -30,7 +31,7 @@ pub fn canonical_text(s: &str) -> String {
 
 /// The canonical text ([`canonical_text`]) of every distinct text a run's rules print (their
 /// own and their variants'), each folded once, in parallel, with the SHA-256 of that canonical
-/// text ([`place_key`] hashes it with a place): a page repeats its tooltips, so a run prints
+/// text (`place_key` hashes it with a place): a page repeats its tooltips, so a run prints
 /// each text many times, and every pass of the merge compares canonical texts. Only looked
 /// up, never iterated: the result does not depend on its order.
 pub struct Folded(std::collections::HashMap<String, (String, [u8; 32])>);

@@ -6,7 +6,8 @@
 //! early, `S008`, is `partial`), handing every source's records to `reconcile::merge` (the
 //! matching rules across sources, then `merge`: same id → one record with all sources, by its
 //! policy tables), the merged datasheets to `errata` (the mechanical errata applied), then to
-//! the reconciliation's report (`reconciliation.json`), the rules to `dedup`, and what the
+//! the reconciliation's report (`reconciliation.json`), the rules to `dedup` (beside the merge,
+//! errata and report: `rayon::join`, neither side reading the other's records), and what the
 //! merged records still lack (`X111`).
 //!
 //! Two seams feed records in: documents go through `decode` (the `DECODERS` registry) and

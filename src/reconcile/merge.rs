@@ -10,6 +10,12 @@
 //! field's view from `conflict::view`; worded by `conflict::diagnostic`), whatever the record
 //! type. Rules are not merged here: the rule registry is `dedup`'s.
 //!
+//! A record's merge reads only its own readings, in path order: [`Merger::of`] merges the record
+//! types, and within one the ids, apart from each other in parallel, so the records and the
+//! `X110`s do not depend on the thread count. A reading equal to the record kept so far only adds
+//! its sources; a stratagem, enhancement or detachment stays serialized from its first differing
+//! reading to its last (`merge_readings`), read back once.
+//!
 //! The rows (record type, fields, who wins, when a difference is an `X110`, and why) are
 //! `schemas/merge.yaml` only, so the table and its reasons cannot drift apart from this doc.
 //!
@@ -113,6 +119,9 @@ pub trait Mergeable: Serialize + DeserializeOwned + Clone + PartialEq {
     /// The record's `sources` (a union in every table): merging moves them aside instead of
     /// serializing a list that grows with every page that repeats the record.
     fn sources_mut(&mut self) -> &mut Vec<Provenance>;
+    /// Whether a reading may take parts from another ([`Mergeable::with_parts_from`]): such a
+    /// type is merged typed, reading by reading, never as serialized fields (`merge_readings`).
+    const TAKES_PARTS: bool = false;
     /// The record with the parts it says are printed elsewhere taken from `other` (a
     /// datasheet's weapons printed on another card); `None` when there is nothing to take.
     fn with_parts_from(&self, _other: &Self) -> Option<Self> {
@@ -144,6 +153,7 @@ fn name_or_id(name: &Option<String>, id: &str) -> String {
 
 impl Mergeable for Datasheet {
     record_accessors!(RecordKind::Datasheet, |d: &Self| name_or_id(&d.name, &d.id));
+    const TAKES_PARTS: bool = true;
     /// Each weapon of `other` that this datasheet says is printed elsewhere and does not print
     /// itself, after this datasheet's last weapon of the same type (with its own `at`).
     fn with_parts_from(&self, other: &Self) -> Option<Self> {
@@ -379,8 +389,7 @@ impl<T: Mergeable + Send> Records<T> {
                 let mut diagnostics = Vec::new();
                 let mut list = list.into_iter();
                 let (first, version, file) = list.next()?;
-                let slot = if T::KIND == RecordKind::Datasheet {
-                    // Weapons printed elsewhere are taken from a typed reading.
+                let slot = if T::TAKES_PARTS {
                     let mut slot = (first, (version, file.to_string()));
                     for (rec, version, file) in list {
                         merge_into(&mut slot, rec, version, file, &mut diagnostics);
