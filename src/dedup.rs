@@ -13,7 +13,8 @@
 //! shows. Ids come from scope and name (`crate::ids`), never from file names or input order:
 //! when copies disagree, the kind (first classified kind by name), the faction (the one most
 //! copies name) and the flavor (least by value) are chosen by value, so the result does not
-//! depend on the order or the names of the inputs.
+//! depend on the order or the names of the inputs. Each distinct text is folded (and its canonical
+//! form hashed) once per run ([`Folded`]), in parallel; every pass looks it up.
 
 use crate::diag::{Code, Diagnostic};
 use crate::model::Rule;
@@ -28,8 +29,57 @@ pub fn canonical_text(s: &str) -> String {
     crate::text::fold::fold_for_compare(s)
 }
 
-fn full_text(r: &Rule) -> String {
-    canonical_text(&r.text)
+/// The canonical text ([`canonical_text`]) of every distinct text a run's rules print (their
+/// own and their variants'), each folded once, in parallel, with the SHA-256 of that canonical
+/// text (`place_key` hashes it with a place): a page repeats its tooltips, so a run prints
+/// each text many times, and every pass of the merge compares canonical texts. Only looked
+/// up, never iterated: the result does not depend on its order.
+pub struct Folded(std::collections::HashMap<String, (String, [u8; 32])>);
+
+impl Folded {
+    /// The canonical texts of `rules`' texts and their variants'.
+    pub fn of(rules: &[Rule]) -> Folded {
+        let mut texts: Vec<&str> = rules
+            .iter()
+            .flat_map(|r| {
+                std::iter::once(r.text.as_str()).chain(r.variants.iter().map(|v| v.text.as_str()))
+            })
+            .collect();
+        texts.par_sort_unstable();
+        texts.dedup();
+        Folded(
+            texts
+                .into_par_iter()
+                .map(|t| {
+                    let canonical = canonical_text(t);
+                    let digest = text_digest(&canonical);
+                    (t.to_string(), (canonical, digest))
+                })
+                .collect(),
+        )
+    }
+
+    /// The canonical text of `s` (folded now if `s` was not among the texts).
+    pub fn text(&self, s: &str) -> String {
+        match self.0.get(s) {
+            Some((c, _)) => c.clone(),
+            None => canonical_text(s),
+        }
+    }
+
+    /// The SHA-256 of the canonical text of `s`.
+    fn digest(&self, s: &str) -> [u8; 32] {
+        match self.0.get(s) {
+            Some((_, d)) => *d,
+            None => text_digest(&canonical_text(s)),
+        }
+    }
+}
+
+/// The SHA-256 of a canonical text.
+fn text_digest(canonical: &str) -> [u8; 32] {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(canonical.as_bytes()).into()
 }
 
 /// Kind of a paragraph whose source does not say what it is.
@@ -48,27 +98,29 @@ pub fn merge_rules_with_report(
 ) -> (Vec<Rule>, near::Report) {
     // 1. Exact duplicates by (edition, canonical text): one rule, all occurrences. The kind
     //    is scope only where a source says so; an `unclassified` copy takes its twin's kind.
-    //    Canonical texts are computed in parallel (the grouping is a sorted map, so the result
-    //    does not depend on the thread count).
+    //    Canonical texts are computed once per distinct text, in parallel ([`Folded`]; the
+    //    grouping is a sorted map, so the result does not depend on the thread count).
     // Numbered rules (a section number the source prints: the 11th-edition core rules) are one
     // place each of a numbered book, with ids, parents and children their reader gave: they
     // join no copy (passes 1-3 keep them out) and keep their ids (pass 4 renames another
     // rule of the same id first).
+    let folded = Folded::of(&rules);
     let (numbered, rules): (Vec<Rule>, Vec<Rule>) =
         rules.into_iter().partition(|r| r.number.is_some());
     let keyed: Vec<((String, String), Rule)> = rules
         .into_par_iter()
-        .map(|r| ((r.edition.as_str().to_string(), full_text(&r)), r))
+        .map(|r| ((r.edition.as_str().to_string(), folded.text(&r.text)), r))
         .collect();
     // The id each paragraph had where it was read (what datasheets and detachments refer to),
     // by occurrence, to report the ids merging changed (`Report::renamed`).
     let mut read_as: ReadAs = keyed
         .par_iter()
-        .flat_map_iter(|((_, text), r)| {
+        .flat_map_iter(|(_, r)| {
             let id = rule_id(r);
+            let text = folded.digest(&r.text);
             r.occurrences
                 .iter()
-                .map(move |o| (place_key(o, text), id.clone()))
+                .map(move |o| (place_key(o, &text), id.clone()))
         })
         .collect();
     read_as.par_sort_unstable();
@@ -80,6 +132,8 @@ pub fn merge_rules_with_report(
     // Each group's canonical text is kept for the prefix pass below.
     let (texts, merged): (Vec<String>, Vec<Rule>) = by_text
         .into_iter()
+        .collect::<Vec<_>>()
+        .into_par_iter()
         .map(|((_, text), copies)| (text, combine(copies)))
         .unzip();
 
@@ -144,7 +198,7 @@ pub fn merge_rules_with_report(
 
     // 3. Near-duplicates (see `near`): copies whose wording differs a little become one rule
     //    with variants; rules of other editions with such text are only linked.
-    let (mut rules, near_links) = near::cluster(rules);
+    let (mut rules, near_links) = near::cluster(rules, &folded);
     for r in &mut rules {
         r.id = rule_id(r);
     }
@@ -153,7 +207,10 @@ pub fn merge_rules_with_report(
     //    sorts first keeps the id, the others get `~<hash of their canonical text>`: neither
     //    file names nor input order decide (see `ids::variant`).
     rules.extend(numbered);
-    let mut keyed: Vec<(String, Rule)> = rules.into_iter().map(|r| (full_text(&r), r)).collect();
+    let mut keyed: Vec<(String, Rule)> = rules
+        .into_iter()
+        .map(|r| (folded.text(&r.text), r))
+        .collect();
     keyed.sort_by(|(ta, a), (tb, b)| {
         a.id.cmp(&b.id)
             .then_with(|| b.number.is_some().cmp(&a.number.is_some()))
@@ -187,8 +244,8 @@ pub fn merge_rules_with_report(
         rules.push(r);
     }
     rules.sort_by(|a, b| a.id.cmp(&b.id));
-    let mut report = near::report(&rules, &near_links);
-    report.renamed = renamed(&rules, &read_as);
+    let mut report = near::report(&rules, &near_links, &folded);
+    report.renamed = renamed(&rules, &read_as, &folded);
     // 5. Rules no source names: kept with `name: null`, reported once each.
     for r in rules.iter().filter(|r| r.name.is_none()) {
         let mut d = Diagnostic::new(
@@ -211,17 +268,17 @@ pub fn merge_rules_with_report(
 /// refer to rules by the id their page gives (`10e:space-marines/army:oath-of-moment`); when
 /// one text is shared by factions, the merged rule takes the faction most copies name
 /// (`10e:adeptus-astartes/army:oath-of-moment`), and the page's reference must follow it.
-fn renamed(rules: &[Rule], read_as: &ReadAs) -> BTreeMap<String, String> {
+fn renamed(rules: &[Rule], read_as: &ReadAs, folded: &Folded) -> BTreeMap<String, String> {
     let finals: std::collections::BTreeSet<&str> = rules.iter().map(|r| r.id.as_str()).collect();
     let mut out: BTreeMap<String, String> = BTreeMap::new();
     for r in rules {
         // the rule's own text and its variants', each at its own places (a paragraph is known
         // by place and text: one line of a page may hold several)
-        let own = (full_text(r), r.occurrences.iter());
+        let own = (folded.digest(&r.text), r.occurrences.iter());
         let wordings = std::iter::once(own).chain(
             r.variants
                 .iter()
-                .map(|v| (canonical_text(&v.text), v.occurrences.iter())),
+                .map(|v| (folded.digest(&v.text), v.occurrences.iter())),
         );
         for (text, places) in wordings {
             for o in places {
@@ -248,9 +305,10 @@ fn renamed(rules: &[Rule], read_as: &ReadAs) -> BTreeMap<String, String> {
 /// when an input gives a hundred thousand rules).
 type ReadAs = Vec<([u8; 16], String)>;
 
-/// A paragraph's place and canonical text, hashed (SHA-256, first 128 bits: two different
-/// paragraphs collide with probability about 2^-128 per pair).
-fn place_key(o: &crate::source::Occurrence, text: &str) -> [u8; 16] {
+/// A paragraph's place and canonical text (its SHA-256, [`Folded`]: each text hashed once, not
+/// once per place), hashed (SHA-256, first 128 bits: two different paragraphs collide with
+/// probability about 2^-128 per pair).
+fn place_key(o: &crate::source::Occurrence, text: &[u8; 32]) -> [u8; 16] {
     use sha2::{Digest, Sha256};
     let mut h = Sha256::new();
     h.update(o.file.as_bytes());
@@ -271,7 +329,7 @@ fn place_key(o: &crate::source::Occurrence, text: &str) -> [u8; 16] {
     } else {
         h.update([0; 10]);
     }
-    h.update(text.as_bytes());
+    h.update(text);
     let digest = h.finalize();
     let mut key = [0u8; 16];
     key.copy_from_slice(&digest[..16]);

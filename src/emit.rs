@@ -40,7 +40,8 @@
 //!
 //! # Atomic write ([`commit`])
 //! The new tree is written into the sibling staging directory `.DIR.tmp-PID` (marker first),
-//! each file through [`write_atomic`] (the one way cogitator writes a file), every file and
+//! each file through [`write_atomic`] (the one way cogitator writes a file; the files in
+//! parallel, except under the test delay), every file and
 //! directory fsynced, then exchanged with `DIR` in one step (Linux
 //! `renameat2(RENAME_EXCHANGE)`); the old tree, now at the staging name, is removed afterwards.
 //! At every instant `DIR` is the complete old or the complete new dataset. Where the exchange is
@@ -90,24 +91,61 @@ pub fn to_json<T: Serialize + ?Sized>(value: &T) -> String {
     s
 }
 
+/// [`to_json`] of a list, its items serialized in parallel (rayon) and joined in order: the
+/// same bytes, since the pretty printer writes an item of a top-level list as the item alone
+/// with every line indented by two spaces (a JSON string holds no raw line break).
+pub fn list_to_json<T: Serialize + Sync>(items: &[T]) -> String {
+    use rayon::prelude::*;
+    if items.is_empty() {
+        return to_json(items);
+    }
+    // each item indented as the list's item, in parallel too: the join is a few copies
+    let parts: Result<Vec<String>, _> = items
+        .par_iter()
+        .map(|item| serde_json::to_string_pretty(item).map(|s| s.replace('\n', "\n  ")))
+        .collect();
+    let Ok(parts) = parts else {
+        // the message of the whole list's error, as `to_json` gives it
+        return to_json(items);
+    };
+    let mut s = String::with_capacity(parts.iter().map(|p| p.len() + 4).sum::<usize>() + 4);
+    s.push('[');
+    for (i, part) in parts.iter().enumerate() {
+        s.push_str(if i == 0 { "\n  " } else { ",\n  " });
+        s.push_str(part);
+    }
+    s.push_str("\n]\n");
+    s
+}
+
 /// Every file of the dataset as (relative path, contents), in a fixed order. The marker is not
 /// one of them: [`commit`] writes it. The manifest's `files` lists every path written, the
-/// marker and the manifest included: what the next run may replace.
+/// marker and the manifest included: what the next run may replace. The record lists are
+/// serialized in parallel ([`list_to_json`]).
 pub fn files(ds: &Dataset) -> Vec<(String, String)> {
     let mut out = vec![
-        ("datasheets.json".to_string(), to_json(&ds.datasheets)),
-        ("rules.json".to_string(), to_json(&ds.rules)),
-        ("stratagems.json".to_string(), to_json(&ds.stratagems)),
-        ("enhancements.json".to_string(), to_json(&ds.enhancements)),
-        ("detachments.json".to_string(), to_json(&ds.detachments)),
-        ("quarantine.json".to_string(), to_json(&ds.quarantine)),
-        ("diagnostics.json".to_string(), to_json(&ds.diagnostics)),
+        ("datasheets.json".to_string(), list_to_json(&ds.datasheets)),
+        ("rules.json".to_string(), list_to_json(&ds.rules)),
+        ("stratagems.json".to_string(), list_to_json(&ds.stratagems)),
+        (
+            "enhancements.json".to_string(),
+            list_to_json(&ds.enhancements),
+        ),
+        (
+            "detachments.json".to_string(),
+            list_to_json(&ds.detachments),
+        ),
+        ("quarantine.json".to_string(), list_to_json(&ds.quarantine)),
+        (
+            "diagnostics.json".to_string(),
+            list_to_json(&ds.diagnostics),
+        ),
     ];
     if !ds.points.is_empty() {
-        out.push(("points.json".to_string(), to_json(&ds.points)));
+        out.push(("points.json".to_string(), list_to_json(&ds.points)));
     }
     if !ds.errata.is_empty() {
-        out.push(("errata.json".to_string(), to_json(&ds.errata)));
+        out.push(("errata.json".to_string(), list_to_json(&ds.errata)));
     }
     out.extend(ds.extra_files.iter().cloned());
     let mut names: Vec<String> = out
@@ -427,14 +465,39 @@ fn swap_in(ds: &Dataset, target: &Target) -> anyhow::Result<Vec<Diagnostic>> {
     let delay = test_delay();
     let tmp = &target.tmp;
     let mut dirs = vec![tmp.clone()];
-    for (rel, contents) in files(ds) {
-        let path = write_atomic(tmp, &rel, contents.as_bytes())?;
+    let files = files(ds);
+    // The files are written in parallel (each one's sync waits on the disk alone), one by one
+    // under the test delay; the first error in file order is the one reported.
+    let written: Vec<anyhow::Result<PathBuf>> = match delay {
+        None => {
+            use rayon::prelude::*;
+            files
+                .par_iter()
+                .map(|(rel, contents)| write_atomic(tmp, rel, contents.as_bytes()))
+                .collect()
+        }
+        Some(_) => {
+            let mut written = Vec::with_capacity(files.len());
+            for (rel, contents) in &files {
+                let w = write_atomic(tmp, rel, contents.as_bytes());
+                let failed = w.is_err();
+                written.push(w);
+                if failed {
+                    break;
+                }
+                pause(delay);
+            }
+            written
+        }
+    };
+    drop(files);
+    for path in written {
+        let path = path?;
         if let Some(d) = path.parent() {
             if !dirs.iter().any(|x| x == d) {
                 dirs.push(d.to_path_buf());
             }
         }
-        pause(delay);
     }
     for d in dirs.iter().rev() {
         sync_dir(d)?;

@@ -6,7 +6,8 @@
 //! early, `S008`, is `partial`), handing every source's records to `reconcile::merge` (the
 //! matching rules across sources, then `merge`: same id → one record with all sources, by its
 //! policy tables), the merged datasheets to `errata` (the mechanical errata applied), then to
-//! the reconciliation's report (`reconciliation.json`), the rules to `dedup`, and what the
+//! the reconciliation's report (`reconciliation.json`), the rules to `dedup` (beside the merge,
+//! errata and report: `rayon::join`, neither side reading the other's records), and what the
 //! merged records still lack (`X111`).
 //!
 //! Two seams feed records in: documents go through `decode` (the `DECODERS` registry) and
@@ -124,7 +125,12 @@ pub fn run<I: Input>(sources: &[I], failed: &[(String, Diagnostic)], opts: &Opti
         });
     }
     inputs.sort_by(|a, b| a.file.cmp(&b.file));
-    let mut dataset = assemble(extracted, inputs, diagnostics);
+    // The record schemas' validators (compiled once per process) are built beside the merge,
+    // ready for `normalize::finish`.
+    let (mut dataset, _) = rayon::join(
+        || assemble(extracted, inputs, diagnostics),
+        || normalize::publish::validator("datasheet"),
+    );
     // Schema validation of every record, unique weapon abilities, published schemas.
     normalize::finish(&mut dataset);
     if !opts.skip_validation {
@@ -561,8 +567,6 @@ fn assemble(
     inputs: Vec<ManifestInput>,
     mut diagnostics: Vec<Diagnostic>,
 ) -> Dataset {
-    let mut rules: Vec<Rule> = Vec::new();
-    let mut quarantine: Vec<serde_json::Value> = Vec::new();
     let extracted_records: usize = extracted
         .iter()
         .map(|e| {
@@ -583,26 +587,40 @@ fn assemble(
         .iter()
         .map(|i| (i.file.clone(), i.format.clone()))
         .collect();
-    let (mut merged, prepared) = crate::reconcile::merge(&mut extracted, &formats, &points);
-    // After the merge: the mechanical errata change the merged datasheets and are marked
-    // (`applied_to`); then the reconciliation reports on the datasheets as emitted.
-    crate::errata::apply(
-        &mut merged.datasheets,
-        &mut extracted,
-        &mut merged.diagnostics,
-    );
-    let reconciliation = prepared.report(&mut merged.datasheets);
-    let mut errata: Vec<crate::model::Erratum> = extracted
+    // The rules go to dedup, which runs beside the merge and the errata (neither reads a
+    // rule); its diagnostics join the others after, and every list is sorted at the end.
+    let rules: Vec<Rule> = extracted
         .iter_mut()
-        .flat_map(|e| std::mem::take(&mut e.errata))
+        .flat_map(|e| std::mem::take(&mut e.rules))
         .collect();
-    distinct_errata_ids(&mut errata);
-    for mut ex in extracted {
-        quarantine.append(&mut ex.quarantine);
-        rules.append(&mut ex.rules);
-    }
     let rule_occurrences = rules.len();
-    let (rules, clusters) = crate::dedup::merge_rules_with_report(rules, &mut diagnostics);
+    let mut dedup_diagnostics = Vec::new();
+    let ((merged, reconciliation, errata, quarantine), (rules, clusters)) = rayon::join(
+        || {
+            let (mut merged, prepared) = crate::reconcile::merge(&mut extracted, &formats, &points);
+            // After the merge: the mechanical errata change the merged datasheets and are
+            // marked (`applied_to`); then the reconciliation reports on the datasheets as
+            // emitted.
+            crate::errata::apply(
+                &mut merged.datasheets,
+                &mut extracted,
+                &mut merged.diagnostics,
+            );
+            let reconciliation = prepared.report(&mut merged.datasheets);
+            let mut errata: Vec<crate::model::Erratum> = extracted
+                .iter_mut()
+                .flat_map(|e| std::mem::take(&mut e.errata))
+                .collect();
+            distinct_errata_ids(&mut errata);
+            let quarantine: Vec<serde_json::Value> = extracted
+                .iter_mut()
+                .flat_map(|e| std::mem::take(&mut e.quarantine))
+                .collect();
+            (merged, reconciliation, errata, quarantine)
+        },
+        || crate::dedup::merge_rules_with_report(rules, &mut dedup_diagnostics),
+    );
+    diagnostics.append(&mut dedup_diagnostics);
     let crate::reconcile::merge::Merged {
         mut datasheets,
         stratagems,

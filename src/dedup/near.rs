@@ -225,10 +225,10 @@ struct Item {
     faction: Option<String>,
 }
 
-fn item(r: &Rule) -> Item {
+fn item(r: &Rule, folded: &super::Folded) -> Item {
     Item {
         edition: r.edition.as_str(),
-        canonical: super::canonical_text(&r.text),
+        canonical: folded.text(&r.text),
         slug: r.name.as_deref().map(crate::ids::rule_slug),
         kind: (r.kind != super::UNCLASSIFIED).then(|| r.kind.clone()),
         faction: r.faction.clone(),
@@ -427,11 +427,12 @@ impl Clusters {
 
 /// Groups near-duplicate rules (already exact-merged) into one rule each with variants.
 /// Returns the rules and the cross-edition links found on the way.
-pub fn cluster(rules: Vec<Rule>) -> (Vec<Rule>, Vec<PendingLink>) {
+/// `folded`: the canonical texts of the rules' texts.
+pub fn cluster(rules: Vec<Rule>, folded: &super::Folded) -> (Vec<Rule>, Vec<PendingLink>) {
     // a fixed order: by edition and canonical text (exact copies are already one)
     let mut rules = rules;
-    rules.sort_by_cached_key(|r| (r.edition.as_str(), super::canonical_text(&r.text)));
-    let items: Vec<Item> = rules.iter().map(item).collect();
+    rules.sort_by_cached_key(|r| (r.edition.as_str(), folded.text(&r.text)));
+    let items: Vec<Item> = rules.iter().map(|r| item(r, folded)).collect();
     let pairs = {
         use rayon::prelude::*;
         let keys: Vec<[u64; BANDS]> = items
@@ -518,14 +519,14 @@ fn combine(mut members: Vec<(Rule, &Item, Vec<u64>)>) -> Option<Rule> {
 }
 
 /// The report over the final rules (ids settled): every rule with variants, and the links by
-/// final id.
-pub fn report(rules: &[Rule], links: &[PendingLink]) -> Report {
+/// final id. `folded`: the canonical texts of the rules' texts and their variants'.
+pub fn report(rules: &[Rule], links: &[PendingLink], folded: &super::Folded) -> Report {
     let mut clusters = Vec::new();
     let mut by_text: BTreeMap<(&str, String), &str> = BTreeMap::new();
     for r in rules {
-        by_text.insert((r.edition.as_str(), super::canonical_text(&r.text)), &r.id);
+        by_text.insert((r.edition.as_str(), folded.text(&r.text)), &r.id);
         for v in &r.variants {
-            by_text.insert((r.edition.as_str(), super::canonical_text(&v.text)), &r.id);
+            by_text.insert((r.edition.as_str(), folded.text(&v.text)), &r.id);
         }
         if r.variants.is_empty() {
             continue;

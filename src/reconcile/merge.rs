@@ -10,6 +10,12 @@
 //! field's view from `conflict::view`; worded by `conflict::diagnostic`), whatever the record
 //! type. Rules are not merged here: the rule registry is `dedup`'s.
 //!
+//! A record's merge reads only its own readings, in path order: [`Merger::of`] merges the record
+//! types, and within one the ids, apart from each other in parallel, so the records and the
+//! `X110`s do not depend on the thread count. A reading equal to the record kept so far only adds
+//! its sources; a stratagem, enhancement or detachment stays serialized from its first differing
+//! reading to its last (`merge_readings`), read back once.
+//!
 //! The rows (record type, fields, who wins, when a difference is an `X110`, and why) are
 //! `schemas/merge.yaml` only, so the table and its reasons cannot drift apart from this doc.
 //!
@@ -27,7 +33,7 @@ use crate::model::{Datasheet, Detachment, Enhancement, Stratagem};
 use crate::source::Provenance;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
@@ -99,7 +105,7 @@ pub fn table(kind: RecordKind) -> &'static [FieldRule] {
 pub type Origin = (Option<(u32, u32)>, String);
 
 /// A record type the tables merge.
-pub trait Mergeable: Serialize + DeserializeOwned + Clone {
+pub trait Mergeable: Serialize + DeserializeOwned + Clone + PartialEq {
     const KIND: RecordKind;
     fn id(&self) -> &str;
     /// How `X110` names the record.
@@ -113,6 +119,9 @@ pub trait Mergeable: Serialize + DeserializeOwned + Clone {
     /// The record's `sources` (a union in every table): merging moves them aside instead of
     /// serializing a list that grows with every page that repeats the record.
     fn sources_mut(&mut self) -> &mut Vec<Provenance>;
+    /// Whether a reading may take parts from another ([`Mergeable::with_parts_from`]): such a
+    /// type is merged typed, reading by reading, never as serialized fields (`merge_readings`).
+    const TAKES_PARTS: bool = false;
     /// The record with the parts it says are printed elsewhere taken from `other` (a
     /// datasheet's weapons printed on another card); `None` when there is nothing to take.
     fn with_parts_from(&self, _other: &Self) -> Option<Self> {
@@ -144,6 +153,7 @@ fn name_or_id(name: &Option<String>, id: &str) -> String {
 
 impl Mergeable for Datasheet {
     record_accessors!(RecordKind::Datasheet, |d: &Self| name_or_id(&d.name, &d.id));
+    const TAKES_PARTS: bool = true;
     /// Each weapon of `other` that this datasheet says is printed elsewhere and does not print
     /// itself, after this datasheet's last weapon of the same type (with its own `at`).
     fn with_parts_from(&self, other: &Self) -> Option<Self> {
@@ -228,14 +238,32 @@ pub fn merge_pair<T: Mergeable>(kept: &T, other: &T, other_newer: bool) -> (T, V
     let filled = (kept.with_parts_from(other), other.with_parts_from(kept));
     let kept = filled.0.as_ref().unwrap_or(kept);
     let other = filled.1.as_ref().unwrap_or(other);
-    let (Ok(Value::Object(mut a)), Ok(Value::Object(b))) =
+    let (Ok(Value::Object(a)), Ok(Value::Object(b))) =
         (serde_json::to_value(kept), serde_json::to_value(other))
     else {
         return (kept.clone(), Vec::new());
     };
+    let (a, conflicts) = merge_fields(T::KIND, kept.id(), a, b, other_newer);
+    match serde_json::from_value(Value::Object(a)) {
+        Ok(t) => (t, conflicts),
+        // Fields swapped between two values of one type: cannot fail; if it did, the
+        // record stays as it was.
+        Err(_) => (kept.clone(), conflicts),
+    }
+}
+
+/// [`merge_pair`] on the two readings' serialized fields (`a` kept, `b` the later reading of
+/// record `id`): the merged fields and the conflicts.
+fn merge_fields(
+    kind: RecordKind,
+    id: &str,
+    mut a: Map<String, Value>,
+    b: Map<String, Value>,
+    other_newer: bool,
+) -> (Map<String, Value>, Vec<Conflict>) {
     let mut conflicts = Vec::new();
     let opts = Options::without_provenance();
-    for rule in table(T::KIND) {
+    for rule in table(kind) {
         for field in &rule.fields {
             let field = field.as_str();
             let [x, y] = [&a, &b].map(|o| o.get(field).cloned().unwrap_or(Value::Null));
@@ -262,10 +290,9 @@ pub fn merge_pair<T: Mergeable>(kept: &T, other: &T, other_newer: bool) -> (T, V
                     Report::Always => true,
                 };
             if reported {
-                let [vx, vy] = [&x, &y].map(|v| conflict::view(T::KIND, field, v));
-                let differs = !diff_values(kept.id(), &vx, &vy, &opts).is_empty();
-                let [sx, sy] =
-                    [(&x, &y), (&y, &x)].map(|(v, o)| conflict::show(T::KIND, field, v, o));
+                let [vx, vy] = [&x, &y].map(|v| conflict::view(kind, field, v));
+                let differs = !diff_values(id, &vx, &vy, &opts).is_empty();
+                let [sx, sy] = [(&x, &y), (&y, &x)].map(|(v, o)| conflict::show(kind, field, v, o));
                 // Two values that read the same to a person are not worth a warning.
                 if differs && sx != sy {
                     conflicts.push(Conflict {
@@ -290,12 +317,7 @@ pub fn merge_pair<T: Mergeable>(kept: &T, other: &T, other_newer: bool) -> (T, V
             }
         }
     }
-    match serde_json::from_value(Value::Object(a)) {
-        Ok(t) => (t, conflicts),
-        // Fields swapped between two values of one type: cannot fail; if it did, the
-        // record stays as it was.
-        Err(_) => (kept.clone(), conflicts),
-    }
+    (a, conflicts)
 }
 
 /// `X110`'s name for a field.
@@ -307,6 +329,9 @@ pub fn field_label(kind: RecordKind, field: &str) -> &str {
         (_, f) => f,
     }
 }
+
+/// One reading of a record: the record, its publication version and its file.
+pub type Reading<'a, T> = (T, Option<(u32, u32)>, &'a str);
 
 /// Records of one type by id, each with the origin of its newer-wins values.
 #[derive(Debug)]
@@ -322,7 +347,7 @@ impl<T> Default for Records<T> {
     }
 }
 
-impl<T: Mergeable> Records<T> {
+impl<T: Mergeable + Send> Records<T> {
     /// Adds one reading from `file` (publication `version`), merging it into the record with
     /// its id by the type's table; conflicts go to `diagnostics` as `X110`.
     pub fn add(
@@ -332,32 +357,57 @@ impl<T: Mergeable> Records<T> {
         file: &str,
         diagnostics: &mut Vec<Diagnostic>,
     ) {
-        let Some((kept, from)) = self.by_id.get_mut(rec.id()) else {
-            self.by_id
-                .insert(rec.id().to_string(), (rec, (version, file.to_string())));
-            return;
-        };
-        let newer = version > from.0;
-        let mut rec = rec;
-        let mut sources = std::mem::take(kept.sources_mut());
-        sources.append(rec.sources_mut());
-        let (mut merged, conflicts) = merge_pair(kept, &rec, newer);
-        *merged.sources_mut() = sources;
-        let label = rec.label();
-        for c in conflicts {
-            diagnostics.push(conflict::diagnostic(
-                &label,
-                field_label(T::KIND, c.field),
-                (&c.kept, &from.1, from.0),
-                (&c.other, file, version),
-                c.took_other,
-                c.why,
-            ));
+        match self.by_id.get_mut(rec.id()) {
+            Some(slot) => merge_into(slot, rec, version, file, diagnostics),
+            None => {
+                self.by_id
+                    .insert(rec.id().to_string(), (rec, (version, file.to_string())));
+            }
         }
-        *kept = merged;
-        if newer {
-            *from = (version, file.to_string());
+    }
+
+    /// Every reading of one type, in path order, each with its publication version and
+    /// file: as [`Records::add`] one after another, but the readings of each id merged apart
+    /// from the others' in parallel (a record's merge reads only its own readings, in path
+    /// order), so the result and the `X110`s do not depend on the thread count.
+    pub fn from_readings(readings: Vec<Reading<'_, T>>) -> (Self, Vec<Diagnostic>) {
+        use rayon::prelude::*;
+        let mut by_id: BTreeMap<String, Vec<Reading<'_, T>>> = BTreeMap::new();
+        for r in readings {
+            match by_id.get_mut(r.0.id()) {
+                Some(list) => list.push(r),
+                None => {
+                    by_id.insert(r.0.id().to_string(), vec![r]);
+                }
+            }
         }
+        let merged: Vec<(String, (T, Origin), Vec<Diagnostic>)> = by_id
+            .into_iter()
+            .collect::<Vec<_>>()
+            .into_par_iter()
+            .filter_map(|(id, list)| {
+                let mut diagnostics = Vec::new();
+                let mut list = list.into_iter();
+                let (first, version, file) = list.next()?;
+                let slot = if T::TAKES_PARTS {
+                    let mut slot = (first, (version, file.to_string()));
+                    for (rec, version, file) in list {
+                        merge_into(&mut slot, rec, version, file, &mut diagnostics);
+                    }
+                    slot
+                } else {
+                    merge_readings((first, version, file), list, &mut diagnostics)
+                };
+                Some((id, slot, diagnostics))
+            })
+            .collect();
+        let mut diagnostics = Vec::new();
+        let mut records = Records::default();
+        for (id, slot, mut d) in merged {
+            diagnostics.append(&mut d);
+            records.by_id.insert(id, slot);
+        }
+        (records, diagnostics)
     }
 
     /// The origin of a record's newer-wins values.
@@ -375,6 +425,110 @@ impl<T: Mergeable> Records<T> {
             })
             .collect()
     }
+}
+
+/// One more reading (`rec` from `file`, publication `version`) merged into the record kept so
+/// far and the origin of its newer-wins values, by the type's table; conflicts go to
+/// `diagnostics` as `X110`. A reading equal to the kept record field for field (its sources
+/// aside: most pages repeat a record as printed) only adds its sources.
+fn merge_into<T: Mergeable>(
+    (kept, from): &mut (T, Origin),
+    rec: T,
+    version: Option<(u32, u32)>,
+    file: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let newer = version > from.0;
+    let mut rec = rec;
+    let mut sources = std::mem::take(kept.sources_mut());
+    sources.append(rec.sources_mut());
+    if *kept == rec {
+        // The table keeps one of two equal values, or joins two empty source lists: the
+        // merge would give `kept` back.
+        *kept.sources_mut() = sources;
+    } else {
+        let (mut merged, conflicts) = merge_pair(kept, &rec, newer);
+        *merged.sources_mut() = sources;
+        let label = rec.label();
+        for c in conflicts {
+            diagnostics.push(conflict::diagnostic(
+                &label,
+                field_label(T::KIND, c.field),
+                (&c.kept, &from.1, from.0),
+                (&c.other, file, version),
+                c.took_other,
+                c.why,
+            ));
+        }
+        *kept = merged;
+    }
+    if newer {
+        *from = (version, file.to_string());
+    }
+}
+
+/// The readings of one id, in path order, merged as [`merge_into`] one after another, but the
+/// record kept as its serialized fields from the first reading that differs from it on: each
+/// later reading is serialized once, and the merged record deserialized once at the end (a
+/// record a hundred pages repeat is not serialized and read back for every page). Not for a
+/// type whose readings take parts from each other ([`Mergeable::with_parts_from`]).
+fn merge_readings<'a, T: Mergeable>(
+    (mut kept, version, file): Reading<'a, T>,
+    rest: impl Iterator<Item = Reading<'a, T>>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> (T, Origin) {
+    let mut from: Origin = (version, file.to_string());
+    let mut sources = std::mem::take(kept.sources_mut());
+    // `kept`'s fields once a reading differed from it: the record the merge goes on with
+    let mut fields: Option<Map<String, Value>> = None;
+    for (mut rec, version, file) in rest {
+        let newer = version > from.0;
+        sources.append(rec.sources_mut());
+        if fields.is_none() && kept == rec {
+            // equal field for field: the merge would give `kept` back
+        } else {
+            let a = match fields.take() {
+                Some(a) => Some(a),
+                None => match serde_json::to_value(&kept) {
+                    Ok(Value::Object(a)) => Some(a),
+                    _ => None,
+                },
+            };
+            match (a, serde_json::to_value(&rec)) {
+                (Some(a), Ok(Value::Object(b))) if a == b => fields = Some(a),
+                (Some(a), Ok(Value::Object(b))) => {
+                    let (merged, conflicts) = merge_fields(T::KIND, rec.id(), a, b, newer);
+                    let label = rec.label();
+                    for c in conflicts {
+                        diagnostics.push(conflict::diagnostic(
+                            &label,
+                            field_label(T::KIND, c.field),
+                            (&c.kept, &from.1, from.0),
+                            (&c.other, file, version),
+                            c.took_other,
+                            c.why,
+                        ));
+                    }
+                    fields = Some(merged);
+                }
+                // A record that does not serialize (cannot happen) stays as it was, as in
+                // `merge_pair`.
+                (a, _) => fields = a,
+            }
+        }
+        if newer {
+            from = (version, file.to_string());
+        }
+    }
+    if let Some(a) = fields {
+        // Fields swapped between values of one type: cannot fail; if it did, the record
+        // stays as first read.
+        if let Ok(t) = serde_json::from_value(Value::Object(a)) {
+            kept = t;
+        }
+    }
+    *kept.sources_mut() = sources;
+    (kept, from)
 }
 
 /// Every merged record type of a dataset.
@@ -399,20 +553,54 @@ pub struct Merged {
 }
 
 impl Merger {
-    /// Adds one source's records (call in path order).
-    pub fn add(&mut self, ex: &mut crate::extract::Extracted) {
-        let (v, file, d) = (ex.version, ex.file.as_str(), &mut self.diagnostics);
-        for r in std::mem::take(&mut ex.datasheets) {
-            self.datasheets.add(r, v, file, d);
+    /// Every source's records, `extracted` in path order: each record type, and within it
+    /// each id, merged apart from the others in parallel (see [`Records::from_readings`]).
+    pub fn of(extracted: &mut [crate::extract::Extracted]) -> Merger {
+        let files: Vec<String> = extracted.iter().map(|e| e.file.clone()).collect();
+        let mut datasheets: Vec<Reading<'_, Datasheet>> = Vec::new();
+        let mut stratagems: Vec<Reading<'_, Stratagem>> = Vec::new();
+        let mut enhancements: Vec<Reading<'_, Enhancement>> = Vec::new();
+        let mut detachments: Vec<Reading<'_, Detachment>> = Vec::new();
+        for (ex, file) in extracted.iter_mut().zip(&files) {
+            fn at<'a, T>(
+                records: &mut Vec<T>,
+                v: Option<(u32, u32)>,
+                file: &'a str,
+            ) -> impl Iterator<Item = Reading<'a, T>> {
+                std::mem::take(records)
+                    .into_iter()
+                    .map(move |r| (r, v, file))
+            }
+            let (v, file) = (ex.version, file.as_str());
+            datasheets.extend(at(&mut ex.datasheets, v, file));
+            stratagems.extend(at(&mut ex.stratagems, v, file));
+            enhancements.extend(at(&mut ex.enhancements, v, file));
+            detachments.extend(at(&mut ex.detachments, v, file));
         }
-        for r in std::mem::take(&mut ex.stratagems) {
-            self.stratagems.add(r, v, file, d);
+        let ((d, s), (e, t)) = rayon::join(
+            || {
+                rayon::join(
+                    || Records::from_readings(datasheets),
+                    || Records::from_readings(stratagems),
+                )
+            },
+            || {
+                rayon::join(
+                    || Records::from_readings(enhancements),
+                    || Records::from_readings(detachments),
+                )
+            },
+        );
+        let mut diagnostics = Vec::new();
+        for list in [d.1, s.1, e.1, t.1] {
+            diagnostics.extend(list);
         }
-        for r in std::mem::take(&mut ex.enhancements) {
-            self.enhancements.add(r, v, file, d);
-        }
-        for r in std::mem::take(&mut ex.detachments) {
-            self.detachments.add(r, v, file, d);
+        Merger {
+            datasheets: d.0,
+            stratagems: s.0,
+            enhancements: e.0,
+            detachments: t.0,
+            diagnostics,
         }
     }
 

@@ -322,10 +322,7 @@ pub fn merge(
     points: &[crate::model::Points],
 ) -> (merge::Merged, Prepared) {
     let mut prepared = prepare(extracted, formats);
-    let mut merger = merge::Merger::default();
-    for ex in extracted.iter_mut() {
-        merger.add(ex);
-    }
+    let merger = merge::Merger::of(extracted);
     // Where the newer-wins fields of each datasheet two or more sources print come from.
     prepared.origins = (prepared.readings.iter())
         .filter(|(_, rs)| sources(rs).len() > 1)
