@@ -235,9 +235,19 @@ pub mod cls {
             let ascii = name.replace('\u{421}', "C");
             return if ascii.is_ascii() { bit(&ascii) } else { 0 };
         }
+        // The last byte first: most classes of a name's length differ there or at the first,
+        // and comparing two bytes is cheaper than calling `memcmp`.
+        let (Some(&first), Some(&last)) = (name.as_bytes().first(), name.as_bytes().last()) else {
+            return 0;
+        };
         by_length()
             .get(name.len())
-            .and_then(|bucket| bucket.iter().find(|(n, _)| *n == name))
+            .and_then(|bucket| {
+                bucket.iter().find(|(n, _)| {
+                    let b = n.as_bytes();
+                    b.last() == Some(&last) && b.first() == Some(&first) && *n == name
+                })
+            })
             .map_or(0, |&(_, bit)| bit)
     }
 
