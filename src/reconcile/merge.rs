@@ -230,6 +230,27 @@ pub struct Conflict {
     pub why: Why,
 }
 
+impl Conflict {
+    /// The `X110` of this conflict on record `label` of `kind`: the kept reading came from
+    /// `kept` (its version and file), the other from `other`.
+    fn diagnostic(
+        &self,
+        label: &str,
+        kind: RecordKind,
+        kept: &Origin,
+        (file, version): (&str, Option<(u32, u32)>),
+    ) -> Diagnostic {
+        conflict::diagnostic(
+            label,
+            field_label(kind, self.field),
+            (&self.kept, &kept.1, kept.0),
+            (&self.other, file, version),
+            self.took_other,
+            self.why,
+        )
+    }
+}
+
 /// `kept` (the merged record, or the first reading) with `other` (a later reading in path
 /// order) merged in by the table of `T`; `other_newer` says whether `other` is from a newer
 /// publication. Returns the merged record and the conflicts.
@@ -450,16 +471,11 @@ fn merge_into<T: Mergeable>(
         let (mut merged, conflicts) = merge_pair(kept, &rec, newer);
         *merged.sources_mut() = sources;
         let label = rec.label();
-        for c in conflicts {
-            diagnostics.push(conflict::diagnostic(
-                &label,
-                field_label(T::KIND, c.field),
-                (&c.kept, &from.1, from.0),
-                (&c.other, file, version),
-                c.took_other,
-                c.why,
-            ));
-        }
+        diagnostics.extend(
+            conflicts
+                .into_iter()
+                .map(|c| c.diagnostic(&label, T::KIND, from, (file, version))),
+        );
         *kept = merged;
     }
     if newer {
@@ -499,16 +515,11 @@ fn merge_readings<'a, T: Mergeable>(
                 (Some(a), Ok(Value::Object(b))) => {
                     let (merged, conflicts) = merge_fields(T::KIND, rec.id(), a, b, newer);
                     let label = rec.label();
-                    for c in conflicts {
-                        diagnostics.push(conflict::diagnostic(
-                            &label,
-                            field_label(T::KIND, c.field),
-                            (&c.kept, &from.1, from.0),
-                            (&c.other, file, version),
-                            c.took_other,
-                            c.why,
-                        ));
-                    }
+                    diagnostics.extend(
+                        conflicts
+                            .into_iter()
+                            .map(|c| c.diagnostic(&label, T::KIND, &from, (file, version))),
+                    );
                     fields = Some(merged);
                 }
                 // A record that does not serialize (cannot happen) stays as it was, as in

@@ -256,11 +256,6 @@ fn heading(n: &LocalName) -> bool {
     )
 }
 
-/// The formatting elements whose end tag runs the adoption agency.
-fn formatting(n: &LocalName) -> bool {
-    super::is_formatting(n)
-}
-
 /// Start tags that close a `<p>` in button scope and are inserted plainly.
 fn closes_p_block(n: &LocalName) -> bool {
     matches!(
@@ -1056,7 +1051,7 @@ impl Run<'_> {
                 }
                 self.formatting(tag)
             }
-            n if formatting(&n) => self.formatting(tag),
+            n if super::is_formatting(&n) => self.formatting(tag),
             local_name!("applet") | local_name!("marquee") | local_name!("object") => {
                 self.insert(tag);
                 self.st.active.push(Entry::Marker);
@@ -1257,7 +1252,7 @@ impl Run<'_> {
                 }
                 Step::Done
             }
-            n if formatting(&n) => self.adoption_agency(n),
+            n if super::is_formatting(&n) => self.adoption_agency(n),
             local_name!("applet") | local_name!("marquee") | local_name!("object") => {
                 if self.in_scope_named(Scope::Default, &name) {
                     self.generate_implied_end(None);
@@ -1481,12 +1476,7 @@ impl Run<'_> {
                 self.insert_phantom(local_name!("tr"));
                 Step::Reprocess(Mode::InRow, Tk::Start(tag))
             }
-            Tk::End(n)
-                if matches!(
-                    n,
-                    local_name!("tbody") | local_name!("tfoot") | local_name!("thead")
-                ) =>
-            {
+            Tk::End(n) if table_section(&n) => {
                 if self.in_scope_named(Scope::Table, &n) {
                     self.pop_until_current(table_body_context);
                     self.pop();
@@ -1572,21 +1562,12 @@ impl Run<'_> {
                 self.row_out(tk)
             }
             Tk::End(local_name!("table")) => self.row_out(tk),
-            Tk::End(n)
-                if matches!(
-                    n,
-                    local_name!("tbody") | local_name!("tfoot") | local_name!("thead")
-                ) =>
-            {
-                if !self.in_scope_named(Scope::Table, &n) {
-                    return Step::Done;
+            Tk::End(n) if table_section(&n) => {
+                if self.in_scope_named(Scope::Table, &n) {
+                    self.row_out(Tk::End(n))
+                } else {
+                    Step::Done
                 }
-                if !self.in_scope_named(Scope::Table, &tr) {
-                    return Step::Done;
-                }
-                self.pop_until_current(table_row_context);
-                self.pop();
-                Step::Reprocess(Mode::InTableBody, Tk::End(n))
             }
             Tk::End(
                 local_name!("body")
@@ -1685,6 +1666,14 @@ fn table_context(n: &LocalName) -> bool {
     matches!(
         *n,
         local_name!("table") | local_name!("template") | local_name!("html")
+    )
+}
+
+/// `tbody`, `tfoot`, `thead`.
+fn table_section(n: &LocalName) -> bool {
+    matches!(
+        *n,
+        local_name!("tbody") | local_name!("tfoot") | local_name!("thead")
     )
 }
 
