@@ -24,12 +24,12 @@
 //! Owns tree construction only: never reads the site's markup (the sink keeps what the renderer
 //! reads), never recurses, never panics on input.
 
-use super::tree::{Sink, Tree};
+use super::tree::{Kept, Sink, Tree};
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::states::RawKind;
-use html5ever::tokenizer::{Tag, TagKind, Token, TokenSink, TokenSinkResult};
+use html5ever::tokenizer::{TagKind, Token, TokenSink, TokenSinkResult};
 use html5ever::tree_builder::{ElementFlags, NodeOrText, TreeSink};
-use html5ever::{local_name, ns, LocalName, QualName};
+use html5ever::{local_name, ns, Attribute, LocalName, QualName};
 use std::cell::RefCell;
 
 /// The insertion modes this builder runs in (html5ever's names).
@@ -48,6 +48,26 @@ enum Mode {
     InCell,
     AfterBody,
     AfterAfterBody,
+}
+
+/// A start tag as the modes see it: its name and its attributes, as html5ever's
+/// `Attribute`s, or as what the tree keeps of them when the byte-level tokenizer read them
+/// itself ([`Builder::start_kept`]; the builder then reads none of them).
+struct Tag {
+    name: LocalName,
+    attrs: Vec<Attribute>,
+    kept: Option<Kept>,
+}
+
+impl Tag {
+    /// A tag without attributes.
+    fn named(name: LocalName) -> Self {
+        Tag {
+            name,
+            attrs: Vec::new(),
+            kept: None,
+        }
+    }
 }
 
 /// A token as the modes see it.
@@ -423,7 +443,11 @@ impl TokenSink for Builder {
                 return TokenSinkResult::Continue;
             }
             Token::TagToken(tag) => match tag.kind {
-                TagKind::StartTag => Tk::Start(tag),
+                TagKind::StartTag => Tk::Start(Tag {
+                    name: tag.name,
+                    attrs: tag.attrs,
+                    kept: None,
+                }),
                 TagKind::EndTag => Tk::End(tag.name),
             },
             Token::CommentToken(_) => Tk::Comment,
@@ -440,9 +464,33 @@ impl TokenSink for Builder {
             // The byte-level tokenizer sends neither (NUL bytes go to html5ever's tokenizer).
             Token::NullCharacterToken | Token::ParseError(_) => return TokenSinkResult::Continue,
         };
+        self.run(&mut st, tk)
+    }
+}
+
+impl Builder {
+    /// A start tag whose attributes the tokenizer read itself into what the tree keeps: for
+    /// every element but `html`, `body` and `input`, whose attributes the builder reads (and
+    /// formatting elements are compared only by name here: three of a name give up).
+    /// (`/>` is read by no rule this builder runs.)
+    pub fn start_kept(&self, name: LocalName, kept: Kept) -> TokenSinkResult<u32> {
+        let mut st = self.st.borrow_mut();
+        if st.gave_up {
+            return TokenSinkResult::Continue;
+        }
+        st.ignore_lf = false;
+        let tag = Tag {
+            name,
+            attrs: Vec::new(),
+            kept: Some(kept),
+        };
+        self.run(&mut st, Tk::Start(tag))
+    }
+
+    fn run(&self, st: &mut State, tk: Tk) -> TokenSinkResult<u32> {
         let mut b = Run {
             sink: &self.sink,
-            st: &mut st,
+            st,
         };
         let answer = b.process(tk);
         if b.st.gave_up {
@@ -595,11 +643,14 @@ impl Run<'_> {
     // ---- the tree --------------------------------------------------------------------------
 
     fn create(&self, tag: Tag) -> u32 {
-        self.sink.create_element(
-            QualName::new(None, ns!(html), tag.name),
-            tag.attrs,
-            ElementFlags::default(),
-        )
+        match tag.kept {
+            Some(kept) => self.sink.create_kept(tag.name, kept),
+            None => self.sink.create_element(
+                QualName::new(None, ns!(html), tag.name),
+                tag.attrs,
+                ElementFlags::default(),
+            ),
+        }
     }
 
     /// Inserts an element for `tag` at the current node and pushes it.
@@ -622,13 +673,7 @@ impl Run<'_> {
     }
 
     fn insert_phantom(&mut self, name: LocalName) -> u32 {
-        self.insert(Tag {
-            kind: TagKind::StartTag,
-            name,
-            self_closing: false,
-            attrs: Vec::new(),
-            had_duplicate_attributes: false,
-        })
+        self.insert(Tag::named(name))
     }
 
     fn append_text(&self, text: StrTendril) {
@@ -642,13 +687,7 @@ impl Run<'_> {
     }
 
     fn create_root(&mut self, tag: Option<Tag>) {
-        let tag = tag.unwrap_or(Tag {
-            kind: TagKind::StartTag,
-            name: local_name!("html"),
-            self_closing: false,
-            attrs: Vec::new(),
-            had_duplicate_attributes: false,
-        });
+        let tag = tag.unwrap_or(Tag::named(local_name!("html")));
         let id = self.create(tag);
         self.st.stack.push(Open {
             id,
@@ -1184,13 +1223,7 @@ impl Run<'_> {
             local_name!("template") => Step::GiveUp,
             // `</br>` is a `<br>` without attributes.
             local_name!("br") => {
-                self.insert_no_push(Tag {
-                    kind: TagKind::StartTag,
-                    name,
-                    self_closing: false,
-                    attrs: Vec::new(),
-                    had_duplicate_attributes: false,
-                });
+                self.insert_no_push(Tag::named(name));
                 Step::Done
             }
             local_name!("body") | local_name!("html") => {

@@ -2,7 +2,7 @@
 //! GW app's texts), parsed whole with `scraper` (fields are small) after the page's limits.
 //! Owns the fragment renderings; must not read pages (that is the page renderer's job).
 
-use super::{clean, limit_depth, neutralize, MAX_DEPTH, SKIPPED_TAGS};
+use super::{clean, is_skipped, limit_depth, neutralize, MAX_DEPTH};
 use crate::ir::{Block, BlockKind};
 use scraper::{Html, Node};
 use std::borrow::Cow;
@@ -63,7 +63,7 @@ pub fn fragment_blocks_counted(html: &str) -> (Vec<Block>, usize) {
             Node::Text(t) if !leaving => line.push_str(t),
             Node::Element(e) => {
                 let name = e.name();
-                if SKIPPED_TAGS.contains(&name) {
+                if is_skipped(name) {
                     continue;
                 }
                 let block = matches!(
@@ -144,7 +144,7 @@ pub fn fragment_lines(html: &str) -> Vec<Block> {
                 w.text(t);
                 continue;
             }
-            Node::Element(e) if SKIPPED_TAGS.contains(&e.name()) => continue,
+            Node::Element(e) if is_skipped(e.name()) => continue,
             Node::Element(e) => e.name(),
             _ => "",
         };

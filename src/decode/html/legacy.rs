@@ -1,7 +1,7 @@
 //! Test only: the same renderer over `scraper`'s whole DOM (the decoder before the lean tree),
 //! so a test can assert that both trees render to the same blocks on every page it has.
 
-use super::{clean, limit_depth, neutralize, Locator, MAX_DEPTH, SKIPPED_TAGS};
+use super::{clean, is_blank, is_skipped, limit_depth, neutralize, Locator, MAX_DEPTH};
 use crate::ir::Block;
 use std::borrow::Cow;
 

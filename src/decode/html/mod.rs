@@ -44,7 +44,6 @@
 use crate::diag::{Code, Diagnostic};
 use crate::ir::Document;
 use crate::source::{Format, SourceFile};
-use std::borrow::Cow;
 use std::collections::HashSet;
 
 mod build;
@@ -99,8 +98,10 @@ mod dom {
 /// Decodes one HTML page.
 pub fn decode(src: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Document {
     let text = super::text_of(src, diagnostics);
-    let text = limited(&src.path, text, diagnostics);
-    let tree = tree::parse(&text);
+    let (tree, as_text) = tree::parse(&text);
+    if as_text.tags > 0 {
+        diagnostics.push(too_deep(as_text.tags).at(&src.path, as_text.first_line));
+    }
     let r = render::render_page(tree.root_element(), &text);
     drop(tree);
     if looks_truncated(&text) {
@@ -119,30 +120,15 @@ pub fn decode(src: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Document {
     }
 }
 
-/// `text` with the tags past the limits ([`limit_depth`]) read as text, and the page's one
-/// `S013` warning when there are any; `text` itself when there are none.
-fn limited<'t>(path: &str, text: Cow<'t, str>, diagnostics: &mut Vec<Diagnostic>) -> Cow<'t, str> {
-    let scan = limit_depth(&text, MAX_DEPTH);
-    let Some(&first) = scan.neutralized.first() else {
-        return text;
-    };
-    let line = 1 + text.as_bytes()[..first]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count();
-    diagnostics.push(
-        Diagnostic::new(
-            Code::DocumentTooDeep,
-            format!(
-                "markup nested too deep (more than {MAX_DEPTH} elements or \
-                 {MAX_FORMATTING} formatting elements open); {} tag(s) past the \
-                 limit read as text",
-                scan.neutralized.len()
-            ),
-        )
-        .at(path, line as u32),
-    );
-    Cow::Owned(neutralize(&text, &scan.neutralized))
+/// The page's one `S013` warning, for `tags` tags past the limits read as text.
+fn too_deep(tags: usize) -> Diagnostic {
+    Diagnostic::new(
+        Code::DocumentTooDeep,
+        format!(
+            "markup nested too deep (more than {MAX_DEPTH} elements or {MAX_FORMATTING} \
+             formatting elements open); {tags} tag(s) past the limit read as text"
+        ),
+    )
 }
 
 /// How deep the decoder lets elements nest (open tags, as [`limit_depth`] counts them). The
@@ -330,18 +316,100 @@ fn depth_kind(name: &str) -> DepthKind {
     }
 }
 
+/// The counting of open tags behind the depth limits, tag by tag: the byte-level scan
+/// [`limit_depth`] (for fragments and html5ever's tokenizer) and the page tokenizer
+/// ([`tokenize`], as it reads each tag) both ask it, so both read a page past the limits the
+/// same way. Names are lower-case.
+#[derive(Default)]
+struct DepthCounter {
+    limit: usize,
+    depth: usize,
+    /// Open `svg` and `math` elements.
+    foreign: usize,
+    /// Open formatting elements (outside foreign content).
+    formatting: usize,
+    /// Names of the start tags read as text, innermost last: a matching end tag is text too.
+    held: Vec<String>,
+    max_depth: usize,
+    max_formatting: usize,
+}
+
+/// What a start tag is, to the counter.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Opened {
+    /// Past a limit: the tag is read as text.
+    AsText,
+    /// Counted open.
+    Counted(DepthKind),
+    /// Not counted (void, implicitly closed, or self-closing in foreign content).
+    Uncounted,
+}
+
+impl DepthCounter {
+    fn new(limit: usize) -> Self {
+        DepthCounter {
+            limit,
+            ..DepthCounter::default()
+        }
+    }
+
+    /// A start tag.
+    fn start(&mut self, name: &str, self_closing: bool) -> Opened {
+        let kind = depth_kind(name);
+        if kind == DepthKind::Uncounted {
+            return Opened::Uncounted;
+        }
+        let svg_or_math = matches!(kind, DepthKind::Svg | DepthKind::Math);
+        let is_formatting = self.foreign == 0 && kind == DepthKind::Formatting;
+        if self_closing && (self.foreign > 0 || svg_or_math) {
+            return Opened::Uncounted;
+        }
+        if self.depth >= self.limit || (is_formatting && self.formatting >= MAX_FORMATTING) {
+            self.held.push(name.to_string());
+            return Opened::AsText;
+        }
+        self.depth += 1;
+        self.max_depth = self.max_depth.max(self.depth);
+        if svg_or_math {
+            self.foreign += 1;
+        }
+        if is_formatting {
+            self.formatting += 1;
+            self.max_formatting = self.max_formatting.max(self.formatting);
+        }
+        Opened::Counted(kind)
+    }
+
+    /// An end tag: whether it is read as text (it closes a start tag read as text).
+    fn end(&mut self, name: &str) -> bool {
+        let kind = depth_kind(name);
+        if kind == DepthKind::Uncounted {
+            return false;
+        }
+        if self.held.last().map(String::as_str) == Some(name) {
+            self.held.pop();
+            return true;
+        }
+        self.depth = self.depth.saturating_sub(1);
+        if matches!(kind, DepthKind::Svg | DepthKind::Math) {
+            self.foreign = self.foreign.saturating_sub(1);
+        }
+        if self.foreign == 0 && kind == DepthKind::Formatting {
+            self.formatting = self.formatting.saturating_sub(1);
+        }
+        false
+    }
+}
+
 /// A linear byte-level scan of the tags of `text` (comments, doctypes, raw-text elements and
 /// void elements skipped; `/>` honoured inside `svg` and `math` only, as the parser does),
 /// estimating how deep open elements nest. Start tags that would nest deeper than `limit`
 /// are collected, with the end tags that close them, to be read as text. Never recurses.
+/// (The page tokenizer counts the tags it reads with the same [`DepthCounter`].)
 pub fn limit_depth(text: &str, limit: usize) -> DepthScan {
     let b = text.as_bytes();
     let mut scan = DepthScan::default();
-    let mut depth = 0usize;
-    // Names of the neutralized open tags, innermost last: a matching end tag is neutralized too.
-    let mut held: Vec<String> = Vec::new();
-    let mut foreign = 0usize;
-    let mut formatting = 0usize;
+    let mut counter = DepthCounter::new(limit);
     // One buffer for every tag name (lower-cased), so the scan allocates nothing per tag.
     let mut name_buf = String::new();
     let mut i = 0;
@@ -386,58 +454,31 @@ pub fn limit_depth(text: &str, limit: usize) -> DepthScan {
         };
         i = gt + 1;
         let self_closing = gt > 0 && b[gt - 1] == b'/';
-        let kind = depth_kind(name);
-        if kind == DepthKind::Uncounted {
-            continue;
-        }
-        let svg_or_math = matches!(kind, DepthKind::Svg | DepthKind::Math);
-        let is_formatting = foreign == 0 && kind == DepthKind::Formatting;
         if end_tag {
-            if held.last().map(String::as_str) == Some(name) {
-                held.pop();
+            if counter.end(name) {
                 scan.neutralized.push(lt);
-            } else {
-                depth = depth.saturating_sub(1);
-                if svg_or_math {
-                    foreign = foreign.saturating_sub(1);
-                }
-                if is_formatting {
-                    formatting = formatting.saturating_sub(1);
-                }
             }
             continue;
         }
-        if self_closing && (foreign > 0 || svg_or_math) {
-            continue;
-        }
-        if depth >= limit || (is_formatting && formatting >= MAX_FORMATTING) {
-            scan.neutralized.push(lt);
-            held.push(name.to_string());
-            continue;
-        }
-        depth += 1;
-        scan.max_depth = scan.max_depth.max(depth);
-        if svg_or_math {
-            foreign += 1;
-        }
-        if is_formatting {
-            formatting += 1;
-            scan.max_formatting = scan.max_formatting.max(formatting);
-        }
-        if kind == DepthKind::RawText && foreign == 0 {
-            // Contents up to the matching end tag are text; the end tag closes the element.
-            let close = format!("</{name}");
-            match find_ignore_case(b, i, close.as_bytes()) {
-                Some(e) => {
-                    depth -= 1;
-                    i = tag_end(b, e + close.len()).map_or(b.len(), |g| g + 1);
+        match counter.start(name, self_closing) {
+            Opened::AsText => scan.neutralized.push(lt),
+            Opened::Counted(DepthKind::RawText) if counter.foreign == 0 => {
+                // Contents up to the matching end tag are text; the end tag closes the element.
+                let close = format!("</{name}");
+                match find_ignore_case(b, i, close.as_bytes()) {
+                    Some(e) => {
+                        counter.depth -= 1;
+                        i = tag_end(b, e + close.len()).map_or(b.len(), |g| g + 1);
+                    }
+                    None => break,
                 }
-                None => break,
             }
-        } else if kind == DepthKind::Plaintext && foreign == 0 {
-            break;
+            Opened::Counted(DepthKind::Plaintext) if counter.foreign == 0 => break,
+            _ => {}
         }
     }
+    scan.max_depth = counter.max_depth;
+    scan.max_formatting = counter.max_formatting;
     scan
 }
 
@@ -568,28 +609,114 @@ impl<'t> Locator<'t> {
     }
 }
 
-const SKIPPED_TAGS: &[&str] = &[
-    "script", "style", "noscript", "select", "option", "iframe", "svg", "template", "input",
-    "button", "textarea", "head", "link", "meta",
-];
+/// Elements whose contents are never rendered (scripts, forms' controls, the head).
+fn is_skipped(name: &str) -> bool {
+    matches!(
+        name,
+        "script"
+            | "style"
+            | "noscript"
+            | "select"
+            | "option"
+            | "iframe"
+            | "svg"
+            | "template"
+            | "input"
+            | "button"
+            | "textarea"
+            | "head"
+            | "link"
+            | "meta"
+    )
+}
+
+/// Whether `c` separates words for [`clean`]: Unicode whitespace or a non-breaking space.
+fn is_space(c: char) -> bool {
+    c.is_whitespace() || c == '\u{a0}'
+}
+
+/// Whether `s` is empty or only whitespace (`str::trim`'s whitespace; ASCII bytes are read
+/// as bytes).
+fn is_blank(s: &str) -> bool {
+    let b = s.as_bytes();
+    match b.iter().position(|c| !matches!(c, b'\t'..=b'\r' | b' ')) {
+        None => true,
+        Some(i) if b[i] < 0x80 => false,
+        Some(i) => s.get(i..).is_some_and(|rest| rest.trim_start().is_empty()),
+    }
+}
+
 /// Whitespace runs (including non-breaking spaces) collapsed to one space, trimmed.
 fn clean(s: &str) -> String {
     // The words (runs of other characters) joined by one space, copied a word at a time.
+    // ASCII bytes are classified as bytes (`char::is_whitespace` on ASCII is `\t`..`\r` and
+    // space); any other character is decoded and asked.
+    let b = s.as_bytes();
     let mut out = String::with_capacity(s.len());
-    for word in s.split(|c: char| c.is_whitespace() || c == '\u{a0}') {
-        if word.is_empty() {
-            continue;
+    let mut word: Option<usize> = None;
+    let mut i = 0;
+    while i < b.len() {
+        let (space, width) = if b[i] < 0x80 {
+            (matches!(b[i], b'\t'..=b'\r' | b' '), 1)
+        } else {
+            s.get(i..)
+                .and_then(|rest| rest.chars().next())
+                .map_or((false, 1), |c| (is_space(c), c.len_utf8()))
+        };
+        match (space, word) {
+            (true, Some(from)) => {
+                if !out.is_empty() {
+                    out.push(' ');
+                }
+                out.push_str(s.get(from..i).unwrap_or_default());
+                word = None;
+            }
+            (false, None) => word = Some(i),
+            _ => {}
         }
+        i += width;
+    }
+    if let Some(from) = word {
         if !out.is_empty() {
             out.push(' ');
         }
-        out.push_str(word);
+        out.push_str(s.get(from..).unwrap_or_default());
     }
     out
 }
 
 #[cfg(test)]
 mod tests {
+    /// Every string of up to five characters over an alphabet of ASCII and non-ASCII spaces
+    /// and non-spaces: the byte-level `clean` and `is_blank` read them as the `char` readings
+    /// they replaced.
+    #[test]
+    fn clean_reads_spaces_as_char_is_whitespace_does() {
+        let alphabet = [
+            ' ', 'a', '\u{a0}', '\u{2003}', '\t', '\r', 'é', '\u{85}', '\u{1c}', '\u{3000}', '中',
+        ];
+        let reference = |s: &str| {
+            s.split(|c: char| c.is_whitespace() || c == '\u{a0}')
+                .filter(|w| !w.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let mut strings = vec![String::new()];
+        for _ in 0..5 {
+            let longer: Vec<String> = strings
+                .iter()
+                .filter(|s| s.chars().count() == strings.last().map_or(0, |l| l.chars().count()))
+                .flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}")))
+                .collect();
+            strings.extend(longer);
+        }
+        assert!(strings.len() > 160_000, "{}", strings.len());
+        for s in &strings {
+            assert_eq!(super::clean(s), reference(s), "{s:?}");
+            assert_eq!(super::is_blank(s), s.trim().is_empty(), "{s:?}");
+        }
+    }
+
     #[test]
     fn depth_kinds_are_the_lists() {
         use super::{depth_kind, is_formatting, is_raw_text, is_void_or_self_closing, DepthKind};

@@ -4,7 +4,7 @@
 //! and nothing about parsing.
 
 use super::dom::{any_earlier_sibling, attr, flags, has_classes, tag, ElementRef, Node};
-use super::{clean, Locator, SKIPPED_TAGS};
+use super::{clean, is_blank, is_skipped, Locator};
 use crate::ir::{Block, BlockKind, ClassHint, Region};
 use crate::source::Span;
 use std::collections::BTreeMap;
@@ -273,43 +273,47 @@ pub mod cls {
     }
 }
 
-const BLOCK_TAGS: &[&str] = &[
-    "html",
-    "body",
-    "div",
-    "p",
-    "ul",
-    "ol",
-    "li",
-    "table",
-    "thead",
-    "tbody",
-    "tfoot",
-    "tr",
-    "td",
-    "th",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "section",
-    "article",
-    "main",
-    "header",
-    "footer",
-    "nav",
-    "aside",
-    "form",
-    "blockquote",
-    "dl",
-    "dt",
-    "dd",
-    "center",
-    "hr",
-    "label",
-];
+/// Elements that end the paragraph around them (a `match`: asked for every element).
+fn is_block(name: &str) -> bool {
+    matches!(
+        name,
+        "html"
+            | "body"
+            | "div"
+            | "p"
+            | "ul"
+            | "ol"
+            | "li"
+            | "table"
+            | "thead"
+            | "tbody"
+            | "tfoot"
+            | "tr"
+            | "td"
+            | "th"
+            | "h1"
+            | "h2"
+            | "h3"
+            | "h4"
+            | "h5"
+            | "h6"
+            | "section"
+            | "article"
+            | "main"
+            | "header"
+            | "footer"
+            | "nav"
+            | "aside"
+            | "form"
+            | "blockquote"
+            | "dl"
+            | "dt"
+            | "dd"
+            | "center"
+            | "hr"
+            | "label"
+    )
+}
 
 /// Work left to do while rendering, on an explicit stack (never the call stack: a page can nest
 /// elements as deep as it likes). A task pushed later runs earlier, so an element's tasks are
@@ -476,7 +480,7 @@ impl<'t> Renderer<'t> {
                 }
             }
         }
-        if SKIPPED_TAGS.contains(&name) || is_repeated_variant(&el, f) {
+        if is_skipped(name) || is_repeated_variant(&el, f) {
             return;
         }
         if f & cls::CHROME != 0 {
@@ -544,7 +548,7 @@ impl<'t> Renderer<'t> {
         } else {
             None
         };
-        if !BLOCK_TAGS.contains(&name) {
+        if !is_block(name) {
             // Inline: its text joins the current paragraph.
             // (Block-level descendants, which broken markup can put inside a `span`, still
             // end it.)
@@ -695,7 +699,7 @@ impl<'t> Renderer<'t> {
     }
 
     fn flush_as(&mut self, kind: BlockKind) {
-        if self.para.trim().is_empty() {
+        if is_blank(&self.para) {
             self.para.clear();
             return;
         }
@@ -1098,7 +1102,7 @@ fn collect_weapon(el: ElementRef, name: &mut String, keywords: &mut Vec<String>)
             }
             false
         }
-        Some(c) if (flags(&c) & cls::DSPOINTY != 0) || SKIPPED_TAGS.contains(&tag(&c)) => false,
+        Some(c) if (flags(&c) & cls::DSPOINTY != 0) || is_skipped(tag(&c)) => false,
         Some(_) => true,
         None => {
             if let Node::Text(t) = child.value() {
@@ -1126,7 +1130,7 @@ fn push_text(el: ElementRef, s: &mut String) {
             s.push(' ');
             false
         }
-        Node::Element(e) if SKIPPED_TAGS.contains(&e.name()) => false,
+        Node::Element(e) if is_skipped(e.name()) => false,
         Node::Element(_) => ElementRef::wrap(child)
             .is_some_and(|c| tag(&c) != "span" || !is_repeated_variant(&c, flags(&c))),
         _ => false,

@@ -21,6 +21,7 @@
 //! Owns tokenization only: it must not build or read the tree (the tree builder does), nor
 //! know the site's markup. Never recurses, never panics on input (every index is checked).
 
+use super::tree::Kept;
 use html5ever::data::{C1_REPLACEMENTS, NAMED_ENTITIES};
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::states::RawKind;
@@ -109,6 +110,32 @@ pub trait Feed: TokenSink {
     fn gave_up(&self) -> bool {
         false
     }
+
+    /// Whether start tags (but those of `html`, `body` and `input`) may come as
+    /// [`Feed::start_kept`]: attributes read into what the tree keeps, no `Attribute` built.
+    fn reads_kept(&self) -> bool {
+        false
+    }
+
+    /// A start tag with its attributes read into `kept` (only when [`Feed::reads_kept`]).
+    fn start_kept(
+        &self,
+        name: LocalName,
+        self_closing: bool,
+        kept: Kept,
+    ) -> TokenSinkResult<Self::Handle> {
+        let _ = kept;
+        self.process_token(
+            Token::TagToken(Tag {
+                kind: TagKind::StartTag,
+                name,
+                self_closing,
+                attrs: Vec::new(),
+                had_duplicate_attributes: false,
+            }),
+            1,
+        )
+    }
 }
 
 impl<H: Clone, S: html5ever::tree_builder::TreeSink<Handle = H>> Feed
@@ -120,11 +147,47 @@ impl Feed for super::build::Builder {
     fn gave_up(&self) -> bool {
         super::build::Builder::gave_up(self)
     }
+
+    fn reads_kept(&self) -> bool {
+        true
+    }
+
+    fn start_kept(&self, name: LocalName, _self_closing: bool, kept: Kept) -> TokenSinkResult<u32> {
+        super::build::Builder::start_kept(self, name, kept)
+    }
+}
+
+/// A tag as read: html5ever's, or a start tag with its attributes read into what the tree
+/// keeps ([`Feed::start_kept`]).
+enum Read {
+    Tag(Tag),
+    Kept(LocalName, bool, Kept),
+}
+
+impl Read {
+    fn name(&self) -> &LocalName {
+        match self {
+            Read::Tag(t) => &t.name,
+            Read::Kept(name, ..) => name,
+        }
+    }
+}
+
+/// The tags read as text because they were past the depth limits ([`super::MAX_DEPTH`],
+/// [`super::MAX_FORMATTING`]), counted as [`super::limit_depth`] counts them.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct AsText {
+    /// How many start and end tags.
+    pub tags: usize,
+    /// The line of the first (1-based; 0 when none).
+    pub first_line: u32,
 }
 
 /// Tokenizes `text` into `sink` (the tree builder), EOF and `end` included; [`Fallback`] when
-/// the page needs html5ever's tokenizer or the builder gave up.
-pub fn run<S: Feed>(text: &str, sink: &S) -> Result<(), Fallback> {
+/// the page needs html5ever's tokenizer or the builder gave up. With `limits`, a tag past the
+/// depth limits is read as text (as [`super::limit_depth`] and `neutralize` would have it
+/// read) and counted in the answer; without, every tag is a tag (to compare tokenizers).
+pub fn run<S: Feed>(text: &str, sink: &S, limits: bool) -> Result<AsText, Fallback> {
     // html5ever's tokenizer drops one leading byte-order mark, and normalizes CR LF and CR
     // to LF before any state sees them.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -140,6 +203,10 @@ pub fn run<S: Feed>(text: &str, sink: &S) -> Result<(), Fallback> {
         s: &text,
         sink,
         pos: 0,
+        counter: limits.then(|| super::DepthCounter::new(super::MAX_DEPTH)),
+        as_text: 0,
+        first_as_text: None,
+        uncounted_until: 0,
     };
     t.data()?;
     let _ = sink.process_token(Token::EOFToken, 1);
@@ -147,7 +214,14 @@ pub fn run<S: Feed>(text: &str, sink: &S) -> Result<(), Fallback> {
     if sink.gave_up() {
         return Err(Fallback);
     }
-    Ok(())
+    let first_line = t.first_as_text.map_or(0, |at| {
+        let before = text.as_bytes().get(..at).unwrap_or_default();
+        1 + memchr::memchr_iter(b'\n', before).count() as u32
+    });
+    Ok(AsText {
+        tags: t.as_text,
+        first_line,
+    })
 }
 
 /// HTML's whitespace (CR is gone by then).
@@ -159,6 +233,13 @@ struct Tok<'t, S> {
     s: &'t str,
     sink: &'t S,
     pos: usize,
+    /// The depth limits' count of open tags (none: no limits).
+    counter: Option<super::DepthCounter>,
+    /// Tags read as text so far, and the offset of the first.
+    as_text: usize,
+    first_as_text: Option<usize>,
+    /// The end of the last tag read as text.
+    uncounted_until: usize,
 }
 
 impl<S: Feed> Tok<'_, S> {
@@ -204,11 +285,15 @@ impl<S: Feed> Tok<'_, S> {
                 search = lt + 1;
                 continue;
             }
-            self.text(text_from, lt, true);
             self.pos = lt;
-            self.markup()?;
+            let tag_is_text = self.markup(text_from)?;
             if self.sink.gave_up() {
                 return Err(Fallback);
+            }
+            if tag_is_text {
+                // Past the depth limits: its `<` is text, and the text run goes on.
+                search = lt + 1;
+                continue;
             }
             text_from = self.pos;
             search = self.pos;
@@ -218,37 +303,66 @@ impl<S: Feed> Tok<'_, S> {
         Ok(())
     }
 
-    /// The markup at `self.pos` (a `<` that opens a tag, comment or declaration).
-    fn markup(&mut self) -> Result<(), Fallback> {
+    /// The markup at `self.pos` (a `<` that opens a tag, comment or declaration), after the
+    /// text from `text_from`; `true` when it is a tag past the depth limits, to be read as
+    /// text (the text from `text_from` is then not emitted yet).
+    fn markup(&mut self, text_from: usize) -> Result<bool, Fallback> {
         let lt = self.pos;
-        let b = self.b();
-        match b.get(lt + 1) {
-            Some(b'!') => {
-                self.declaration();
-                Ok(())
-            }
-            Some(b'?') => {
-                self.bogus_comment(lt + 1);
-                Ok(())
-            }
+        let b = self.s.as_bytes();
+        let (name_at, kind) = match b.get(lt + 1) {
             Some(b'/') => match b.get(lt + 2) {
-                Some(b'>') => {
-                    self.pos = lt + 3;
-                    Ok(())
-                }
-                Some(c) if c.is_ascii_alphabetic() => {
-                    self.tag(lt + 2, TagKind::EndTag);
-                    Ok(())
-                }
-                _ => {
-                    self.bogus_comment(lt + 2);
-                    Ok(())
-                }
+                Some(c) if c.is_ascii_alphabetic() => (lt + 2, TagKind::EndTag),
+                _ => (0, TagKind::EndTag),
             },
-            _ => match self.tag(lt + 1, TagKind::StartTag) {
-                Some((answer, name)) => self.after_start_tag(answer, &name),
-                None => Ok(()),
-            },
+            Some(b'!' | b'?') => (0, TagKind::EndTag),
+            _ => (lt + 1, TagKind::StartTag),
+        };
+        if name_at == 0 {
+            self.text(text_from, lt, true);
+            match b.get(lt + 1) {
+                Some(b'!') => self.declaration(),
+                Some(b'?') => self.bogus_comment(lt + 1),
+                _ if b.get(lt + 2) == Some(&b'>') => self.pos = lt + 3,
+                _ => self.bogus_comment(lt + 2),
+            }
+            return Ok(false);
+        }
+        let Some(tag) = self.read_tag(name_at, kind) else {
+            // The input ends inside the tag, which is dropped.
+            self.text(text_from, lt, true);
+            return Ok(false);
+        };
+        // A tag inside a tag read as text (`<div title="<b>">`) is read as a tag, but not
+        // counted: the byte scan went on after the whole tag.
+        if lt >= self.uncounted_until && self.past_limits(&tag) {
+            self.as_text += 1;
+            self.first_as_text.get_or_insert(lt);
+            self.uncounted_until = self.pos;
+            return Ok(true);
+        }
+        self.text(text_from, lt, true);
+        let name = tag.name().clone();
+        let answer = match tag {
+            Read::Tag(tag) => self.emit(Token::TagToken(tag)),
+            Read::Kept(name, self_closing, kept) => self.sink.start_kept(name, self_closing, kept),
+        };
+        if kind == TagKind::StartTag {
+            self.after_start_tag(answer, &name)?;
+        }
+        Ok(false)
+    }
+
+    /// Whether `tag` is past the depth limits (counted as [`super::limit_depth`] counts).
+    fn past_limits(&mut self, tag: &Read) -> bool {
+        let Some(counter) = &mut self.counter else {
+            return false;
+        };
+        match tag {
+            Read::Tag(t) if t.kind == TagKind::EndTag => counter.end(&t.name),
+            Read::Tag(t) => counter.start(&t.name, t.self_closing) == super::Opened::AsText,
+            Read::Kept(name, self_closing, _) => {
+                counter.start(name, *self_closing) == super::Opened::AsText
+            }
         }
     }
 
@@ -289,14 +403,9 @@ impl<S: Feed> Tok<'_, S> {
         }
     }
 
-    /// Reads the tag whose name starts at `name_at`, emits it, and returns the tree builder's
-    /// answer and the tag's name; `None` when the input ends inside the tag (which is then
-    /// dropped, as html5ever does) or for an end tag.
-    fn tag(
-        &mut self,
-        name_at: usize,
-        kind: TagKind,
-    ) -> Option<(TokenSinkResult<S::Handle>, LocalName)> {
+    /// Reads the tag whose name starts at `name_at` (`self.pos` then after it); `None` when
+    /// the input ends inside the tag (which is then dropped, as html5ever does).
+    fn read_tag(&mut self, name_at: usize, kind: TagKind) -> Option<Read> {
         let s = self.s;
         let b = s.as_bytes();
         let len = b.len();
@@ -311,6 +420,17 @@ impl<S: Feed> Tok<'_, S> {
         } else {
             tag_atom(raw)
         };
+        let kept = kind == TagKind::StartTag
+            && self.sink.reads_kept()
+            && !matches!(
+                name,
+                local_name!("html") | local_name!("body") | local_name!("input")
+            );
+        if kept {
+            let (kept, self_closing, end) = kept_attributes(s, name_end, &name)?;
+            self.pos = end;
+            return Some(Read::Kept(name, self_closing, kept));
+        }
         let keep = match kind {
             TagKind::EndTag => Keep::Nothing,
             _ if super::is_formatting(&name) => Keep::All,
@@ -318,15 +438,13 @@ impl<S: Feed> Tok<'_, S> {
         };
         let (attrs, self_closing, end) = attributes(s, name_end, keep)?;
         self.pos = end;
-        let had_duplicate_attributes = false;
-        let answer = self.emit(Token::TagToken(Tag {
+        Some(Read::Tag(Tag {
             kind,
-            name: name.clone(),
+            name,
             self_closing,
             attrs,
-            had_duplicate_attributes,
-        }));
-        (kind == TagKind::StartTag).then_some((answer, name))
+            had_duplicate_attributes: false,
+        }))
     }
 
     /// Switches state as the tree builder answered a start tag: RCDATA, RAWTEXT and script
@@ -416,8 +534,48 @@ enum Keep {
 /// (the first of a name wins, values decoded), whether it closes itself, and the offset after
 /// the `>`. `None` when the input ends inside the tag.
 fn attributes(s: &str, from: usize, keep: Keep) -> Option<(Vec<Attribute>, bool, usize)> {
-    let b = s.as_bytes();
     let mut attrs: Vec<Attribute> = Vec::new();
+    let (self_closing, end) = scan_attributes(s, from, |name, value| {
+        if keep != Keep::Nothing {
+            keep_attr(&mut attrs, name, value, keep == Keep::All);
+        }
+    })?;
+    Some((attrs, self_closing, end))
+}
+
+/// The attributes of a start tag `tag` read into what the tree keeps ([`Kept`]; the first of
+/// a name wins, values decoded), whether it closes itself, and the offset after the `>`.
+fn kept_attributes(s: &str, from: usize, tag: &str) -> Option<(Kept, bool, usize)> {
+    let mut kept = Kept::default();
+    // The names seen, by their index in KEPT.
+    let mut seen = 0u32;
+    let (self_closing, end) = scan_attributes(s, from, |name, value| {
+        let Some(i) = KEPT
+            .iter()
+            .position(|k| k.len() == name.len() && k.eq_ignore_ascii_case(name))
+        else {
+            return;
+        };
+        if seen & (1 << i) != 0 {
+            return;
+        }
+        seen |= 1 << i;
+        if memchr::memchr(b'&', value.as_bytes()).is_some() {
+            let mut out = String::with_capacity(value.len());
+            decode_refs(value, true, &mut out);
+            kept.read(tag, KEPT[i], &out);
+        } else {
+            kept.read(tag, KEPT[i], value);
+        }
+    })?;
+    Some((kept, self_closing, end))
+}
+
+/// Reads the attributes of a tag from `from` (just after its name) to its `>`, handing each
+/// name and value (as written: not lower-cased, references not decoded) to `on`; whether the
+/// tag closes itself, and the offset after the `>`. `None` when the input ends inside the tag.
+fn scan_attributes(s: &str, from: usize, mut on: impl FnMut(&str, &str)) -> Option<(bool, usize)> {
+    let b = s.as_bytes();
     let mut i = from;
     loop {
         // Before attribute name.
@@ -425,11 +583,11 @@ fn attributes(s: &str, from: usize, keep: Keep) -> Option<(Vec<Attribute>, bool,
             i += 1;
         }
         match *b.get(i)? {
-            b'>' => return Some((attrs, false, i + 1)),
+            b'>' => return Some((false, i + 1)),
             b'/' => {
                 i += 1;
                 if *b.get(i)? == b'>' {
-                    return Some((attrs, true, i + 1));
+                    return Some((true, i + 1));
                 }
                 continue;
             }
@@ -467,10 +625,7 @@ fn attributes(s: &str, from: usize, keep: Keep) -> Option<(Vec<Attribute>, bool,
                 }
             }
         }
-        if keep != Keep::Nothing {
-            let value = s.get(value.0..value.1).unwrap_or_default();
-            keep_attr(&mut attrs, name, value, keep == Keep::All);
-        }
+        on(name, s.get(value.0..value.1).unwrap_or_default());
     }
 }
 

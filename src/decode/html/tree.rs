@@ -13,6 +13,7 @@
 //! Must not know the site's markup beyond the class bits; reading the tree is `render`'s
 //! business. Never panics: a handle the builder passes that is not in the arena is ignored.
 
+use super::tokenize::AsText;
 use html5ever::tendril::{StrTendril, TendrilSink};
 use html5ever::tree_builder::{
     ElemName, ElementFlags, NodeOrText, QuirksMode, TreeBuilder, TreeBuilderOpts, TreeSink,
@@ -63,62 +64,99 @@ fn ns_index(ns: &Namespace) -> u8 {
     }
 }
 
+/// What the tree keeps of an element's attributes, read one attribute at a time: from
+/// html5ever's `Attribute`s ([`Element::new`]), or by the byte-level tokenizer straight from
+/// the page for elements whose attributes the tree builder never reads (no `Attribute` built).
+#[derive(Default)]
+pub struct Kept {
+    flags: u64,
+    has_classes: bool,
+    class_attr: bool,
+    style: bool,
+    href: Option<Box<str>>,
+    title: Option<Box<str>>,
+}
+
+impl Kept {
+    /// Reads the attribute `name="value"` (`name` lower-case) of a `tag` element; the first
+    /// of a name wins (as the tokenizer's duplicate rule and `add_attrs_if_missing` want).
+    pub fn read(&mut self, tag: &str, name: &str, value: &str) {
+        match name {
+            "class" if !self.class_attr => {
+                self.class_attr = true;
+                self.flags = value
+                    .split_ascii_whitespace()
+                    .fold(0, |m, c| m | super::render::cls::bit(c));
+                self.has_classes = value.split_ascii_whitespace().next().is_some();
+            }
+            "style" => self.style = true,
+            // Only a link's site section and an image's title are read (`render`).
+            "href" if tag == "a" && self.href.is_none() => {
+                self.href = site_section(value).map(Box::from);
+            }
+            "title" if tag == "img" && self.title.is_none() => self.title = Some(Box::from(value)),
+            _ => {}
+        }
+    }
+}
+
 impl Element {
     fn new(name: QualName, attrs: Vec<Attribute>, side: &mut Vec<Attrs>) -> Self {
+        let mut kept = Kept::default();
+        for a in &attrs {
+            kept.read(&name.local, &a.name.local, &a.value);
+        }
+        Element::with(name.local, ns_index(&name.ns), kept, side)
+    }
+
+    /// An element of namespace `ns` ([`Element::ns`]) with the attributes `kept`.
+    fn with(local: LocalName, ns: u8, kept: Kept, side: &mut Vec<Attrs>) -> Self {
         let mut el = Element {
-            ns: ns_index(&name.ns),
-            local: name.local,
-            flags: 0,
+            ns,
+            local,
+            flags: kept.flags,
             attrs: NONE,
-            has_classes: false,
-            class_attr: false,
-            style: false,
+            has_classes: kept.has_classes,
+            class_attr: kept.class_attr,
+            style: kept.style,
         };
-        el.add_attrs(attrs, side);
+        if kept.href.is_some() || kept.title.is_some() {
+            side.push(Attrs {
+                href: kept.href,
+                title: kept.title,
+            });
+            el.attrs = (side.len() - 1) as u32;
+        }
         el
     }
 
-    /// Keeps the attributes the renderer reads; the first of a name wins (as the tokenizer's
-    /// duplicate rule and `add_attrs_if_missing` want).
+    /// Adds the attributes it does not have yet (`add_attrs_if_missing`).
     fn add_attrs(&mut self, attrs: Vec<Attribute>, side: &mut Vec<Attrs>) {
-        for a in attrs {
-            match a.name.local {
-                local_name!("class") if !self.class_attr => {
-                    self.class_attr = true;
-                    self.flags = a
-                        .value
-                        .split_ascii_whitespace()
-                        .fold(0, |m, c| m | super::render::cls::bit(c));
-                    self.has_classes = a.value.split_ascii_whitespace().next().is_some();
-                }
-                local_name!("style") => self.style = true,
-                // Only a link's site section and an image's title are read (`render`).
-                local_name!("href") if self.local == local_name!("a") => {
-                    if let Some(section) = site_section(&a.value) {
-                        self.keep(side, |k| &mut k.href, section);
-                    }
-                }
-                local_name!("title") if self.local == local_name!("img") => {
-                    self.keep(side, |k| &mut k.title, &a.value);
-                }
-                _ => {}
+        let had = side.get(self.attrs as usize);
+        let mut kept = Kept {
+            flags: self.flags,
+            has_classes: self.has_classes,
+            class_attr: self.class_attr,
+            style: self.style,
+            href: had.and_then(|a| a.href.clone()),
+            title: had.and_then(|a| a.title.clone()),
+        };
+        for a in &attrs {
+            kept.read(&self.local, &a.name.local, &a.value);
+        }
+        self.flags = kept.flags;
+        self.has_classes = kept.has_classes;
+        self.class_attr = kept.class_attr;
+        self.style = kept.style;
+        if kept.href.is_some() || kept.title.is_some() {
+            if self.attrs == NONE {
+                side.push(Attrs::default());
+                self.attrs = (side.len() - 1) as u32;
             }
-        }
-    }
-
-    /// Keeps `value` in the attribute of `side` that `field` picks, unless one is kept.
-    fn keep(
-        &mut self,
-        side: &mut Vec<Attrs>,
-        field: impl Fn(&mut Attrs) -> &mut Option<Box<str>>,
-        value: &str,
-    ) {
-        if self.attrs == NONE {
-            side.push(Attrs::default());
-            self.attrs = (side.len() - 1) as u32;
-        }
-        if let Some(slot) = side.get_mut(self.attrs as usize).map(field) {
-            slot.get_or_insert_with(|| Box::from(value));
+            if let Some(slot) = side.get_mut(self.attrs as usize) {
+                slot.href = kept.href;
+                slot.title = kept.title;
+            }
         }
     }
 
@@ -254,28 +292,58 @@ const PIECE: usize = 1 << 16;
 
 /// Parses `text` into a [`Tree`] with html5ever's tree builder (scripting on, as `scraper`),
 /// fed by the byte-level tokenizer ([`super::tokenize`]); a page that tokenizer gives back
-/// goes through html5ever's own tokenizer ([`parse_with_html5ever`]), to the same tree.
-pub fn parse(text: &str) -> Tree {
-    if let Some(tree) = parse_fast(text) {
-        return tree;
+/// goes through html5ever's own tokenizer ([`parse_with_html5ever`]), to the same tree. Tags
+/// past the depth limits are read as text (`super::limit_depth`'s counting): the answer says
+/// how many, and where the first is.
+pub fn parse(text: &str) -> (Tree, AsText) {
+    if let Some(parsed) = parse_fast(text, true) {
+        return parsed;
     }
-    parse_with_tree_builder(text)
+    let builder = TreeBuilder::new(new_sink(false, true), TreeBuilderOpts::default());
+    match super::tokenize::run(text, &builder, true) {
+        Ok(as_text) => (builder.sink.finish(), as_text),
+        Err(super::tokenize::Fallback) => {
+            let scan = super::limit_depth(text, super::MAX_DEPTH);
+            let Some(&first) = scan.neutralized.first() else {
+                return (parse_with_html5ever(text), AsText::default());
+            };
+            let before = text.as_bytes().get(..first).unwrap_or_default();
+            let as_text = AsText {
+                tags: scan.neutralized.len(),
+                first_line: 1 + memchr::memchr_iter(b'\n', before).count() as u32,
+            };
+            let limited = super::neutralize(text, &scan.neutralized);
+            (parse_with_html5ever(&limited), as_text)
+        }
+    }
 }
 
-/// The page's tree from the fast builder ([`super::build`]), `None` when it gave up.
-pub fn parse_fast(text: &str) -> Option<Tree> {
+/// The page's tree from the fast builder ([`super::build`]), `None` when it gave up; with
+/// `limits`, tags past the depth limits read as text.
+pub fn parse_fast(text: &str, limits: bool) -> Option<(Tree, AsText)> {
     let builder = super::build::Builder::new(new_sink(false, false));
-    super::tokenize::run(text, &builder).ok()?;
-    builder.finish()
+    let as_text = super::tokenize::run(text, &builder, limits).ok()?;
+    Some((builder.finish()?, as_text))
 }
 
 /// The page's tree from html5ever's tree builder, fed by the byte-level tokenizer (or, on its
-/// fallback, by html5ever's).
+/// fallback, by html5ever's), every tag a tag (no depth limits: to compare the two).
+#[cfg(any(test, feature = "fuzzing"))]
 pub fn parse_with_tree_builder(text: &str) -> Tree {
     let builder = TreeBuilder::new(new_sink(false, true), TreeBuilderOpts::default());
-    match super::tokenize::run(text, &builder) {
-        Ok(()) => builder.sink.finish(),
+    match super::tokenize::run(text, &builder, false) {
+        Ok(_) => builder.sink.finish(),
         Err(super::tokenize::Fallback) => parse_with_html5ever(text),
+    }
+}
+
+/// The page's tree as [`parse`] builds it but every tag a tag (no depth limits): what the
+/// tests and the fuzz target compare with html5ever's tokenizer's tree.
+#[cfg(any(test, feature = "fuzzing"))]
+pub fn parse_unlimited(text: &str) -> Tree {
+    match parse_fast(text, false) {
+        Some((tree, _)) => tree,
+        None => parse_with_tree_builder(text),
     }
 }
 
@@ -610,6 +678,25 @@ impl Arena {
 }
 
 impl Sink {
+    /// Creates an HTML element `local` with the attributes `kept` (read by the byte-level
+    /// tokenizer: see [`Kept`]).
+    pub fn create_kept(&self, local: LocalName, kept: Kept) -> u32 {
+        let mut tree = self.tree.borrow_mut();
+        let el = Element::with(local, 0, kept, &mut tree.attrs);
+        Sink::push_element(&mut tree, el)
+    }
+
+    fn push_element(tree: &mut Tree, el: Element) -> u32 {
+        let template = el.local == local_name!("template");
+        let id = tree.slots.push(Node::Element(el));
+        if template {
+            // The template's contents, a fragment as `scraper` makes it (its first child).
+            let contents = tree.slots.push(Node::Other);
+            tree.slots.link_last(id, contents);
+        }
+        id
+    }
+
     /// `text` to keep in a node: a copy when the tendril may share a tokenizer's piece.
     fn owned(&self, text: StrTendril) -> StrTendril {
         if self.copy_text {
@@ -653,16 +740,9 @@ impl TreeSink for Sink {
     }
 
     fn create_element(&self, name: QualName, attrs: Vec<Attribute>, _: ElementFlags) -> u32 {
-        let template = name.local == local_name!("template");
         let mut tree = self.tree.borrow_mut();
         let el = Element::new(name, attrs, &mut tree.attrs);
-        let id = tree.slots.push(Node::Element(el));
-        if template {
-            // The template's contents, a fragment as `scraper` makes it (its first child).
-            let contents = tree.slots.push(Node::Other);
-            tree.slots.link_last(id, contents);
-        }
-        id
+        Sink::push_element(&mut tree, el)
     }
 
     // Comments and processing instructions stay as (empty) nodes: they keep the text around
@@ -812,7 +892,7 @@ pub(crate) fn dump(tree: &Tree) -> Vec<String> {
 /// Where the two tokenizers' trees of `text` first differ (`None`: the same tree).
 #[cfg(any(test, feature = "fuzzing"))]
 pub(crate) fn tokenizers_differ(text: &str) -> Option<String> {
-    let ours = dump(&parse(text));
+    let ours = dump(&parse_unlimited(text));
     let theirs = dump(&parse_with_html5ever(text));
     let i = ours.iter().zip(&theirs).take_while(|(a, b)| a == b).count();
     (ours != theirs).then(|| {
@@ -827,6 +907,53 @@ pub(crate) fn tokenizers_differ(text: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The tokenizer reads tags past the depth limits as text as the byte-level scan and
+    /// `neutralize` had them read (the same tree, the same count, the same first line), on
+    /// pages past each limit in each way.
+    #[test]
+    fn tags_past_the_limits_are_text_as_the_byte_scan_had_them() {
+        let deep = |open: &str, close: &str, n: usize| {
+            format!("<p>a</p>\n{}deep\n{}", open.repeat(n), close.repeat(n))
+        };
+        let pages = [
+            deep("<div>", "</div>", 600),
+            deep("<DIV class=x>", "</Div>", 515),
+            deep("<div><span>", "</span></div>", 300),
+            deep("<b>", "</b>", 40),
+            "<b>x".repeat(3000),
+            "<a href=\"#\">x".repeat(500),
+            (0..200).map(|i| format!("<p><b id={i}>x</p>")).collect(),
+            "<table><tr><td>".repeat(700),
+            format!(
+                "{}<script>if (a<b) {{}}</script><style>p{{}}</style><br/><img><p title='<b>'>{}",
+                "<div>\n".repeat(520),
+                "</div>".repeat(520)
+            ),
+            format!(
+                "{}<svg><path/><g/></svg>x{}",
+                "<span>".repeat(511),
+                "</span>".repeat(511)
+            ),
+            format!("{}<!-- <div> -->x</div></div>", "<i>".repeat(33)),
+            deep("<div>", "</div>", 512),
+            deep("<div>", "</div>", 511),
+        ];
+        for (i, page) in pages.iter().enumerate() {
+            let scan = super::super::limit_depth(page, super::super::MAX_DEPTH);
+            let expected = super::super::neutralize(page, &scan.neutralized);
+            let first_line = scan.neutralized.first().map_or(0, |&at| {
+                1 + page[..at].bytes().filter(|&c| c == b'\n').count() as u32
+            });
+            let (tree, as_text) = parse(page);
+            assert_eq!(
+                (as_text.tags, as_text.first_line),
+                (scan.neutralized.len(), first_line),
+                "page {i}"
+            );
+            assert_eq!(dump(&tree), dump(&parse_unlimited(&expected)), "page {i}");
+        }
+    }
 
     #[test]
     fn nodes_stay_small() {
@@ -933,7 +1060,7 @@ mod tests {
     #[test]
     fn pieces_cut_inside_an_entity_and_a_character_parse_as_whole() {
         let word = "é&amp;".repeat(PIECE / 7 + 3);
-        let tree = parse(&format!("<p>{word}</p>"));
+        let (tree, _) = parse(&format!("<p>{word}</p>"));
         let text: String = tree
             .root()
             .descendants()
@@ -1013,9 +1140,9 @@ mod fast_builder_tests {
         for (i, (fast, t)) in TRAPS.iter().enumerate() {
             let name = format!("trap {i}: {t:?}");
             assert_same_tree(&name, t);
-            let ours = parse_fast(t);
+            let ours = parse_fast(t, false);
             if *fast {
-                let ours = ours.unwrap_or_else(|| panic!("{name}: the fast builder gave up"));
+                let (ours, _) = ours.unwrap_or_else(|| panic!("{name}: the fast builder gave up"));
                 assert_eq!(dump(&ours), dump(&parse_with_html5ever(t)), "{name}");
             }
         }
@@ -1044,7 +1171,7 @@ mod fast_builder_tests {
                 pages.push(text.to_string());
             }
             let builder = super::super::build::Builder::new(new_sink(false, false));
-            let ran = super::super::tokenize::run(&text, &builder).is_ok();
+            let ran = super::super::tokenize::run(&text, &builder, true) == Ok(Default::default());
             seen += 1;
             if let Some(why) = builder.why() {
                 gave_up.push(format!("{}: at {why}", p.display()));
@@ -1068,7 +1195,7 @@ mod fast_builder_tests {
         );
         // Pages joined into one (as the ingest bench's large page is).
         let joined: String = pages.iter().take(3).map(String::as_str).collect();
-        let tree = parse_fast(&joined).expect("the fast builder builds joined pages");
+        let (tree, _) = parse_fast(&joined, true).expect("the fast builder builds joined pages");
         assert_eq!(dump(&tree), dump(&parse_with_html5ever(&joined)));
     }
 }
