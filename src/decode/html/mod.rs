@@ -648,39 +648,45 @@ fn is_blank(s: &str) -> bool {
 
 /// Whitespace runs (including non-breaking spaces) collapsed to one space, trimmed.
 fn clean(s: &str) -> String {
-    // The words (runs of other characters) joined by one space, copied a word at a time.
-    // ASCII bytes are classified as bytes (`char::is_whitespace` on ASCII is `\t`..`\r` and
-    // space); any other character is decoded and asked.
+    // Runs of plain bytes (ASCII but whitespace) are copied whole; ASCII whitespace is
+    // classified as a byte (`char::is_whitespace` on ASCII is `\t`..`\r` and space); any other
+    // character is decoded and asked.
     let b = s.as_bytes();
     let mut out = String::with_capacity(s.len());
-    let mut word: Option<usize> = None;
+    // Whitespace seen since the last word: a space goes before the next word.
+    let mut gap = false;
     let mut i = 0;
     while i < b.len() {
-        let (space, width) = if b[i] < 0x80 {
-            (matches!(b[i], b'\t'..=b'\r' | b' '), 1)
-        } else {
-            s.get(i..)
-                .and_then(|rest| rest.chars().next())
-                .map_or((false, 1), |c| (is_space(c), c.len_utf8()))
-        };
-        match (space, word) {
-            (true, Some(from)) => {
-                if !out.is_empty() {
-                    out.push(' ');
-                }
-                out.push_str(s.get(from..i).unwrap_or_default());
-                word = None;
+        let run = i;
+        while i < b.len() && b[i] < 0x80 && !matches!(b[i], b'\t'..=b'\r' | b' ') {
+            i += 1;
+        }
+        if i > run {
+            if gap && !out.is_empty() {
+                out.push(' ');
             }
-            (false, None) => word = Some(i),
-            _ => {}
+            gap = false;
+            out.push_str(s.get(run..i).unwrap_or_default());
         }
-        i += width;
-    }
-    if let Some(from) = word {
-        if !out.is_empty() {
-            out.push(' ');
+        let Some(&c) = b.get(i) else { break };
+        if c < 0x80 {
+            gap = true;
+            i += 1;
+            continue;
         }
-        out.push_str(s.get(from..).unwrap_or_default());
+        let Some(ch) = s.get(i..).and_then(|rest| rest.chars().next()) else {
+            break;
+        };
+        if is_space(ch) {
+            gap = true;
+        } else {
+            if gap && !out.is_empty() {
+                out.push(' ');
+            }
+            gap = false;
+            out.push(ch);
+        }
+        i += ch.len_utf8();
     }
     out
 }

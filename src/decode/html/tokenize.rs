@@ -207,6 +207,7 @@ pub fn run<S: Feed>(text: &str, sink: &S, limits: bool) -> Result<AsText, Fallba
         as_text: 0,
         first_as_text: None,
         uncounted_until: 0,
+        classes: ClassBits::default(),
     };
     t.data()?;
     let _ = sink.process_token(Token::EOFToken, 1);
@@ -240,6 +241,7 @@ struct Tok<'t, S> {
     first_as_text: Option<usize>,
     /// The end of the last tag read as text.
     uncounted_until: usize,
+    classes: ClassBits<'t>,
 }
 
 impl<S: Feed> Tok<'_, S> {
@@ -427,7 +429,8 @@ impl<S: Feed> Tok<'_, S> {
                 local_name!("html") | local_name!("body") | local_name!("input")
             );
         if kept {
-            let (kept, self_closing, end) = kept_attributes(s, name_end, &name)?;
+            let (kept, self_closing, end) =
+                kept_attributes(s, name_end, &name, &mut self.classes)?;
             self.pos = end;
             return Some(Read::Kept(name, self_closing, kept));
         }
@@ -543,14 +546,33 @@ fn attributes(s: &str, from: usize, keep: Keep) -> Option<(Vec<Attribute>, bool,
     Some((attrs, self_closing, end))
 }
 
+/// The attributes a [`Kept`] reads (the rest of [`KEPT`] are read by the tree builder only).
+const READ_BY_THE_TREE: [&str; 4] = ["class", "style", "href", "title"];
+
+/// How many `class` values a page's [`ClassBits`] remembers.
+const CLASS_VALUES: usize = 4096;
+
+/// The bits of the `class` values read so far ([`super::tree::class_bits`]): a page repeats a
+/// few values thousands of times (`kwb`, a filter's sixteen classes), each then split and
+/// looked up once. Keys are borrowed from the page.
+type ClassBits<'t> = rustc_hash::FxHashMap<&'t str, (u64, bool)>;
+
 /// The attributes of a start tag `tag` read into what the tree keeps ([`Kept`]; the first of
 /// a name wins, values decoded), whether it closes itself, and the offset after the `>`.
-fn kept_attributes(s: &str, from: usize, tag: &str) -> Option<(Kept, bool, usize)> {
+fn kept_attributes<'t>(
+    s: &'t str,
+    from: usize,
+    tag: &str,
+    classes: &mut ClassBits<'t>,
+) -> Option<(Kept, bool, usize)> {
     let mut kept = Kept::default();
-    // The names seen, by their index in KEPT.
+    // The names seen, by their index in READ_BY_THE_TREE.
     let mut seen = 0u32;
     let (self_closing, end) = scan_attributes(s, from, |name, value| {
-        let Some(i) = KEPT
+        if !matches!(name.len(), 4 | 5) {
+            return;
+        }
+        let Some(i) = READ_BY_THE_TREE
             .iter()
             .position(|k| k.len() == name.len() && k.eq_ignore_ascii_case(name))
         else {
@@ -560,12 +582,24 @@ fn kept_attributes(s: &str, from: usize, tag: &str) -> Option<(Kept, bool, usize
             return;
         }
         seen |= 1 << i;
+        let name = READ_BY_THE_TREE[i];
         if memchr::memchr(b'&', value.as_bytes()).is_some() {
             let mut out = String::with_capacity(value.len());
             decode_refs(value, true, &mut out);
-            kept.read(tag, KEPT[i], &out);
+            kept.read(tag, name, &out);
+        } else if i == 0 {
+            kept.read_class(|| match classes.get(value) {
+                Some(&bits) => bits,
+                None => {
+                    let bits = super::tree::class_bits(value);
+                    if classes.len() < CLASS_VALUES {
+                        classes.insert(value, bits);
+                    }
+                    bits
+                }
+            });
         } else {
-            kept.read(tag, KEPT[i], value);
+            kept.read(tag, name, value);
         }
     })?;
     Some((kept, self_closing, end))
@@ -574,7 +608,11 @@ fn kept_attributes(s: &str, from: usize, tag: &str) -> Option<(Kept, bool, usize
 /// Reads the attributes of a tag from `from` (just after its name) to its `>`, handing each
 /// name and value (as written: not lower-cased, references not decoded) to `on`; whether the
 /// tag closes itself, and the offset after the `>`. `None` when the input ends inside the tag.
-fn scan_attributes(s: &str, from: usize, mut on: impl FnMut(&str, &str)) -> Option<(bool, usize)> {
+fn scan_attributes<'t>(
+    s: &'t str,
+    from: usize,
+    mut on: impl FnMut(&'t str, &'t str),
+) -> Option<(bool, usize)> {
     let b = s.as_bytes();
     let mut i = from;
     loop {

@@ -82,13 +82,7 @@ impl Kept {
     /// of a name wins (as the tokenizer's duplicate rule and `add_attrs_if_missing` want).
     pub fn read(&mut self, tag: &str, name: &str, value: &str) {
         match name {
-            "class" if !self.class_attr => {
-                self.class_attr = true;
-                self.flags = value
-                    .split_ascii_whitespace()
-                    .fold(0, |m, c| m | super::render::cls::bit(c));
-                self.has_classes = value.split_ascii_whitespace().next().is_some();
-            }
+            "class" => self.read_class(|| class_bits(value)),
             "style" => self.style = true,
             // Only a link's site section and an image's title are read (`render`).
             "href" if tag == "a" && self.href.is_none() => {
@@ -98,6 +92,29 @@ impl Kept {
             _ => {}
         }
     }
+}
+
+impl Kept {
+    /// The first `class` attribute, by its classes' bits and whether it has any ([`class_bits`],
+    /// asked only when this is the first).
+    pub fn read_class(&mut self, bits: impl FnOnce() -> (u64, bool)) {
+        if !self.class_attr {
+            self.class_attr = true;
+            (self.flags, self.has_classes) = bits();
+        }
+    }
+}
+
+/// The known classes of a `class` value as bits ([`super::render::cls::bit`]), and whether it
+/// names any class at all.
+pub fn class_bits(value: &str) -> (u64, bool) {
+    let mut any = false;
+    let mut flags = 0;
+    for c in value.split_ascii_whitespace() {
+        any = true;
+        flags |= super::render::cls::bit(c);
+    }
+    (flags, any)
 }
 
 impl Element {
