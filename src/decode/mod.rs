@@ -97,9 +97,12 @@ pub fn sniff(bytes: &[u8], path: &str) -> Sniffed {
     let trimmed = trim_start(text);
     let ext = path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
     let ext = ext.as_deref().unwrap_or("");
+    // Every needle starts with `<`: jump from one `<` to the next.
     let has = |needle: &[u8]| {
-        text.windows(needle.len())
-            .any(|w| w.eq_ignore_ascii_case(needle))
+        memchr::memchr_iter(b'<', text).any(|at| {
+            text.get(at..at + needle.len())
+                .is_some_and(|w| w.eq_ignore_ascii_case(needle))
+        })
     };
     if trimmed.starts_with(b"<") {
         match root_element(trimmed) {

@@ -568,6 +568,7 @@ fn kept_attributes<'t>(
     let mut kept = Kept::default();
     // The names seen, by their index in READ_BY_THE_TREE.
     let mut seen = 0u32;
+    let mut title = None;
     let (self_closing, end) = scan_attributes(s, from, |name, value| {
         if !matches!(name.len(), 4 | 5) {
             return;
@@ -583,7 +584,9 @@ fn kept_attributes<'t>(
         }
         seen |= 1 << i;
         let name = READ_BY_THE_TREE[i];
-        if memchr::memchr(b'&', value.as_bytes()).is_some() {
+        if i == 3 {
+            title = Some(value);
+        } else if memchr::memchr(b'&', value.as_bytes()).is_some() {
             let mut out = String::with_capacity(value.len());
             decode_refs(value, true, &mut out);
             kept.read(tag, name, &out);
@@ -602,6 +605,13 @@ fn kept_attributes<'t>(
             kept.read(tag, name, value);
         }
     })?;
+    if let Some(value) = title {
+        kept.title(tag, || {
+            let mut out = String::with_capacity(value.len());
+            decode_refs(value, true, &mut out);
+            out
+        });
+    }
     Some((kept, self_closing, end))
 }
 

@@ -88,7 +88,9 @@ impl Kept {
             "href" if tag == "a" && self.href.is_none() => {
                 self.href = site_section(value).map(Box::from);
             }
-            "title" if tag == "img" && self.title.is_none() => self.title = Some(Box::from(value)),
+            // Kept only for a `logo3` image (the publication the page cites): the attribute
+            // may come before the class, so [`Kept::title`] is given the value after them all.
+            "title" => {}
             _ => {}
         }
     }
@@ -101,6 +103,16 @@ impl Kept {
         if !self.class_attr {
             self.class_attr = true;
             (self.flags, self.has_classes) = bits();
+        }
+    }
+}
+
+impl Kept {
+    /// An image's first `title`, read after all its attributes: kept when the image is a
+    /// `logo3` (the renderer reads no other image's title).
+    pub fn title(&mut self, tag: &str, value: impl FnOnce() -> String) {
+        if tag == "img" && self.flags & super::render::cls::LOGO3 != 0 {
+            self.title = Some(value().into_boxed_str());
         }
     }
 }
@@ -122,6 +134,9 @@ impl Element {
         let mut kept = Kept::default();
         for a in &attrs {
             kept.read(&name.local, &a.name.local, &a.value);
+        }
+        if let Some(a) = attrs.iter().find(|a| a.name.local == local_name!("title")) {
+            kept.title(&name.local, || a.value.to_string());
         }
         Element::with(name.local, ns_index(&name.ns), kept, side)
     }
@@ -160,6 +175,11 @@ impl Element {
         };
         for a in &attrs {
             kept.read(&self.local, &a.name.local, &a.value);
+        }
+        if kept.title.is_none() {
+            if let Some(a) = attrs.iter().find(|a| a.name.local == local_name!("title")) {
+                kept.title(&self.local, || a.value.to_string());
+            }
         }
         self.flags = kept.flags;
         self.has_classes = kept.has_classes;
