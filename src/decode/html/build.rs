@@ -24,7 +24,7 @@
 //! Owns tree construction only: never reads the site's markup (the sink keeps what the renderer
 //! reads), never recurses, never panics on input.
 
-use super::tree::{Kept, Sink, Tree};
+use super::tree::{Kept, Piece, Sink, Tree};
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::states::RawKind;
 use html5ever::tokenizer::{TagKind, Token, TokenSink, TokenSinkResult};
@@ -70,9 +70,25 @@ impl Tag {
     }
 }
 
+/// Text as the modes see it: a range of the page (the byte-level tokenizer's runs, handed
+/// to the tree uncopied) or text of its own (references decoded).
+enum Chars {
+    Page(usize, usize),
+    Own(StrTendril),
+}
+
+impl Chars {
+    fn as_str<'p>(&'p self, page: &'p str) -> &'p str {
+        match self {
+            Chars::Page(from, to) => page.get(*from..*to).unwrap_or_default(),
+            Chars::Own(t) => t,
+        }
+    }
+}
+
 /// A token as the modes see it.
 enum Tk {
-    Chars(StrTendril),
+    Chars(Chars),
     Comment,
     Start(Tag),
     End(LocalName),
@@ -83,10 +99,11 @@ enum Tk {
 impl Tk {
     fn describe(&self, mode: Mode) -> String {
         match self {
-            Tk::Chars(t) => format!(
+            Tk::Chars(Chars::Own(t)) => format!(
                 "{mode:?}: text {:?}",
                 t.chars().take(40).collect::<String>()
             ),
+            Tk::Chars(Chars::Page(from, to)) => format!("{mode:?}: text at {from}..{to}"),
             Tk::Comment => format!("{mode:?}: comment"),
             Tk::Start(t) => format!("{mode:?}: <{}>", t.name),
             Tk::End(n) => format!("{mode:?}: </{n}>"),
@@ -368,13 +385,13 @@ struct State {
 }
 
 /// The fast tree builder (see the module doc), a `TokenSink` for [`super::tokenize::run`].
-pub struct Builder {
-    sink: Sink,
+pub struct Builder<'t> {
+    sink: Sink<'t>,
     st: RefCell<State>,
 }
 
-impl Builder {
-    pub fn new(sink: Sink) -> Self {
+impl<'t> Builder<'t> {
+    pub fn new(sink: Sink<'t>) -> Self {
         Builder {
             sink,
             st: RefCell::new(State {
@@ -407,13 +424,13 @@ impl Builder {
     }
 
     /// The tree, when this builder built the page whole.
-    pub fn finish(self) -> Option<Tree> {
+    pub fn finish(self) -> Option<Tree<'t>> {
         let gave_up = self.st.borrow().gave_up;
         (!gave_up).then(|| self.sink.finish())
     }
 }
 
-impl TokenSink for Builder {
+impl TokenSink for Builder<'_> {
     type Handle = u32;
 
     fn process_token(&self, token: Token, _line: u64) -> TokenSinkResult<u32> {
@@ -458,7 +475,7 @@ impl TokenSink for Builder {
                 if t.is_empty() {
                     return TokenSinkResult::Continue;
                 }
-                Tk::Chars(t)
+                Tk::Chars(Chars::Own(t))
             }
             Token::EOFToken => Tk::Eof,
             // The byte-level tokenizer sends neither (NUL bytes go to html5ever's tokenizer).
@@ -468,7 +485,29 @@ impl TokenSink for Builder {
     }
 }
 
-impl Builder {
+impl<'t> Builder<'t> {
+    /// The text `text[from..to]` of the tokenizer's `text`: kept as a range when `text` is
+    /// the tree's page (it is, unless the tokenizer normalized line ends), else copied.
+    pub fn text_at(&self, text: &str, from: usize, to: usize) -> TokenSinkResult<u32> {
+        let page = self.sink.page();
+        let mut from = from;
+        if std::ptr::eq(text, page) {
+            let mut st = self.st.borrow_mut();
+            if st.gave_up {
+                return TokenSinkResult::Continue;
+            }
+            if std::mem::take(&mut st.ignore_lf) && page.as_bytes().get(from) == Some(&b'\n') {
+                from += 1;
+            }
+            if from >= to {
+                return TokenSinkResult::Continue;
+            }
+            return self.run(&mut st, Tk::Chars(Chars::Page(from, to)));
+        }
+        let t = StrTendril::from_slice(text.get(from..to).unwrap_or_default());
+        self.process_token(Token::CharacterTokens(t), 1)
+    }
+
     /// A start tag whose attributes the tokenizer read itself into what the tree keeps: for
     /// every element but `html`, `body` and `input`, whose attributes the builder reads (and
     /// formatting elements are compared only by name here: three of a name give up).
@@ -501,12 +540,12 @@ impl Builder {
 }
 
 /// One token's processing: the state and the sink together.
-struct Run<'a> {
-    sink: &'a Sink,
+struct Run<'a, 't> {
+    sink: &'a Sink<'t>,
     st: &'a mut State,
 }
 
-impl Run<'_> {
+impl Run<'_, '_> {
     fn process(&mut self, mut tk: Tk) -> TokenSinkResult<u32> {
         // A mode hands a token on at most a few times; the bound only guards a mistake.
         for _ in 0..16 {
@@ -676,9 +715,36 @@ impl Run<'_> {
         self.insert(Tag::named(name))
     }
 
-    fn append_text(&self, text: StrTendril) {
+    /// `t` cut after its leading whitespace: the whitespace (if any) and the rest (if any), as
+    /// html5ever's `SplitWhitespace` cuts it.
+    fn split_ws(&self, t: Chars) -> (Option<Chars>, Option<Chars>) {
+        match t {
+            Chars::Own(t) => {
+                let (ws, rest) = split_ws(t);
+                (ws.map(Chars::Own), rest.map(Chars::Own))
+            }
+            Chars::Page(from, to) => {
+                let n = Chars::Page(from, to)
+                    .as_str(self.sink.page())
+                    .bytes()
+                    .take_while(|c| matches!(c, b'\t' | b'\n' | 0x0C | b'\r' | b' '))
+                    .count();
+                let cut = from + n;
+                (
+                    (n > 0).then_some(Chars::Page(from, cut)),
+                    (cut < to).then_some(Chars::Page(cut, to)),
+                )
+            }
+        }
+    }
+
+    fn append_text(&self, text: Chars) {
         let parent = self.current_id();
-        self.sink.append(&parent, NodeOrText::AppendText(text));
+        let piece = match &text {
+            Chars::Page(from, to) => Piece::Page(*from, *to),
+            Chars::Own(t) => Piece::Own(t),
+        };
+        self.sink.append_piece(parent, piece);
     }
 
     fn append_comment(&self, parent: u32) {
@@ -710,7 +776,7 @@ impl Run<'_> {
     fn step(&mut self, mode: Mode, tk: Tk) -> Step {
         match mode {
             Mode::Initial => match tk {
-                Tk::Chars(t) => match skip_ws(t) {
+                Tk::Chars(t) => match self.split_ws(t).1 {
                     None => Step::Done,
                     // No doctype: quirks mode.
                     Some(rest) => {
@@ -728,7 +794,7 @@ impl Run<'_> {
                 }
             },
             Mode::BeforeHtml => match tk {
-                Tk::Chars(t) => match skip_ws(t) {
+                Tk::Chars(t) => match self.split_ws(t).1 {
                     None => Step::Done,
                     Some(rest) => {
                         self.create_root(None);
@@ -751,7 +817,7 @@ impl Run<'_> {
                 }
             },
             Mode::BeforeHead => match tk {
-                Tk::Chars(t) => match skip_ws(t) {
+                Tk::Chars(t) => match self.split_ws(t).1 {
                     None => Step::Done,
                     Some(rest) => {
                         self.st.head = Some(self.insert_phantom(local_name!("head")));
@@ -777,7 +843,7 @@ impl Run<'_> {
             Mode::InHead => self.in_head(tk),
             Mode::AfterHead => match tk {
                 Tk::Chars(t) => {
-                    let (ws, rest) = split_ws(t);
+                    let (ws, rest) = self.split_ws(t);
                     if let Some(ws) = ws {
                         self.append_text(ws);
                     }
@@ -868,7 +934,7 @@ impl Run<'_> {
             Mode::InCell => self.in_cell(tk),
             Mode::AfterBody | Mode::AfterAfterBody => match tk {
                 Tk::Chars(t) => {
-                    let (ws, rest) = split_ws(t);
+                    let (ws, rest) = self.split_ws(t);
                     if let Some(ws) = ws {
                         // Whitespace by the "in body" rules, at the current node.
                         self.append_text(ws);
@@ -901,7 +967,7 @@ impl Run<'_> {
     fn in_head(&mut self, tk: Tk) -> Step {
         match tk {
             Tk::Chars(t) => {
-                let (ws, rest) = split_ws(t);
+                let (ws, rest) = self.split_ws(t);
                 if let Some(ws) = ws {
                     self.append_text(ws);
                 }
@@ -1399,8 +1465,8 @@ impl Run<'_> {
     }
 
     /// Table text: whitespace is inserted; anything else would be foster-parented.
-    fn table_text(&mut self, t: StrTendril) -> Step {
-        if !self.table_outer_current() || !all_ws(&t) {
+    fn table_text(&mut self, t: Chars) -> Step {
+        if !self.table_outer_current() || !all_ws(t.as_str(self.sink.page())) {
             return Step::GiveUp;
         }
         self.append_text(t);
@@ -1741,11 +1807,6 @@ fn is_type_hidden(tag: &Tag) -> bool {
         .iter()
         .find(|a| a.name.local == local_name!("type") && a.name.ns == ns!())
         .is_some_and(|a| a.value.eq_ignore_ascii_case("hidden"))
-}
-
-/// The text after its leading whitespace, `None` when there is nothing after it.
-fn skip_ws(t: StrTendril) -> Option<StrTendril> {
-    split_ws(t).1
 }
 
 /// `t` cut after its leading whitespace: the whitespace (if any) and the rest (if any), as

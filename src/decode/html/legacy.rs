@@ -31,6 +31,13 @@ mod dom {
         el.value().classes().next().is_some()
     }
 
+    pub fn text<'a>(n: &ego_tree::NodeRef<'a, Node>) -> Option<&'a str> {
+        match n.value() {
+            Node::Text(t) => Some(t),
+            _ => None,
+        }
+    }
+
     pub fn tag<'a>(el: &ElementRef<'a>) -> &'a str {
         el.value().name()
     }

@@ -3,7 +3,7 @@
 //! tests `scraper`'s DOM, to check both give the same blocks), so it owns the site's markup
 //! and nothing about parsing.
 
-use super::dom::{any_earlier_sibling, attr, flags, has_classes, tag, ElementRef, Node};
+use super::dom::{any_earlier_sibling, attr, flags, has_classes, tag, text, ElementRef, Node};
 use super::{clean, is_blank, is_skipped, Locator};
 use crate::ir::{Block, BlockKind, ClassHint, Region};
 use crate::source::Span;
@@ -392,7 +392,7 @@ impl<'t> Renderer<'t> {
                     }
                     match ElementRef::wrap(n) {
                         Some(c) => self.element(c, &mut st),
-                        None => self.node_text(n.value()),
+                        None => self.node_text(text(&n)),
                     }
                 }
                 Task::ListSiblings(n) => {
@@ -405,7 +405,7 @@ impl<'t> Renderer<'t> {
                             self.element(c, &mut st);
                         }
                         Some(c) => self.element(c, &mut st),
-                        None => self.node_text(n.value()),
+                        None => self.node_text(text(&n)),
                     }
                 }
                 Task::GlossarySiblings(n) => {
@@ -632,8 +632,8 @@ impl<'t> Renderer<'t> {
         }
     }
 
-    fn node_text(&mut self, node: &Node) {
-        if let Node::Text(t) = node {
+    fn node_text(&mut self, t: Option<&str>) {
+        if let Some(t) = t {
             self.para.push_str(t);
         }
     }
@@ -819,7 +819,7 @@ impl<'t> Renderer<'t> {
                     }
                     Some(c) => group.push_str(&inline_text(c)),
                     None => {
-                        if let Node::Text(t) = child.value() {
+                        if let Some(t) = text(&child) {
                             group.push_str(t);
                         }
                     }
@@ -978,7 +978,7 @@ impl<'t> Renderer<'t> {
     /// One child node of a glossary entry.
     fn glossary_node<'a>(&mut self, child: Nd<'a>, st: &mut Vec<Task<'a>>) {
         let Some(c) = ElementRef::wrap(child) else {
-            self.node_text(child.value());
+            self.node_text(text(&child));
             return;
         };
         let fc = flags(&c);
@@ -1051,10 +1051,9 @@ impl<'t> Renderer<'t> {
 /// `<p>The <span>X</span> keyword is used in the following … datasheets:</p>`, checked on
 /// the paragraph's first text without rendering it.
 fn starts_keyword_index(p: ElementRef) -> bool {
-    let first = p.children().find_map(|c| match c.value() {
-        Node::Text(t) => Some(t.trim_start().starts_with("The")),
-        _ => None,
-    });
+    let first = p
+        .children()
+        .find_map(|c| text(&c).map(|t| t.trim_start().starts_with("The")));
     first == Some(true) && inline_text(p).contains("keyword is used in the following")
 }
 
@@ -1105,7 +1104,7 @@ fn collect_weapon(el: ElementRef, name: &mut String, keywords: &mut Vec<String>)
         Some(c) if (flags(&c) & cls::DSPOINTY != 0) || is_skipped(tag(&c)) => false,
         Some(_) => true,
         None => {
-            if let Node::Text(t) = child.value() {
+            if let Some(t) = text(&child) {
                 name.push_str(t);
             }
             false
@@ -1122,8 +1121,8 @@ fn inline_text(el: ElementRef) -> String {
 
 fn push_text(el: ElementRef, s: &mut String) {
     walk(*el, |child| match child.value() {
-        Node::Text(t) => {
-            s.push_str(t);
+        Node::Text(_) => {
+            s.push_str(text(&child).unwrap_or_default());
             false
         }
         Node::Element(e) if e.name() == "br" => {

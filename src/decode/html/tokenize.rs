@@ -117,6 +117,12 @@ pub trait Feed: TokenSink {
         false
     }
 
+    /// The text `text[from..to]` (no references in it) of the text the tokenizer reads.
+    fn text_at(&self, text: &str, from: usize, to: usize) -> TokenSinkResult<Self::Handle> {
+        let chars = StrTendril::from_slice(text.get(from..to).unwrap_or_default());
+        self.process_token(Token::CharacterTokens(chars), 1)
+    }
+
     /// A start tag with its attributes read into `kept` (only when [`Feed::reads_kept`]).
     fn start_kept(
         &self,
@@ -143,7 +149,7 @@ impl<H: Clone, S: html5ever::tree_builder::TreeSink<Handle = H>> Feed
 {
 }
 
-impl Feed for super::build::Builder {
+impl Feed for super::build::Builder<'_> {
     fn gave_up(&self) -> bool {
         super::build::Builder::gave_up(self)
     }
@@ -154,6 +160,10 @@ impl Feed for super::build::Builder {
 
     fn start_kept(&self, name: LocalName, _self_closing: bool, kept: Kept) -> TokenSinkResult<u32> {
         super::build::Builder::start_kept(self, name, kept)
+    }
+
+    fn text_at(&self, text: &str, from: usize, to: usize) -> TokenSinkResult<u32> {
+        super::build::Builder::text_at(self, text, from, to)
     }
 }
 
@@ -258,14 +268,13 @@ impl<S: Feed> Tok<'_, S> {
         let Some(seg) = self.s.get(from..to).filter(|t| !t.is_empty()) else {
             return;
         };
-        let chars = if refs && memchr::memchr(b'&', seg.as_bytes()).is_some() {
+        if refs && memchr::memchr(b'&', seg.as_bytes()).is_some() {
             let mut out = String::with_capacity(seg.len());
             decode_refs(seg, false, &mut out);
-            StrTendril::from_slice(&out)
+            let _ = self.emit(Token::CharacterTokens(StrTendril::from_slice(&out)));
         } else {
-            StrTendril::from_slice(seg)
-        };
-        let _ = self.emit(Token::CharacterTokens(chars));
+            let _ = self.sink.text_at(self.s, from, to);
+        }
     }
 
     /// The data state: text up to each `<`, then the markup it opens.
@@ -429,8 +438,7 @@ impl<S: Feed> Tok<'_, S> {
                 local_name!("html") | local_name!("body") | local_name!("input")
             );
         if kept {
-            let (kept, self_closing, end) =
-                kept_attributes(s, name_end, &name, &mut self.classes)?;
+            let (kept, self_closing, end) = kept_attributes(s, name_end, &name, &mut self.classes)?;
             self.pos = end;
             return Some(Read::Kept(name, self_closing, kept));
         }
