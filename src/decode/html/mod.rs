@@ -25,11 +25,12 @@
 //!
 //! Depth: the renderer never recurses on the input's depth. It walks the tree with an explicit
 //! stack of tasks (`render::Task`) and reads text with an iterative pre-order walk, so a page costs
-//! heap, not call stack, however deep it nests (rayon's workers have 2 MiB of stack). Before
-//! parsing, a linear byte-level scan ([`limit_depth`]) counts open tags; a start tag that
-//! would nest deeper than [`MAX_DEPTH`] (512; real pages: 18), or open more than
-//! [`MAX_FORMATTING`] formatting elements (32; real pages: 2), is read as text with its end
-//! tag, and the page gets one `S013` warning. That keeps html5ever's tree builder linear (its
+//! heap, not call stack, however deep it nests (rayon's workers have 2 MiB of stack). The
+//! tokenizer counts open tags as it reads them (a [`DepthCounter`]; [`limit_depth`], a linear
+//! byte-level scan with the same counter, does it for fragments and html5ever's tokenizer); a
+//! start tag that would nest deeper than [`MAX_DEPTH`] (512; real pages: 18), or open more
+//! than [`MAX_FORMATTING`] formatting elements (32; real pages: 2), is read as text with its
+//! end tag, and the page gets one `S013` warning. That keeps html5ever's tree builder linear (its
 //! scope checks walk the stack of open elements, quadratic on 40,000 nested `<div>`s; each
 //! open formatting element is re-opened in every later paragraph) and the tree shallow.
 //!

@@ -5,7 +5,12 @@
 //! nobody reads. This one jumps with `memchr` to the next `<` (text) or the end of a quoted
 //! value, and builds only the attributes the tree keeps or the tree builder reads ([`KEPT`]),
 //! and every attribute of a formatting element (the builder compares those: [`Keep::All`]);
-//! every other attribute is skipped without decoding. It follows the WHATWG tokenizer states
+//! every other attribute is skipped without decoding. For the fast builder
+//! ([`Feed::reads_kept`]) it builds no attribute at all: it reads the kept ones straight into
+//! the tree's [`Kept`] (a `class` value's bits remembered per page), and hands text runs over
+//! as ranges of the page ([`Feed::text_at`]), so nothing is copied or allocated per tag or run.
+//! With limits on, it counts open tags as it reads them (the [`super::limit_depth`] counter)
+//! and reads a tag past the limits as text. It follows the WHATWG tokenizer states
 //! as html5ever implements them (character references through html5ever's named-entity table
 //! and its numeric rules, first duplicate attribute wins, `<!-->` comments, bogus comments,
 //! `</>`, EOF inside a tag drops the tag, CDATA only in foreign content), and honours the tree
@@ -123,7 +128,8 @@ pub trait Feed: TokenSink {
         self.process_token(Token::CharacterTokens(chars), 1)
     }
 
-    /// A start tag with its attributes read into `kept` (only when [`Feed::reads_kept`]).
+    /// A start tag with its attributes read into `kept`. Only a feed that [`Feed::reads_kept`]
+    /// is given these (this default, for the others, could not give the attributes back).
     fn start_kept(
         &self,
         name: LocalName,
@@ -320,15 +326,16 @@ impl<S: Feed> Tok<'_, S> {
     fn markup(&mut self, text_from: usize) -> Result<bool, Fallback> {
         let lt = self.pos;
         let b = self.s.as_bytes();
-        let (name_at, kind) = match b.get(lt + 1) {
+        // Where the tag's name starts, and what tag it is; `None` for anything but a tag.
+        let tag_at = match b.get(lt + 1) {
             Some(b'/') => match b.get(lt + 2) {
-                Some(c) if c.is_ascii_alphabetic() => (lt + 2, TagKind::EndTag),
-                _ => (0, TagKind::EndTag),
+                Some(c) if c.is_ascii_alphabetic() => Some((lt + 2, TagKind::EndTag)),
+                _ => None,
             },
-            Some(b'!' | b'?') => (0, TagKind::EndTag),
-            _ => (lt + 1, TagKind::StartTag),
+            Some(b'!' | b'?') => None,
+            _ => Some((lt + 1, TagKind::StartTag)),
         };
-        if name_at == 0 {
+        let Some((name_at, kind)) = tag_at else {
             self.text(text_from, lt, true);
             match b.get(lt + 1) {
                 Some(b'!') => self.declaration(),
@@ -337,7 +344,7 @@ impl<S: Feed> Tok<'_, S> {
                 _ => self.bogus_comment(lt + 2),
             }
             return Ok(false);
-        }
+        };
         let Some(tag) = self.read_tag(name_at, kind) else {
             // The input ends inside the tag, which is dropped.
             self.text(text_from, lt, true);
