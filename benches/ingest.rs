@@ -77,6 +77,14 @@ fn ingest_child(input: &Path, out: &Path, poll: bool) -> (Duration, u64) {
     (elapsed, peak)
 }
 
+/// The highest peak resident set of two untimed ingests of `input` (into `out.0`, `out.1`).
+fn peak_of(input: &Path, out: &Path) -> u64 {
+    (0..2)
+        .map(|round| ingest_child(input, &out.with_extension(round.to_string()), true).1)
+        .max()
+        .unwrap_or(0)
+}
+
 fn secs(d: Duration) -> f64 {
     d.as_secs_f64()
 }
@@ -105,7 +113,7 @@ fn main() {
     );
     let tmp = tempfile::tempdir().expect("temporary directory");
 
-    let (mut parse2, mut e2e, mut corpus_peak) = (Vec::new(), Vec::new(), 0u64);
+    let (mut parse2, mut e2e) = (Vec::new(), Vec::new());
     for round in 0..ROUNDS {
         let t = Instant::now();
         let n: usize = pool.install(|| texts.par_iter().map(|s| parse_only(s)).sum());
@@ -114,10 +122,7 @@ fn main() {
         let (d, _) = ingest_child(&dir, &tmp.path().join(format!("corpus-{round}")), false);
         e2e.push(d);
     }
-    for round in 0..2 {
-        let (_, peak) = ingest_child(&dir, &tmp.path().join(format!("corpus-peak-{round}")), true);
-        corpus_peak = corpus_peak.max(peak);
-    }
+    let corpus_peak = peak_of(&dir, &tmp.path().join("corpus-peak"));
     let (parse2, e2e) = (median(parse2), median(e2e));
     println!(
         "bare scraper parse, 2 threads   {:>8.1} MB/s  ({:.0} ms)",
@@ -147,7 +152,7 @@ fn main() {
     }
     let big = tmp.path().join("joined-unit-pages.html");
     std::fs::write(&big, &page).expect("write the large page");
-    let (mut parse1, mut e2e, mut peak) = (Vec::new(), Vec::new(), 0u64);
+    let (mut parse1, mut e2e) = (Vec::new(), Vec::new());
     for round in 0..3 {
         let t = Instant::now();
         std::hint::black_box(parse_only(&page));
@@ -155,10 +160,7 @@ fn main() {
         let (d, _) = ingest_child(&big, &tmp.path().join(format!("big-{round}")), false);
         e2e.push(d);
     }
-    for round in 0..2 {
-        let (_, p) = ingest_child(&big, &tmp.path().join(format!("big-peak-{round}")), true);
-        peak = peak.max(p);
-    }
+    let peak = peak_of(&big, &tmp.path().join("big-peak"));
     let (parse1, e2e) = (median(parse1), median(e2e));
     println!(
         "{}: one page of {:.1} MB: bare parse, 1 core {:.0} ms; ingest end to end {:.0} ms, ratio {:.2} \

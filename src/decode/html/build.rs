@@ -360,10 +360,16 @@ fn block_end(n: &LocalName) -> bool {
     )
 }
 
+/// How many bytes of ASCII whitespace `text` starts with (html5ever's whitespace).
+fn ws_len(text: &str) -> usize {
+    text.bytes()
+        .take_while(|c| matches!(c, b'\t' | b'\n' | 0x0C | b'\r' | b' '))
+        .count()
+}
+
 /// Whether `text` is all ASCII whitespace (as html5ever's `any_not_whitespace` reads it).
 fn all_ws(text: &str) -> bool {
-    text.bytes()
-        .all(|c| matches!(c, b'\t' | b'\n' | 0x0C | b'\r' | b' '))
+    ws_len(text) == text.len()
 }
 
 /// The builder's state (behind a `RefCell`: the tokenizer holds `&self`).
@@ -434,11 +440,9 @@ impl TokenSink for Builder<'_> {
     type Handle = u32;
 
     fn process_token(&self, token: Token, _line: u64) -> TokenSinkResult<u32> {
-        let mut st = self.st.borrow_mut();
-        if st.gave_up {
+        let Some((mut st, ignore_lf)) = self.enter() else {
             return TokenSinkResult::Continue;
-        }
-        let ignore_lf = std::mem::take(&mut st.ignore_lf);
+        };
         let tk = match token {
             Token::DoctypeToken(d) => {
                 if st.mode == Mode::Initial {
@@ -492,11 +496,10 @@ impl<'t> Builder<'t> {
         let page = self.sink.page();
         let mut from = from;
         if std::ptr::eq(text, page) {
-            let mut st = self.st.borrow_mut();
-            if st.gave_up {
+            let Some((mut st, ignore_lf)) = self.enter() else {
                 return TokenSinkResult::Continue;
-            }
-            if std::mem::take(&mut st.ignore_lf) && page.as_bytes().get(from) == Some(&b'\n') {
+            };
+            if ignore_lf && page.as_bytes().get(from) == Some(&b'\n') {
                 from += 1;
             }
             if from >= to {
@@ -513,17 +516,27 @@ impl<'t> Builder<'t> {
     /// formatting elements are compared only by name here: three of a name give up).
     /// (`/>` is read by no rule this builder runs.)
     pub fn start_kept(&self, name: LocalName, kept: Kept) -> TokenSinkResult<u32> {
-        let mut st = self.st.borrow_mut();
-        if st.gave_up {
+        let Some((mut st, _)) = self.enter() else {
             return TokenSinkResult::Continue;
-        }
-        st.ignore_lf = false;
+        };
         let tag = Tag {
             name,
             attrs: Vec::new(),
             kept: Some(kept),
         };
         self.run(&mut st, Tk::Start(tag))
+    }
+
+    /// The state for the next token, and whether a line feed at its start is to be dropped
+    /// (after `<pre>`, `<listing>`, `<textarea>`: only the next token's); `None` once the
+    /// builder gave up.
+    fn enter(&self) -> Option<(std::cell::RefMut<'_, State>, bool)> {
+        let mut st = self.st.borrow_mut();
+        if st.gave_up {
+            return None;
+        }
+        let ignore_lf = std::mem::take(&mut st.ignore_lf);
+        Some((st, ignore_lf))
     }
 
     fn run(&self, st: &mut State, tk: Tk) -> TokenSinkResult<u32> {
@@ -724,11 +737,7 @@ impl Run<'_, '_> {
                 (ws.map(Chars::Own), rest.map(Chars::Own))
             }
             Chars::Page(from, to) => {
-                let n = Chars::Page(from, to)
-                    .as_str(self.sink.page())
-                    .bytes()
-                    .take_while(|c| matches!(c, b'\t' | b'\n' | 0x0C | b'\r' | b' '))
-                    .count();
+                let n = ws_len(self.sink.page().get(from..to).unwrap_or_default());
                 let cut = from + n;
                 (
                     (n > 0).then_some(Chars::Page(from, cut)),
@@ -1812,10 +1821,7 @@ fn is_type_hidden(tag: &Tag) -> bool {
 /// `t` cut after its leading whitespace: the whitespace (if any) and the rest (if any), as
 /// html5ever's `SplitWhitespace` cuts it.
 fn split_ws(mut t: StrTendril) -> (Option<StrTendril>, Option<StrTendril>) {
-    let n = t
-        .bytes()
-        .take_while(|c| matches!(c, b'\t' | b'\n' | 0x0C | b'\r' | b' '))
-        .count();
+    let n = ws_len(&t);
     if n == 0 {
         return (None, Some(t));
     }

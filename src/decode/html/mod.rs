@@ -126,6 +126,12 @@ pub fn decode(src: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Document {
     }
 }
 
+/// The line (1-based) of byte `offset` of `text`.
+fn line_at(text: &str, offset: usize) -> u32 {
+    let before = text.as_bytes().get(..offset).unwrap_or_default();
+    1 + memchr::memchr_iter(b'\n', before).count() as u32
+}
+
 /// The page's one `S013` warning, for `tags` tags past the limits read as text.
 fn too_deep(tags: usize) -> Diagnostic {
     Diagnostic::new(
@@ -654,45 +660,37 @@ fn is_blank(s: &str) -> bool {
 
 /// Whitespace runs (including non-breaking spaces) collapsed to one space, trimmed.
 fn clean(s: &str) -> String {
-    // Runs of plain bytes (ASCII but whitespace) are copied whole; ASCII whitespace is
-    // classified as a byte (`char::is_whitespace` on ASCII is `\t`..`\r` and space); any other
-    // character is decoded and asked.
+    // Each word (a maximal run of other characters) is copied whole, after one space unless it
+    // is the first; ASCII is classified as bytes (`char::is_whitespace` on ASCII is `\t`..`\r`
+    // and space), any other character is decoded and asked.
     let b = s.as_bytes();
     let mut out = String::with_capacity(s.len());
-    // Whitespace seen since the last word: a space goes before the next word.
-    let mut gap = false;
     let mut i = 0;
     while i < b.len() {
-        let run = i;
-        while i < b.len() && b[i] < 0x80 && !matches!(b[i], b'\t'..=b'\r' | b' ') {
-            i += 1;
+        let word = i;
+        while let Some(&c) = b.get(i) {
+            let width = if c < 0x80 {
+                (!matches!(c, b'\t'..=b'\r' | b' ')).then_some(1)
+            } else {
+                s.get(i..)
+                    .and_then(|rest| rest.chars().next())
+                    .filter(|&ch| !is_space(ch))
+                    .map(char::len_utf8)
+            };
+            let Some(width) = width else { break };
+            i += width;
         }
-        if i > run {
-            if gap && !out.is_empty() {
+        if i > word {
+            if !out.is_empty() {
                 out.push(' ');
             }
-            gap = false;
-            out.push_str(s.get(run..i).unwrap_or_default());
+            out.push_str(s.get(word..i).unwrap_or_default());
         }
-        let Some(&c) = b.get(i) else { break };
-        if c < 0x80 {
-            gap = true;
-            i += 1;
-            continue;
-        }
-        let Some(ch) = s.get(i..).and_then(|rest| rest.chars().next()) else {
-            break;
-        };
-        if is_space(ch) {
-            gap = true;
-        } else {
-            if gap && !out.is_empty() {
-                out.push(' ');
-            }
-            gap = false;
-            out.push(ch);
-        }
-        i += ch.len_utf8();
+        // The space that ended the word.
+        i += s
+            .get(i..)
+            .and_then(|rest| rest.chars().next())
+            .map_or(1, char::len_utf8);
     }
     out
 }

@@ -231,10 +231,7 @@ pub fn run<S: Feed>(text: &str, sink: &S, limits: bool) -> Result<AsText, Fallba
     if sink.gave_up() {
         return Err(Fallback);
     }
-    let first_line = t.first_as_text.map_or(0, |at| {
-        let before = text.as_bytes().get(..at).unwrap_or_default();
-        1 + memchr::memchr_iter(b'\n', before).count() as u32
-    });
+    let first_line = t.first_as_text.map_or(0, |at| super::line_at(&text, at));
     Ok(AsText {
         tags: t.as_text,
         first_line,
@@ -599,33 +596,29 @@ fn kept_attributes<'t>(
         }
         seen |= 1 << i;
         let name = READ_BY_THE_TREE[i];
-        if i == 3 {
+        if name == "title" {
             title = Some(value);
-        } else if memchr::memchr(b'&', value.as_bytes()).is_some() {
-            let mut out = String::with_capacity(value.len());
-            decode_refs(value, true, &mut out);
-            kept.read(tag, name, &out);
-        } else if i == 0 {
-            kept.read_class(|| match classes.get(value) {
-                Some(&bits) => bits,
-                None => {
-                    let bits = super::tree::class_bits(value);
-                    if classes.len() < CLASS_VALUES {
-                        classes.insert(value, bits);
+            return;
+        }
+        match (name, attr_value(value)) {
+            // A value as written (no reference in it) is a slice of the page: remembered.
+            ("class", Cow::Borrowed(value)) => {
+                kept.read_class(|| match classes.get(value) {
+                    Some(&bits) => bits,
+                    None => {
+                        let bits = super::tree::class_bits(value);
+                        if classes.len() < CLASS_VALUES {
+                            classes.insert(value, bits);
+                        }
+                        bits
                     }
-                    bits
-                }
-            });
-        } else {
-            kept.read(tag, name, value);
+                });
+            }
+            (name, value) => kept.read(tag, name, &value),
         }
     })?;
     if let Some(value) = title {
-        kept.title(tag, || {
-            let mut out = String::with_capacity(value.len());
-            decode_refs(value, true, &mut out);
-            out
-        });
+        kept.title(tag, || attr_value(value).into_owned());
     }
     Some((kept, self_closing, end))
 }
@@ -706,17 +699,21 @@ fn keep_attr(attrs: &mut Vec<Attribute>, name: &str, value: &str, all: bool) {
     if attrs.iter().any(|a| a.name.local == atom) {
         return;
     }
-    let value = if memchr::memchr(b'&', value.as_bytes()).is_some() {
-        let mut out = String::with_capacity(value.len());
-        decode_refs(value, true, &mut out);
-        StrTendril::from_slice(&out)
-    } else {
-        StrTendril::from_slice(value)
-    };
     attrs.push(Attribute {
         name: QualName::new(None, ns!(), atom),
-        value,
+        value: StrTendril::from_slice(&attr_value(value)),
     });
+}
+
+/// An attribute's value as written, its character references decoded (a copy only when it
+/// has any).
+fn attr_value(value: &str) -> Cow<'_, str> {
+    if memchr::memchr(b'&', value.as_bytes()).is_none() {
+        return Cow::Borrowed(value);
+    }
+    let mut out = String::with_capacity(value.len());
+    decode_refs(value, true, &mut out);
+    Cow::Owned(out)
 }
 
 /// Appends `seg` to `out` with its character references decoded (html5ever's rules: a named

@@ -83,23 +83,31 @@ pub struct Kept {
 impl Kept {
     /// Reads the attribute `name="value"` (`name` lower-case) of a `tag` element; the first
     /// of a name wins (as the tokenizer's duplicate rule and `add_attrs_if_missing` want).
+    /// Only a link's site section and a `logo3` image's title are read (`render`); a `title`
+    /// may come before the `class`, so it goes to [`Kept::title`] after all the others.
     pub fn read(&mut self, tag: &str, name: &str, value: &str) {
         match name {
             "class" => self.read_class(|| class_bits(value)),
             "style" => self.style = true,
-            // Only a link's site section and an image's title are read (`render`).
             "href" if tag == "a" && self.href.is_none() => {
                 self.href = site_section(value).map(Box::from);
             }
-            // Kept only for a `logo3` image (the publication the page cites): the attribute
-            // may come before the class, so [`Kept::title`] is given the value after them all.
-            "title" => {}
             _ => {}
         }
     }
-}
 
-impl Kept {
+    /// html5ever's attributes of a `tag` element, the `title` after the others.
+    fn read_attrs(&mut self, tag: &str, attrs: &[Attribute]) {
+        for a in attrs {
+            self.read(tag, &a.name.local, &a.value);
+        }
+        if self.title.is_none() {
+            if let Some(a) = attrs.iter().find(|a| a.name.local == local_name!("title")) {
+                self.title(tag, || a.value.to_string());
+            }
+        }
+    }
+
     /// The first `class` attribute, by its classes' bits and whether it has any ([`class_bits`],
     /// asked only when this is the first).
     pub fn read_class(&mut self, bits: impl FnOnce() -> (u64, bool)) {
@@ -108,9 +116,7 @@ impl Kept {
             (self.flags, self.has_classes) = bits();
         }
     }
-}
 
-impl Kept {
     /// An image's first `title`, read after all its attributes: kept when the image is a
     /// `logo3` (the renderer reads no other image's title).
     pub fn title(&mut self, tag: &str, value: impl FnOnce() -> String) {
@@ -135,12 +141,7 @@ pub fn class_bits(value: &str) -> (u64, bool) {
 impl Element {
     fn new(name: QualName, attrs: Vec<Attribute>, side: &mut Vec<Attrs>) -> Self {
         let mut kept = Kept::default();
-        for a in &attrs {
-            kept.read(&name.local, &a.name.local, &a.value);
-        }
-        if let Some(a) = attrs.iter().find(|a| a.name.local == local_name!("title")) {
-            kept.title(&name.local, || a.value.to_string());
-        }
+        kept.read_attrs(&name.local, &attrs);
         Element::with(name.local, ns_index(&name.ns), kept, side)
     }
 
@@ -149,20 +150,33 @@ impl Element {
         let mut el = Element {
             ns,
             local,
-            flags: kept.flags,
+            flags: 0,
             attrs: NONE,
-            has_classes: kept.has_classes,
-            class_attr: kept.class_attr,
-            style: kept.style,
+            has_classes: false,
+            class_attr: false,
+            style: false,
         };
-        if kept.href.is_some() || kept.title.is_some() {
-            side.push(Attrs {
-                href: kept.href,
-                title: kept.title,
-            });
-            el.attrs = (side.len() - 1) as u32;
-        }
+        el.set(kept, side);
         el
+    }
+
+    /// Takes the attributes `kept` (the kept values in `side`).
+    fn set(&mut self, kept: Kept, side: &mut Vec<Attrs>) {
+        self.flags = kept.flags;
+        self.has_classes = kept.has_classes;
+        self.class_attr = kept.class_attr;
+        self.style = kept.style;
+        if kept.href.is_none() && kept.title.is_none() {
+            return;
+        }
+        if self.attrs == NONE {
+            side.push(Attrs::default());
+            self.attrs = (side.len() - 1) as u32;
+        }
+        if let Some(slot) = side.get_mut(self.attrs as usize) {
+            slot.href = kept.href;
+            slot.title = kept.title;
+        }
     }
 
     /// Adds the attributes it does not have yet (`add_attrs_if_missing`).
@@ -176,28 +190,8 @@ impl Element {
             href: had.and_then(|a| a.href.clone()),
             title: had.and_then(|a| a.title.clone()),
         };
-        for a in &attrs {
-            kept.read(&self.local, &a.name.local, &a.value);
-        }
-        if kept.title.is_none() {
-            if let Some(a) = attrs.iter().find(|a| a.name.local == local_name!("title")) {
-                kept.title(&self.local, || a.value.to_string());
-            }
-        }
-        self.flags = kept.flags;
-        self.has_classes = kept.has_classes;
-        self.class_attr = kept.class_attr;
-        self.style = kept.style;
-        if kept.href.is_some() || kept.title.is_some() {
-            if self.attrs == NONE {
-                side.push(Attrs::default());
-                self.attrs = (side.len() - 1) as u32;
-            }
-            if let Some(slot) = side.get_mut(self.attrs as usize) {
-                slot.href = kept.href;
-                slot.title = kept.title;
-            }
-        }
+        kept.read_attrs(&self.local, &attrs);
+        self.set(kept, side);
     }
 
     /// The element's local name.
@@ -222,6 +216,14 @@ pub struct TextAt {
     from: usize,
     len: u32,
     own: bool,
+}
+
+/// The text of `piece`, of the page `page`.
+fn piece_text<'p>(page: &'p str, piece: Piece<'p>) -> &'p str {
+    match piece {
+        Piece::Page(from, to) => page.get(from..to).unwrap_or_default(),
+        Piece::Own(t) => t,
+    }
 }
 
 /// A piece of text given to the tree.
@@ -359,26 +361,24 @@ const PIECE: usize = 1 << 16;
 /// past the depth limits are read as text (`super::limit_depth`'s counting): the answer says
 /// how many, and where the first is.
 pub fn parse(text: &str) -> (Tree<'_>, AsText) {
-    if let Some(parsed) = parse_fast(text, true) {
-        return parsed;
-    }
-    let builder = TreeBuilder::new(new_sink(text, true), TreeBuilderOpts::default());
-    match super::tokenize::run(text, &builder, true) {
-        Ok(as_text) => (builder.sink.finish(), as_text),
-        Err(super::tokenize::Fallback) => {
-            let scan = super::limit_depth(text, super::MAX_DEPTH);
-            let Some(&first) = scan.neutralized.first() else {
-                return (parse_with_html5ever(text), AsText::default());
-            };
-            let before = text.as_bytes().get(..first).unwrap_or_default();
-            let as_text = AsText {
-                tags: scan.neutralized.len(),
-                first_line: 1 + memchr::memchr_iter(b'\n', before).count() as u32,
-            };
-            let limited = super::neutralize(text, &scan.neutralized);
-            (parse_with_html5ever(&limited), as_text)
-        }
-    }
+    parse_fast(text, true)
+        .or_else(|| parse_with_tree_builder(text, true))
+        .unwrap_or_else(|| parse_with_html5ever_limited(text))
+}
+
+/// [`parse_with_html5ever`] after the byte scan's limits ([`super::limit_depth`]: the tags
+/// past them written as text).
+fn parse_with_html5ever_limited(text: &str) -> (Tree<'static>, AsText) {
+    let scan = super::limit_depth(text, super::MAX_DEPTH);
+    let Some(&first) = scan.neutralized.first() else {
+        return (parse_with_html5ever(text), AsText::default());
+    };
+    let as_text = AsText {
+        tags: scan.neutralized.len(),
+        first_line: super::line_at(text, first),
+    };
+    let limited = super::neutralize(text, &scan.neutralized);
+    (parse_with_html5ever(&limited), as_text)
 }
 
 /// The page's tree from the fast builder ([`super::build`]), `None` when it gave up; with
@@ -392,24 +392,22 @@ pub fn parse_fast(text: &str, limits: bool) -> Option<(Tree<'_>, AsText)> {
     Some((builder.finish()?, as_text))
 }
 
-/// The page's tree from html5ever's tree builder, fed by the byte-level tokenizer (or, on its
-/// fallback, by html5ever's), every tag a tag (no depth limits: to compare the two).
-#[cfg(any(test, feature = "fuzzing"))]
-pub fn parse_with_tree_builder(text: &str) -> Tree<'_> {
+/// The page's tree from html5ever's tree builder, fed by the byte-level tokenizer; `None`
+/// when that tokenizer gives the page back ([`super::tokenize::Fallback`]). With `limits`, tags
+/// past the depth limits read as text.
+fn parse_with_tree_builder(text: &str, limits: bool) -> Option<(Tree<'_>, AsText)> {
     let builder = TreeBuilder::new(new_sink(text, true), TreeBuilderOpts::default());
-    match super::tokenize::run(text, &builder, false) {
-        Ok(_) => builder.sink.finish(),
-        Err(super::tokenize::Fallback) => parse_with_html5ever(text),
-    }
+    let as_text = super::tokenize::run(text, &builder, limits).ok()?;
+    Some((builder.sink.finish(), as_text))
 }
 
 /// The page's tree as [`parse`] builds it but every tag a tag (no depth limits): what the
 /// tests and the fuzz target compare with html5ever's tokenizer's tree.
 #[cfg(any(test, feature = "fuzzing"))]
 pub fn parse_unlimited(text: &str) -> Tree<'_> {
-    match parse_fast(text, false) {
+    match parse_fast(text, false).or_else(|| parse_with_tree_builder(text, false)) {
         Some((tree, _)) => tree,
-        None => parse_with_tree_builder(text),
+        None => parse_with_html5ever(text),
     }
 }
 
@@ -497,11 +495,7 @@ impl<'t> Tree<'t> {
                     };
                     self.own.push_str(&before);
                 }
-                let added = match piece {
-                    Piece::Page(from, to) => self.page.get(from..to).unwrap_or_default(),
-                    Piece::Own(t) => t,
-                };
-                self.own.push_str(added);
+                self.own.push_str(piece_text(self.page, piece));
                 let Ok(len) = u32::try_from(self.own.len() - at.from) else {
                     return false;
                 };
@@ -523,10 +517,7 @@ impl<'t> Tree<'t> {
                 own: false,
             },
             _ => {
-                let text = match piece {
-                    Piece::Page(from, to) => self.page.get(from..to).unwrap_or_default(),
-                    Piece::Own(t) => t,
-                };
+                let text = piece_text(self.page, piece);
                 let from = self.own.len();
                 self.own.push_str(text);
                 TextAt {
@@ -539,14 +530,22 @@ impl<'t> Tree<'t> {
         self.slots.push(Node::Text(at))
     }
 
+    /// A new, unlinked text node for `piece` under `parent`; `None` when the text is dropped
+    /// (in a script or style) or joined to `beside`, the text node it would be next to.
+    fn text_node(&mut self, parent: u32, beside: u32, piece: Piece) -> Option<u32> {
+        if self.slots.drops_text(parent)
+            || self.slots.get(parent).is_none()
+            || self.merge_text(beside, piece)
+        {
+            return None;
+        }
+        Some(self.new_text(piece))
+    }
+
     /// Appends `piece` as the last child of `parent` (joined to a text node there).
     fn append_text(&mut self, parent: u32, piece: Piece) {
-        if self.slots.drops_text(parent) {
-            return;
-        }
         let last = self.slots.get(parent).map_or(NONE, |p| p.last);
-        if !self.merge_text(last, piece) && self.slots.get(parent).is_some() {
-            let id = self.new_text(piece);
+        if let Some(id) = self.text_node(parent, last, piece) {
             self.slots.link_last(parent, id);
         }
     }
@@ -968,11 +967,9 @@ impl<'t> TreeSink for Sink<'t> {
         match new_node {
             NodeOrText::AppendNode(id) => s.link_before(*sibling, id),
             NodeOrText::AppendText(text) => {
-                if s.drops_text(parent) || tree.merge_text(prev, Piece::Own(&text)) {
-                    return;
+                if let Some(id) = tree.text_node(parent, prev, Piece::Own(&text)) {
+                    tree.slots.link_before(*sibling, id);
                 }
-                let id = tree.new_text(Piece::Own(&text));
-                tree.slots.link_before(*sibling, id);
             }
         }
     }
