@@ -279,25 +279,27 @@ fn merge_fields(
     kind: RecordKind,
     id: &str,
     mut a: Map<String, Value>,
-    b: Map<String, Value>,
+    mut b: Map<String, Value>,
     other_newer: bool,
 ) -> (Map<String, Value>, Vec<Conflict>) {
     let mut conflicts = Vec::new();
-    let opts = Options::without_provenance();
+    // Both readings' values are read by reference; one is moved out of `b` only when it is
+    // kept (each field is under one rule: `every_field_has_one_rule`).
     for rule in table(kind) {
         for field in &rule.fields {
             let field = field.as_str();
-            let [x, y] = [&a, &b].map(|o| o.get(field).cloned().unwrap_or(Value::Null));
+            let x = a.get(field).unwrap_or(&Value::Null);
+            let y = b.get(field).unwrap_or(&Value::Null);
             let take = match rule.wins {
                 Wins::First => false,
-                Wins::FirstNonNull => !present(&x) && present(&y),
+                Wins::FirstNonNull => !present(x) && present(y),
                 Wins::Newer => other_newer,
-                Wins::NewerNonNull => present(&y) && (other_newer || !present(&x)),
+                Wins::NewerNonNull => present(y) && (other_newer || !present(x)),
                 Wins::Union => {
-                    if let (Some(xs), Some(ys)) = (x.as_array(), y.as_array()) {
-                        let mut all = xs.clone();
-                        all.extend(ys.iter().cloned());
-                        a.insert(field.to_string(), Value::Array(all));
+                    if let (Some(Value::Array(xs)), Some(Value::Array(ys))) =
+                        (a.get_mut(field), b.remove(field))
+                    {
+                        xs.extend(ys);
                     }
                     continue;
                 }
@@ -307,13 +309,13 @@ fn merge_fields(
             let reported = x != y
                 && match rule.report {
                     Report::Never => false,
-                    Report::BothPresent => present(&x) && present(&y),
+                    Report::BothPresent => present(x) && present(y),
                     Report::Always => true,
                 };
             if reported {
-                let [vx, vy] = [&x, &y].map(|v| conflict::view(kind, field, v));
-                let differs = !diff_values(id, &vx, &vy, &opts).is_empty();
-                let [sx, sy] = [(&x, &y), (&y, &x)].map(|(v, o)| conflict::show(kind, field, v, o));
+                let [vx, vy] = [x, y].map(|v| conflict::view(kind, field, v));
+                let differs = !diff_values(id, &vx, &vy, &Options::without_provenance()).is_empty();
+                let [sx, sy] = [(x, y), (y, x)].map(|(v, o)| conflict::show(kind, field, v, o));
                 // Two values that read the same to a person are not worth a warning.
                 if differs && sx != sy {
                     conflicts.push(Conflict {
@@ -331,8 +333,8 @@ fn merge_fields(
             if take {
                 // A field the other reading does not serialize (skipped when absent, like
                 // `legends` or `power_rating`) is absent in the merge too, not `null`.
-                match b.get(field) {
-                    Some(_) => a.insert(field.to_string(), y),
+                match b.remove(field) {
+                    Some(y) => a.insert(field.to_string(), y),
                     None => a.remove(field),
                 };
             }
