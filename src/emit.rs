@@ -466,15 +466,18 @@ fn swap_in(ds: &Dataset, target: &Target) -> anyhow::Result<Vec<Diagnostic>> {
     let tmp = &target.tmp;
     let mut dirs = vec![tmp.clone()];
     let files = files(ds);
-    // The files are written in parallel (each one's sync waits on the disk alone), one by one
-    // under the test delay; the first error in file order is the one reported.
+                                                // The files are written in parallel (each one's sync waits on the disk alone), one by one
+                                                // under the test delay; the first error in file order is the one reported.
     let written: Vec<anyhow::Result<PathBuf>> = match delay {
         None => {
             use rayon::prelude::*;
-            files
+            // Every file written, then every file synced (see `write_staged`), before the
+            // directories are synced and the tree swapped in.
+            let staged: Vec<anyhow::Result<(PathBuf, fs::File)>> = files
                 .par_iter()
-                .map(|(rel, contents)| write_atomic(tmp, rel, contents.as_bytes()))
-                .collect()
+                .map(|(rel, contents)| write_staged(tmp, rel, contents.as_bytes()))
+                .collect();
+            sync_all(staged)
         }
         Some(_) => {
             let mut written = Vec::with_capacity(files.len());
@@ -862,8 +865,26 @@ pub const TEMP_PREFIX: &str = ".cogitator-tmp-";
 /// anything is written: `rel` or a directory on the way below `root` that is a symbolic link
 /// (git stores links, so a dataset can ship one pointing anywhere) or not a regular file or
 /// directory. Missing directories below `root` are created; `root` itself may be a link (the
-/// user named it). Every file cogitator writes goes through here. Returns the path written.
+/// user named it). Every file cogitator writes goes through here (or [`write_staged`]). Returns
+/// the path written.
 pub fn write_atomic(root: &Path, rel: &str, bytes: &[u8]) -> anyhow::Result<PathBuf> {
+    write_file(root, rel, bytes, true).map(|(path, _)| path)
+}
+
+/// [`write_atomic`] into a staging directory that is itself swapped in only once every file in
+/// it is synced: the file is renamed into place unsynced and returned, for the caller to sync
+/// (all of a dataset's files synced after they are all written, not one by one: each sync of a
+/// file written after the others' waits on the disk again).
+fn write_staged(root: &Path, rel: &str, bytes: &[u8]) -> anyhow::Result<(PathBuf, fs::File)> {
+    write_file(root, rel, bytes, false)
+}
+
+fn write_file(
+    root: &Path,
+    rel: &str,
+    bytes: &[u8],
+    sync: bool,
+) -> anyhow::Result<(PathBuf, fs::File)> {
     let parts: Vec<&str> = rel.split('/').collect();
     if parts
         .iter()
@@ -945,13 +966,46 @@ pub fn write_atomic(root: &Path, rel: &str, bytes: &[u8]) -> anyhow::Result<Path
         .tempfile_in(&write_dir)
         .with_context(|| format!("cannot create a file in {}", escape::path(&dir)))?;
     tmp.write_all(bytes)
-        .and_then(|()| tmp.as_file().sync_all())
+        .and_then(|()| {
+            if sync {
+                tmp.as_file().sync_all()
+            } else {
+                Ok(())
+            }
+        })
         .with_context(|| format!("cannot write {}", escape::path(&path)))?;
-    tmp.persist(&write_path)
+    let file = tmp
+        .persist(&write_path)
         .map_err(|e| e.error)
         .with_context(|| format!("cannot write {}", escape::path(&path)))?;
     drop(pinned);
-    Ok(path)
+    Ok((path, file))
+}
+
+/// Syncs every file written (in the order given; an error stays with its file), each on a
+/// thread of its own: the file system commits syncs that wait together in one go (ext4's
+/// journal does), where one sync after another each waits for the disk.
+fn sync_all(written: Vec<anyhow::Result<(PathBuf, fs::File)>>) -> Vec<anyhow::Result<PathBuf>> {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = written
+            .into_iter()
+            .map(|w| {
+                scope.spawn(move || {
+                    let (path, file) = w?;
+                    file.sync_all()
+                        .with_context(|| format!("cannot write {}", escape::path(&path)))?;
+                    Ok(path)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(anyhow::anyhow!("a file's sync panicked")))
+            })
+            .collect()
+    })
 }
 
 /// `root/dirs…` opened part by part with `O_NOFOLLOW | O_DIRECTORY` (`root` itself may be a
