@@ -87,8 +87,27 @@ struct Reader<'a> {
 
 static ORDER: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^((?:[A-Z][^!.]*!\s*)+)\s*(\S.*)$").expect("static regex"));
-pub(crate) static GROUP_LINE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^(.+?) [–-] (.+?)(?: Stratagem)?$").expect("static regex"));
+/// A stratagem card's type line, `Group – Category[ Stratagem]`: (group, category), split at
+/// the first ` – ` or ` - ` with text on both sides, the category without a trailing
+/// ` Stratagem` (kept when it is the whole category); `None` for a line break or no such
+/// separator. What the regex `^(.+?) [–-] (.+?)(?: Stratagem)?$` matches (the test holds it
+/// to that), without running one on every card.
+pub(crate) fn group_line(t: &str) -> Option<(&str, &str)> {
+    if t.contains('\n') {
+        return None;
+    }
+    t.match_indices(' ').find_map(|(i, _)| {
+        let after = t[i + 1..].strip_prefix(['–', '-'])?.strip_prefix(' ')?;
+        if i == 0 || after.is_empty() {
+            return None;
+        }
+        let category = after
+            .strip_suffix(" Stratagem")
+            .filter(|c| !c.is_empty())
+            .unwrap_or(after);
+        Some((&t[..i], category))
+    })
+}
 pub(super) static WEAPON_RULE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"Weapons with \[([^\]]+)\] in their profile").expect("static regex")
 });
@@ -808,12 +827,12 @@ pub fn stratagem_header(blocks: &[Block], i: usize) -> Option<(String, u32, Stri
     if !text::is_upper(&name.text) || text::cp_value(&name.text).is_some() {
         return None;
     }
-    let caps = GROUP_LINE.captures(group.text.trim())?;
+    let (group, category) = group_line(group.text.trim())?;
     Some((
         name.text.trim().to_string(),
         cp,
-        caps[1].trim().to_string(),
-        caps[2].trim().to_string(),
+        group.trim().to_string(),
+        category.trim().to_string(),
     ))
 }
 
@@ -882,4 +901,52 @@ fn stratagem_label(line: &str) -> Option<(usize, &str)> {
     crate::vocab::TENTH
         .stratagem_part(line)
         .map(|(part, rest)| (part as usize, rest))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `group_line` against the regex it replaced, on every string of up to five pieces
+    /// around the separators, the suffix and a line break (37,449 strings).
+    #[test]
+    fn group_line_splits_as_the_regex_did() {
+        let regex = Regex::new(r"^(.+?) [–-] (.+?)(?: Stratagem)?$").expect("static regex");
+        let pieces = ["a", " ", "–", "-", " Stratagem", "Stratagem", "\n", "é"];
+        let mut strings = vec![String::new()];
+        let mut last = vec![String::new()];
+        for _ in 0..5 {
+            last = last
+                .iter()
+                .flat_map(|s| pieces.iter().map(move |p| format!("{s}{p}")))
+                .collect();
+            strings.extend(last.iter().cloned());
+        }
+        assert_eq!(strings.len(), 37_449);
+        let mut matched = 0;
+        for t in &strings {
+            let expected = regex.captures(t).map(|c| {
+                let (g, c) = (c.get(1).map_or("", |m| m.as_str()), &c[2]);
+                (g.to_string(), c.to_string())
+            });
+            let got = group_line(t).map(|(g, c)| (g.to_string(), c.to_string()));
+            assert_eq!(got, expected, "{t:?}");
+            matched += usize::from(expected.is_some());
+        }
+        // Both kinds of line are among them.
+        assert!(matched > 100 && matched < strings.len(), "{matched}");
+        assert_eq!(
+            group_line("Core – Battle Tactic Stratagem"),
+            Some(("Core", "Battle Tactic"))
+        );
+        assert_eq!(
+            group_line("Boarding Actions - Epic Deed"),
+            Some(("Boarding Actions", "Epic Deed"))
+        );
+        assert_eq!(
+            group_line("Grizzled Company – Stratagem"),
+            Some(("Grizzled Company", "Stratagem"))
+        );
+        assert_eq!(group_line("Strategic Ploy"), None);
+    }
 }

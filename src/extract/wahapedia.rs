@@ -11,7 +11,7 @@
 //! file name. Never guesses: a value the page lacks stays `None`.
 
 use super::glossary::short;
-use super::glossary::{ARMY_FACTION, GROUP_LINE, WEAPON_RULE};
+use super::glossary::{group_line, ARMY_FACTION, WEAPON_RULE};
 use super::sheet::{value, Finish, PrintedSave, SheetBuilder, ABILITY};
 use super::ten::points_at;
 use super::text;
@@ -124,8 +124,8 @@ fn group_and_category(t: &str) -> (Option<String>, Option<String>) {
             return (Some(group.to_string()), None);
         }
     }
-    match GROUP_LINE.captures(t) {
-        Some(c) => (Some(c[1].trim().to_string()), Some(c[2].trim().to_string())),
+    match group_line(t) {
+        Some((g, c)) => (Some(g.trim().to_string()), Some(c.trim().to_string())),
         None => (None, (!t.is_empty()).then(|| t.to_string())),
     }
 }

@@ -762,8 +762,8 @@ fn paragraphs(html: &str) -> String {
 
 /// Splits `Group – Category[ Stratagem]` as the page cards' type line.
 fn group_and_category(t: &str) -> (Option<String>, Option<String>) {
-    match glossary::GROUP_LINE.captures(t.trim()) {
-        Some(c) => (Some(c[1].trim().to_string()), Some(c[2].trim().to_string())),
+    match glossary::group_line(t.trim()) {
+        Some((g, c)) => (Some(g.trim().to_string()), Some(c.trim().to_string())),
         None => (None, (!t.trim().is_empty()).then(|| t.trim().to_string())),
     }
 }
