@@ -129,7 +129,7 @@ pub fn run<I: Input>(sources: &[I], failed: &[(String, Diagnostic)], opts: &Opti
     // ready for `normalize::finish`.
     let (mut dataset, _) = rayon::join(
         || assemble(extracted, inputs, diagnostics),
-        || normalize::publish::validator("datasheet"),
+        normalize::prepare_validators,
     );
     // Schema validation of every record, unique weapon abilities, published schemas.
     normalize::finish(&mut dataset);

@@ -551,6 +551,29 @@ fn prov(p: Option<&Provenance>) -> (Option<String>, Option<u32>) {
     )
 }
 
+/// The record types [`finish`] checks against their schemas.
+const CHECKED: [&str; 10] = [
+    "datasheet",
+    "rule",
+    "stratagem",
+    "enhancement",
+    "detachment",
+    "points",
+    "errata",
+    "quarantine_entry",
+    "diagnostic",
+    "manifest",
+];
+
+/// Compiles the validators [`finish`] uses (once per process; in parallel), so that a caller
+/// can have them built beside other work rather than when `finish` first asks.
+pub fn prepare_validators() {
+    use rayon::prelude::*;
+    CHECKED.par_iter().for_each(|r| {
+        publish::validator(r);
+    });
+}
+
 /// Dataset-level checks after merging: every record validated against its published JSON
 /// Schema (failures quarantined with `N112`), unique weapon abilities reported once (`N108`),
 /// the structural rules of [`structure`] (`N114`–`N116`),

@@ -398,23 +398,27 @@ fn vocabulary_file_json(v: &super::schema::Vocabulary, file: &str) -> Value {
     })
 }
 
-/// The compiled validator of one record type (built once per process).
+/// The compiled validator of one record type, built the first time it is asked for (once per
+/// process): a run compiles only the record types it checks (not `ability` or
+/// `weapon_profile`, which `datasheet` holds).
 pub fn validator(record: &str) -> Option<&'static jsonschema::Validator> {
-    static V: OnceLock<BTreeMap<String, jsonschema::Validator>> = OnceLock::new();
-    V.get_or_init(|| {
-        let c = contract();
-        c.records
-            .iter()
-            .filter_map(|r| {
-                let s = json_schema(c, r)?;
-                // Generated from the embedded schemas, which the tests compile: not input data.
-                let v = jsonschema::draft202012::new(&s)
-                    .unwrap_or_else(|e| panic!("generated schema {r} does not compile: {e}"));
-                Some((r.clone(), v))
-            })
+    type Slots = BTreeMap<String, OnceLock<Option<jsonschema::Validator>>>;
+    static V: OnceLock<Slots> = OnceLock::new();
+    let slots = V.get_or_init(|| {
+        (contract().records.iter())
+            .map(|r| (r.clone(), OnceLock::new()))
             .collect()
-    })
-    .get(record)
+    });
+    slots
+        .get(record)?
+        .get_or_init(|| {
+            let s = json_schema(contract(), record)?;
+            // Generated from the embedded schemas, which the tests compile: not input data.
+            let v = jsonschema::draft202012::new(&s)
+                .unwrap_or_else(|e| panic!("generated schema {record} does not compile: {e}"));
+            Some(v)
+        })
+        .as_ref()
 }
 
 /// Validates one JSON value against a record schema: the errors, as `path: message`.
