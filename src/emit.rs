@@ -93,29 +93,103 @@ pub fn to_json<T: Serialize + ?Sized>(value: &T) -> String {
 
 /// [`to_json`] of a list, its items serialized in parallel (rayon) and joined in order: the
 /// same bytes, since the pretty printer writes an item of a top-level list as the item alone
-/// with every line indented by two spaces (a JSON string holds no raw line break).
+/// one level deeper ([`ListItem`]).
 pub fn list_to_json<T: Serialize + Sync>(items: &[T]) -> String {
     use rayon::prelude::*;
     if items.is_empty() {
         return to_json(items);
     }
-    // each item indented as the list's item, in parallel too: the join is a few copies
-    let parts: Result<Vec<String>, _> = items
+    let parts: Result<Vec<Vec<u8>>, _> = items
         .par_iter()
-        .map(|item| serde_json::to_string_pretty(item).map(|s| s.replace('\n', "\n  ")))
+        .map(|item| {
+            let mut out = Vec::new();
+            let mut ser = serde_json::Serializer::with_formatter(&mut out, ListItem::default());
+            item.serialize(&mut ser).map(|()| out)
+        })
         .collect();
     let Ok(parts) = parts else {
         // the message of the whole list's error, as `to_json` gives it
         return to_json(items);
     };
-    let mut s = String::with_capacity(parts.iter().map(|p| p.len() + 4).sum::<usize>() + 4);
-    s.push('[');
+    let mut s = Vec::with_capacity(parts.iter().map(|p| p.len() + 4).sum::<usize>() + 4);
+    s.push(b'[');
     for (i, part) in parts.iter().enumerate() {
-        s.push_str(if i == 0 { "\n  " } else { ",\n  " });
-        s.push_str(part);
+        s.extend_from_slice(if i == 0 { b"\n  " } else { b",\n  " });
+        s.extend_from_slice(part);
     }
-    s.push_str("\n]\n");
-    s
+    s.extend_from_slice(b"\n]\n");
+    // serde_json writes UTF-8 only
+    String::from_utf8(s).unwrap_or_else(|_| to_json(items))
+}
+
+/// `serde_json`'s pretty printing (two spaces an indent) of an item of a top-level list: every
+/// line after the first one level deeper, as the list's pretty printing has it.
+#[derive(Default)]
+struct ListItem {
+    /// Levels below the item's own (the list's level, 1, added when indenting).
+    depth: usize,
+    /// Whether the container being closed has a value (it is then closed on a line of its own).
+    has_value: bool,
+}
+
+impl ListItem {
+    fn line<W: ?Sized + io::Write>(&self, w: &mut W, first: bool) -> io::Result<()> {
+        w.write_all(if first { b"\n" } else { b",\n" })?;
+        (0..=self.depth).try_for_each(|_| w.write_all(b"  "))
+    }
+
+    fn close<W: ?Sized + io::Write>(&mut self, w: &mut W, bracket: &[u8]) -> io::Result<()> {
+        self.depth -= 1;
+        if self.has_value {
+            w.write_all(b"\n")?;
+            (0..=self.depth).try_for_each(|_| w.write_all(b"  "))?;
+        }
+        w.write_all(bracket)
+    }
+}
+
+impl serde_json::ser::Formatter for ListItem {
+    fn begin_array<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        w.write_all(b"[")
+    }
+    fn end_array<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.close(w, b"]")
+    }
+    fn begin_array_value<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.line(w, first)
+    }
+    fn end_array_value<W: ?Sized + io::Write>(&mut self, _w: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+    fn begin_object<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        w.write_all(b"{")
+    }
+    fn end_object<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.close(w, b"}")
+    }
+    fn begin_object_key<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.line(w, first)
+    }
+    fn begin_object_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        w.write_all(b": ")
+    }
+    fn end_object_value<W: ?Sized + io::Write>(&mut self, _w: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
 }
 
 /// Every file of the dataset as (relative path, contents), in a fixed order. The marker is not
@@ -466,8 +540,8 @@ fn swap_in(ds: &Dataset, target: &Target) -> anyhow::Result<Vec<Diagnostic>> {
     let tmp = &target.tmp;
     let mut dirs = vec![tmp.clone()];
     let files = files(ds);
-                                                // The files are written in parallel (each one's sync waits on the disk alone), one by one
-                                                // under the test delay; the first error in file order is the one reported.
+    // The files are written in parallel (each one's sync waits on the disk alone), one by one
+    // under the test delay; the first error in file order is the one reported.
     let written: Vec<anyhow::Result<PathBuf>> = match delay {
         None => {
             use rayon::prelude::*;
@@ -1130,5 +1204,48 @@ fn test_delay() -> Option<std::time::Duration> {
 fn pause(delay: Option<std::time::Duration>) {
     if let Some(d) = delay {
         std::thread::sleep(d);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{json, Value};
+
+    /// Values nested `depth` deep of every kind the pretty printer lays out differently: empty
+    /// and filled arrays and objects, strings with escapes and line breaks, numbers, null.
+    fn values(depth: usize) -> Vec<Value> {
+        let mut out = vec![
+            json!(null),
+            json!(true),
+            json!(-1.5),
+            json!(7),
+            json!(""),
+            json!("a \"quoted\"\nline\tand é"),
+            json!([]),
+            json!({}),
+        ];
+        if depth > 0 {
+            let inner = values(depth - 1);
+            for (i, v) in inner.iter().enumerate() {
+                out.push(json!([v, inner[(i + 3) % inner.len()]]));
+                out.push(json!({ "k": v, "empty": [], "z": { "n": v } }));
+            }
+        }
+        out
+    }
+
+    /// A list's parallel serialization is the same bytes as serializing it whole.
+    #[test]
+    fn list_to_json_is_to_json() {
+        let all = values(3);
+        assert!(all.len() > 100, "{}", all.len());
+        assert_eq!(list_to_json(&all), to_json(&all));
+        for v in &all {
+            let one = std::slice::from_ref(v);
+            assert_eq!(list_to_json(one), to_json(one), "{v}");
+        }
+        let empty: [Value; 0] = [];
+        assert_eq!(list_to_json(&empty), "[]\n");
     }
 }
