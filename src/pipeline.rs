@@ -126,11 +126,11 @@ pub fn run<I: Input>(sources: &[I], failed: &[(String, Diagnostic)], opts: &Opti
     }
     inputs.sort_by(|a, b| a.file.cmp(&b.file));
     // The record schemas' validators (compiled once per process) are built beside the merge,
-    // ready for `normalize::finish`.
-    let (mut dataset, _) = rayon::join(
-        || assemble(extracted, inputs, diagnostics),
-        normalize::prepare_validators,
-    );
+    // ready for `normalize::finish`: by this thread, while another takes the merge, and
+    // then its dedup half (the other way round, dedup waited for the validators).
+    let ((), mut dataset) = rayon::join(normalize::prepare_validators, || {
+        assemble(extracted, inputs, diagnostics)
+    });
     // Schema validation of every record, unique weapon abilities, published schemas.
     normalize::finish(&mut dataset);
     if !opts.skip_validation {
