@@ -579,6 +579,14 @@ pub fn prepare_validators() {
 /// the structural rules of [`structure`] (`N114`–`N116`),
 /// `schema/*.schema.json` added to the extra files, totals and diagnostic counts redone.
 pub fn finish(ds: &mut Dataset) {
+    // The published schema files do not depend on the dataset: written out beside the checks.
+    let (schema_files, ()) = rayon::join(publish::files, || check(ds));
+    ds.extra_files.retain(|(p, _)| !p.starts_with("schema/"));
+    ds.extra_files.extend(schema_files);
+}
+
+/// [`finish`]'s checks and counts.
+fn check(ds: &mut Dataset) {
     let mut q = Vec::new();
     let mut diags = Vec::new();
     schema_check(
@@ -726,9 +734,6 @@ pub fn finish(ds: &mut Dataset) {
             error,
         };
     }
-
-    ds.extra_files.retain(|(p, _)| !p.starts_with("schema/"));
-    ds.extra_files.extend(publish::files());
 }
 
 #[cfg(test)]
