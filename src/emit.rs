@@ -540,8 +540,8 @@ fn swap_in(ds: &Dataset, target: &Target) -> anyhow::Result<Vec<Diagnostic>> {
     let tmp = &target.tmp;
     let mut dirs = vec![tmp.clone()];
     let files = files(ds);
-    // The files are written in parallel (each one's sync waits on the disk alone), one by one
-    // under the test delay; the first error in file order is the one reported.
+    // The files are written in parallel, then synced together, one by one (each synced as it
+    // is written) under the test delay; the first error in file order is the one reported.
     let written: Vec<anyhow::Result<PathBuf>> = match delay {
         None => {
             use rayon::prelude::*;
