@@ -133,16 +133,26 @@ struct ListItem {
 }
 
 impl ListItem {
+    fn indent<W: ?Sized + io::Write>(&self, w: &mut W) -> io::Result<()> {
+        (0..=self.depth).try_for_each(|_| w.write_all(b"  "))
+    }
+
     fn line<W: ?Sized + io::Write>(&self, w: &mut W, first: bool) -> io::Result<()> {
         w.write_all(if first { b"\n" } else { b",\n" })?;
-        (0..=self.depth).try_for_each(|_| w.write_all(b"  "))
+        self.indent(w)
+    }
+
+    fn open<W: ?Sized + io::Write>(&mut self, w: &mut W, bracket: &[u8]) -> io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        w.write_all(bracket)
     }
 
     fn close<W: ?Sized + io::Write>(&mut self, w: &mut W, bracket: &[u8]) -> io::Result<()> {
         self.depth -= 1;
         if self.has_value {
             w.write_all(b"\n")?;
-            (0..=self.depth).try_for_each(|_| w.write_all(b"  "))?;
+            self.indent(w)?;
         }
         w.write_all(bracket)
     }
@@ -150,9 +160,7 @@ impl ListItem {
 
 impl serde_json::ser::Formatter for ListItem {
     fn begin_array<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.depth += 1;
-        self.has_value = false;
-        w.write_all(b"[")
+        self.open(w, b"[")
     }
     fn end_array<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
         self.close(w, b"]")
@@ -169,9 +177,7 @@ impl serde_json::ser::Formatter for ListItem {
         Ok(())
     }
     fn begin_object<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.depth += 1;
-        self.has_value = false;
-        w.write_all(b"{")
+        self.open(w, b"{")
     }
     fn end_object<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
         self.close(w, b"}")

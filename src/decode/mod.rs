@@ -275,13 +275,16 @@ fn looks_binary(bytes: &[u8]) -> bool {
     let control: usize = bytes
         .chunks(255)
         .map(|chunk| {
-            let n = chunk.iter().fold(0u8, |n, &b| {
-                n + u8::from(b < 0x20 && !matches!(b, b'\n' | b'\r' | b'\t' | 0x0c))
-            });
+            let n = chunk.iter().fold(0u8, |n, &b| n + u8::from(is_control(b)));
             usize::from(n)
         })
         .sum();
     !bytes.is_empty() && control * 10 > bytes.len()
+}
+
+/// A control byte of binary data: below space, and not a line break, tab or form feed.
+fn is_control(b: u8) -> bool {
+    b < 0x20 && !matches!(b, b'\n' | b'\r' | b'\t' | 0x0c)
 }
 
 /// Decodes `src` with the decoder registered for its detected format. A format without a
@@ -406,10 +409,7 @@ mod tests {
     #[test]
     fn binary_detection_counts_control_bytes_as_the_plain_count() {
         let reference = |bytes: &[u8]| {
-            let control = bytes
-                .iter()
-                .filter(|&&b| b < 0x20 && !matches!(b, b'\n' | b'\r' | b'\t' | 0x0c))
-                .count();
+            let control = bytes.iter().filter(|&&b| is_control(b)).count();
             bytes.contains(&0) || (!bytes.is_empty() && control * 10 > bytes.len())
         };
         let mut seen = [false; 2];
