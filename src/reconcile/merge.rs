@@ -264,7 +264,7 @@ pub fn merge_pair<T: Mergeable>(kept: &T, other: &T, other_newer: bool) -> (T, V
     else {
         return (kept.clone(), Vec::new());
     };
-    let (a, conflicts) = merge_fields(T::KIND, kept.id(), a, b, other_newer);
+    let FieldMerge { a, conflicts, .. } = merge_fields(T::KIND, kept.id(), a, b, other_newer);
     match serde_json::from_value(Value::Object(a)) {
         Ok(t) => (t, conflicts),
         // Fields swapped between two values of one type: cannot fail; if it did, the
@@ -273,16 +273,27 @@ pub fn merge_pair<T: Mergeable>(kept: &T, other: &T, other_newer: bool) -> (T, V
     }
 }
 
+/// What [`merge_fields`] gives.
+struct FieldMerge {
+    /// The merged fields.
+    a: Map<String, Value>,
+    conflicts: Vec<Conflict>,
+    /// Whether `a` differs from the kept reading's fields (a value taken that was not the
+    /// same, a field dropped, a list joined with a non-empty one).
+    changed: bool,
+}
+
 /// [`merge_pair`] on the two readings' serialized fields (`a` kept, `b` the later reading of
-/// record `id`): the merged fields and the conflicts.
+/// record `id`).
 fn merge_fields(
     kind: RecordKind,
     id: &str,
     mut a: Map<String, Value>,
     mut b: Map<String, Value>,
     other_newer: bool,
-) -> (Map<String, Value>, Vec<Conflict>) {
+) -> FieldMerge {
     let mut conflicts = Vec::new();
+    let mut changed = false;
     // Both readings' values are read by reference; one is moved out of `b` only when it is
     // kept (each field is under one rule: `every_field_has_one_rule`).
     for rule in table(kind) {
@@ -299,6 +310,7 @@ fn merge_fields(
                     if let (Some(Value::Array(xs)), Some(Value::Array(ys))) =
                         (a.get_mut(field), b.remove(field))
                     {
+                        changed |= !ys.is_empty();
                         xs.extend(ys);
                     }
                     continue;
@@ -331,6 +343,7 @@ fn merge_fields(
                 }
             }
             if take {
+                changed |= a.get(field) != b.get(field);
                 // A field the other reading does not serialize (skipped when absent, like
                 // `legends` or `power_rating`) is absent in the merge too, not `null`.
                 match b.remove(field) {
@@ -340,7 +353,11 @@ fn merge_fields(
             }
         }
     }
-    (a, conflicts)
+    FieldMerge {
+        a,
+        conflicts,
+        changed,
+    }
 }
 
 /// `X110`'s name for a field.
@@ -499,11 +516,20 @@ fn merge_readings<'a, T: Mergeable>(
     let mut sources = std::mem::take(kept.sources_mut());
     // `kept`'s fields once a reading differed from it: the record the merge goes on with
     let mut fields: Option<Map<String, Value>> = None;
+    // Readings (their sources aside) merged into `fields` since they last changed that left
+    // them as they were and reported nothing, and whether each was newer: the same reading
+    // again would do the same (pages alternate between a stratagem with its text and
+    // without), so it is not serialized again. Whether it was newer is part of the key: no
+    // rule of the types merged here takes a value for being newer alone (`newer` with
+    // `report: never` is a datasheet's, merged typed), but one could.
+    let mut no_ops: Vec<(T, bool)> = Vec::new();
     for (mut rec, version, file) in rest {
         let newer = version > from.0;
         sources.append(rec.sources_mut());
         if fields.is_none() && kept == rec {
             // equal field for field: the merge would give `kept` back
+        } else if no_ops.iter().any(|(r, n)| *n == newer && *r == rec) {
+            // merged before into these same fields, which it left as they were
         } else {
             let a = match fields.take() {
                 Some(a) => Some(a),
@@ -513,15 +539,28 @@ fn merge_readings<'a, T: Mergeable>(
                 },
             };
             match (a, serde_json::to_value(&rec)) {
-                (Some(a), Ok(Value::Object(b))) if a == b => fields = Some(a),
+                (Some(a), Ok(Value::Object(b))) if a == b => {
+                    fields = Some(a);
+                    remember(&mut no_ops, rec, newer);
+                }
                 (Some(a), Ok(Value::Object(b))) => {
-                    let (merged, conflicts) = merge_fields(T::KIND, rec.id(), a, b, newer);
+                    let FieldMerge {
+                        a: merged,
+                        conflicts,
+                        changed,
+                    } = merge_fields(T::KIND, rec.id(), a, b, newer);
+                    let reported = !conflicts.is_empty();
                     let label = rec.label();
                     diagnostics.extend(
                         conflicts
                             .into_iter()
                             .map(|c| c.diagnostic(&label, T::KIND, &from, (file, version))),
                     );
+                    if changed {
+                        no_ops.clear();
+                    } else if !reported {
+                        remember(&mut no_ops, rec, newer);
+                    }
                     fields = Some(merged);
                 }
                 // A record that does not serialize (cannot happen) stays as it was, as in
@@ -542,6 +581,15 @@ fn merge_readings<'a, T: Mergeable>(
     }
     *kept.sources_mut() = sources;
     (kept, from)
+}
+
+/// Remembers `rec` (`newer` or not) among [`merge_readings`]'s readings that changed nothing;
+/// the first few only (the list is searched for every later reading).
+fn remember<T>(no_ops: &mut Vec<(T, bool)>, rec: T, newer: bool) {
+    const KEPT: usize = 4;
+    if no_ops.len() < KEPT {
+        no_ops.push((rec, newer));
+    }
 }
 
 /// Every merged record type of a dataset.
@@ -824,6 +872,85 @@ mod tests {
         assert_eq!(c.len(), 1);
         assert_eq!(c[0].field, "weapons");
         assert!(!c[0].kept.contains("a.html") && !c[0].other.contains("b.csv"));
+    }
+
+    /// `merge_readings` (serialized fields, readings that changed nothing not merged again)
+    /// gives what `merge_into` gives reading by reading (typed, every reading merged), record
+    /// and `X110`s, for every sequence of five readings of one stratagem drawn from variants
+    /// that pages print: with and without its text, another cost, another category, a newer
+    /// or an unversioned publication.
+    #[test]
+    fn merging_serialized_fields_agrees_with_merging_reading_by_reading() {
+        use crate::model::Edition;
+        use crate::source::Provenance;
+        let base = |file: &str| Stratagem {
+            id: "10e:gladius:armour-of-contempt".into(),
+            name: "Armour of Contempt".into(),
+            edition: Edition::Tenth,
+            cp: Some(1),
+            group: Some("Gladius Task Force".into()),
+            category: Some("Battle Tactic".into()),
+            flavor: Some("f".into()),
+            when: Some("w".into()),
+            target: Some("t".into()),
+            effect: Some("e".into()),
+            restrictions: None,
+            sources: vec![Provenance::at_line(file, 1, "00")],
+            translations: Default::default(),
+        };
+        type Variant = (fn(&mut Stratagem), Option<(u32, u32)>);
+        let variants: [Variant; 5] = [
+            (|_| {}, Some((1, 0))),
+            (
+                |s| {
+                    s.flavor = None;
+                    s.when = None;
+                    s.target = None;
+                    s.effect = None;
+                },
+                Some((1, 0)),
+            ),
+            (|s| s.cp = Some(2), Some((1, 1))),
+            (
+                |s| {
+                    s.category = Some("Strategic Ploy".into());
+                    s.restrictions = Some("r".into());
+                },
+                None,
+            ),
+            (|s| s.effect = Some("another effect".into()), Some((1, 1))),
+        ];
+        let files: Vec<String> = (0..5).map(|i| format!("page-{i}.html")).collect();
+        let n = variants.len();
+        for mut code in 0..n.pow(5) {
+            let readings: Vec<Reading<'_, Stratagem>> = files
+                .iter()
+                .map(|file| {
+                    let (change, version) = variants[code % n];
+                    code /= n;
+                    let mut s = base(file);
+                    change(&mut s);
+                    (s, version, file.as_str())
+                })
+                .collect();
+            let mut typed_diagnostics = Vec::new();
+            let mut rest = readings.clone().into_iter();
+            let Some((first, version, file)) = rest.next() else {
+                unreachable!("five readings")
+            };
+            let mut slot = (first, (version, file.to_string()));
+            for (rec, version, file) in rest {
+                merge_into(&mut slot, rec, version, file, &mut typed_diagnostics);
+            }
+            let mut diagnostics = Vec::new();
+            let mut rest = readings.into_iter();
+            let Some(first) = rest.next() else {
+                unreachable!("five readings")
+            };
+            let merged = merge_readings(first, rest, &mut diagnostics);
+            assert_eq!(merged, slot);
+            assert_eq!(diagnostics, typed_diagnostics);
+        }
     }
 
     /// Every serialized field of every record type has exactly one row in its table.
