@@ -19,6 +19,7 @@
 use crate::diag::{Code, Diagnostic};
 use crate::model::Rule;
 use rayon::prelude::*;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 pub mod near;
@@ -59,11 +60,11 @@ impl Folded {
         )
     }
 
-    /// The canonical text of `s` (folded now if `s` was not among the texts).
-    pub fn text(&self, s: &str) -> String {
+    /// The canonical text of `s`, lent (folded now if `s` was not among the texts).
+    pub fn text(&self, s: &str) -> Cow<'_, str> {
         match self.0.get(s) {
-            Some((c, _)) => c.clone(),
-            None => canonical_text(s),
+            Some((c, _)) => Cow::Borrowed(c),
+            None => Cow::Owned(canonical_text(s)),
         }
     }
 
@@ -107,9 +108,9 @@ pub fn merge_rules_with_report(
     let folded = Folded::of(&rules);
     let (numbered, rules): (Vec<Rule>, Vec<Rule>) =
         rules.into_iter().partition(|r| r.number.is_some());
-    let keyed: Vec<((String, String), Rule)> = rules
+    let keyed: Vec<((&str, Cow<'_, str>), Rule)> = rules
         .into_par_iter()
-        .map(|r| ((r.edition.as_str().to_string(), folded.text(&r.text)), r))
+        .map(|r| ((r.edition.as_str(), folded.text(&r.text)), r))
         .collect();
     // The id each paragraph had where it was read (what datasheets and detachments refer to),
     // by occurrence, to report the ids merging changed (`Report::renamed`).
@@ -125,12 +126,12 @@ pub fn merge_rules_with_report(
         .collect();
     read_as.par_sort_unstable();
     read_as.dedup();
-    let mut by_text: BTreeMap<(String, String), Vec<Rule>> = BTreeMap::new();
+    let mut by_text: BTreeMap<(&str, Cow<'_, str>), Vec<Rule>> = BTreeMap::new();
     for (key, r) in keyed {
         by_text.entry(key).or_default().push(r);
     }
     // Each group's canonical text is kept for the prefix pass below.
-    let (texts, merged): (Vec<String>, Vec<Rule>) = by_text
+    let (texts, merged): (Vec<Cow<'_, str>>, Vec<Rule>) = by_text
         .into_iter()
         .collect::<Vec<_>>()
         .into_par_iter()
@@ -153,7 +154,7 @@ pub fn merge_rules_with_report(
         for j in i + 1..merged.len() {
             // i is a strict, substantial prefix of j and the names do not disagree.
             let (a, b) = (&texts[i], &texts[j]);
-            if merged[i].edition != merged[j].edition || !b.starts_with(a.as_str()) {
+            if merged[i].edition != merged[j].edition || !b.starts_with(a.as_ref()) {
                 break;
             }
             if b.len() <= a.len() {
@@ -207,7 +208,7 @@ pub fn merge_rules_with_report(
     //    sorts first keeps the id, the others get `~<hash of their canonical text>`: neither
     //    file names nor input order decide (see `ids::variant`).
     rules.extend(numbered);
-    let mut keyed: Vec<(String, Rule)> = rules
+    let mut keyed: Vec<(Cow<'_, str>, Rule)> = rules
         .into_iter()
         .map(|r| (folded.text(&r.text), r))
         .collect();

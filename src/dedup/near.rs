@@ -245,7 +245,7 @@ struct Item {
 fn item(r: &Rule, folded: &super::Folded) -> Item {
     Item {
         edition: r.edition.as_str(),
-        canonical: folded.text(&r.text),
+        canonical: folded.text(&r.text).into_owned(),
         slug: r.name.as_deref().map(crate::ids::rule_slug),
         kind: (r.kind != super::UNCLASSIFIED).then(|| r.kind.clone()),
         faction: r.faction.clone(),
@@ -541,9 +541,15 @@ pub fn report(rules: &[Rule], links: &[PendingLink], folded: &super::Folded) -> 
     let mut clusters = Vec::new();
     let mut by_text: BTreeMap<(&str, String), &str> = BTreeMap::new();
     for r in rules {
-        by_text.insert((r.edition.as_str(), folded.text(&r.text)), &r.id);
+        by_text.insert(
+            (r.edition.as_str(), folded.text(&r.text).into_owned()),
+            &r.id,
+        );
         for v in &r.variants {
-            by_text.insert((r.edition.as_str(), folded.text(&v.text)), &r.id);
+            by_text.insert(
+                (r.edition.as_str(), folded.text(&v.text).into_owned()),
+                &r.id,
+            );
         }
         if r.variants.is_empty() {
             continue;
