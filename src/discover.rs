@@ -221,18 +221,24 @@ pub fn discover_with(inputs: &[PathBuf], opts: &Options) -> std::io::Result<Disc
     for f in read.iter().flatten() {
         *sizes.entry(f.len).or_insert(0) += 1;
     }
-    read.par_iter_mut().for_each(|r| {
-        let Ok(f) = r else { return };
-        if sizes.get(&f.len).copied().unwrap_or(0) < 2 || f.too_large() {
-            return;
-        }
+    // Each file to hash is a task of its own: in `read`'s order, a few large ones side by side
+    // would go to one thread together, the others waiting.
+    let mut shared_size: Vec<&mut Result<OnDisk, (String, Diagnostic)>> = read
+        .iter_mut()
+        .filter(|r| {
+            r.as_ref()
+                .is_ok_and(|f| sizes.get(&f.len).copied().unwrap_or(0) >= 2 && !f.too_large())
+        })
+        .collect();
+    shared_size.par_iter_mut().with_max_len(1).for_each(|r| {
+        let Ok(f) = &mut **r else { return };
         match read_regular(&f.abs, f.max_file_size, LastLink::Follow) {
             Ok(bytes) => f.sha256 = Some(sha256_hex(&bytes)),
             Err(Unread::NotRegular(kind)) => {
                 let d = not_regular(&f.path, kind);
-                *r = Err((f.path.clone(), d));
+                **r = Err((f.path.clone(), d));
             }
-            Err(Unread::Io(e)) => *r = Err(unreadable(f.path.clone(), e)),
+            Err(Unread::Io(e)) => **r = Err(unreadable(f.path.clone(), e)),
         }
     });
     read.sort_by(|a, b| key(a).cmp(key(b)));
