@@ -28,6 +28,7 @@
 
 use crate::model::{Rule, RuleVariant};
 use serde::Serialize;
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Characters per shingle.
@@ -539,17 +540,11 @@ fn combine(mut members: Vec<(Rule, &Item, Vec<u64>)>) -> Option<Rule> {
 /// final id. `folded`: the canonical texts of the rules' texts and their variants'.
 pub fn report(rules: &[Rule], links: &[PendingLink], folded: &super::Folded) -> Report {
     let mut clusters = Vec::new();
-    let mut by_text: BTreeMap<(&str, String), &str> = BTreeMap::new();
+    let mut by_text: BTreeMap<(&str, Cow<'_, str>), &str> = BTreeMap::new();
     for r in rules {
-        by_text.insert(
-            (r.edition.as_str(), folded.text(&r.text).into_owned()),
-            &r.id,
-        );
+        by_text.insert((r.edition.as_str(), folded.text(&r.text)), &r.id);
         for v in &r.variants {
-            by_text.insert(
-                (r.edition.as_str(), folded.text(&v.text).into_owned()),
-                &r.id,
-            );
+            by_text.insert((r.edition.as_str(), folded.text(&v.text)), &r.id);
         }
         if r.variants.is_empty() {
             continue;
@@ -586,8 +581,8 @@ pub fn report(rules: &[Rule], links: &[PendingLink], folded: &super::Folded) -> 
     let mut out: Vec<Link> = links
         .iter()
         .filter_map(|l| {
-            let a = by_text.get(&(l.a.0.as_str(), l.a.1.clone()))?;
-            let b = by_text.get(&(l.b.0.as_str(), l.b.1.clone()))?;
+            let a = by_text.get(&(l.a.0.as_str(), Cow::Borrowed(l.a.1.as_str())))?;
+            let b = by_text.get(&(l.b.0.as_str(), Cow::Borrowed(l.b.1.as_str())))?;
             let (a, b) = if a <= b { (a, b) } else { (b, a) };
             Some(Link {
                 a: a.to_string(),

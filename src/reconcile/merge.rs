@@ -318,7 +318,8 @@ fn merge_fields(
             };
             // Equal values cannot disagree: no need to fold and compare them (most readings
             // of a record repeated across pages are equal field for field).
-            let reported = x != y
+            let unequal = x != y;
+            let reported = unequal
                 && match rule.report {
                     Report::Never => false,
                     Report::BothPresent => present(x) && present(y),
@@ -343,7 +344,8 @@ fn merge_fields(
                 }
             }
             if take {
-                changed |= a.get(field) != b.get(field);
+                // a different value, or `null` where the field was absent (or the other way)
+                changed |= unequal || a.contains_key(field) != b.contains_key(field);
                 // A field the other reading does not serialize (skipped when absent, like
                 // `legends` or `power_rating`) is absent in the merge too, not `null`.
                 match b.remove(field) {
