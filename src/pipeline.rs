@@ -75,10 +75,21 @@ pub fn run<I: Input>(sources: &[I], failed: &[(String, Diagnostic)], opts: &Opti
 
     let mut order: Vec<usize> = (0..sources.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(sources[i].len()));
+    // Shared by the threads decoding; no output depends on it (see `decode::Shared`).
+    let shared = decode::Shared::default();
+    // Largest first, each file to whichever thread is free next (`par_bridge` pulls from the
+    // one ordered iterator): the threads end together, whatever each file costs (a page whose
+    // glossary the memo already has costs far less than its size says).
     let mut processed: Vec<(usize, Processed)> = order
-        .par_iter()
+        .iter()
+        .par_bridge()
         .map(|&i| {
-            let p = process(sources[i], duplicate_of[i].as_deref(), opts.on_input);
+            let p = process(
+                sources[i],
+                duplicate_of[i].as_deref(),
+                opts.on_input,
+                &shared,
+            );
             if let Some(f) = opts.on_file {
                 f();
             }
@@ -86,6 +97,8 @@ pub fn run<I: Input>(sources: &[I], failed: &[(String, Diagnostic)], opts: &Opti
         })
         .collect();
     processed.sort_by_key(|(i, _)| *i);
+    // Its entries are many small allocations: freed beside the rest of the run.
+    rayon::spawn(move || drop(shared));
     read_record_groups(&mut processed, opts.on_input);
 
     let mut diagnostics: Vec<Diagnostic> = Vec::new();
@@ -184,6 +197,7 @@ fn process<I: Input>(
     input: &I,
     duplicate_of: Option<&str>,
     on_input: Option<fn(&str)>,
+    shared: &decode::Shared,
 ) -> Processed {
     let mut entry = new_entry(
         input.path(),
@@ -245,7 +259,7 @@ fn process<I: Input>(
         if let Some(f) = on_input {
             f(&src.path);
         }
-        process_one(src)
+        process_one_shared(src, shared)
     };
     match catch_panic(run_stages) {
         Ok(mut p) => {
@@ -269,8 +283,13 @@ fn process<I: Input>(
 /// BattleScribe data) comes back as its `table`, for [`read_group`]. Panics are not caught
 /// here (the pipeline catches them per input; the fuzz targets call this to see them).
 pub fn process_one(src: &crate::source::SourceFile) -> Processed {
+    process_one_shared(src, &decode::Shared::default())
+}
+
+/// [`process_one`], with what the decoders of this run share.
+pub fn process_one_shared(src: &crate::source::SourceFile, shared: &decode::Shared) -> Processed {
     let mut entry = new_entry(&src.path, &src.sha256, src.bytes.len() as u64, None);
-    let decoded = decode::decode(src);
+    let decoded = decode::decode_shared(src, shared);
     let mut diagnostics = decoded.diagnostics;
     entry.format = decoded.format.as_str().to_string();
     let Some(doc) = decoded.document else {

@@ -32,17 +32,28 @@ pub struct Decoded {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// A document decoder: bytes of one source → blocks, plus diagnostics. Never fails.
-pub type DecodeFn = fn(&SourceFile, &mut Vec<Diagnostic>) -> Document;
+/// A document decoder: bytes of one source → blocks, plus diagnostics. Never fails. It may
+/// use what the decoders of one run share ([`Shared`]).
+pub type DecodeFn = fn(&SourceFile, &Shared, &mut Vec<Diagnostic>) -> Document;
+
+/// What the decoders of one run share across its files: the HTML decoder's memo of glossary
+/// subtrees ([`html::memo`]). It changes no output, only how often the same markup is read;
+/// one per run (the pipeline's), dropped with it.
+#[derive(Default)]
+pub struct Shared {
+    pub html: html::memo::Memo,
+}
 
 /// The decoders, by the format each reads. Adding a document format is a module beside this one
 /// and one line here (plus its sniffing rule in [`sniff`]); a recognised format with no line
 /// here is skipped with `S007`, never read as text.
 const DECODERS: &[(Format, DecodeFn)] = &[
-    (Format::Text, text::decode),
-    (Format::Html, html::decode),
-    (Format::Pdf, pdf::decode),
-    (Format::Markdown, markdown::decode),
+    (Format::Text, |src, _, d| text::decode(src, d)),
+    (Format::Html, |src, shared, d| {
+        html::decode_with_memo(src, Some(&shared.html), d)
+    }),
+    (Format::Pdf, |src, _, d| pdf::decode(src, d)),
+    (Format::Markdown, |src, _, d| markdown::decode(src, d)),
 ];
 
 /// The decoder registered for `format`, if any.
@@ -290,6 +301,11 @@ fn is_control(b: u8) -> bool {
 /// Decodes `src` with the decoder registered for its detected format. A format without a
 /// decoder is skipped by name (`S007`); bytes no detector recognises are `S003`.
 pub fn decode(src: &SourceFile) -> Decoded {
+    decode_shared(src, &Shared::default())
+}
+
+/// [`decode`], with what the decoders of this run share.
+pub fn decode_shared(src: &SourceFile, shared: &Shared) -> Decoded {
     let mut diagnostics = Vec::new();
     if src.bytes.iter().all(|b| b.is_ascii_whitespace()) {
         diagnostics.push(Diagnostic::new(Code::SourceEmpty, "empty input").in_file(&src.path));
@@ -303,7 +319,7 @@ pub fn decode(src: &SourceFile) -> Decoded {
     let format = sniffed.format;
     let document = match decoder_for(format) {
         Some(decode) => {
-            let doc = decode(src, &mut diagnostics);
+            let doc = decode(src, shared, &mut diagnostics);
             // A PDF with nothing readable (`S015`, `S016`) is skipped, not read as empty text.
             (format != Format::Pdf || !doc.blocks.is_empty()).then_some(doc)
         }

@@ -26,6 +26,7 @@ mod gw_points;
 mod heresy;
 mod hostile;
 mod html;
+mod html_memo;
 mod ids;
 mod inputs;
 mod locations;

@@ -24,6 +24,7 @@
 //! Owns tree construction only: never reads the site's markup (the sink keeps what the renderer
 //! reads), never recurses, never panics on input.
 
+use super::memo::{Entry as MemoEntry, Memo};
 use super::tree::{Kept, Piece, Sink, Tree};
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::states::RawKind;
@@ -31,6 +32,7 @@ use html5ever::tokenizer::{TagKind, Token, TokenSink, TokenSinkResult};
 use html5ever::tree_builder::{ElementFlags, NodeOrText, TreeSink};
 use html5ever::{local_name, ns, Attribute, LocalName, QualName};
 use std::cell::RefCell;
+use std::sync::Arc;
 
 /// The insertion modes this builder runs in (html5ever's names).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -385,6 +387,9 @@ struct State {
     /// A formatting element left the stack during this token: [`Run::check`] looks.
     dirty: bool,
     gave_up: bool,
+    /// For a subtree read on its own ([`Builder::isolated`]): 1 until the element is open,
+    /// 2 while it is; 0 for a page.
+    watch: u8,
     /// Why it gave up (the mode and token), for the tests.
     #[cfg(test)]
     why: Option<String>,
@@ -394,6 +399,8 @@ struct State {
 pub struct Builder<'t> {
     sink: Sink<'t>,
     st: RefCell<State>,
+    /// The memo of glossary subtrees this page may read from ([`super::memo`]).
+    memo: Option<&'t Memo>,
 }
 
 impl<'t> Builder<'t> {
@@ -411,10 +418,107 @@ impl<'t> Builder<'t> {
                 ignore_lf: false,
                 dirty: false,
                 gave_up: false,
+                watch: 0,
                 #[cfg(test)]
                 why: None,
             }),
+            memo: None,
         }
+    }
+
+    /// This builder, reading glossary subtrees from `memo`.
+    pub fn with_memo(mut self, memo: Option<&'t Memo>) -> Self {
+        self.memo = memo;
+        self
+    }
+
+    /// A builder for one element's subtree read on its own, for the memo: given a doctype,
+    /// then the element's start tag (which opens `html`, `body` and the element), it is
+    /// [`Builder::done`] once the element is closed.
+    pub fn isolated(sink: Sink<'t>) -> Self {
+        let b = Builder::new(sink);
+        b.st.borrow_mut().watch = 1;
+        let doctype = html5ever::tokenizer::Doctype {
+            name: Some("html".into()),
+            public_id: None,
+            system_id: None,
+            force_quirks: false,
+        };
+        let _ = b.process_token(Token::DoctypeToken(doctype), 1);
+        b
+    }
+
+    /// Whether the element a [`Builder::isolated`] was reading is closed (never, for a page).
+    pub fn done(&self) -> bool {
+        let mut st = self.st.borrow_mut();
+        match st.watch {
+            1 if st.stack.len() >= 3 => {
+                st.watch = 2;
+                false
+            }
+            2 => st.stack.len() < 3,
+            _ => false,
+        }
+    }
+
+    /// Whether the subtree read on its own left the builder as it found the element: in body,
+    /// `html` and `body` open and nothing else, no formatting element active, no form open.
+    pub fn settled(&self) -> bool {
+        let st = self.st.borrow();
+        !st.gave_up
+            && st.mode == Mode::InBody
+            && st.stack.len() == 2
+            && st.active.is_empty()
+            && st.form.is_none()
+            && !st.ignore_lf
+            && !st.quirks
+    }
+
+    /// The memo, when the element just opened may be read from it: a `div` of the memo's
+    /// classes ([`super::memo::qualifies`]), opened in
+    /// body in standards mode, under `html`, `body` and `div`s of no class the renderer reads,
+    /// with no formatting element active and no form open (see [`super::memo`]).
+    pub fn memo_for_open(&self) -> Option<&'t Memo> {
+        let memo = self.memo?;
+        let st = self.st.borrow();
+        if st.gave_up
+            || st.mode != Mode::InBody
+            || st.quirks
+            || st.ignore_lf
+            || st.form.is_some()
+            || !st.active.is_empty()
+        {
+            return None;
+        }
+        let [html, body, rest @ ..] = st.stack.as_slice() else {
+            return None;
+        };
+        let (top, between) = rest.split_last()?;
+        let top_flags = self.sink.flags(top.id);
+        let plain = html.name == local_name!("html")
+            && body.name == local_name!("body")
+            && top.name == local_name!("div")
+            && top.id == self.sink.last_made()
+            && super::memo::qualifies(top_flags)
+            && between.iter().all(|o| o.name == local_name!("div"))
+            && [html, body]
+                .into_iter()
+                .chain(between)
+                .all(|o| self.sink.flags(o.id) == 0);
+        plain.then_some(memo)
+    }
+
+    /// The element just opened ([`Builder::memo_for_open`]) was read from the memo as
+    /// `entry`: it is attached to the element, which is closed (its end tag).
+    pub fn close_from_memo(&self, entry: Arc<MemoEntry>) {
+        let Some((mut st, _)) = self.enter() else {
+            return;
+        };
+        let Some(top) = st.stack.last().map(|o| o.id) else {
+            return;
+        };
+        self.sink.attach_memo(top, entry);
+        let _ = self.run(&mut st, Tk::End(local_name!("div")));
     }
 
     /// Whether the page needs html5ever's builder (the tree built so far is then not the

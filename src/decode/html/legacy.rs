@@ -27,6 +27,11 @@ mod dom {
         el.value().attrs().find(|(k, _)| *k == name).map(|(_, v)| v)
     }
 
+    /// `scraper`'s DOM is never read from the memo.
+    pub fn memo<'a>(_: &ElementRef<'a>) -> Option<&'a super::render::Recorded> {
+        None
+    }
+
     pub fn has_classes(el: &ElementRef) -> bool {
         el.value().classes().next().is_some()
     }

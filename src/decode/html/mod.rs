@@ -51,6 +51,7 @@ mod build;
 mod fragment;
 #[cfg(test)]
 mod legacy;
+pub mod memo;
 mod render;
 mod tokenize;
 mod tree;
@@ -66,6 +67,36 @@ pub fn tokenizers_differ(text: &str) -> Option<String> {
     tree::tokenizers_differ(text)
 }
 
+/// Where `text` decoded with a memo differs from `text` decoded without one (`None`: the same
+/// document and diagnostics). The page is decoded twice with one memo, so that the second time
+/// every container that qualifies is read from it. For the fuzz targets only (feature
+/// `fuzzing`): the tests compare the two on the corpus and a list of traps.
+#[cfg(feature = "fuzzing")]
+pub fn memo_differs(text: &str) -> Option<String> {
+    let src = SourceFile::new("fuzz.html", text.as_bytes().to_vec());
+    let decoded = |memo: Option<&memo::Memo>| {
+        let mut diagnostics = Vec::new();
+        let doc = decode_with_memo(&src, memo, &mut diagnostics);
+        format!(
+            "{}\n{}",
+            serde_json::to_string(&doc).unwrap_or_default(),
+            serde_json::to_string(&diagnostics).unwrap_or_default()
+        )
+    };
+    let without = decoded(None);
+    let memo = memo::Memo::new();
+    for round in 0..2 {
+        let with = decoded(Some(&memo));
+        if with != without {
+            return Some(format!(
+                "round {round} with the memo ({:?}):\n{with}\nwithout:\n{without}",
+                memo.stats()
+            ));
+        }
+    }
+    None
+}
+
 /// The tree the renderer reads: the lean arena of [`tree`].
 mod dom {
     pub use super::tree::{ElementRef, Node};
@@ -78,6 +109,11 @@ mod dom {
     /// One of the attributes the tree keeps (`href`, `title`, `style`).
     pub fn attr<'a>(el: &ElementRef<'a>, name: &str) -> Option<&'a str> {
         el.attr(name)
+    }
+
+    /// The recorded rendering of `el`'s subtree, when it was read from the memo.
+    pub fn memo<'a>(el: &ElementRef<'a>) -> Option<&'a super::render::Recorded> {
+        el.memo()
     }
 
     pub fn has_classes(el: &ElementRef) -> bool {
@@ -103,13 +139,27 @@ mod dom {
 
 /// Decodes one HTML page.
 pub fn decode(src: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Document {
+    decode_with_memo(src, None, diagnostics)
+}
+
+/// Decodes one HTML page, its glossary subtrees read from `memo` (shared by the pages of one
+/// run: [`memo`]) where they qualify. The blocks are the same with or without it.
+pub fn decode_with_memo(
+    src: &SourceFile,
+    memo: Option<&memo::Memo>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Document {
     let text = super::text_of(src, diagnostics);
-    let (tree, as_text) = tree::parse(&text);
+    let (tree, as_text) = tree::parse_with_memo(&text, memo);
     if as_text.tags > 0 {
         diagnostics.push(too_deep(as_text.tags).at(&src.path, as_text.first_line));
     }
-    let r = render::render_page(tree.root_element(), &text);
+    let mut r = render::render_page(tree.root_element(), &text);
     drop(tree);
+    if r.memo_refused {
+        let (tree, _) = tree::parse(&text);
+        r = render::render_page(tree.root_element(), &text);
+    }
     if looks_truncated(&text) {
         diagnostics.push(
             Diagnostic::new(Code::TruncatedInput, "document ends before </html>")
@@ -582,6 +632,10 @@ pub struct Locator<'t> {
     /// Needles a search did not find: the cursor only moves forward, so they are not found
     /// later either, and each costs one scan of the rest of the page, not one per block.
     missed: HashSet<String>,
+    /// Recording (a subtree read on its own for the memo): the needles asked for, in order;
+    /// each search answers its number (1-based) instead of a line, and the page's locator
+    /// runs them where the subtree is used ([`memo`]).
+    recorded: Option<Vec<Box<str>>>,
 }
 
 impl<'t> Locator<'t> {
@@ -591,7 +645,21 @@ impl<'t> Locator<'t> {
             cursor: 0,
             line: 1,
             missed: HashSet::new(),
+            recorded: None,
         }
+    }
+
+    /// A locator that records its searches (see [`Locator::recorded`]).
+    pub fn recording() -> Locator<'static> {
+        Locator {
+            recorded: Some(Vec::new()),
+            ..Locator::new("")
+        }
+    }
+
+    /// The searches a recording locator was asked for.
+    pub fn into_recorded(self) -> Vec<Box<str>> {
+        self.recorded.unwrap_or_default()
     }
 
     fn line_count(&self) -> u32 {
@@ -603,6 +671,10 @@ impl<'t> Locator<'t> {
     /// Line of the next occurrence of `needle` at or after the cursor (which moves there);
     /// the cursor's line when it does not occur.
     pub fn find(&mut self, needle: &str) -> u32 {
+        if let Some(recorded) = &mut self.recorded {
+            recorded.push(needle.into());
+            return u32::try_from(recorded.len()).unwrap_or(u32::MAX);
+        }
         if needle.is_empty() || self.missed.contains(needle) {
             return self.line;
         }

@@ -3,7 +3,9 @@
 //! tests `scraper`'s DOM, to check both give the same blocks), so it owns the site's markup
 //! and nothing about parsing.
 
-use super::dom::{any_earlier_sibling, attr, flags, has_classes, tag, text, ElementRef, Node};
+use super::dom::{
+    any_earlier_sibling, attr, flags, has_classes, memo, tag, text, ElementRef, Node,
+};
 use super::{clean, is_blank, is_skipped, Locator};
 use crate::ir::{Block, BlockKind, ClassHint, Region};
 use crate::source::Span;
@@ -16,6 +18,62 @@ pub struct Rendered {
     pub meta: BTreeMap<String, String>,
     /// The page's last line (for a diagnostic at its end).
     pub last_line: u32,
+    /// A memoized subtree was met where its recording does not hold (never on the site's
+    /// pages: see [`Renderer::replay`]); the page is to be read again without the memo.
+    pub memo_refused: bool,
+}
+
+/// A glossary subtree rendered on its own, for the memo ([`super::memo`]): its blocks, whose
+/// lines are the numbers of the searches in `needles`, and what it added to the page's counts.
+pub struct Recorded {
+    blocks: Vec<Block>,
+    needles: Vec<Box<str>>,
+    paths: Vec<(String, usize)>,
+    chrome: usize,
+    /// The first `logo3` image's title in it: the page's faction pack, unless one came before.
+    faction_pack: Option<String>,
+}
+
+impl Recorded {
+    /// About the bytes it holds.
+    pub fn size(&self) -> usize {
+        let blocks: usize = self.blocks.iter().map(|b| 2 * b.text.len() + 96).sum();
+        let needles: usize = self.needles.iter().map(|n| n.len() + 16).sum();
+        blocks + needles
+    }
+}
+
+/// Renders the container `el` (of a subtree parsed on its own) as the page's renderer would
+/// where it meets it: with the chrome or glossary branch of [`Renderer::element`], the page's
+/// pending text flushed. `None` when the rendering set any of the page's metadata but the
+/// faction pack (a heading's or the title's depend on what came before it in the page; the
+/// faction pack's is the first one, whatever comes before).
+pub fn record(el: ElementRef<'_>) -> Option<Recorded> {
+    let mut r = Renderer {
+        loc: Locator::recording(),
+        blocks: Vec::new(),
+        para: String::new(),
+        region: None,
+        class: None,
+        chrome: 0,
+        meta: BTreeMap::new(),
+        paths: BTreeMap::new(),
+        list_depth: 0,
+        memo_refused: false,
+    };
+    r.render(el);
+    r.flush();
+    let faction_pack = r.meta.remove("faction_pack");
+    if !r.meta.is_empty() || r.memo_refused {
+        return None;
+    }
+    Some(Recorded {
+        blocks: r.blocks,
+        needles: r.loc.into_recorded(),
+        paths: r.paths.into_iter().collect(),
+        chrome: r.chrome,
+        faction_pack,
+    })
 }
 
 /// Renders the page whose root element is `root` and whose source is `text` (for lines).
@@ -30,6 +88,7 @@ pub fn render_page(root: Option<ElementRef<'_>>, text: &str) -> Rendered {
         meta: BTreeMap::new(),
         paths: BTreeMap::new(),
         list_depth: 0,
+        memo_refused: false,
     };
     if let Some(root) = root {
         r.render(root);
@@ -44,6 +103,7 @@ pub fn render_page(root: Option<ElementRef<'_>>, text: &str) -> Rendered {
     }
     Rendered {
         last_line: r.loc.line_count(),
+        memo_refused: r.memo_refused,
         blocks: r.blocks,
         chrome: r.chrome,
         meta: r.meta,
@@ -74,6 +134,7 @@ struct Renderer<'t> {
     /// Counts of the site sections the page links to (`/wh40k10ed/`, `/aos4/`…).
     paths: BTreeMap<String, usize>,
     list_depth: u8,
+    memo_refused: bool,
 }
 
 /// The site's class names this decoder reacts to, one bit each, so an element's classes are
@@ -447,6 +508,35 @@ impl<'t> Renderer<'t> {
         self.class = class;
     }
 
+    /// A glossary container read from the memo: its recorded blocks, each given the line the
+    /// page's locator finds for the search it was recorded with (the searches run in their
+    /// order, so the locator moves as it would have), and its counts. The recording started
+    /// outside any list (the memo takes only containers whose ancestors are `div`s, so the page
+    /// is outside any list there too; a list would change its list items' levels).
+    fn replay(&mut self, recorded: &Recorded) {
+        if self.list_depth != 0 {
+            self.memo_refused = true;
+            return;
+        }
+        let lines: Vec<u32> = recorded.needles.iter().map(|n| self.loc.find(n)).collect();
+        self.blocks.reserve(recorded.blocks.len());
+        for b in &recorded.blocks {
+            let mut b = b.clone();
+            let search = (b.span.line as usize).wrapping_sub(1);
+            b.span.line = lines.get(search).copied().unwrap_or(self.loc.line);
+            self.blocks.push(b);
+        }
+        for (path, n) in &recorded.paths {
+            *self.paths.entry(path.clone()).or_insert(0) += n;
+        }
+        self.chrome += recorded.chrome;
+        if let Some(title) = &recorded.faction_pack {
+            self.meta
+                .entry("faction_pack".to_string())
+                .or_insert_with(|| title.clone());
+        }
+    }
+
     fn img(&mut self, el: ElementRef, f: u64) {
         if f & cls::LOGO3 != 0 {
             if let Some(t) = attr(&el, "title") {
@@ -481,6 +571,14 @@ impl<'t> Renderer<'t> {
             }
         }
         if is_skipped(name) || is_repeated_variant(&el, f) {
+            return;
+        }
+        if let Some(recorded) = memo(&el) {
+            // A chrome or glossary container read from the memo (`super::memo::qualifies`):
+            // both branches below start by flushing the pending text (the chrome branch after
+            // reading its images, which only sets the faction pack's title).
+            self.flush();
+            self.replay(recorded);
             return;
         }
         if f & cls::CHROME != 0 {

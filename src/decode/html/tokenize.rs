@@ -26,6 +26,7 @@
 //! Owns tokenization only: it must not build or read the tree (the tree builder does), nor
 //! know the site's markup. Never recurses, never panics on input (every index is checked).
 
+use super::memo::{Entry, Memo};
 use super::tree::Kept;
 use html5ever::data::{C1_REPLACEMENTS, NAMED_ENTITIES};
 use html5ever::tendril::StrTendril;
@@ -37,6 +38,7 @@ use html5ever::{local_name, ns, Attribute, LocalName, QualName};
 use memchr::memmem;
 use std::borrow::Cow;
 use std::cell::RefCell;
+use std::sync::Arc;
 
 /// The page needs html5ever's own tokenizer (see the module doc).
 #[derive(Debug, PartialEq, Eq)]
@@ -116,6 +118,23 @@ pub trait Feed: TokenSink {
         false
     }
 
+    /// Whether the tokenizer is to stop (after a tag): the element a subtree read on its own
+    /// was reading is closed ([`first_reading`]).
+    fn done(&self) -> bool {
+        false
+    }
+
+    /// The memo, when the element just opened may be read from it ([`super::memo`]).
+    fn memo_for_open(&self) -> Option<&Memo> {
+        None
+    }
+
+    /// The element just opened was read from the memo as `entry`: attach it and close the
+    /// element.
+    fn close_from_memo(&self, entry: Arc<Entry>) {
+        let _ = entry;
+    }
+
     /// Whether start tags (but those of `html`, `body` and `input`) may come as
     /// [`Feed::start_kept`]: attributes read into what the tree keeps, no `Attribute` built.
     fn reads_kept(&self) -> bool {
@@ -158,6 +177,18 @@ impl<H: Clone, S: html5ever::tree_builder::TreeSink<Handle = H>> Feed
 impl Feed for super::build::Builder<'_> {
     fn gave_up(&self) -> bool {
         super::build::Builder::gave_up(self)
+    }
+
+    fn done(&self) -> bool {
+        super::build::Builder::done(self)
+    }
+
+    fn memo_for_open(&self) -> Option<&Memo> {
+        super::build::Builder::memo_for_open(self)
+    }
+
+    fn close_from_memo(&self, entry: Arc<Entry>) {
+        super::build::Builder::close_from_memo(self, entry);
     }
 
     fn reads_kept(&self) -> bool {
@@ -238,6 +269,59 @@ pub fn run<S: Feed>(text: &str, sink: &S, limits: bool) -> Result<AsText, Fallba
     })
 }
 
+/// The element whose start tag is at `lt` of `text` (a page as the tokenizer reads it) read
+/// on its own for the memo ([`super::memo`]): a fresh builder given a doctype, then the page
+/// from `lt` up to the end tag that closes the element. `None` when it does not qualify: the
+/// builder gave up or did not end as it started ([`super::build::Builder::settled`]), the page
+/// ended first, a tag in it was past the depth limits, the element is shorter than the memo's
+/// prefix, or its rendering set the page's metadata.
+pub fn first_reading(text: &str, lt: usize) -> Option<Entry> {
+    let builder = super::build::Builder::isolated(super::tree::new_sink(text, false));
+    let mut t = Tok {
+        s: text,
+        sink: &builder,
+        pos: lt,
+        counter: Some(super::DepthCounter::new(super::MAX_DEPTH)),
+        as_text: 0,
+        first_as_text: None,
+        uncounted_until: lt,
+        classes: ClassBits::default(),
+    };
+    t.data().ok()?;
+    let end = t.pos;
+    let counter = t.counter.as_ref()?;
+    let plain = builder.done()
+        && builder.settled()
+        && t.as_text == 0
+        && counter.depth == 0
+        && counter.formatting == 0
+        && counter.foreign == 0
+        && counter.held.is_empty()
+        && end.saturating_sub(lt) >= super::memo::PREFIX;
+    if !plain {
+        return None;
+    }
+    let (max_depth, max_formatting) = (counter.max_depth, counter.max_formatting);
+    let key: Box<[u8]> = text.as_bytes().get(lt..end)?.into();
+    let tree = builder.finish()?;
+    let body = tree
+        .root_element()?
+        .child_elements()
+        .find(|e| e.value().name() == "body")?;
+    let mut children = body.children();
+    let el = children.next().and_then(super::tree::ElementRef::wrap)?;
+    if children.next().is_some() {
+        return None;
+    }
+    let rendered = super::render::record(el)?;
+    Some(Entry {
+        key,
+        max_depth,
+        max_formatting,
+        rendered,
+    })
+}
+
 /// HTML's whitespace (CR is gone by then).
 fn is_ws(c: u8) -> bool {
     matches!(c, b'\t' | b'\n' | 0x0C | b' ')
@@ -311,6 +395,9 @@ impl<S: Feed> Tok<'_, S> {
             }
             text_from = self.pos;
             search = self.pos;
+            if self.sink.done() {
+                return Ok(());
+            }
         }
         self.text(text_from, len, true);
         self.pos = len;
@@ -363,8 +450,53 @@ impl<S: Feed> Tok<'_, S> {
         };
         if kind == TagKind::StartTag {
             self.after_start_tag(answer, &name)?;
+            if name == local_name!("div") {
+                if let Some(memo) = self.sink.memo_for_open() {
+                    self.read_from_memo(lt, memo);
+                }
+            }
         }
         Ok(false)
+    }
+
+    /// The element whose start tag is at `lt`, just opened and qualified by the builder, read
+    /// from `memo` (filled first with a reading of it on its own when it is not there yet):
+    /// the tokenizer moves past its end tag. Nothing happens when it does not qualify (its
+    /// reading on its own failed, or in this page it would reach the depth limits): it is
+    /// then read here, tag by tag.
+    fn read_from_memo(&mut self, lt: usize, memo: &Memo) {
+        let Some(counter) = &self.counter else {
+            return;
+        };
+        if !counter.held.is_empty() || counter.foreign > 0 || lt < self.uncounted_until {
+            return;
+        }
+        let rest = self.b().get(lt..).unwrap_or_default();
+        if rest.len() < super::memo::PREFIX {
+            return;
+        }
+        let (entry, found) = match memo.find(rest) {
+            Some(entry) => (entry, true),
+            None => match first_reading(self.s, lt) {
+                Some(entry) => (memo.insert(entry), false),
+                None => return,
+            },
+        };
+        // The element's own level is counted in both (`depth` here, 1 in `max_depth`).
+        if counter.depth + entry.max_depth > counter.limit + 1
+            || counter.formatting + entry.max_formatting > super::MAX_FORMATTING
+        {
+            return;
+        }
+        if found {
+            memo.hit();
+        }
+        let end = lt + entry.key.len();
+        self.sink.close_from_memo(entry);
+        if let Some(counter) = &mut self.counter {
+            counter.end("div");
+        }
+        self.pos = end;
     }
 
     /// Whether `tag` is past the depth limits (counted as [`super::limit_depth`] counts).

@@ -16,6 +16,8 @@
 //! Must not know the site's markup beyond the class bits; reading the tree is `render`'s
 //! business. Never panics: a handle the builder passes that is not in the arena is ignored.
 
+use super::memo::{Entry, Memo};
+use super::render::Recorded;
 use super::tokenize::AsText;
 use html5ever::tendril::{StrTendril, TendrilSink};
 use html5ever::tree_builder::{
@@ -24,6 +26,7 @@ use html5ever::tree_builder::{
 use html5ever::{local_name, ns, Attribute, LocalName, Namespace, QualName};
 use std::borrow::Cow;
 use std::cell::{Ref, RefCell};
+use std::sync::Arc;
 
 /// No node (the end of a link).
 const NONE: u32 = u32::MAX;
@@ -348,6 +351,9 @@ pub struct Tree<'t> {
     other: Node,
     /// The name a handle that is not an element reads as (the builder never asks).
     div: LocalName,
+    /// Elements whose subtree was read from the memo (left empty here), by node, in the order
+    /// they were made ([`super::memo`]).
+    memos: Vec<(u32, Arc<Entry>)>,
 }
 
 /// How much of the page the tokenizer is given at once: the page is not copied whole into
@@ -361,7 +367,13 @@ const PIECE: usize = 1 << 16;
 /// past the depth limits are read as text (`super::limit_depth`'s counting): the answer says
 /// how many, and where the first is.
 pub fn parse(text: &str) -> (Tree<'_>, AsText) {
-    parse_fast(text, true)
+    parse_with_memo(text, None)
+}
+
+/// [`parse`], the glossary subtrees read from `memo` where they qualify ([`super::memo`]):
+/// the fast builder's tree only (a page it gives up on is parsed again without the memo).
+pub fn parse_with_memo<'t>(text: &'t str, memo: Option<&'t Memo>) -> (Tree<'t>, AsText) {
+    parse_fast_memo(text, true, memo)
         .or_else(|| parse_with_tree_builder(text, true))
         .unwrap_or_else(|| parse_with_html5ever_limited(text))
 }
@@ -383,11 +395,20 @@ fn parse_with_html5ever_limited(text: &str) -> (Tree<'static>, AsText) {
 
 /// The page's tree from the fast builder ([`super::build`]), `None` when it gave up; with
 /// `limits`, tags past the depth limits read as text.
+#[cfg(any(test, feature = "fuzzing"))]
 pub fn parse_fast(text: &str, limits: bool) -> Option<(Tree<'_>, AsText)> {
+    parse_fast_memo(text, limits, None)
+}
+
+fn parse_fast_memo<'t>(
+    text: &'t str,
+    limits: bool,
+    memo: Option<&'t Memo>,
+) -> Option<(Tree<'t>, AsText)> {
     // The page as the tokenizer reads it (after a byte-order mark), so its text runs are
     // ranges of the tree's page.
     let page = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let builder = super::build::Builder::new(new_sink(page, false));
+    let builder = super::build::Builder::new(new_sink(page, false)).with_memo(memo);
     let as_text = super::tokenize::run(text, &builder, limits).ok()?;
     Some((builder.finish()?, as_text))
 }
@@ -428,6 +449,7 @@ pub(super) fn new_sink(page: &str, prev: bool) -> Sink<'_> {
             attrs: Vec::new(),
             other: Node::Other,
             div: local_name!("div"),
+            memos: Vec::new(),
         }),
         namespaces: [ns!(html), ns!(svg), ns!(mathml)],
     }
@@ -699,6 +721,15 @@ impl<'a> ElementRef<'a> {
     pub fn descendent_elements(&self) -> impl Iterator<Item = ElementRef<'a>> {
         self.node.descendants().filter_map(ElementRef::wrap)
     }
+
+    /// The rendering of this element's subtree, when it was read from the memo.
+    pub fn memo(&self) -> Option<&'a Recorded> {
+        let memos = &self.node.tree.memos;
+        let at = memos
+            .binary_search_by_key(&self.node.id, |(id, _)| *id)
+            .ok()?;
+        memos.get(at).map(|(_, e)| &e.rendered)
+    }
 }
 
 impl<'a> std::ops::Deref for ElementRef<'a> {
@@ -828,6 +859,32 @@ impl<'t> Sink<'t> {
     /// The page the tree's text nodes are ranges of.
     pub fn page(&self) -> &'t str {
         self.tree.borrow().page
+    }
+
+    /// The known classes of element `id` (0 for anything else).
+    pub fn flags(&self, id: u32) -> u64 {
+        match self.tree.borrow().slots.get(id).map(|n| &n.node) {
+            Some(Node::Element(e)) => e.flags,
+            _ => 0,
+        }
+    }
+
+    /// The last node made.
+    pub fn last_made(&self) -> u32 {
+        (self.tree.borrow().slots.len as u32).wrapping_sub(1)
+    }
+
+    /// Element `id`'s subtree was read from the memo as `entry` (nodes are attached in the
+    /// order they are made).
+    pub fn attach_memo(&self, id: u32, entry: Arc<Entry>) {
+        let mut tree = self.tree.borrow_mut();
+        let after_last = match tree.memos.last() {
+            Some((last, _)) => *last < id,
+            None => true,
+        };
+        if after_last {
+            tree.memos.push((id, entry));
+        }
     }
 
     /// Appends `piece` as the last child of `parent` (the fast builder's text).
