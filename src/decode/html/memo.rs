@@ -1,42 +1,46 @@
-//! The memo of glossary subtrees: a `tooltip_templates` element read once, then recognised by
-//! its bytes wherever it is printed again, in the same page or another, and rendered from the
-//! memo without being tokenized, built or rendered again.
+//! The memo of glossary and chrome containers: a `tooltip_templates` element (or a chrome one:
+//! the site's navigation, filter warnings, ads) read once, then recognised by its bytes wherever
+//! it is printed again, in the same page or another, and rendered from the memo without being
+//! tokenized, built or rendered again.
 //!
 //! Why: a Wahapedia page prints the glossary of every rule it links to, and the pages of one
 //! faction link to the same rules. In the HTML corpus 72% of the bytes are `tooltip_templates`
-//! elements, and 57% of those are byte-for-byte repeats of one printed before (a page of a
-//! datasheet carries 300 of them, 3 MB). Reading them again was about two fifths of the
-//! decoding.
+//! elements, and 57% of those are byte-for-byte repeats of one printed before (a datasheet's
+//! page carries 300 of them, 3 MB); three quarters of the navigation's bytes are repeats too.
 //!
 //! How (the tokenizer, [`super::tokenize`], drives it at the element's start tag):
-//! - An element qualifies when the tree builder is in a plain state around it ([`plain`]):
-//!   in body, its ancestors `html`, `body` and `div`s with none of the classes the renderer
-//!   reacts to, nothing in the list of active formatting elements, no form open, standards
-//!   mode. The element itself is a `div` whose classes take the renderer to its glossary
-//!   branch ([`MEMO_BITS`] without [`REFUSED_BITS`]). In that state, the element's subtree is
-//!   built the same whatever comes before it (the builder's rules that look below the element,
-//!   at the formatting list or at the form read only what this state fixes), and the renderer
-//!   reaches it only through its glossary branch, which reads nothing outside it.
+//! - An element qualifies when the tree builder is in a plain state around it
+//!   ([`super::build::Builder::memo_for_open`]): in body, its ancestors `html`, `body` and
+//!   `div`s with none of the classes the renderer reacts to, nothing in the list of active
+//!   formatting elements, no form open, standards mode. The element itself is a `div` whose
+//!   classes take the renderer to its chrome or glossary branch ([`qualifies`]). In that state
+//!   the element's subtree is built the same whatever comes before it (the builder's rules
+//!   that look below the element, at the formatting list or at the form pointer read only what
+//!   this state fixes), and the renderer reaches it only through that branch, which reads
+//!   nothing outside it.
 //! - The first time, the subtree is read on its own ([`super::tokenize::first_reading`]): a
-//!   fresh builder (doctype, then the element) over the page's own text, up to the end tag
-//!   that closes the element. It qualifies as an [`Entry`] when that builder built it whole and
-//!   ended in the plain state (nothing the subtree opened is left open, nothing outside it was
-//!   closed), no tag in it was past the depth limits, and rendering it ([`super::render::record`])
-//!   set none of the page's metadata.
+//!   fresh builder (a doctype, then the element) over the page's own text, up to the end tag
+//!   that closes the element. It becomes an [`Entry`] when that builder built it whole and ended
+//!   as it began ([`super::build::Builder::settled`]: nothing the subtree opened is left open,
+//!   nothing outside it was closed), no tag in it was past the depth limits, it is at least
+//!   [`PREFIX`] bytes, and its rendering ([`super::render::record`]) set none of the page's
+//!   metadata but the faction pack (the first one wins, wherever it is read).
 //! - Its rendering is recorded with the searches the [`super::Locator`] was asked for in place of
-//!   lines; where it is used, in the page being read or any later one, the page's locator runs
-//!   those searches, so each block gets the line it would have had (the page's own text is
-//!   searched; the locator's state moves exactly as it would have).
+//!   lines; where it is used, in the page being read or a later one, the page's locator runs
+//!   those searches in order, so each block gets the line it would have had and the locator
+//!   moves as it would have.
 //! - In the page's tree the element stays, empty, with the entry attached ([`super::tree`]);
-//!   the tokenizer moves past the element's end tag.
+//!   the tokenizer moves past the element's end tag. Where the page's depth counter would take
+//!   a tag of the subtree past the limits, the element is read in place.
 //!
-//! Tests that it changes nothing: `html::tests` decode every corpus page with and without the
-//! memo (each page's repeats and the pages before it), the traps below the module's tests
-//! (each context the memo must refuse), and the `html_tokenizers` fuzz target on any text.
+//! Tests that it changes nothing: `tests/it/html_memo.rs` decodes every corpus page with and
+//! without a memo and holds a trap for each context that must refuse it; the `html_tokenizers`
+//! fuzz target compares the two on any text.
 //!
 //! Memory: an entry keeps the element's bytes (to compare) and its blocks; the memo stops
-//! taking entries at [`BUDGET`] bytes (those it has are still used). Owns the memo only: what
-//! qualifies is decided with the builder's and renderer's own answers.
+//! taking entries at [`BUDGET`] bytes (those it has are still used). One memo per run
+//! (`decode::Shared`), shared by the threads; no output depends on which page filled it. Owns
+//! the memo only: what qualifies is decided by the builder's and the renderer's own state.
 
 use super::render::{cls, Recorded};
 use rustc_hash::FxHasher;

@@ -1,7 +1,8 @@
 //! Decoder for scraped Wahapedia pages: a lean tree of the page (`tree`: html5ever's tree
 //! builder, so the same shape as a browser's or `scraper`'s, keeping only what is read)
 //! rendered into IR blocks (`render`). Submodules: `tokenize` (a byte-level tokenizer feeding
-//! the tree builder; html5ever's own tokenizer is its fallback), `tree` (parse), `render` (the
+//! the tree builder; html5ever's own tokenizer is its fallback), `build` (the fast tree
+//! builder), `tree` (parse), `memo` (repeated glossary and chrome containers), `render` (the
 //! site's markup → blocks), `fragment` (HTML inside fields of structured sources, with
 //! `scraper`).
 //!
@@ -33,6 +34,9 @@
 //! end tag, and the page gets one `S013` warning. That keeps html5ever's tree builder linear (its
 //! scope checks walk the stack of open elements, quadratic on 40,000 nested `<div>`s; each
 //! open formatting element is re-opened in every later paragraph) and the tree shallow.
+//!
+//! Repeats: a glossary or chrome container printed before (in this page or an earlier one of
+//! the run) is not read again but replayed from the run's [`memo`], to the same blocks and lines.
 //!
 //! Memory: the page's text is borrowed from the input bytes when valid UTF-8 and tokenized in
 //! place (each text run a range of the page), and the tree holds 40 bytes a node (about 2.6
