@@ -18,7 +18,7 @@
 //!   that look below the element, at the formatting list or at the form pointer read only what
 //!   this state fixes), and the renderer reaches it only through that branch, which reads
 //!   nothing outside it.
-//! - The first time, the subtree is read on its own ([`super::tokenize::first_reading`]): a
+//! - The first time, the subtree is read on its own ([`first_reading`]): a
 //!   fresh builder (a doctype, then the element) over the page's own text, up to the end tag
 //!   that closes the element. It becomes an [`Entry`] when that builder built it whole and ended
 //!   as it began ([`super::build::Builder::settled`]: nothing the subtree opened is left open,
@@ -43,6 +43,7 @@
 //! the memo only: what qualifies is decided by the builder's and the renderer's own state.
 
 use super::render::{cls, Recorded};
+use super::tree::ElementRef;
 use rustc_hash::FxHasher;
 use std::collections::HashMap;
 use std::hash::Hasher;
@@ -78,6 +79,35 @@ impl Entry {
     fn size(&self) -> usize {
         self.key.len() + self.rendered.size()
     }
+}
+
+/// The element whose start tag is at `lt` of `text` (the page as the tokenizer reads it) read on
+/// its own ([`super::tokenize::read_alone`]) and rendered ([`super::render::record`]) into an
+/// entry. `None` when it does not qualify (see the module doc): its reading failed, it is
+/// shorter than [`PREFIX`], or its rendering set the page's metadata.
+pub fn first_reading(text: &str, lt: usize) -> Option<Entry> {
+    let alone = super::tokenize::read_alone(text, lt)?;
+    if alone.end.saturating_sub(lt) < PREFIX {
+        return None;
+    }
+    let key: Box<[u8]> = text.as_bytes().get(lt..alone.end)?.into();
+    let body = alone
+        .tree
+        .root_element()?
+        .child_elements()
+        .find(|e| e.value().name() == "body")?;
+    let mut children = body.children();
+    let el = children.next().and_then(ElementRef::wrap)?;
+    if children.next().is_some() {
+        return None;
+    }
+    let rendered = super::render::record(el)?;
+    Some(Entry {
+        key,
+        max_depth: alone.max_depth,
+        max_formatting: alone.max_formatting,
+        rendered,
+    })
 }
 
 /// The memo of one run, shared by the threads decoding its pages.

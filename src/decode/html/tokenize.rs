@@ -23,6 +23,11 @@
 //! (its handling differs by state and insertion mode), and a script whose text holds `<!--`
 //! before its end tag (script data's escaped states). Neither occurs in the corpus.
 //!
+//! Repeated containers: at a `div` the builder qualifies for the memo ([`super::memo`]), the
+//! tokenizer looks the element's bytes up there, reads it on its own the first time
+//! ([`read_alone`], a second tokenizer over the same text with a fresh builder) and moves past
+//! its end tag when the memo has it.
+//!
 //! Owns tokenization only: it must not build or read the tree (the tree builder does), nor
 //! know the site's markup. Never recurses, never panics on input (every index is checked).
 
@@ -119,7 +124,7 @@ pub trait Feed: TokenSink {
     }
 
     /// Whether the tokenizer is to stop (after a tag): the element a subtree read on its own
-    /// was reading is closed ([`first_reading`]).
+    /// was reading is closed ([`read_alone`]).
     fn done(&self) -> bool {
         false
     }
@@ -269,13 +274,24 @@ pub fn run<S: Feed>(text: &str, sink: &S, limits: bool) -> Result<AsText, Fallba
     })
 }
 
+/// An element read on its own ([`read_alone`]): its tree (`html`, `body`, the element), where
+/// it ends, and how deep the depth counter went in it.
+pub struct Alone<'t> {
+    pub tree: super::tree::Tree<'t>,
+    /// Past the `>` of the end tag that closed it.
+    pub end: usize,
+    /// The deepest the counter went, counting the element itself as 1.
+    pub max_depth: usize,
+    /// The most formatting elements open at once.
+    pub max_formatting: usize,
+}
+
 /// The element whose start tag is at `lt` of `text` (a page as the tokenizer reads it) read
-/// on its own for the memo ([`super::memo`]): a fresh builder given a doctype, then the page
-/// from `lt` up to the end tag that closes the element. `None` when it does not qualify: the
-/// builder gave up or did not end as it started ([`super::build::Builder::settled`]), the page
-/// ended first, a tag in it was past the depth limits, the element is shorter than the memo's
-/// prefix, or its rendering set the page's metadata.
-pub fn first_reading(text: &str, lt: usize) -> Option<Entry> {
+/// on its own, for the memo ([`super::memo`]): a fresh fast builder given a doctype, then the
+/// page from `lt` up to the end tag that closes the element. `None` when the builder gave up or
+/// did not end as it started ([`super::build::Builder::settled`]), the page ended first, or a
+/// tag in it was past the depth limits (or left the counter elsewhere than it started).
+pub fn read_alone(text: &str, lt: usize) -> Option<Alone<'_>> {
     let builder = super::build::Builder::isolated(super::tree::new_sink(text, false));
     let mut t = Tok {
         s: text,
@@ -296,29 +312,16 @@ pub fn first_reading(text: &str, lt: usize) -> Option<Entry> {
         && counter.depth == 0
         && counter.formatting == 0
         && counter.foreign == 0
-        && counter.held.is_empty()
-        && end.saturating_sub(lt) >= super::memo::PREFIX;
+        && counter.held.is_empty();
     if !plain {
         return None;
     }
     let (max_depth, max_formatting) = (counter.max_depth, counter.max_formatting);
-    let key: Box<[u8]> = text.as_bytes().get(lt..end)?.into();
-    let tree = builder.finish()?;
-    let body = tree
-        .root_element()?
-        .child_elements()
-        .find(|e| e.value().name() == "body")?;
-    let mut children = body.children();
-    let el = children.next().and_then(super::tree::ElementRef::wrap)?;
-    if children.next().is_some() {
-        return None;
-    }
-    let rendered = super::render::record(el)?;
-    Some(Entry {
-        key,
+    Some(Alone {
+        tree: builder.finish()?,
+        end,
         max_depth,
         max_formatting,
-        rendered,
     })
 }
 
@@ -477,7 +480,7 @@ impl<S: Feed> Tok<'_, S> {
         }
         let (entry, found) = match memo.find(rest) {
             Some(entry) => (entry, true),
-            None => match first_reading(self.s, lt) {
+            None => match super::memo::first_reading(self.s, lt) {
                 Some(entry) => (memo.insert(entry), false),
                 None => return,
             },
