@@ -75,6 +75,19 @@ fn primed(word: &str) -> Memo {
     memo
 }
 
+/// Each page of `cases` the same with a memo primed with `tooltip(word)` as without, and read
+/// from it `hits` times.
+fn assert_hits(word: &str, cases: &[(&str, String)], hits: usize) {
+    for (name, html) in cases {
+        let memo = primed(word);
+        assert_eq!(
+            same_with_memo(name, html, &memo),
+            hits,
+            "{name}: read from the memo"
+        );
+    }
+}
+
 #[test]
 fn a_repeat_in_a_plain_context_is_read_from_the_memo_with_its_own_lines() {
     let memo = primed("Lethal");
@@ -164,11 +177,7 @@ fn contexts_that_would_build_or_render_the_subtree_otherwise_refuse_the_memo() {
             page(&t.replacen("tooltip_templates", "tooltip_templates noprint", 1)),
         ),
     ];
-    for (name, html) in &traps {
-        let memo = primed("Precision");
-        let hits = same_with_memo(name, html, &memo);
-        assert_eq!(hits, 0, "{name}: read from the memo");
-    }
+    assert_hits("Precision", &traps, 0);
 }
 
 /// A container within the depth limits on its own and past them in a page (its start tag
@@ -218,11 +227,7 @@ fn contexts_that_end_in_the_plain_state_use_the_memo() {
             format!("<!DOCTYPE html><html><body><div>x</div></body>{t}</html>"),
         ),
     ];
-    for (name, html) in &cases {
-        let memo = primed("Blast");
-        let hits = same_with_memo(name, html, &memo);
-        assert_eq!(hits, 1, "{name}: not read from the memo");
-    }
+    assert_hits("Blast", &cases, 1);
 }
 
 /// Chrome (the site's navigation, filter warnings, ads) is read for one thing: the first

@@ -387,9 +387,6 @@ struct State {
     /// A formatting element left the stack during this token: [`Run::check`] looks.
     dirty: bool,
     gave_up: bool,
-    /// For a subtree read on its own ([`Builder::isolated`]): 1 until the element is open,
-    /// 2 while it is; 0 for a page.
-    watch: u8,
     /// Why it gave up (the mode and token), for the tests.
     #[cfg(test)]
     why: Option<String>,
@@ -401,6 +398,8 @@ pub struct Builder<'t> {
     st: RefCell<State>,
     /// The memo of glossary subtrees this page may read from ([`super::memo`]).
     memo: Option<&'t Memo>,
+    /// Whether it reads one element on its own ([`Builder::isolated`]), not a page.
+    isolated: bool,
 }
 
 impl<'t> Builder<'t> {
@@ -418,11 +417,11 @@ impl<'t> Builder<'t> {
                 ignore_lf: false,
                 dirty: false,
                 gave_up: false,
-                watch: 0,
                 #[cfg(test)]
                 why: None,
             }),
             memo: None,
+            isolated: false,
         }
     }
 
@@ -436,8 +435,10 @@ impl<'t> Builder<'t> {
     /// then the element's start tag (which opens `html`, `body` and the element), it is
     /// [`Builder::done`] once the element is closed.
     pub fn isolated(sink: Sink<'t>) -> Self {
-        let b = Builder::new(sink);
-        b.st.borrow_mut().watch = 1;
+        let b = Builder {
+            isolated: true,
+            ..Builder::new(sink)
+        };
         let doctype = html5ever::tokenizer::Doctype {
             name: Some("html".into()),
             public_id: None,
@@ -448,16 +449,13 @@ impl<'t> Builder<'t> {
         b
     }
 
-    /// Whether the element a [`Builder::isolated`] was reading is closed (never, for a page).
+    /// Whether the element a [`Builder::isolated`] was reading is closed (never, for a page):
+    /// its start tag, the first token after the doctype, opens `html`, `body` and the element
+    /// and goes in body, and the stack is below three again only once the element is closed.
     pub fn done(&self) -> bool {
-        let mut st = self.st.borrow_mut();
-        match st.watch {
-            1 if st.stack.len() >= 3 => {
-                st.watch = 2;
-                false
-            }
-            2 => st.stack.len() < 3,
-            _ => false,
+        self.isolated && {
+            let st = self.st.borrow();
+            st.mode == Mode::InBody && st.stack.len() < 3
         }
     }
 
@@ -481,6 +479,11 @@ impl<'t> Builder<'t> {
     pub fn memo_for_open(&self) -> Option<&'t Memo> {
         let memo = self.memo?;
         let st = self.st.borrow();
+        // Most `div`s are not of the memo's classes: asked first.
+        let top = st.stack.last()?;
+        if !super::memo::qualifies(self.sink.flags(top.id)) {
+            return None;
+        }
         if st.gave_up
             || st.mode != Mode::InBody
             || st.quirks
@@ -494,12 +497,10 @@ impl<'t> Builder<'t> {
             return None;
         };
         let (top, between) = rest.split_last()?;
-        let top_flags = self.sink.flags(top.id);
         let plain = html.name == local_name!("html")
             && body.name == local_name!("body")
             && top.name == local_name!("div")
             && top.id == self.sink.last_made()
-            && super::memo::qualifies(top_flags)
             && between.iter().all(|o| o.name == local_name!("div"))
             && [html, body]
                 .into_iter()

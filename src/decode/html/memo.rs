@@ -170,15 +170,18 @@ impl Memo {
         let size = entry.size();
         let mut inner = self.lock();
         inner.entries += 1;
-        if let Some(h) = prefix_hash(&entry.key) {
-            if inner.bytes + size <= BUDGET {
-                inner.bytes += size;
-                inner
-                    .by_prefix
-                    .entry(h)
-                    .or_default()
-                    .push(Arc::clone(&entry));
-            }
+        let Some(h) = prefix_hash(&entry.key) else {
+            return entry;
+        };
+        let fits = inner.bytes + size <= BUDGET;
+        let bucket = inner.by_prefix.entry(h).or_default();
+        // The other thread may have read the same element meanwhile: kept once.
+        if let Some(kept) = bucket.iter().find(|e| e.key == entry.key) {
+            return Arc::clone(kept);
+        }
+        if fits {
+            bucket.push(Arc::clone(&entry));
+            inner.bytes += size;
         }
         entry
     }

@@ -154,16 +154,12 @@ pub fn decode_with_memo(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Document {
     let text = super::text_of(src, diagnostics);
-    let (tree, as_text) = tree::parse_with_memo(&text, memo);
+    let (tree, as_text) = tree::parse(&text, memo);
     if as_text.tags > 0 {
         diagnostics.push(too_deep(as_text.tags).at(&src.path, as_text.first_line));
     }
-    let mut r = render::render_page(tree.root_element(), &text);
+    let r = render::render_page(tree.root_element(), &text);
     drop(tree);
-    if r.memo_refused {
-        let (tree, _) = tree::parse(&text);
-        r = render::render_page(tree.root_element(), &text);
-    }
     if looks_truncated(&text) {
         diagnostics.push(
             Diagnostic::new(Code::TruncatedInput, "document ends before </html>")

@@ -18,9 +18,6 @@ pub struct Rendered {
     pub meta: BTreeMap<String, String>,
     /// The page's last line (for a diagnostic at its end).
     pub last_line: u32,
-    /// A memoized subtree was met where its recording does not hold (never on the site's
-    /// pages: see [`Renderer::replay`]); the page is to be read again without the memo.
-    pub memo_refused: bool,
 }
 
 /// A glossary subtree rendered on its own, for the memo ([`super::memo`]): its blocks, whose
@@ -49,22 +46,11 @@ impl Recorded {
 /// faction pack (a heading's or the title's depend on what came before it in the page; the
 /// faction pack's is the first one, whatever comes before).
 pub fn record(el: ElementRef<'_>) -> Option<Recorded> {
-    let mut r = Renderer {
-        loc: Locator::recording(),
-        blocks: Vec::new(),
-        para: String::new(),
-        region: None,
-        class: None,
-        chrome: 0,
-        meta: BTreeMap::new(),
-        paths: BTreeMap::new(),
-        list_depth: 0,
-        memo_refused: false,
-    };
+    let mut r = Renderer::new(Locator::recording());
     r.render(el);
     r.flush();
     let faction_pack = r.meta.remove("faction_pack");
-    if !r.meta.is_empty() || r.memo_refused {
+    if !r.meta.is_empty() {
         return None;
     }
     Some(Recorded {
@@ -78,18 +64,7 @@ pub fn record(el: ElementRef<'_>) -> Option<Recorded> {
 
 /// Renders the page whose root element is `root` and whose source is `text` (for lines).
 pub fn render_page(root: Option<ElementRef<'_>>, text: &str) -> Rendered {
-    let mut r = Renderer {
-        loc: Locator::new(text),
-        blocks: Vec::new(),
-        para: String::new(),
-        region: None,
-        class: None,
-        chrome: 0,
-        meta: BTreeMap::new(),
-        paths: BTreeMap::new(),
-        list_depth: 0,
-        memo_refused: false,
-    };
+    let mut r = Renderer::new(Locator::new(text));
     if let Some(root) = root {
         r.render(root);
     }
@@ -103,7 +78,6 @@ pub fn render_page(root: Option<ElementRef<'_>>, text: &str) -> Rendered {
     }
     Rendered {
         last_line: r.loc.line_count(),
-        memo_refused: r.memo_refused,
         blocks: r.blocks,
         chrome: r.chrome,
         meta: r.meta,
@@ -134,7 +108,24 @@ struct Renderer<'t> {
     /// Counts of the site sections the page links to (`/wh40k10ed/`, `/aos4/`…).
     paths: BTreeMap<String, usize>,
     list_depth: u8,
-    memo_refused: bool,
+}
+
+impl<'t> Renderer<'t> {
+    /// A renderer at the start of a page (or of a container read on its own), finding lines
+    /// with `loc`.
+    fn new(loc: Locator<'t>) -> Self {
+        Renderer {
+            loc,
+            blocks: Vec::new(),
+            para: String::new(),
+            region: None,
+            class: None,
+            chrome: 0,
+            meta: BTreeMap::new(),
+            paths: BTreeMap::new(),
+            list_depth: 0,
+        }
+    }
 }
 
 /// The site's class names this decoder reacts to, one bit each, so an element's classes are
@@ -508,16 +499,13 @@ impl<'t> Renderer<'t> {
         self.class = class;
     }
 
-    /// A glossary container read from the memo: its recorded blocks, each given the line the
-    /// page's locator finds for the search it was recorded with (the searches run in their
-    /// order, so the locator moves as it would have), and its counts. The recording started
-    /// outside any list (the memo takes only containers whose ancestors are `div`s, so the page
-    /// is outside any list there too; a list would change its list items' levels).
+    /// A chrome or glossary container read from the memo: its recorded blocks, each given the
+    /// line the page's locator finds for the search it was recorded with (the searches run in
+    /// their order, so the locator moves as it would have), and its counts. The recording
+    /// started outside any list, and so is the page here: the memo takes only containers whose
+    /// ancestors are `html`, `body` and `div`s (`build::Builder::memo_for_open`), and the list
+    /// depth is above 0 only below an `li`.
     fn replay(&mut self, recorded: &Recorded) {
-        if self.list_depth != 0 {
-            self.memo_refused = true;
-            return;
-        }
         let lines: Vec<u32> = recorded.needles.iter().map(|n| self.loc.find(n)).collect();
         self.blocks.reserve(recorded.blocks.len());
         for b in &recorded.blocks {

@@ -365,14 +365,10 @@ const PIECE: usize = 1 << 16;
 /// fed by the byte-level tokenizer ([`super::tokenize`]); a page that tokenizer gives back
 /// goes through html5ever's own tokenizer ([`parse_with_html5ever`]), to the same tree. Tags
 /// past the depth limits are read as text (`super::limit_depth`'s counting): the answer says
-/// how many, and where the first is.
-pub fn parse(text: &str) -> (Tree<'_>, AsText) {
-    parse_with_memo(text, None)
-}
-
-/// [`parse`], the glossary subtrees read from `memo` where they qualify ([`super::memo`]):
-/// the fast builder's tree only (a page it gives up on is parsed again without the memo).
-pub fn parse_with_memo<'t>(text: &'t str, memo: Option<&'t Memo>) -> (Tree<'t>, AsText) {
+/// how many, and where the first is. Glossary and chrome containers are read from `memo`
+/// where they qualify ([`super::memo`]), in the fast builder's tree only (a page it gives up
+/// on is parsed again without the memo).
+pub fn parse<'t>(text: &'t str, memo: Option<&'t Memo>) -> (Tree<'t>, AsText) {
     parse_fast_memo(text, true, memo)
         .or_else(|| parse_with_tree_builder(text, true))
         .unwrap_or_else(|| parse_with_html5ever_limited(text))
@@ -1142,7 +1138,7 @@ mod tests {
             let first_line = scan.neutralized.first().map_or(0, |&at| {
                 1 + page[..at].bytes().filter(|&c| c == b'\n').count() as u32
             });
-            let (tree, as_text) = parse(page);
+            let (tree, as_text) = parse(page, None);
             assert_eq!(
                 (as_text.tags, as_text.first_line),
                 (scan.neutralized.len(), first_line),
@@ -1264,7 +1260,7 @@ mod tests {
     fn pieces_cut_inside_an_entity_and_a_character_parse_as_whole() {
         let word = "é&amp;".repeat(PIECE / 7 + 3);
         let page = format!("<p>{word}</p>");
-        let (tree, _) = parse(&page);
+        let (tree, _) = parse(&page, None);
         let text: String = tree.root().descendants().filter_map(|n| n.text()).collect();
         assert_eq!(text, word.replace("&amp;", "&"));
     }
